@@ -1,0 +1,26 @@
+// What the CLI and tests know of a kernel: its name, the parameters it declares, and its host
+// side, which validates its attributes, places inputs in GM, launches the device code on the
+// simulation, then checks every output against the kernel's golden reference.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/params.h"
+#include "sim/simulation.h"
+
+namespace ascend {
+
+struct KernelDef {
+  std::string name;
+  std::string summary;
+  void (*declare)(Params&);
+  // Returns a one-line summary of the check; throws SimError(kExitCheckFailed) on a mismatch.
+  std::string (*run)(Simulation&, const Params&);
+  int (*dies)(const Params&);  // ranks the kernel runs on
+};
+
+const std::vector<KernelDef>& all_kernels();
+const KernelDef& find_kernel(const std::string& name);
+
+}  // namespace ascend

@@ -1,0 +1,306 @@
+#include "models/aiv_core.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "models/errors.h"
+
+namespace ascend::model {
+
+AivCore* AivCore::current_ = nullptr;
+
+AivCore::AivCore(const sc_core::sc_module_name& name, int die, int index,
+                 const CoreTiming& timing, Scheduler& sched, GmPort& gm_port,
+                 SyncAllBarrier& sync_all, size_t stack_bytes)
+    : sc_core::sc_module(name),
+      die_(die),
+      index_(index),
+      timing_(timing),
+      sched_(sched),
+      gm_port_(gm_port),
+      sync_all_(sync_all) {
+  SC_THREAD(run);
+  set_stack_size(stack_bytes);
+}
+
+AivCore& AivCore::current() {
+  if (!current_) throw SimError(kExitInternal, "kernel API called outside a running kernel");
+  return *current_;
+}
+
+void AivCore::launch(std::function<void()> program, int block_idx, int block_num) {
+  program_ = std::move(program);
+  block_idx_ = block_idx;
+  block_num_ = block_num;
+  state_ = State::Running;
+  launch_ev_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void AivCore::run() {
+  for (;;) {
+    current_ = nullptr;
+    sc_core::wait(launch_ev_);
+    current_ = this;
+    started_at_ = now();
+    scalar_run_start_ = scalar_run_end_ = started_at_;
+    try {
+      program_();
+      pipe_barrier_all();  // a kernel ends when its last instruction has completed
+      flush_scalar_run();
+      state_ = State::Done;
+    } catch (const KernelAbort&) {
+      state_ = State::Aborted;
+    }
+    finished_at_ = now();
+  }
+}
+
+void AivCore::reserve_ub(uint32_t bytes) {
+  if (bytes > ub_.size()) ub_.resize(bytes, 0);
+}
+
+// ---------------------------------------------------------------- scalar side
+
+void AivCore::scalar_advance(Tick dt) {
+  if (dt == 0) return;
+  Tick t = now();
+  if (t != scalar_run_end_) {
+    flush_scalar_run();
+    scalar_run_start_ = t;
+  }
+  sc_core::wait(sc_core::sc_time::from_value(dt));
+  current_ = this;
+  scalar_run_end_ = now();
+  scalar_busy_ps_ += dt;
+}
+
+void AivCore::flush_scalar_run() {
+  if (scalar_run_end_ > scalar_run_start_) emit(Lane::SCALAR, "scalar", scalar_run_start_, scalar_run_end_);
+  scalar_run_start_ = scalar_run_end_ = now();
+}
+
+void AivCore::block_on(sc_core::sc_event& ev, const std::function<bool()>& ready,
+                       const std::function<std::string()>& describe) {
+  if (ready()) return;
+  Tick t0 = now();
+  flush_scalar_run();
+  scalar_waiting_ = describe();
+  scalar_waiting_since_ = t0;
+  vcd_busy[static_cast<int>(PipeId::S)] = false;
+  while (!ready()) sc_core::wait(ev);
+  current_ = this;
+  vcd_busy[static_cast<int>(PipeId::S)] = true;
+  scalar_stall_ps_ += now() - t0;
+  emit(Lane::FLOWCTRL, scalar_waiting_, t0, now());
+  scalar_waiting_.clear();
+  scalar_run_start_ = scalar_run_end_ = now();
+}
+
+void AivCore::scalar_work(uint64_t cycles) { scalar_advance(timing_.clock.cycles(cycles)); }
+
+void AivCore::issue(Instr in) {
+  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  PipeId p = in.pipe;
+  Pipe& pp = pipe(p);
+  block_on(
+      scalar_wake_, [&] { return pp.q.size() < timing_.queue_depth; },
+      [&] { return std::string("issue queue full: ") + lane_name(lane_of(p)); });
+  pp.q.push_back(std::move(in));
+  vcd_depth[static_cast<int>(p)] = static_cast<int>(pp.q.size());
+  kick(p);
+}
+
+void AivCore::scalar_set_flag(HardEvent e, uint32_t id) {
+  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  set_flag(e, id);
+}
+
+void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
+  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  uint32_t key = flag_key(e, id);
+  block_on(
+      scalar_wake_, [&] { return flags_.count(key) > 0; },
+      [&] { return std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")"; });
+  if (--flags_[key] == 0) flags_.erase(key);
+  --vcd_flags[static_cast<int>(e)];
+}
+
+bool AivCore::all_pipes_idle() const {
+  for (const Pipe& p : pipes_)
+    if (!p.q.empty() || p.outstanding > 0) return false;
+  return true;
+}
+
+void AivCore::pipe_barrier_all() {
+  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  block_on(
+      scalar_wake_, [&] { return all_pipes_idle(); },
+      [] { return std::string("PipeBarrier<PIPE_ALL>"); });
+}
+
+void AivCore::sync_all() {
+  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  sync_all_.arrive(*this);
+}
+
+void SyncAllBarrier::arrive(AivCore& core) {
+  uint64_t gen = generation_;
+  if (++arrived_ == expected_) {
+    arrived_ = 0;
+    ++generation_;
+    release_at_ = now() + core.timing().clock.cycles(core.timing().syncall_cycles);
+    release_.notify(sc_core::sc_time::from_value(release_at_ - now()));
+  }
+  core.block_on(
+      release_, [&] { return generation_ != gen && now() >= release_at_; },
+      [&] {
+        return "SyncAll (" + std::to_string(arrived_) + " of " + std::to_string(expected_) +
+               " cores arrived)";
+      });
+}
+
+// ---------------------------------------------------------------- pipes
+
+uint32_t AivCore::flag_key(HardEvent e, uint32_t id) const {
+  return (static_cast<uint32_t>(e) << 24) | id;
+}
+
+void AivCore::set_flag(HardEvent e, uint32_t id) {
+  ++flags_[flag_key(e, id)];
+  ++vcd_flags[static_cast<int>(e)];
+  PipeId dst = event_dst(e);
+  if (dst == PipeId::S) {
+    wake_scalar();
+  } else {
+    kick(dst);
+  }
+}
+
+void AivCore::kick(PipeId p) {
+  Pipe& pp = pipe(p);
+  if (pp.kick_pending) return;
+  pp.kick_pending = true;
+  sched_.at(now(), [this, p] { step(p); });
+}
+
+void AivCore::step(PipeId p) {
+  Pipe& pp = pipe(p);
+  pp.kick_pending = false;
+  Tick t = now();
+  bool popped = false;
+  while (!pp.q.empty()) {
+    Instr& in = pp.q.front();
+    if (in.kind == Instr::Kind::Work) {
+      if (pp.engine_free > t) {  // the engine takes the next transfer when its hold ends
+        pp.kick_pending = true;
+        sched_.at(pp.engine_free, [this, p] { step(p); });
+        break;
+      }
+      start_work(p, in, t);
+    } else if (in.kind == Instr::Kind::WaitFlag) {
+      auto it = flags_.find(flag_key(in.event, in.event_id));
+      if (it == flags_.end()) {
+        if (!pp.blocked) {
+          pp.blocked = true;
+          pp.blocked_since = t;
+        }
+        break;
+      }
+      if (--it->second == 0) flags_.erase(it);
+      --vcd_flags[static_cast<int>(in.event)];
+      if (pp.blocked) {
+        pp.blocked = false;
+        if (observer_) {
+          emit(lane_of(p),
+               std::string("WaitFlag<") + event_name(in.event) + ">(" +
+                   std::to_string(in.event_id) + ")",
+               std::max(pp.blocked_since, pp.last_slice_end), t);
+          pp.last_slice_end = std::max(pp.last_slice_end, t);
+        }
+      }
+    } else {  // SetFlag and PipeBarrier wait for every earlier instruction of the pipe
+      if (pp.outstanding > 0) break;
+      if (in.kind == Instr::Kind::SetFlag) set_flag(in.event, in.event_id);
+    }
+    pp.q.pop_front();
+    popped = true;
+  }
+  vcd_depth[static_cast<int>(p)] = static_cast<int>(pp.q.size());
+  if (popped && !scalar_waiting_.empty()) wake_scalar();
+}
+
+void AivCore::start_work(PipeId p, Instr& in, Tick t) {
+  Pipe& pp = pipe(p);
+  const Clock& clk = timing_.clock;
+  Tick start = t, done = t;
+  if (in.work.kind == Work::Kind::Vector) {
+    uint64_t cycles = timing_.vector_overhead_cycles +
+                      static_cast<uint64_t>(std::ceil(static_cast<double>(in.work.amount) * 256.0 /
+                                                      timing_.vector_bytes_per_cycle - 1e-9));
+    done = t + clk.cycles(cycles);
+    pp.engine_free = done;
+  } else {
+    bool write = in.work.kind == Work::Kind::DmaOut;
+    double rate = write ? timing_.mte3_bytes_per_cycle : timing_.mte2_bytes_per_cycle;
+    if (in.work.gm % timing_.dma_aligned_bytes != 0) rate *= timing_.dma_unaligned_efficiency;
+    uint64_t cycles = timing_.dma_setup_cycles +
+                      static_cast<uint64_t>(std::ceil(static_cast<double>(in.work.amount) / rate - 1e-9));
+    Tick hold = clk.cycles(cycles);
+    GmPort::Timing tm = gm_port_.book(die_, t, pp.engine_free, hold, in.work.gm, in.work.amount, write);
+    start = tm.start;
+    done = tm.done;
+    pp.engine_free = start + hold;
+    pp.stats.bytes += in.work.amount;
+  }
+  ++pp.stats.instrs;
+  if (pp.outstanding++ == 0) {
+    pp.busy_since = t;
+    vcd_busy[static_cast<int>(p)] = true;
+  }
+  if (observer_) {
+    Tick s = std::max(start, pp.last_slice_end);
+    if (done > s) emit(lane_of(p), in.name, s, done);
+    pp.last_slice_end = std::max(pp.last_slice_end, done);
+  }
+  sched_.at(done, [this, p, effect = std::move(in.effect)] { complete(p, effect); });
+}
+
+void AivCore::complete(PipeId p, const std::function<void()>& effect) {
+  Pipe& pp = pipe(p);
+  if (effect) effect();
+  if (--pp.outstanding == 0) {
+    pp.stats.busy_ps += now() - pp.busy_since;
+    vcd_busy[static_cast<int>(p)] = false;
+  }
+  if (!pp.q.empty()) kick(p);
+  if (!scalar_waiting_.empty()) wake_scalar();
+}
+
+void AivCore::emit(Lane lane, const std::string& name, Tick start, Tick end) {
+  if (observer_) observer_->slice(die_, index_, lane, name, start, end);
+}
+
+std::string AivCore::blocked_report() const {
+  std::ostringstream os;
+  os << "die " << die_ << " core " << index_ << ": ";
+  if (!scalar_waiting_.empty()) {
+    os << "scalar blocked in " << scalar_waiting_ << " since " << ps_to_ns(scalar_waiting_since_)
+       << " ns";
+  } else {
+    os << "scalar running";
+  }
+  for (int i = 1; i < kPipes; ++i) {
+    const Pipe& pp = pipes_[i];
+    if (pp.q.empty() && pp.outstanding == 0) continue;
+    os << "; " << lane_name(static_cast<Lane>(i)) << ": " << pp.q.size() << " queued, "
+       << pp.outstanding << " in flight";
+    if (pp.blocked && !pp.q.empty()) {
+      const Instr& h = pp.q.front();
+      os << ", head WaitFlag<" << event_name(h.event) << ">(" << h.event_id
+         << ") unset since " << ps_to_ns(pp.blocked_since) << " ns";
+    }
+  }
+  return os.str();
+}
+
+}  // namespace ascend::model

@@ -1,0 +1,226 @@
+// One AIV vector core: a scalar unit that runs the kernel program (the core's only SC_THREAD)
+// and issues instructions into four in-order pipes (S, V, MTE2, MTE3) that run asynchronously
+// to it and to each other. Pipes are driven by the Scheduler, never by threads.
+//
+// Timing of a pipe instruction that reaches the head of its queue at time t:
+//  - VECTOR:  busy for overhead + ceil(repeats * 256 / vector.bytes_per_cycle) cycles; its result
+//             is written at the end.
+//  - MTE2/3:  the core's DMA engine is held for setup + ceil(bytes / (bytes_per_cycle * eff))
+//             cycles (eff < 1 for GM addresses not aligned to dma.aligned_bytes); the transfer
+//             also holds every shared resource on its path (GmPort); it starts when all are free
+//             and is done when the slowest one finishes plus the path latency. The engine takes
+//             the next transfer when its own hold ends, so transfers overlap in flight.
+//  - SetFlag: runs when every earlier instruction of its pipe has completed.
+//  - WaitFlag: blocks its pipe until a matching SetFlag has run, then consumes it.
+//  - PipeBarrier<P>: blocks pipe P until its earlier instructions have completed.
+// Memory effects (bytes landing in UB or GM, vector results) happen at completion.
+#pragma once
+
+#include <systemc>
+
+#include <array>
+#include <deque>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "models/events.h"
+#include "models/global_memory.h"
+#include "models/scheduler.h"
+#include "models/time.h"
+
+namespace ascend::model {
+
+struct CoreTiming {
+  Clock clock;
+  uint32_t issue_cycles = 2;
+  uint32_t queue_depth = 32;
+  uint32_t ub_bytes = 192 * 1024;
+  double mte2_bytes_per_cycle = 32;
+  double mte3_bytes_per_cycle = 64;
+  uint32_t dma_setup_cycles = 50;
+  uint32_t dma_aligned_bytes = 512;
+  double dma_unaligned_efficiency = 0.7;
+  double vector_bytes_per_cycle = 256;
+  uint32_t vector_overhead_cycles = 16;
+  uint32_t scalar_gm_latency_cycles = 241;
+  uint32_t syncall_cycles = 100;
+};
+
+// How a core's DMA engine reaches GM: a die's HBM, or later the fabric to another die's HBM.
+class GmPort {
+ public:
+  virtual ~GmPort() = default;
+  struct Timing {
+    Tick start;  // when the engine and every resource on the path were free
+    Tick done;   // when the bytes have landed
+  };
+  // Books a transfer of `bytes` to/from `gm` that holds the core's engine for `engine_hold`.
+  virtual Timing book(int die, Tick ready, Tick engine_free, Tick engine_hold, GmAddr gm,
+                      uint64_t bytes, bool write) = 0;
+};
+
+class CoreObserver {
+ public:
+  virtual ~CoreObserver() = default;
+  virtual void slice(int die, int core, Lane lane, const std::string& name, Tick start,
+                     Tick end) = 0;
+};
+
+// What a pipe instruction costs; the model turns it into time.
+struct Work {
+  enum class Kind : uint8_t { Vector, DmaIn, DmaOut } kind = Kind::Vector;
+  uint64_t amount = 0;  // vector: repeats; DMA: bytes
+  GmAddr gm = 0;        // DMA: GM-side address
+};
+
+struct Instr {
+  enum class Kind : uint8_t { Work, SetFlag, WaitFlag, Barrier } kind = Kind::Work;
+  PipeId pipe = PipeId::V;
+  Work work;
+  HardEvent event = HardEvent::MTE2_V;
+  uint32_t event_id = 0;
+  const char* name = "";
+  std::function<void()> effect;  // memory effect at completion
+};
+
+class SyncAllBarrier;
+
+class AivCore : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(AivCore);
+  AivCore(const sc_core::sc_module_name& name, int die, int index, const CoreTiming& timing,
+          Scheduler& sched, GmPort& gm_port, SyncAllBarrier& sync_all, size_t stack_bytes);
+
+  // The core whose kernel program is running now (valid only inside a kernel).
+  static AivCore& current();
+
+  // ---- host side ----
+  void launch(std::function<void()> program, int block_idx, int block_num);
+  void set_observer(CoreObserver* o) { observer_ = o; }
+  void set_kernel_name(std::string n) { kernel_name_ = std::move(n); }
+  const std::string& kernel_name() const { return kernel_name_; }
+  enum class State : uint8_t { Idle, Running, Done, Aborted };
+  State state() const { return state_; }
+  Tick started_at() const { return started_at_; }
+  Tick finished_at() const { return finished_at_; }
+  std::string blocked_report() const;  // what the scalar and each pipe wait for, and since when
+
+  // ---- kernel side: called from the scalar thread ----
+  int die() const { return die_; }
+  int index() const { return index_; }
+  int block_idx() const { return block_idx_; }
+  int block_num() const { return block_num_; }
+  const CoreTiming& timing() const { return timing_; }
+  uint8_t* ub() { return ub_.data(); }
+  // Grows the UB backing store to cover [0, bytes) (UB bytes are only stored once allocated).
+  void reserve_ub(uint32_t bytes);
+
+  void issue(Instr in);                       // scalar pays the issue cost; stalls on a full queue
+  void scalar_work(uint64_t cycles);          // scalar busy (GetValue/SetValue, address math)
+  void scalar_set_flag(HardEvent e, uint32_t id);   // SetFlag<S_X>
+  void scalar_wait_flag(HardEvent e, uint32_t id);  // WaitFlag<X_S>
+  void pipe_barrier_all();                    // PipeBarrier<PIPE_ALL>
+  void sync_all();                            // SyncAll across the launch's cores on this die
+
+  // ---- statistics ----
+  struct PipeStats {
+    Tick busy_ps = 0;  // time with at least one instruction of this pipe in flight
+    uint64_t instrs = 0;
+    uint64_t bytes = 0;  // DMA pipes
+  };
+  const PipeStats& pipe_stats(PipeId p) const { return pipes_[static_cast<int>(p)].stats; }
+  Tick scalar_busy_ps() const { return scalar_busy_ps_; }
+  Tick scalar_stall_ps() const { return scalar_stall_ps_; }
+
+  // ---- waveform state (sc_trace reads these) ----
+  std::array<bool, kPipes> vcd_busy{};
+  std::array<int, kPipes> vcd_depth{};
+  std::array<int, kHardEvents> vcd_flags{};
+
+ private:
+  struct Pipe {
+    std::deque<Instr> q;
+    Tick engine_free = 0;
+    int outstanding = 0;
+    bool kick_pending = false;
+    bool blocked = false;  // head is a WaitFlag that has not been set
+    Tick blocked_since = 0;
+    Tick busy_since = 0;
+    Tick last_slice_end = 0;
+    PipeStats stats;
+  };
+  void run();
+  void step(PipeId p);
+  void kick(PipeId p);
+  void start_work(PipeId p, Instr& in, Tick t);
+  void complete(PipeId p, const std::function<void()>& effect);
+  void set_flag(HardEvent e, uint32_t id);
+  uint32_t flag_key(HardEvent e, uint32_t id) const;
+  bool all_pipes_idle() const;
+  void wake_scalar() { scalar_wake_.notify(sc_core::SC_ZERO_TIME); }
+  // Blocks the scalar on `ev` until ready() holds; the wait shows on the FLOWCTRL lane and in a
+  // deadlock report as describe().
+  void block_on(sc_core::sc_event& ev, const std::function<bool()>& ready,
+                const std::function<std::string()>& describe);
+  void scalar_advance(Tick dt);
+  void flush_scalar_run();
+  void emit(Lane lane, const std::string& name, Tick start, Tick end);
+  Pipe& pipe(PipeId p) { return pipes_[static_cast<int>(p)]; }
+  const Pipe& pipe(PipeId p) const { return pipes_[static_cast<int>(p)]; }
+
+  static AivCore* current_;
+
+  const int die_;
+  const int index_;
+  const CoreTiming timing_;
+  Scheduler& sched_;
+  GmPort& gm_port_;
+  SyncAllBarrier& sync_all_;
+  CoreObserver* observer_ = nullptr;
+
+  std::vector<uint8_t> ub_;
+  std::array<Pipe, kPipes> pipes_;
+  std::unordered_map<uint32_t, int> flags_;
+
+  std::string kernel_name_;
+  std::function<void()> program_;
+  sc_core::sc_event launch_ev_;
+  sc_core::sc_event scalar_wake_;
+  int block_idx_ = 0;
+  int block_num_ = 1;
+  State state_ = State::Idle;
+  Tick started_at_ = 0;
+  Tick finished_at_ = 0;
+  std::string scalar_waiting_;  // non-empty while the scalar is blocked
+  Tick scalar_waiting_since_ = 0;
+  Tick scalar_busy_ps_ = 0;
+  Tick scalar_stall_ps_ = 0;
+  Tick scalar_run_start_ = 0;  // start of the current contiguous issue run (SCALAR lane)
+  Tick scalar_run_end_ = 0;
+
+  friend class SyncAllBarrier;
+};
+
+// SyncAll: every core of the launch on one die arrives, then all leave together, syncall_cycles
+// after the last arrival.
+class SyncAllBarrier {
+ public:
+  void reset(int expected) {
+    expected_ = expected;
+    arrived_ = 0;
+  }
+  void arrive(AivCore& core);
+  int expected() const { return expected_; }
+  int arrived() const { return arrived_; }
+
+ private:
+  int expected_ = 0;
+  int arrived_ = 0;
+  uint64_t generation_ = 0;
+  Tick release_at_ = 0;
+  sc_core::sc_event release_;
+};
+
+}  // namespace ascend::model

@@ -1,0 +1,33 @@
+// Pipes of an AIV core and the hardware events (flags) that order them, as in Ascend C.
+#pragma once
+
+#include <cstdint>
+
+namespace ascend::model {
+
+enum class PipeId : uint8_t { S, V, MTE2, MTE3 };
+constexpr int kPipes = 4;
+
+// Trace lanes: the pipes plus FLOWCTRL (scalar-side waits: SyncAll, PIPE_ALL, WaitFlag on S,
+// a full issue queue). Names follow the vendor simulator's trace.
+enum class Lane : uint8_t { SCALAR, VECTOR, MTE2, MTE3, FLOWCTRL };
+constexpr int kLanes = 5;
+const char* lane_name(Lane l);
+inline Lane lane_of(PipeId p) { return static_cast<Lane>(p); }
+
+// HardEvent SRC_DST: SetFlag runs on SRC, WaitFlag blocks DST.
+enum class HardEvent : uint8_t {
+  MTE2_V, V_MTE2, V_MTE3, MTE3_V, MTE2_MTE3, MTE3_MTE2,
+  S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S,
+};
+constexpr int kHardEvents = 12;
+PipeId event_src(HardEvent e);
+PipeId event_dst(HardEvent e);
+const char* event_name(HardEvent e);
+
+// User event ids are 0..7 (eight per HardEvent on A2/A3). Queues use ids from kQueueEventBase so
+// that they never collide with the kernel's own.
+constexpr int kUserEventIds = 8;
+constexpr uint32_t kQueueEventBase = 1024;
+
+}  // namespace ascend::model

@@ -1,0 +1,53 @@
+// The bytes of every die's HBM in one simulated address space. A GM address carries its die in
+// bits [40, 56): addr = die << 40 | offset. Storage is sparse (64 KiB pages made on first write;
+// unwritten bytes read as zero), so a large window costs nothing until it is used.
+// Allocations are named regions; an access outside every region is an out-of-bounds access.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ascend::model {
+
+using GmAddr = uint64_t;
+
+class GlobalMemory {
+ public:
+  static constexpr int kDieShift = 40;
+  static constexpr uint64_t kOffsetMask = (uint64_t{1} << kDieShift) - 1;
+  static constexpr uint64_t kPageBytes = 64 * 1024;
+  static constexpr uint64_t kAlign = 512;  // allocations are 512-B (cache line) aligned
+
+  static int die_of(GmAddr a) { return static_cast<int>(a >> kDieShift); }
+
+  struct Region {
+    std::string name;
+    GmAddr base;
+    uint64_t bytes;
+  };
+
+  explicit GlobalMemory(uint64_t die_capacity_bytes) : capacity_(die_capacity_bytes) {}
+
+  // Reserves `bytes` on `die`; returns nullopt when the die's HBM capacity would be exceeded.
+  std::optional<GmAddr> allocate(int die, const std::string& name, uint64_t bytes);
+  // The region holding [addr, addr+bytes), or nullptr if the range is not inside one region.
+  const Region* region_of(GmAddr addr, uint64_t bytes) const;
+
+  void read(GmAddr addr, void* dst, uint64_t bytes) const;
+  void write(GmAddr addr, const void* src, uint64_t bytes);
+  uint64_t resident_bytes() const { return pages_.size() * kPageBytes; }
+
+ private:
+  uint8_t* page(uint64_t page_no, bool create);
+  uint64_t capacity_;
+  std::vector<uint64_t> next_offset_;        // per die bump pointer
+  std::map<GmAddr, Region> regions_;         // by base
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+};
+
+}  // namespace ascend::model

@@ -1,0 +1,46 @@
+// One event-driven engine for everything that is not a kernel's scalar program: pipes, DMA
+// completions, barriers. Models ask for a callback at an absolute time; a single SC_METHOD fires
+// them in (time, request order), so ordering at equal times is deterministic and nothing ticks
+// idle cycles.
+#pragma once
+
+#include <systemc>
+
+#include <functional>
+#include <vector>
+
+#include "models/time.h"
+
+namespace ascend::model {
+
+class Scheduler : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Scheduler);
+  explicit Scheduler(const sc_core::sc_module_name& name);
+
+  // Runs fn at absolute time t (t >= now). Callbacks at the current time run in this same
+  // evaluation if the scheduler is firing, else in the next delta cycle.
+  void at(Tick t, std::function<void()> fn);
+  uint64_t fired() const { return fired_; }
+
+ private:
+  struct Item {
+    Tick t;
+    uint64_t seq;
+    std::function<void()> fn;
+  };
+  static bool later(const Item& a, const Item& b) {
+    return a.t != b.t ? a.t > b.t : a.seq > b.seq;
+  }
+  void fire();
+  void arm();
+
+  std::vector<Item> heap_;
+  sc_core::sc_event wake_;
+  Tick armed_ = kNever;
+  uint64_t seq_ = 0;
+  uint64_t fired_ = 0;
+  bool firing_ = false;
+};
+
+}  // namespace ascend::model

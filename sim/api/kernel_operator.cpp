@@ -1,0 +1,279 @@
+#include "sim/api/kernel_operator.h"
+
+#include <sstream>
+
+#include "models/errors.h"
+
+namespace AscendC {
+namespace detail {
+
+namespace {
+m::GlobalMemory* g_memory = nullptr;
+
+m::PipeId pipe_of(pipe_t p) {
+  switch (p) {
+    case PIPE_V: return m::PipeId::V;
+    case PIPE_MTE2: return m::PipeId::MTE2;
+    case PIPE_MTE3: return m::PipeId::MTE3;
+    default: return m::PipeId::S;
+  }
+}
+
+HardEvent event_between(m::PipeId src, m::PipeId dst) {
+  for (int e = 0; e < m::kHardEvents; ++e) {
+    auto ev = static_cast<HardEvent>(e);
+    if (m::event_src(ev) == src && m::event_dst(ev) == dst) return ev;
+  }
+  fault("no hardware event orders these two pipes");
+}
+}  // namespace
+
+void bind_memory(m::GlobalMemory* gm) { g_memory = gm; }
+m::GlobalMemory& memory() { return *g_memory; }
+
+void fault(const std::string& what) {
+  m::AivCore& c = core();
+  ascend::kernel_fault("kernel '" + c.kernel_name() + "' die " + std::to_string(c.die()) +
+                       " core " + std::to_string(c.index()) + " at " +
+                       std::to_string(m::ps_to_ns(m::now())) + " ns: " + what);
+}
+
+std::string describe_gm(uint64_t addr) {
+  std::ostringstream os;
+  os << "die " << m::GlobalMemory::die_of(addr) << " GM 0x" << std::hex
+     << (addr & m::GlobalMemory::kOffsetMask);
+  return os.str();
+}
+
+void check_ub(const m::AivCore& c, uint32_t offset, uint64_t bytes, const char* instr) {
+  if (offset + bytes > c.timing().ub_bytes)
+    fault(std::string(instr) + ": UB range [" + std::to_string(offset) + ", " +
+          std::to_string(offset + bytes) + ") beyond the " + std::to_string(c.timing().ub_bytes) +
+          " B Unified Buffer");
+}
+
+void check_ub_aligned(uint32_t offset, const char* instr) {
+  if (offset % 32) fault(std::string(instr) + ": UB address " + std::to_string(offset) +
+                         " is not 32-B aligned");
+}
+
+void issue_dma(const DmaDesc& d) {
+  m::AivCore& c = core();
+  if (d.block_count == 0 || d.block_bytes == 0) fault(std::string(d.name) + " of 0 bytes");
+  if (d.block_count > 4095)
+    fault(std::string(d.name) + ": blockCount " + std::to_string(d.block_count) + " > 4095");
+  check_ub_aligned(d.ub, d.name);
+  uint32_t ub_block = d.to_gm ? d.block_bytes : d.pad_left + d.block_bytes + d.pad_right;
+  check_ub(c, d.ub, uint64_t{d.block_count - 1} * d.ub_stride + ub_block, d.name);
+  uint64_t gm_end = d.gm + uint64_t{d.block_count - 1} * d.gm_stride + d.block_bytes;
+  if (d.gm < d.gm_lo || gm_end > d.gm_hi)
+    fault(std::string(d.name) + (d.to_gm ? " to " : " from ") + describe_gm(d.gm) + " +" +
+          std::to_string(gm_end - d.gm) + " B: outside its GlobalTensor (" +
+          std::to_string(d.gm_hi - d.gm_lo) + " B)");
+  if (m::GlobalMemory::die_of(d.gm) != c.die())
+    fault(std::string(d.name) + ": " + describe_gm(d.gm) +
+          " is on another die; remote GM needs the inter-die fabric (not modelled yet)");
+
+  m::Instr in;
+  in.pipe = d.to_gm ? m::PipeId::MTE3 : m::PipeId::MTE2;
+  in.name = d.name;
+  in.work.kind = d.to_gm ? m::Work::Kind::DmaOut : m::Work::Kind::DmaIn;
+  in.work.amount = uint64_t{d.block_count} * d.block_bytes;
+  in.work.gm = d.gm;
+  m::AivCore* cp = &c;
+  in.effect = [cp, d] {
+    m::GlobalMemory& gm = memory();
+    for (uint32_t b = 0; b < d.block_count; ++b) {
+      uint8_t* ub = cp->ub() + d.ub + uint64_t{b} * d.ub_stride;
+      uint64_t g = d.gm + uint64_t{b} * d.gm_stride;
+      if (d.to_gm) {
+        gm.write(g, ub, d.block_bytes);
+        continue;
+      }
+      gm.read(g, ub + d.pad_left, d.block_bytes);
+      if (!d.pad) continue;
+      for (uint32_t i = 0; i < d.pad_left; i += d.pad_elem) std::memcpy(ub + i, d.pad_value, d.pad_elem);
+      uint8_t* right = ub + d.pad_left + d.block_bytes;
+      for (uint32_t i = 0; i < d.pad_right; i += d.pad_elem) std::memcpy(right + i, d.pad_value, d.pad_elem);
+    }
+  };
+  c.issue(std::move(in));
+}
+
+void issue_vector(const char* name, uint64_t repeats, std::function<void()> effect) {
+  m::Instr in;
+  in.pipe = m::PipeId::V;
+  in.name = name;
+  in.work.kind = m::Work::Kind::Vector;
+  in.work.amount = repeats;
+  in.effect = std::move(effect);
+  core().issue(std::move(in));
+}
+
+static void check_event_id(HardEvent e, int id, const char* what) {
+  if (id < 0 || id >= m::kUserEventIds)
+    fault(std::string(what) + "<" + m::event_name(e) + ">(" + std::to_string(id) +
+          "): event id outside [0, " + std::to_string(m::kUserEventIds) + ")");
+}
+
+static void enqueue_flag(m::Instr::Kind kind, HardEvent e, uint32_t id) {
+  m::Instr in;
+  in.kind = kind;
+  in.pipe = kind == m::Instr::Kind::SetFlag ? m::event_src(e) : m::event_dst(e);
+  in.event = e;
+  in.event_id = id;
+  in.name = kind == m::Instr::Kind::SetFlag ? "SetFlag" : "WaitFlag";
+  core().issue(std::move(in));
+}
+
+static void raw_set_flag(HardEvent e, uint32_t id) {
+  if (m::event_src(e) == m::PipeId::S) {
+    core().scalar_set_flag(e, id);
+  } else {
+    enqueue_flag(m::Instr::Kind::SetFlag, e, id);
+  }
+}
+
+static void raw_wait_flag(HardEvent e, uint32_t id) {
+  if (m::event_dst(e) == m::PipeId::S) {
+    core().scalar_wait_flag(e, id);
+  } else {
+    enqueue_flag(m::Instr::Kind::WaitFlag, e, id);
+  }
+}
+
+void set_flag(HardEvent e, int id) {
+  check_event_id(e, id, "SetFlag");
+  raw_set_flag(e, static_cast<uint32_t>(id));
+}
+
+void wait_flag(HardEvent e, int id) {
+  check_event_id(e, id, "WaitFlag");
+  raw_wait_flag(e, static_cast<uint32_t>(id));
+}
+
+void pipe_barrier(pipe_t p) {
+  if (p == PIPE_S) fault("PipeBarrier<PIPE_S> is a hardware error");
+  if (p == PIPE_ALL) return core().pipe_barrier_all();
+  m::Instr in;
+  in.kind = m::Instr::Kind::Barrier;
+  in.pipe = pipe_of(p);
+  in.name = "PipeBarrier";
+  core().issue(std::move(in));
+}
+
+void scalar_gm_read(uint64_t addr, void* dst, size_t bytes) {
+  m::AivCore& c = core();
+  c.scalar_work(c.timing().scalar_gm_latency_cycles);
+  memory().read(addr, dst, bytes);
+}
+
+void scalar_gm_write(uint64_t addr, const void* src, size_t bytes) {
+  m::AivCore& c = core();
+  c.scalar_work(c.timing().scalar_gm_latency_cycles);
+  memory().write(addr, src, bytes);
+}
+
+void scalar_ub_access() {
+  m::AivCore& c = core();
+  c.scalar_work(c.timing().issue_cycles);
+}
+
+// ------------------------------------------------------------------ queues
+
+static m::PipeId producer_of(TPosition p) {
+  if (p == TPosition::VECIN) return m::PipeId::MTE2;
+  if (p == TPosition::VECOUT) return m::PipeId::V;
+  throw ascend::SimError(ascend::kExitInternal, "queue source must be VECIN or VECOUT");
+}
+static m::PipeId consumer_of(TPosition p) {
+  if (p == TPosition::VECIN) return m::PipeId::V;
+  if (p == TPosition::VECOUT) return m::PipeId::MTE3;
+  throw ascend::SimError(ascend::kExitInternal, "queue destination must be VECIN or VECOUT");
+}
+
+// TQueBind<SRC, DST>: the producer pipe fills a buffer, EnQue/DeQue hand it to the consumer pipe
+// (SetFlag/WaitFlag producer->consumer), FreeTensor hands it back (consumer->producer), and the
+// producer's next use of that buffer waits for it. VECIN: MTE2->V, VECOUT: V->MTE3,
+// TQueBind<VECIN, VECOUT>: MTE2->MTE3.
+QueueBase::QueueBase(TPosition src, TPosition dst)
+    : producer_(src == dst && src == TPosition::VECOUT ? m::PipeId::V : producer_of(src)),
+      consumer_(src == dst && src == TPosition::VECIN ? m::PipeId::V : consumer_of(dst)),
+      ready_(event_between(producer_, consumer_)),
+      release_(event_between(consumer_, producer_)) {}
+
+void QueueBase::init(m::AivCore* c, uint32_t base, uint8_t num, uint32_t len) {
+  static uint32_t next_event = m::kQueueEventBase;
+  core_ = c;
+  len_ = len;
+  slots_.clear();
+  for (uint8_t i = 0; i < num; ++i) slots_.push_back(Slot{base + i * len});
+  event_base_ = next_event;
+  next_event += num;
+}
+
+int QueueBase::slot_of(uint32_t offset, const char* what) {
+  for (size_t i = 0; i < slots_.size(); ++i)
+    if (slots_[i].base == offset) return static_cast<int>(i);
+  fault(std::string(what) + " of a tensor that does not belong to this queue");
+}
+
+uint32_t QueueBase::alloc() {
+  if (slots_.empty()) fault("AllocTensor on a queue without InitBuffer");
+  Slot& s = slots_[next_];
+  if (s.state != SlotState::Free)
+    fault("AllocTensor: all " + std::to_string(slots_.size()) +
+          " buffers of the queue are in use (FreeTensor missing?)");
+  int id = static_cast<int>(next_);
+  next_ = (next_ + 1) % slots_.size();
+  s.state = SlotState::Allocated;
+  if (s.used) raw_wait_flag(release_, event_base_ + id);
+  s.used = true;
+  return s.base;
+}
+
+void QueueBase::enque(uint32_t offset) {
+  int id = slot_of(offset, "EnQue");
+  if (slots_[id].state != SlotState::Allocated) fault("EnQue of a tensor that is not allocated");
+  slots_[id].state = SlotState::Queued;
+  raw_set_flag(ready_, event_base_ + id);
+  fifo_.push_back(id);
+}
+
+uint32_t QueueBase::deque() {
+  if (fifo_.empty()) fault("DeQue on an empty queue");
+  int id = fifo_.front();
+  fifo_.pop_front();
+  slots_[id].state = SlotState::Dequeued;
+  raw_wait_flag(ready_, event_base_ + id);
+  return slots_[id].base;
+}
+
+void QueueBase::free(uint32_t offset) {
+  int id = slot_of(offset, "FreeTensor");
+  if (slots_[id].state == SlotState::Free) fault("FreeTensor of a tensor already free");
+  slots_[id].state = SlotState::Free;
+  raw_set_flag(release_, event_base_ + id);
+}
+
+}  // namespace detail
+
+TPipe::TPipe() : core_(&detail::core()) {}
+
+uint32_t TPipe::allocate(uint64_t bytes, const char* kind, int num, uint32_t len,
+                         const char* file, int line) {
+  uint32_t cap = core_->timing().ub_bytes;
+  if (used_ + bytes > cap) {
+    detail::fault("UB overflow: InitBuffer(" + std::string(kind) + ", " + std::to_string(num) +
+                  " x " + std::to_string(len) + " B) at " + file + ":" + std::to_string(line) +
+                  " needs " + std::to_string(bytes) + " B but only " +
+                  std::to_string(cap - used_) + " of " + std::to_string(cap) +
+                  " B are left (ub.size_KiB)");
+  }
+  uint32_t base = used_;
+  used_ += static_cast<uint32_t>(bytes);
+  core_->reserve_ub(used_);
+  return base;
+}
+
+}  // namespace AscendC

@@ -1,0 +1,116 @@
+#include "sim/hardware_params.h"
+
+#include "models/errors.h"
+
+namespace ascend {
+
+namespace {
+using T = ParamSpec::Type;
+
+// Source keys follow ../shared/reference/hardware.md: H = official doc / platform ini / Huawei
+// paper, M = consistent third party, L = estimate. "est." marks values derived by us.
+const char* kIniC = "[INI-C] 910PR_9363.ini (Ascend910C4, one die), H";
+}  // namespace
+
+void declare_hardware_params(Params& p) {
+  p.declare({"die.aiv_count", T::Int, "cores", "48", 1, 96, {},
+             "AIV (vector) cores per die; a kernel launches on up to this many",
+             std::string(kIniC) + " [SoCInfo]; [CM] 3.3.1"});
+  p.declare({"core.clock_GHz", T::Real, "GHz", "1.85", 0.1, 5, {},
+             "AI Core clock; every cycle count converts to ps as ceil(cycles*1000/GHz)",
+             std::string(kIniC) + " cube_freq=1850"});
+  p.declare({"ub.size_KiB", T::Int, "KiB", "192", 16, 1024, {},
+             "Unified Buffer per AIV core (allocation is 32-B aligned)",
+             std::string(kIniC) + " ub_size=196608"});
+  p.declare({"hbm.bandwidth_GBps", T::Real, "GB/s", "1600", 1, 100000, {},
+             "HBM bandwidth of one die, shared by all its cores' reads and writes",
+             "[CM] 3.3.1: 3.2 TB/s per 910C package = 1.6 TB/s per die, H"});
+  p.declare({"hbm.read_latency_ns", T::Real, "ns", "130", 0, 100000, {},
+             "latency added to a GM read after its bytes have streamed",
+             "est. from the CA-model L2 read latency 241 cycles at 1.85 GHz [SIM-CFG], L"});
+  p.declare({"hbm.write_latency_ns", T::Real, "ns", "52", 0, 100000, {},
+             "latency added to a GM write before its bytes are visible",
+             "est. from the CA-model L2 write latency 96 cycles at 1.85 GHz [SIM-CFG], L"});
+  p.declare({"hbm.capacity_GiB", T::Int, "GiB", "64", 1, 1024, {},
+             "HBM capacity of one die (GM allocations beyond it fail)",
+             "[CM] 3.3.1: 128 GB per 910C = 64 GB per die, H"});
+  p.declare({"mte2.bytes_per_cycle", T::Real, "B/cycle", "32", 1, 4096, {},
+             "per-core MTE2 (GM->UB) DMA rate", std::string(kIniC) + " [AICoreMemoryRates] ddr=32"});
+  p.declare({"mte3.bytes_per_cycle", T::Real, "B/cycle", "64", 1, 4096, {},
+             "per-core MTE3 (UB->GM) DMA rate", std::string(kIniC) + " [AICoreMemoryRates] UB->GM=64"});
+  p.declare({"dma.setup_cycles", T::Int, "cycles", "50", 0, 100000, {},
+             "fixed cost of every DMA instruction on its MTE engine; makes transfers below ~16 KiB "
+             "lose bandwidth (16 KiB at 32 B/cycle: 512/(512+50) = 91%)",
+             "est. to match [DMA] 'single transfers below 16 KB lose bandwidth', L"});
+  p.declare({"dma.aligned_bytes", T::Int, "B", "512", 32, 4096, {},
+             "GM alignment for full DMA rate", "[DMA]; GM cache line 512 B [ACDOC], H"});
+  p.declare({"dma.unaligned_efficiency", T::Real, "", "0.7", 0.05, 1, {},
+             "DMA rate factor when the GM address is not dma.aligned_bytes-aligned",
+             "[DMA]: 32-B-aligned GM gets ~70% of the 512-B-aligned bandwidth (A2), H"});
+  p.declare({"vector.bytes_per_cycle", T::Real, "B/cycle", "256", 1, 4096, {},
+             "vector unit throughput: one 256-B repeat per cycle at 256",
+             "est. from [VEC] 256 B per repeat and [HC31] 2048-bit vector, M"});
+  p.declare({"vector.overhead_cycles", T::Int, "cycles", "16", 0, 10000, {},
+             "fixed start-up cost of every vector instruction", "est., uncalibrated, L"});
+  p.declare({"scalar.issue_cycles", T::Int, "cycles", "2", 0, 10000, {},
+             "scalar cycles to issue one instruction into a pipe queue (or run a flag/barrier)",
+             "est., uncalibrated, L"});
+  p.declare({"scalar.gm_latency_cycles", T::Int, "cycles", "241", 0, 100000, {},
+             "scalar GetValue/SetValue on GM (the scalar stalls this long)",
+             "est. = CA-model L2 read latency [SIM-CFG], L"});
+  p.declare({"pipe.queue_depth", T::Int, "instrs", "32", 1, 4096, {},
+             "issue queue depth of each pipe; the scalar stalls while the target queue is full",
+             "est., uncalibrated, L"});
+  p.declare({"syncall.cycles", T::Int, "cycles", "100", 0, 1000000, {},
+             "SyncAll: all cores leave this long after the last one arrives",
+             "est., uncalibrated, L"});
+
+  p.declare({"sim.poll_timeout_us", T::Real, "us", "50000", 1, 1e9, {},
+             "a kernel still running this long after launch is reported as a hang (exit 3)",
+             "the kernels' own 50 ms wait timeout ([OLD] WaitDispatch)"});
+  p.declare({"sim.thread_stack_KiB", T::Int, "KiB", "128", 32, 65536, {},
+             "stack of each kernel core's SC_THREAD", "simulator setting"});
+  p.declare({"sim.seed", T::Int, "", "1", 0, 4294967295.0, {},
+             "seed of every generated input (same seed, same inputs, same timing)",
+             "simulator setting"});
+  p.declare({"trace.cores", T::Text, "", "0-3", 0, 0, {},
+             "which cores --trace and --vcd record: 'all' or a list like 0-3,7",
+             "simulator setting"});
+}
+
+model::ClusterConfig cluster_config(const Params& p, int dies) {
+  model::ClusterConfig c;
+  c.dies = dies;
+  c.aiv_per_die = static_cast<int>(p.integer("die.aiv_count"));
+  model::CoreTiming& t = c.core;
+  t.clock.ghz = p.real("core.clock_GHz");
+  t.issue_cycles = static_cast<uint32_t>(p.integer("scalar.issue_cycles"));
+  t.queue_depth = static_cast<uint32_t>(p.integer("pipe.queue_depth"));
+  t.ub_bytes = static_cast<uint32_t>(p.integer("ub.size_KiB") * 1024);
+  t.mte2_bytes_per_cycle = p.real("mte2.bytes_per_cycle");
+  t.mte3_bytes_per_cycle = p.real("mte3.bytes_per_cycle");
+  t.dma_setup_cycles = static_cast<uint32_t>(p.integer("dma.setup_cycles"));
+  t.dma_aligned_bytes = static_cast<uint32_t>(p.integer("dma.aligned_bytes"));
+  t.dma_unaligned_efficiency = p.real("dma.unaligned_efficiency");
+  t.vector_bytes_per_cycle = p.real("vector.bytes_per_cycle");
+  t.vector_overhead_cycles = static_cast<uint32_t>(p.integer("vector.overhead_cycles"));
+  t.scalar_gm_latency_cycles = static_cast<uint32_t>(p.integer("scalar.gm_latency_cycles"));
+  t.syncall_cycles = static_cast<uint32_t>(p.integer("syncall.cycles"));
+  c.hbm.gbps = p.real("hbm.bandwidth_GBps");
+  c.hbm.read_latency_ns = p.real("hbm.read_latency_ns");
+  c.hbm.write_latency_ns = p.real("hbm.write_latency_ns");
+  c.hbm.capacity_bytes = static_cast<uint64_t>(p.integer("hbm.capacity_GiB")) << 30;
+  c.thread_stack_bytes = static_cast<size_t>(p.integer("sim.thread_stack_KiB")) * 1024;
+  return c;
+}
+
+void apply_preset(Params& p, const std::string& name) {
+  std::string known;
+  for (const auto& [n, text] : presets()) {
+    if (n == name) return p.load_ini_text(text, "preset " + name);
+    known += (known.empty() ? "" : ", ") + n;
+  }
+  throw SimError(kExitBadInput, "unknown preset '" + name + "'; known presets: " + known);
+}
+
+}  // namespace ascend

@@ -1,0 +1,177 @@
+#include "sim/params.h"
+
+#include <boost/program_options/parsers.hpp>
+#include <boost/program_options/options_description.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "models/errors.h"
+
+namespace ascend {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+bool parse_number(const std::string& s, double& out) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return errno == 0 && end && *end == '\0' && std::isfinite(out);
+}
+
+std::string fmt(double v) {
+  std::ostringstream os;
+  os << std::setprecision(12) << v;
+  return os.str();
+}
+
+}  // namespace
+
+std::string describe_range(const ParamSpec& s) {
+  switch (s.type) {
+    case ParamSpec::Type::Int:
+      return "an integer in [" + fmt(s.min) + ", " + fmt(s.max) + "]";
+    case ParamSpec::Type::Real:
+      return "a number in [" + fmt(s.min) + ", " + fmt(s.max) + "]";
+    case ParamSpec::Type::Choice: {
+      std::string r = "one of {";
+      for (size_t i = 0; i < s.choices.size(); ++i) r += (i ? ", " : "") + s.choices[i];
+      return r + "}";
+    }
+    case ParamSpec::Type::Text:
+      return "text";
+  }
+  return "";
+}
+
+void Params::declare(ParamSpec spec) {
+  if (specs_.count(spec.key)) throw SimError(kExitInternal, "parameter declared twice: " + spec.key);
+  std::string key = spec.key, def = spec.default_value;
+  specs_.emplace(key, std::move(spec));
+  set(key, def, "default");
+}
+
+const ParamSpec& Params::spec(const std::string& key) const {
+  auto it = specs_.find(key);
+  if (it == specs_.end())
+    throw SimError(kExitBadInput,
+                   "unknown parameter '" + key + "' (ascend-sim --list-params lists every key)");
+  return it->second;
+}
+
+void Params::set(const std::string& raw_key, const std::string& raw_value,
+                 const std::string& origin) {
+  std::string key = trim(raw_key), value = trim(raw_value);
+  const ParamSpec& s = spec(key);
+  auto bad = [&](const std::string& why) {
+    return SimError(kExitBadInput, "parameter " + key + " = '" + value + "' (from " + origin +
+                                       ") " + why + "; allowed: " + describe_range(s) +
+                                       (s.unit.empty() ? "" : " " + s.unit));
+  };
+  if (s.type == ParamSpec::Type::Int || s.type == ParamSpec::Type::Real) {
+    double v;
+    if (!parse_number(value, v)) throw bad("is not a number");
+    if (s.type == ParamSpec::Type::Int && v != std::floor(v)) throw bad("is not an integer");
+    if (v < s.min || v > s.max) throw bad("is out of range");
+  } else if (s.type == ParamSpec::Type::Choice) {
+    bool ok = false;
+    for (const auto& c : s.choices) ok = ok || c == value;
+    if (!ok) throw bad("is not a known choice");
+  }
+  values_[key] = value;
+}
+
+void Params::set_assignment(const std::string& kv, const std::string& origin) {
+  size_t eq = kv.find('=');
+  if (eq == std::string::npos)
+    throw SimError(kExitBadInput, "'" + kv + "' (from " + origin + ") is not of the form key=value");
+  set(kv.substr(0, eq), kv.substr(eq + 1), origin);
+}
+
+// INI: "[section]" then "key = value" lines give section.key; '#' and ';' start comments.
+// boost::program_options parses it; every key is then checked against the registry.
+void Params::load_ini_text(const std::string& text, const std::string& origin) {
+  std::istringstream in(text);
+  namespace po = boost::program_options;
+  po::options_description none;
+  po::parsed_options parsed = [&] {
+    try {
+      return po::parse_config_file(in, none, /*allow_unregistered=*/true);
+    } catch (const po::error& e) {
+      throw SimError(kExitBadInput, origin + ": " + e.what());
+    }
+  }();
+  for (const auto& opt : parsed.options) {
+    std::string value = opt.value.empty() ? "" : opt.value.front();
+    set(opt.string_key, value, origin);
+  }
+}
+
+void Params::load_ini_file(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw SimError(kExitBadInput, "cannot read config file '" + path + "'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  load_ini_text(ss.str(), path);
+}
+
+int64_t Params::integer(const std::string& key) const {
+  const ParamSpec& s = spec(key);
+  if (s.type != ParamSpec::Type::Int) throw SimError(kExitInternal, key + " is not an integer");
+  return static_cast<int64_t>(std::llround(std::strtod(values_.at(key).c_str(), nullptr)));
+}
+
+double Params::real(const std::string& key) const {
+  const ParamSpec& s = spec(key);
+  if (s.type != ParamSpec::Type::Real && s.type != ParamSpec::Type::Int)
+    throw SimError(kExitInternal, key + " is not a number");
+  return std::strtod(values_.at(key).c_str(), nullptr);
+}
+
+const std::string& Params::text(const std::string& key) const {
+  spec(key);
+  return values_.at(key);
+}
+
+std::vector<const ParamSpec*> Params::specs() const {
+  std::vector<const ParamSpec*> out;
+  for (const auto& kv : specs_) out.push_back(&kv.second);
+  return out;
+}
+
+void Params::write_ini(std::ostream& os) const {
+  std::string section;
+  for (const auto& kv : values_) {
+    size_t dot = kv.first.find('.');
+    std::string sec = kv.first.substr(0, dot), name = kv.first.substr(dot + 1);
+    if (sec != section) {
+      os << (section.empty() ? "" : "\n") << "[" << sec << "]\n";
+      section = sec;
+    }
+    const ParamSpec& s = specs_.at(kv.first);
+    os << name << " = " << kv.second << (s.unit.empty() ? "" : "  # " + s.unit) << "\n";
+  }
+}
+
+void Params::write_help(std::ostream& os) const {
+  for (const ParamSpec* s : specs()) {
+    os << s->key << " = " << values_.at(s->key) << (s->unit.empty() ? "" : " " + s->unit)
+       << "   (default " << s->default_value << "; " << describe_range(*s) << ")\n"
+       << "    " << s->description << "\n";
+    if (!s->source.empty()) os << "    source: " << s->source << "\n";
+  }
+}
+
+}  // namespace ascend

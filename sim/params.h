@@ -1,0 +1,55 @@
+// The one registry of parameters: every hardware number and workload knob is declared once with
+// its unit, default, valid range, description and source. Values come, in rising precedence, from
+// the defaults, a preset, a --config INI file and --set key=value. An unknown key, an unparsable
+// value or a value out of range is a bad-input error naming the key, the value and what is allowed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ascend {
+
+struct ParamSpec {
+  enum class Type { Int, Real, Choice, Text };
+  std::string key;
+  Type type = Type::Real;
+  std::string unit;         // "" for dimensionless
+  std::string default_value;
+  double min = 0, max = 0;  // Int and Real
+  std::vector<std::string> choices;  // Choice
+  std::string description;
+  std::string source;       // where the number comes from, with confidence
+};
+
+class Params {
+ public:
+  // Declares a parameter; declaring the same key twice is a programming error.
+  void declare(ParamSpec spec);
+  bool has(const std::string& key) const { return specs_.count(key) > 0; }
+
+  void set(const std::string& key, const std::string& value, const std::string& origin);
+  void set_assignment(const std::string& key_eq_value, const std::string& origin);  // "k=v"
+  void load_ini_text(const std::string& text, const std::string& origin);
+  void load_ini_file(const std::string& path);
+
+  int64_t integer(const std::string& key) const;
+  double real(const std::string& key) const;
+  const std::string& text(const std::string& key) const;
+
+  const ParamSpec& spec(const std::string& key) const;
+  std::vector<const ParamSpec*> specs() const;  // sorted by key
+
+  void write_ini(std::ostream& os) const;  // the resolved values, one [section] per prefix
+  void write_help(std::ostream& os) const; // --list-params
+
+ private:
+  std::map<std::string, ParamSpec> specs_;
+  std::map<std::string, std::string> values_;
+};
+
+std::string describe_range(const ParamSpec& s);
+
+}  // namespace ascend

@@ -1,0 +1,269 @@
+#include "sim/simulation.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "models/errors.h"
+#include "sim/api/kernel_operator.h"
+#include "sim/hardware_params.h"
+#include "sim/trace.h"
+
+namespace ascend {
+
+using model::Tick;
+
+model::Tick KernelRecord::latency() const {
+  return rank_latency.empty() ? 0 : *std::max_element(rank_latency.begin(), rank_latency.end());
+}
+
+std::set<int> parse_scope(const std::string& key, const std::string& text) {
+  std::set<int> out;
+  if (text == "all") return out;
+  std::stringstream ss(text);
+  std::string part;
+  auto bad = [&] {
+    return SimError(kExitBadInput, "parameter " + key + " = '" + text +
+                                       "': expected 'all' or a list of indices and ranges like 0-3,7");
+  };
+  while (std::getline(ss, part, ',')) {
+    size_t dash = part.find('-');
+    try {
+      size_t used = 0;
+      int lo = std::stoi(part.substr(0, dash), &used);
+      if (used != (dash == std::string::npos ? part.size() : dash)) throw bad();
+      int hi = lo;
+      if (dash != std::string::npos) {
+        std::string rest = part.substr(dash + 1);
+        hi = std::stoi(rest, &used);
+        if (used != rest.size()) throw bad();
+      }
+      if (lo < 0 || hi < lo || hi - lo > 100000) throw bad();
+      for (int i = lo; i <= hi; ++i) out.insert(i);
+    } catch (const std::logic_error&) {
+      throw bad();
+    }
+  }
+  if (out.empty()) throw bad();
+  return out;
+}
+
+Simulation::Simulation(const Params& params, int dies, RunOptions opts)
+    : params_(params), opts_(std::move(opts)) {
+  model::ClusterConfig cfg = cluster_config(params, dies);
+  check_thread_budget(cfg.dies * cfg.aiv_per_die);
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  cluster_ = std::make_unique<model::Cluster>(cfg);
+  AscendC::detail::bind_memory(&cluster_->gm());
+
+  std::set<int> scope = parse_scope("trace.cores", params.text("trace.cores"));
+  auto in_scope = [&](int core) { return scope.empty() || scope.count(core) > 0; };
+  if (!opts_.out_dir.empty()) std::filesystem::create_directories(opts_.out_dir);
+  if (opts_.trace) {
+    trace_ = std::make_unique<TraceRecorder>();
+    for (int d = 0; d < cluster_->dies(); ++d)
+      for (auto& c : cluster_->die(d).cores)
+        if (in_scope(c->index())) c->set_observer(trace_.get());
+  }
+  if (opts_.vcd) {
+    vcd_ = sc_core::sc_create_vcd_trace_file((opts_.out_dir + "/waves").c_str());
+    vcd_->set_time_unit(1, sc_core::SC_PS);
+    for (int d = 0; d < cluster_->dies(); ++d)
+      for (auto& c : cluster_->die(d).cores) {
+        if (!in_scope(c->index())) continue;
+        std::string base = "die" + std::to_string(d) + ".core" + std::to_string(c->index()) + ".";
+        for (int p = 0; p < model::kPipes; ++p) {
+          std::string lane = model::lane_name(static_cast<model::Lane>(p));
+          sc_core::sc_trace(vcd_, c->vcd_busy[p], base + lane + "_busy");
+          if (p > 0) sc_core::sc_trace(vcd_, c->vcd_depth[p], base + lane + "_queue");
+        }
+        for (int e = 0; e < model::kHardEvents; ++e)
+          sc_core::sc_trace(vcd_, c->vcd_flags[e],
+                            base + "flag_" + model::event_name(static_cast<model::HardEvent>(e)));
+      }
+  }
+  // Ends elaboration and lets every core's thread reach its wait for a launch.
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+}
+
+Simulation::~Simulation() { close_traces(); }
+
+void Simulation::check_thread_budget(int threads) const {
+  // Each SC_THREAD stack is its own memory mapping plus a guard page.
+  std::ifstream f("/proc/sys/vm/max_map_count");
+  long limit = 0;
+  if (!(f >> limit)) return;
+  long needed = 2L * threads + 4096;
+  if (needed > limit)
+    throw SimError(kExitBadInput,
+                   std::to_string(threads) + " kernel cores need about " + std::to_string(needed) +
+                       " memory mappings but vm.max_map_count is " + std::to_string(limit) +
+                       "; lower the die or core count, or raise the limit: sudo sysctl -w "
+                       "vm.max_map_count=" + std::to_string(needed * 2));
+}
+
+uint64_t Simulation::alloc(int die, const std::string& name, uint64_t bytes) {
+  auto a = cluster_->gm().allocate(die, name, bytes);
+  if (!a)
+    throw SimError(kExitBadInput, "GM allocation '" + name + "' of " + std::to_string(bytes) +
+                                      " B does not fit in die " + std::to_string(die) +
+                                      "'s HBM (hbm.capacity_GiB)");
+  return *a;
+}
+
+KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
+                                     const std::function<std::function<void()>(int)>& program) {
+  int aiv = cluster_->config().aiv_per_die;
+  if (cores < 1 || cores > aiv)
+    throw SimError(kExitBadInput, "kernel " + name + " wants " + std::to_string(cores) +
+                                      " cores; die.aiv_count is " + std::to_string(aiv));
+  struct Before {
+    std::array<model::AivCore::PipeStats, model::kPipes> pipes;
+    Tick scalar_busy, scalar_stall;
+  };
+  std::vector<std::vector<Before>> before(cluster_->dies());
+  std::vector<std::pair<uint64_t, Tick>> hbm_before;
+  Tick t0 = model::now();
+  for (int d = 0; d < cluster_->dies(); ++d) {
+    model::Die& die = cluster_->die(d);
+    die.sync_all.reset(cores);
+    hbm_before.push_back({die.hbm.bytes(), die.hbm.busy_ps()});
+    for (int c = 0; c < cores; ++c) {
+      model::AivCore& core = *die.cores[c];
+      Before b;
+      for (int p = 0; p < model::kPipes; ++p) b.pipes[p] = core.pipe_stats(static_cast<model::PipeId>(p));
+      b.scalar_busy = core.scalar_busy_ps();
+      b.scalar_stall = core.scalar_stall_ps();
+      before[d].push_back(b);
+      core.set_kernel_name(name);
+      core.launch(program(d), c, cores);
+    }
+  }
+  Tick deadline = t0 + static_cast<Tick>(params_.real("sim.poll_timeout_us") * 1e6);
+  sc_core::sc_start(sc_core::sc_time::from_value(deadline - t0), sc_core::SC_EXIT_ON_STARVATION);
+
+  if (const SimError* f = first_kernel_fault()) throw *f;
+  bool all_done = true;
+  for (int d = 0; d < cluster_->dies(); ++d)
+    for (int c = 0; c < cores; ++c)
+      all_done = all_done && cluster_->die(d).cores[c]->state() == model::AivCore::State::Done;
+  if (!all_done) throw SimError(kExitDeadlock, stuck_report(model::now() >= deadline, deadline));
+
+  KernelRecord rec;
+  rec.name = name;
+  rec.cores = cores;
+  rec.start = t0;
+  for (int d = 0; d < cluster_->dies(); ++d) {
+    model::Die& die = cluster_->die(d);
+    Tick end = t0;
+    for (int c = 0; c < cores; ++c) end = std::max(end, die.cores[c]->finished_at());
+    Tick lat = end - t0;
+    rec.rank_latency.push_back(lat);
+    nlohmann::json busy = nlohmann::json::object();
+    nlohmann::json stall = nlohmann::json::array();
+    for (int p = 0; p < model::kPipes; ++p) busy[model::lane_name(static_cast<model::Lane>(p))] = nlohmann::json::array();
+    uint64_t mte2_bytes = 0, mte3_bytes = 0;
+    for (int c = 0; c < cores; ++c) {
+      model::AivCore& core = *die.cores[c];
+      const Before& b = before[d][c];
+      auto pct = [&](Tick t) { return lat ? 100.0 * static_cast<double>(t) / static_cast<double>(lat) : 0.0; };
+      busy["SCALAR"].push_back(pct(core.scalar_busy_ps() - b.scalar_busy));
+      for (int p = 1; p < model::kPipes; ++p) {
+        auto pid = static_cast<model::PipeId>(p);
+        busy[model::lane_name(static_cast<model::Lane>(p))].push_back(
+            pct(core.pipe_stats(pid).busy_ps - b.pipes[p].busy_ps));
+      }
+      stall.push_back(pct(core.scalar_stall_ps() - b.scalar_stall));
+      mte2_bytes += core.pipe_stats(model::PipeId::MTE2).bytes - b.pipes[2].bytes;
+      mte3_bytes += core.pipe_stats(model::PipeId::MTE3).bytes - b.pipes[3].bytes;
+    }
+    uint64_t hbm_bytes = die.hbm.bytes() - hbm_before[d].first;
+    Tick hbm_busy = die.hbm.busy_ps() - hbm_before[d].second;
+    rec.ranks.push_back({{"rank", d},
+                         {"latency_ns", model::ps_to_ns(lat)},
+                         {"pipe_busy_pct", busy},
+                         {"scalar_stall_pct", stall},
+                         {"mte2_bytes", mte2_bytes},
+                         {"mte3_bytes", mte3_bytes},
+                         {"hbm_bytes", hbm_bytes},
+                         {"hbm_utilization_pct",
+                          lat ? 100.0 * static_cast<double>(hbm_busy) / static_cast<double>(lat) : 0.0}});
+  }
+  records_.push_back(std::move(rec));
+  return records_.back();
+}
+
+std::string Simulation::stuck_report(bool hang, Tick deadline) const {
+  std::ostringstream os;
+  if (hang) {
+    os << "hang: kernel still running at " << model::ps_to_ns(deadline)
+       << " ns, past sim.poll_timeout_us = " << params_.real("sim.poll_timeout_us") << " us";
+  } else {
+    os << "simulated time cannot advance at " << model::ps_to_ns(model::now())
+       << " ns while cores are still blocked";
+  }
+  int shown = 0, stuck = 0;
+  for (int d = 0; d < cluster_->dies(); ++d) {
+    const model::Die& die = cluster_->die(d);
+    for (const auto& c : die.cores) {
+      if (c->state() != model::AivCore::State::Running) continue;
+      ++stuck;
+      if (shown++ < 64) os << "\n  " << c->blocked_report();
+    }
+  }
+  if (shown > 64) os << "\n  ... and " << (stuck - 64) << " more cores";
+  return os.str();
+}
+
+nlohmann::json Simulation::stats(double wall_s) const {
+  using nlohmann::json;
+  json kernels = json::array();
+  for (const KernelRecord& r : records_) {
+    json lat = json::array();
+    for (Tick t : r.rank_latency) lat.push_back(model::ps_to_ns(t));
+    json k = {{"name", r.name},
+              {"cores_per_rank", r.cores},
+              {"start_ns", model::ps_to_ns(r.start)},
+              {"latency_ns", model::ps_to_ns(r.latency())},
+              {"rank_latency_ns", lat}};
+    k.update(r.extra);
+    k["ranks"] = r.ranks;
+    kernels.push_back(k);
+  }
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return {{"kernels", kernels},
+          {"simulator",
+           {{"wall_s", wall_s},
+            {"sim_time_ns", model::ps_to_ns(model::now())},
+            {"scheduler_events", cluster_->scheduler().fired()},
+            {"delta_cycles", sc_core::sc_delta_count()},
+            {"peak_rss_MiB", static_cast<double>(ru.ru_maxrss) / 1024.0},
+            {"gm_resident_MiB", static_cast<double>(cluster_->gm().resident_bytes()) / (1 << 20)}}}};
+}
+
+void Simulation::close_traces() {
+  if (traces_closed_) return;
+  traces_closed_ = true;
+  if (trace_ && !opts_.out_dir.empty()) trace_->write(opts_.out_dir + "/trace.json");
+  if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
+  vcd_ = nullptr;
+}
+
+void Simulation::write_outputs(double wall_s, const std::string& preset, const std::string& kernel) {
+  if (opts_.out_dir.empty()) return;
+  nlohmann::json s = stats(wall_s);
+  s["run"] = {{"preset", preset}, {"kernel", kernel}, {"config", "config.ini"}};
+  std::ofstream(opts_.out_dir + "/stats.json") << s.dump(2) << "\n";
+  std::ofstream cfg(opts_.out_dir + "/config.ini");
+  cfg << "# resolved parameters of this run: ascend-sim --config config.ini reruns it\n"
+      << "# preset " << preset << ", kernel " << kernel << "\n";
+  params_.write_ini(cfg);
+  close_traces();
+}
+
+}  // namespace ascend

@@ -1,0 +1,79 @@
+// A run: elaborates the cluster from the resolved parameters, lets a kernel's host side place
+// its inputs in GM and launch, runs the SystemC kernel until every core has finished, turns a
+// deadlock, hang or kernel fault into its error, and collects the figures of every launch.
+#pragma once
+
+#include <systemc>
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/cluster.h"
+#include "sim/params.h"
+
+namespace ascend {
+
+class TraceRecorder;
+
+struct RunOptions {
+  std::string out_dir;  // "" = write nothing
+  bool trace = false;
+  bool vcd = false;
+};
+
+// The figures of one kernel launch.
+struct KernelRecord {
+  std::string name;
+  int cores = 0;
+  model::Tick start = 0;
+  std::vector<model::Tick> rank_latency;  // launch to the last core's end, per die
+  nlohmann::json extra = nlohmann::json::object();  // kernel-specific figures, units in names
+  nlohmann::json ranks = nlohmann::json::array();
+  model::Tick latency() const;
+};
+
+class Simulation {
+ public:
+  Simulation(const Params& params, int dies, RunOptions opts);
+  ~Simulation();
+
+  const Params& params() const { return params_; }
+  model::Cluster& cluster() { return *cluster_; }
+
+  // GM allocation and host access (before or between launches).
+  uint64_t alloc(int die, const std::string& name, uint64_t bytes);
+  void write(uint64_t addr, const void* src, uint64_t bytes) { cluster_->gm().write(addr, src, bytes); }
+  void read(uint64_t addr, void* dst, uint64_t bytes) { cluster_->gm().read(addr, dst, bytes); }
+
+  // Launches `program(die)` on cores [0, cores) of every die and runs until all have finished.
+  // Throws SimError: kExitKernelFault on a fault, kExitDeadlock on a deadlock or hang.
+  KernelRecord& run_kernel(const std::string& name, int cores,
+                           const std::function<std::function<void()>(int die)>& program);
+
+  const std::vector<KernelRecord>& records() const { return records_; }
+  nlohmann::json stats(double wall_s) const;
+  // Writes stats.json and config.ini (and closes trace.json / waves.vcd) when out_dir is set.
+  void write_outputs(double wall_s, const std::string& preset, const std::string& kernel);
+  void close_traces();  // also on failure, so a deadlock can be inspected
+
+ private:
+  void check_thread_budget(int threads) const;
+  std::string stuck_report(bool hang, model::Tick deadline) const;
+
+  const Params& params_;
+  RunOptions opts_;
+  std::unique_ptr<model::Cluster> cluster_;
+  std::unique_ptr<TraceRecorder> trace_;
+  sc_core::sc_trace_file* vcd_ = nullptr;
+  std::vector<KernelRecord> records_;
+  bool traces_closed_ = false;
+};
+
+// "all" or "0-3,7" -> the set of indices (empty = all); bad syntax is a bad-input error.
+std::set<int> parse_scope(const std::string& key, const std::string& text);
+
+}  // namespace ascend

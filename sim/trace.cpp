@@ -1,0 +1,47 @@
+#include "sim/trace.h"
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "models/errors.h"
+
+namespace ascend {
+
+void TraceRecorder::slice(int die, int core, model::Lane lane, const std::string& name,
+                          model::Tick start, model::Tick end) {
+  slices_.push_back(Slice{die, core, lane, name, start, end});
+}
+
+void TraceRecorder::write(const std::string& path) const {
+  using nlohmann::json;
+  auto us = [](model::Tick t) { return static_cast<double>(t) / 1e6; };
+  auto tid = [](int core, model::Lane lane) { return core * model::kLanes + static_cast<int>(lane); };
+  json events = json::array();
+  std::map<std::pair<int, int>, bool> lanes;
+  for (const Slice& s : slices_) {
+    lanes[{s.die, tid(s.core, s.lane)}] = true;
+    events.push_back({{"name", s.name}, {"ph", "X"}, {"pid", s.die}, {"tid", tid(s.core, s.lane)},
+                      {"ts", us(s.start)}, {"dur", us(s.end - s.start)}});
+  }
+  std::map<int, bool> dies;
+  for (const auto& [key, _] : lanes) {
+    auto [die, t] = key;
+    int core = t / model::kLanes;
+    auto lane = static_cast<model::Lane>(t % model::kLanes);
+    std::string name = "core " + std::to_string(core) + " " + model::lane_name(lane);
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", die}, {"tid", t},
+                      {"args", {{"name", name}}}});
+    events.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", die}, {"tid", t},
+                      {"args", {{"sort_index", t}}}});
+    dies[die] = true;
+  }
+  for (const auto& [die, _] : dies)
+    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", die},
+                      {"args", {{"name", "die " + std::to_string(die)}}}});
+  std::ofstream f(path);
+  if (!f) throw SimError(kExitBadInput, "cannot write " + path);
+  f << json{{"displayTimeUnit", "ns"}, {"traceEvents", events}}.dump() << "\n";
+}
+
+}  // namespace ascend

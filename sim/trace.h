@@ -1,0 +1,31 @@
+// trace.json in the Chrome trace event format (Perfetto, chrome://tracing): one process per die,
+// one thread lane per core pipe (SCALAR, VECTOR, MTE2, MTE3, FLOWCTRL), one slice per
+// instruction. Times are in microseconds with picosecond precision.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/aiv_core.h"
+
+namespace ascend {
+
+class TraceRecorder : public model::CoreObserver {
+ public:
+  void slice(int die, int core, model::Lane lane, const std::string& name, model::Tick start,
+             model::Tick end) override;
+  void write(const std::string& path) const;
+  size_t size() const { return slices_.size(); }
+
+ private:
+  struct Slice {
+    int die, core;
+    model::Lane lane;
+    std::string name;
+    model::Tick start, end;
+  };
+  std::vector<Slice> slices_;
+};
+
+}  // namespace ascend
