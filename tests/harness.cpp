@@ -1,0 +1,98 @@
+#include "tests/harness.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kernels/kernel.h"
+#include "sim/hardware_params.h"
+
+namespace ascend::test {
+
+Params make_params(const std::vector<std::string>& sets) {
+  Params p;
+  declare_hardware_params(p);
+  ParamSpec run{"run.kernel", ParamSpec::Type::Choice, "", "pipeline", 0, 0, {}, "", ""};
+  for (const KernelDef& k : all_kernels()) {
+    run.choices.push_back(k.name);
+    k.declare(p);
+  }
+  p.declare(run);
+  apply_preset(p, "a3");
+  for (const auto& kv : sets) p.set_assignment(kv, "test");
+  return p;
+}
+
+Bench::Bench(const std::vector<std::string>& sets, int dies) : params(make_params(sets)) {
+  sim_ = std::make_unique<Simulation>(params, dies, RunOptions{});
+}
+
+KernelRecord& Bench::run(int cores, const std::function<void()>& body) {
+  return sim_->run_kernel("test", cores, [&](int) { return body; });
+}
+
+SimError Bench::run_expecting_error(int cores, const std::function<void()>& body) {
+  try {
+    run(cores, body);
+  } catch (const SimError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "the kernel ended without an error";
+  return SimError(kExitOk, "");
+}
+
+void Bench::at(model::Tick t, std::function<void()> probe) {
+  cluster().scheduler().at(t, std::move(probe));
+}
+
+Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& sets,
+                     const RunOptions& opts) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    int code = 0;
+    std::string text;
+    try {
+      Params p = make_params(sets);
+      p.set("run.kernel", kernel, "test");
+      const KernelDef& def = find_kernel(kernel);
+      Simulation sim(p, def.dies(p), opts);
+      def.run(sim, p);
+      sim.write_outputs(0, "a3", kernel);
+      text = sim.stats(0).dump();
+    } catch (const SimError& e) {
+      code = e.code;
+      text = e.what();
+    } catch (const std::exception& e) {
+      code = kExitInternal;
+      text = e.what();
+    }
+    size_t off = 0;
+    while (off < text.size()) {
+      ssize_t n = write(fds[1], text.data() + off, text.size() - off);
+      if (n <= 0) break;
+      off += static_cast<size_t>(n);
+    }
+    close(fds[1]);
+    _exit(code);
+  }
+  close(fds[1]);
+  std::string text;
+  char buf[65536];
+  ssize_t n;
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) text.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Outcome o;
+  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (o.exit_code == 0) {
+    o.stats = nlohmann::json::parse(text);
+  } else {
+    o.message = text;
+  }
+  return o;
+}
+
+}  // namespace ascend::test

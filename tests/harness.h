@@ -1,0 +1,55 @@
+// Test support. SystemC elaborates once per process, so:
+//  - Bench runs kernel bodies on one simulation (one Bench per test; ctest runs each test in its
+//    own process through gtest_discover_tests);
+//  - run_scenario runs a whole CLI-equivalent scenario in a forked child, so one test can compare
+//    several runs.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "models/errors.h"
+#include "sim/params.h"
+#include "sim/simulation.h"
+
+namespace ascend::test {
+
+// The parameters the CLI would build: hardware, every kernel's, preset a3, then `sets` (k=v).
+Params make_params(const std::vector<std::string>& sets = {});
+
+class Bench {
+ public:
+  explicit Bench(const std::vector<std::string>& sets = {}, int dies = 1);
+  Simulation& sim() { return *sim_; }
+  model::Cluster& cluster() { return sim_->cluster(); }
+  const model::CoreTiming& timing() { return cluster().config().core; }
+  uint64_t alloc(uint64_t bytes, int die = 0) { return sim_->alloc(die, "test", bytes); }
+  // Runs body on cores [0, cores) of every die.
+  KernelRecord& run(int cores, const std::function<void()>& body);
+  // Runs body and returns the SimError it ends with (fails the test if it ends well).
+  SimError run_expecting_error(int cores, const std::function<void()>& body);
+  // Calls probe at absolute time t during the next run (for tight timing gates).
+  void at(model::Tick t, std::function<void()> probe);
+
+  Params params;
+
+ private:
+  std::unique_ptr<Simulation> sim_;
+};
+
+struct Outcome {
+  int exit_code = -1;
+  nlohmann::json stats;  // stats.json content when exit_code == 0
+  std::string message;   // the error message otherwise
+  double latency_ns() const { return stats["kernels"].back()["latency_ns"].get<double>(); }
+  const nlohmann::json& kernel() const { return stats["kernels"].back(); }
+};
+Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& sets,
+                     const RunOptions& opts = {});
+
+}  // namespace ascend::test

@@ -1,0 +1,13 @@
+// SystemC's main() calls sc_main; the tests run from here.
+#include <gtest/gtest.h>
+#include <systemc>  // declares sc_main extern "C"
+
+#include <cstdlib>
+
+static const bool kNoBanner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
+
+int sc_main(int argc, char** argv) {
+  (void)kNoBanner;
+  testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

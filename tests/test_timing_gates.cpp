@@ -1,0 +1,270 @@
+// Timing gates are tight: each test computes from the documented formula (models/aiv_core.h)
+// when an instruction completes, then shows its effect is absent 1 ps earlier and present at that
+// time. The scalar observes completion through a SetFlag<X_S>/WaitFlag<X_S> pair, which releases
+// in the same instant as the completion.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/api/kernel_operator.h"
+#include "tests/harness.h"
+
+using namespace AscendC;
+using ascend::model::Tick;
+using ascend::model::now;
+using ascend::model::ns_to_ps;
+using ascend::model::transfer_ps;
+
+namespace ascend::test {
+namespace {
+
+Tick issue(const model::CoreTiming& t) { return t.clock.cycles(t.issue_cycles); }
+
+Tick dma_hold(const model::CoreTiming& t, uint64_t bytes, double bytes_per_cycle) {
+  return t.clock.cycles(t.dma_setup_cycles +
+                        static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle - 1e-9)));
+}
+
+template <HardEvent E>
+void wait_on_scalar() {
+  SetFlag<E>(0);
+  WaitFlag<E>(0);
+}
+
+TEST(TimingGate, LoneDataCopyInLandsExactlyAfterIssueTransferAndLatency) {
+  Bench b;
+  const auto& t = b.timing();
+  const uint32_t n = 4096;
+  uint64_t x = b.alloc(n);
+  std::vector<uint8_t> data(n, 0xAB);
+  b.sim().write(x, data.data(), n);
+  Tick done = issue(t) + std::max(dma_hold(t, n, t.mte2_bytes_per_cycle), transfer_ps(n, 1600)) +
+              ns_to_ps(130);
+  model::AivCore& core = *b.cluster().die(0).cores[0];
+  int before = -1, after = -1;
+  Tick resumed = 0;
+  b.at(done - 1, [&] { before = core.ub()[n - 1]; });
+  b.run(1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n);
+    GlobalTensor<uint8_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(x), n);
+    DataCopy(buf.Get<uint8_t>(), g, n);
+    wait_on_scalar<HardEvent::MTE2_S>();
+    resumed = now();
+    after = core.ub()[n - 1];
+  });
+  EXPECT_EQ(before, 0) << "bytes visible before the transfer completed";
+  EXPECT_EQ(resumed, done);
+  EXPECT_EQ(after, 0xAB);
+}
+
+TEST(TimingGate, LoneDataCopyOutIsVisibleInGmExactlyAtCompletion) {
+  Bench b;
+  const auto& t = b.timing();
+  const uint32_t n = 8192;
+  uint64_t y = b.alloc(n);
+  // The UB holds zeros; pre-fill GM with 0x11 so the write is observable.
+  std::vector<uint8_t> ones(n, 0x11);
+  b.sim().write(y, ones.data(), n);
+  Tick done = issue(t) + std::max(dma_hold(t, n, t.mte3_bytes_per_cycle), transfer_ps(n, 1600)) +
+              ns_to_ps(52);
+  uint8_t before = 0, after = 0;
+  Tick resumed = 0;
+  b.at(done - 1, [&] { b.sim().read(y + n - 1, &before, 1); });
+  b.run(1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n);
+    GlobalTensor<uint8_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(y), n);
+    DataCopy(g, buf.Get<uint8_t>(), n);
+    wait_on_scalar<HardEvent::MTE3_S>();
+    resumed = now();
+    b.sim().read(y + n - 1, &after, 1);
+  });
+  EXPECT_EQ(before, 0x11);
+  EXPECT_EQ(resumed, done);
+  EXPECT_EQ(after, 0);
+}
+
+TEST(TimingGate, UnalignedGmAddressSlowsTheEngineByTheEfficiencyFactor) {
+  Bench b;
+  const auto& t = b.timing();
+  const uint32_t n = 16384;
+  uint64_t x = b.alloc(n + 512) + 32;  // 32-B but not 512-B aligned
+  Tick hold = dma_hold(t, n, t.mte2_bytes_per_cycle * t.dma_unaligned_efficiency);
+  ASSERT_GT(hold, dma_hold(t, n, t.mte2_bytes_per_cycle));
+  Tick resumed = 0;
+  b.run(1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n);
+    GlobalTensor<uint8_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(x), n);
+    DataCopy(buf.Get<uint8_t>(), g, n);
+    wait_on_scalar<HardEvent::MTE2_S>();
+    resumed = now();
+  });
+  EXPECT_EQ(resumed, issue(t) + hold + ns_to_ps(130));
+}
+
+TEST(TimingGate, VectorResultAppearsAfterOverheadPlusRepeats) {
+  Bench b;
+  const auto& t = b.timing();
+  const uint32_t count = 1000;  // 4000 B -> 16 repeats of 256 B
+  Tick done = issue(t) + t.clock.cycles(t.vector_overhead_cycles + 16);
+  model::AivCore& core = *b.cluster().die(0).cores[0];
+  float before = -1, after = -1;
+  Tick resumed = 0;
+  b.at(done - 1, [&] { std::memcpy(&before, core.ub() + (count - 1) * 4, 4); });
+  b.run(1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, count * 4);
+    Duplicate(buf.Get<float>(), 2.5f, count);
+    wait_on_scalar<HardEvent::V_S>();
+    resumed = now();
+    after = buf.Get<float>().GetValue(count - 1);
+  });
+  EXPECT_EQ(before, 0.0f);
+  EXPECT_EQ(resumed, done);
+  EXPECT_EQ(after, 2.5f);
+}
+
+TEST(TimingGate, WaitFlagReleasesExactlyAtTheSetsCompletion) {
+  Bench b;
+  const auto& t = b.timing();
+  const uint32_t count = 2048;  // 8 KiB of fp32
+  uint64_t x = b.alloc(count * 4);
+  std::vector<float> data(count, 3.0f);
+  b.sim().write(x, data.data(), count * 4);
+  Tick dma_done = issue(t) +
+                  std::max(dma_hold(t, count * 4, t.mte2_bytes_per_cycle), transfer_ps(count * 4, 1600)) +
+                  ns_to_ps(130);
+  Tick vec_done = dma_done + t.clock.cycles(t.vector_overhead_cycles + 32);
+  model::AivCore& core = *b.cluster().die(0).cores[0];
+  float before = -1;
+  Tick resumed = 0;
+  float after = 0;
+  b.at(vec_done - 1, [&] { std::memcpy(&before, core.ub(), 4); });
+  b.run(1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, count * 4);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), count);
+    LocalTensor<float> l = buf.Get<float>();
+    DataCopy(l, g, count);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    Muls(l, l, 2.0f, count);
+    wait_on_scalar<HardEvent::V_S>();
+    resumed = now();
+    after = l.GetValue(0);
+  });
+  EXPECT_EQ(before, 3.0f) << "the vector result landed early";
+  EXPECT_EQ(resumed, vec_done);
+  EXPECT_EQ(after, 6.0f);
+}
+
+TEST(TimingGate, BackToBackTransfersOverlapInFlightButNotOnTheEngine) {
+  Bench b;
+  const auto& t = b.timing();
+  const uint32_t n = 16384;
+  uint64_t x = b.alloc(2 * n);
+  Tick hold = dma_hold(t, n, t.mte2_bytes_per_cycle);
+  Tick resumed = 0;
+  b.run(1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * n);
+    GlobalTensor<uint8_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(x), 2 * n);
+    DataCopy(buf.Get<uint8_t>(), g, n);
+    DataCopy(buf.Get<uint8_t>()[n], g[n], n);
+    wait_on_scalar<HardEvent::MTE2_S>();
+    resumed = now();
+  });
+  // The second transfer starts when the engine is free (after `hold`), not when the first lands.
+  EXPECT_EQ(resumed, issue(t) + hold + hold + ns_to_ps(130));
+}
+
+TEST(TimingGate, HbmIsSharedFifoWhenItIsTheBottleneck) {
+  Bench b({"hbm.bandwidth_GBps=100", "mte2.bytes_per_cycle=4096"});
+  const auto& t = b.timing();
+  const uint32_t n = 16384;
+  uint64_t x = b.alloc(2 * n);
+  Tick occ = transfer_ps(n, 100);
+  ASSERT_GT(occ, dma_hold(t, n, 4096));
+  Tick resumed[2] = {0, 0};
+  b.run(2, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n);
+    GlobalTensor<uint8_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(x + GetBlockIdx() * n), n);
+    DataCopy(buf.Get<uint8_t>(), g, n);
+    wait_on_scalar<HardEvent::MTE2_S>();
+    resumed[GetBlockIdx()] = now();
+  });
+  Tick first = issue(t) + occ + ns_to_ps(130);
+  EXPECT_EQ(std::min(resumed[0], resumed[1]), first);
+  EXPECT_EQ(std::max(resumed[0], resumed[1]), first + occ);
+}
+
+TEST(TimingGate, ScalarStallsWhileThePipeQueueIsFull) {
+  Bench b({"pipe.queue_depth=2"});
+  const auto& t = b.timing();
+  const uint32_t count = 64 * 100;  // 100 repeats each
+  Tick vec = t.clock.cycles(t.vector_overhead_cycles + 100);
+  Tick after_issue = 0;
+  b.run(1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, count * 4);
+    for (int i = 0; i < 4; ++i) Duplicate(buf.Get<float>(), 1.0f, count);
+    after_issue = now();
+  });
+  // #1 starts at issue (leaves the queue), #2 and #3 wait in it, #4 finds it full until #1 ends.
+  ASSERT_GT(vec, 3 * issue(t));
+  EXPECT_EQ(after_issue, issue(t) + vec);
+}
+
+TEST(TimingGate, SyncAllReleasesEveryCoreAfterTheLastArrival) {
+  Bench b;
+  const auto& t = b.timing();
+  Tick left[4] = {};
+  b.run(4, [&] {
+    model::AivCore& c = detail::core();
+    c.scalar_work(static_cast<uint64_t>(GetBlockIdx()) * 1000);
+    SyncAll();
+    left[GetBlockIdx()] = now();
+  });
+  Tick release = t.clock.cycles(3000) + issue(t) + t.clock.cycles(t.syncall_cycles);
+  for (Tick l : left) EXPECT_EQ(l, release);
+}
+
+TEST(TimingGate, PipeBarrierAllWaitsForEveryPipe) {
+  Bench b;
+  const auto& t = b.timing();
+  const uint32_t n = 16384;
+  uint64_t y = b.alloc(n);
+  Tick resumed = 0;
+  b.run(1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n);
+    GlobalTensor<uint8_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(y), n);
+    DataCopy(g, buf.Get<uint8_t>(), n);
+    PipeBarrier<PIPE_ALL>();
+    resumed = now();
+  });
+  Tick done = issue(t) + std::max(dma_hold(t, n, t.mte3_bytes_per_cycle), transfer_ps(n, 1600)) +
+              ns_to_ps(52);
+  EXPECT_EQ(resumed, done);
+}
+
+}  // namespace
+}  // namespace ascend::test
