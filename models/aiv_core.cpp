@@ -252,6 +252,7 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
     pp.engine_free = start + hold;
     pp.stats.bytes += in.work.amount;
   }
+  if (in.on_start) in.on_start();
   ++pp.stats.instrs;
   if (pp.outstanding++ == 0) {
     pp.busy_since = t;

@@ -13,7 +13,8 @@
 //  - SetFlag: runs when every earlier instruction of its pipe has completed.
 //  - WaitFlag: blocks its pipe until a matching SetFlag has run, then consumes it.
 //  - PipeBarrier<P>: blocks pipe P until its earlier instructions have completed.
-// Memory effects (bytes landing in UB or GM, vector results) happen at completion.
+// A DMA reads its source when it starts (on_start) and its bytes land at completion (effect);
+// a vector instruction reads and writes at completion.
 #pragma once
 
 #include <systemc>
@@ -82,7 +83,8 @@ struct Instr {
   HardEvent event = HardEvent::MTE2_V;
   uint32_t event_id = 0;
   const char* name = "";
-  std::function<void()> effect;  // memory effect at completion
+  std::function<void()> on_start;  // reads the source of a DMA
+  std::function<void()> effect;    // memory effect at completion
 };
 
 class SyncAllBarrier;

@@ -131,7 +131,9 @@ int sc_main(int argc, char** argv) {
     return run_cli(argc, argv);
   } catch (const SimError& e) {
     const char* kind[] = {"", "internal error", "bad input", "deadlock or hang", "check failed", "kernel fault"};
-    std::cerr << "ascend-sim: " << kind[e.code] << ": " << e.what() << "\n";
+    // A deadlock report names itself (deadlock or hang).
+    std::cerr << "ascend-sim: " << (e.code == kExitDeadlock ? "" : std::string(kind[e.code]) + ": ")
+              << e.what() << "\n";
     return e.code;
   } catch (const std::exception& e) {
     std::cerr << "ascend-sim: internal error: " << e.what() << "\n";

@@ -151,7 +151,9 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   for (int d = 0; d < cluster_->dies(); ++d)
     for (int c = 0; c < cores; ++c)
       all_done = all_done && cluster_->die(d).cores[c]->state() == model::AivCore::State::Done;
-  if (!all_done) throw SimError(kExitDeadlock, stuck_report(model::now() >= deadline, deadline));
+    // Stopped with events still pending: the deadline cut it off (a hang). No events left: nothing
+  // can ever wake the blocked cores (a deadlock).
+  if (!all_done) throw SimError(kExitDeadlock, stuck_report(sc_core::sc_pending_activity(), deadline));
 
   KernelRecord rec;
   rec.name = name;
@@ -203,7 +205,7 @@ std::string Simulation::stuck_report(bool hang, Tick deadline) const {
     os << "hang: kernel still running at " << model::ps_to_ns(deadline)
        << " ns, past sim.poll_timeout_us = " << params_.real("sim.poll_timeout_us") << " us";
   } else {
-    os << "simulated time cannot advance at " << model::ps_to_ns(model::now())
+    os << "deadlock: simulated time cannot advance at " << model::ps_to_ns(model::now())
        << " ns while cores are still blocked";
   }
   int shown = 0, stuck = 0;

@@ -1,5 +1,6 @@
 #include "sim/api/kernel_operator.h"
 
+#include <memory>
 #include <sstream>
 
 #include "models/errors.h"
@@ -80,17 +81,29 @@ void issue_dma(const DmaDesc& d) {
   in.work.kind = d.to_gm ? m::Work::Kind::DmaOut : m::Work::Kind::DmaIn;
   in.work.amount = uint64_t{d.block_count} * d.block_bytes;
   in.work.gm = d.gm;
+  // The source is read when the transfer starts; the bytes land at completion.
   m::AivCore* cp = &c;
-  in.effect = [cp, d] {
-    m::GlobalMemory& gm = memory();
+  auto staged = std::make_shared<std::vector<uint8_t>>();
+  in.on_start = [cp, d, staged] {
+    staged->resize(uint64_t{d.block_count} * d.block_bytes);
     for (uint32_t b = 0; b < d.block_count; ++b) {
-      uint8_t* ub = cp->ub() + d.ub + uint64_t{b} * d.ub_stride;
-      uint64_t g = d.gm + uint64_t{b} * d.gm_stride;
+      uint8_t* s = staged->data() + uint64_t{b} * d.block_bytes;
       if (d.to_gm) {
-        gm.write(g, ub, d.block_bytes);
+        std::memcpy(s, cp->ub() + d.ub + uint64_t{b} * d.ub_stride, d.block_bytes);
+      } else {
+        memory().read(d.gm + uint64_t{b} * d.gm_stride, s, d.block_bytes);
+      }
+    }
+  };
+  in.effect = [cp, d, staged] {
+    for (uint32_t b = 0; b < d.block_count; ++b) {
+      const uint8_t* s = staged->data() + uint64_t{b} * d.block_bytes;
+      if (d.to_gm) {
+        memory().write(d.gm + uint64_t{b} * d.gm_stride, s, d.block_bytes);
         continue;
       }
-      gm.read(g, ub + d.pad_left, d.block_bytes);
+      uint8_t* ub = cp->ub() + d.ub + uint64_t{b} * d.ub_stride;
+      std::memcpy(ub + d.pad_left, s, d.block_bytes);
       if (!d.pad) continue;
       for (uint32_t i = 0; i < d.pad_left; i += d.pad_elem) std::memcpy(ub + i, d.pad_value, d.pad_elem);
       uint8_t* right = ub + d.pad_left + d.block_bytes;
