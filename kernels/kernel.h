@@ -21,6 +21,8 @@ struct KernelDef {
 };
 
 const std::vector<KernelDef>& all_kernels();
+// Every parameter a run can have: hardware and simulator, run.kernel, and each kernel's own.
+Params declare_all_params();
 const KernelDef& find_kernel(const std::string& name);
 
 }  // namespace ascend

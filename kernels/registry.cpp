@@ -1,15 +1,31 @@
 #include "kernels/kernel.h"
 
 #include "models/errors.h"
+#include "sim/hardware_params.h"
 
 namespace ascend {
 
 KernelDef stream_kernel_def();
 KernelDef pipeline_kernel_def();
+KernelDef syncbug_kernel_def();
 
 const std::vector<KernelDef>& all_kernels() {
-  static const std::vector<KernelDef> kernels = {pipeline_kernel_def(), stream_kernel_def()};
+  static const std::vector<KernelDef> kernels = {pipeline_kernel_def(), stream_kernel_def(),
+                                                    syncbug_kernel_def()};
   return kernels;
+}
+
+Params declare_all_params() {
+  Params p;
+  declare_hardware_params(p);
+  ParamSpec run{"run.kernel", ParamSpec::Type::Choice, "", "pipeline", 0, 0, {},
+                "the kernel to run (--kernel)", "CLI"};
+  for (const KernelDef& k : all_kernels()) {
+    run.choices.push_back(k.name);
+    k.declare(p);
+  }
+  p.declare(run);
+  return p;
 }
 
 const KernelDef& find_kernel(const std::string& name) {

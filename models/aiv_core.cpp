@@ -80,11 +80,12 @@ void AivCore::flush_scalar_run() {
 }
 
 void AivCore::block_on(sc_core::sc_event& ev, const std::function<bool()>& ready,
-                       const std::function<std::string()>& describe) {
+                       const std::string& name, std::function<std::string()> describe) {
   if (ready()) return;
   Tick t0 = now();
   flush_scalar_run();
-  scalar_waiting_ = describe();
+  scalar_waiting_ = name;
+  scalar_waiting_describe_ = std::move(describe);
   scalar_waiting_since_ = t0;
   vcd_busy[static_cast<int>(PipeId::S)] = false;
   while (!ready()) sc_core::wait(ev);
@@ -93,6 +94,7 @@ void AivCore::block_on(sc_core::sc_event& ev, const std::function<bool()>& ready
   scalar_stall_ps_ += now() - t0;
   emit(Lane::FLOWCTRL, scalar_waiting_, t0, now());
   scalar_waiting_.clear();
+  scalar_waiting_describe_ = nullptr;
   scalar_run_start_ = scalar_run_end_ = now();
 }
 
@@ -102,9 +104,10 @@ void AivCore::issue(Instr in) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   PipeId p = in.pipe;
   Pipe& pp = pipe(p);
-  block_on(
-      scalar_wake_, [&] { return pp.q.size() < timing_.queue_depth; },
-      [&] { return std::string("issue queue full: ") + lane_name(lane_of(p)); });
+  if (pp.q.size() >= timing_.queue_depth)
+    block_on(
+        scalar_wake_, [&] { return pp.q.size() < timing_.queue_depth; },
+        std::string("issue queue full: ") + lane_name(lane_of(p)));
   pp.q.push_back(std::move(in));
   vcd_depth[static_cast<int>(p)] = static_cast<int>(pp.q.size());
   kick(p);
@@ -118,9 +121,10 @@ void AivCore::scalar_set_flag(HardEvent e, uint32_t id) {
 void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   uint32_t key = flag_key(e, id);
-  block_on(
-      scalar_wake_, [&] { return flags_.count(key) > 0; },
-      [&] { return std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")"; });
+  if (!flags_.count(key))
+    block_on(
+        scalar_wake_, [&] { return flags_.count(key) > 0; },
+        std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")");
   if (--flags_[key] == 0) flags_.erase(key);
   --vcd_flags[static_cast<int>(e)];
 }
@@ -133,9 +137,7 @@ bool AivCore::all_pipes_idle() const {
 
 void AivCore::pipe_barrier_all() {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
-  block_on(
-      scalar_wake_, [&] { return all_pipes_idle(); },
-      [] { return std::string("PipeBarrier<PIPE_ALL>"); });
+  block_on(scalar_wake_, [&] { return all_pipes_idle(); }, "PipeBarrier<PIPE_ALL>");
 }
 
 void AivCore::sync_all() {
@@ -152,8 +154,7 @@ void SyncAllBarrier::arrive(AivCore& core) {
     release_.notify(sc_core::sc_time::from_value(release_at_ - now()));
   }
   core.block_on(
-      release_, [&] { return generation_ != gen && now() >= release_at_; },
-      [&] {
+      release_, [&] { return generation_ != gen && now() >= release_at_; }, "SyncAll", [this] {
         return "SyncAll (" + std::to_string(arrived_) + " of " + std::to_string(expected_) +
                " cores arrived)";
       });
@@ -285,7 +286,8 @@ std::string AivCore::blocked_report() const {
   std::ostringstream os;
   os << "die " << die_ << " core " << index_ << ": ";
   if (!scalar_waiting_.empty()) {
-    os << "scalar blocked in " << scalar_waiting_ << " since " << ps_to_ns(scalar_waiting_since_)
+    os << "scalar blocked in "
+       << (scalar_waiting_describe_ ? scalar_waiting_describe_() : scalar_waiting_) << " since " << ps_to_ns(scalar_waiting_since_)
        << " ns";
   } else {
     os << "scalar running";

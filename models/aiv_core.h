@@ -162,10 +162,10 @@ class AivCore : public sc_core::sc_module {
   uint32_t flag_key(HardEvent e, uint32_t id) const;
   bool all_pipes_idle() const;
   void wake_scalar() { scalar_wake_.notify(sc_core::SC_ZERO_TIME); }
-  // Blocks the scalar on `ev` until ready() holds; the wait shows on the FLOWCTRL lane and in a
-  // deadlock report as describe().
-  void block_on(sc_core::sc_event& ev, const std::function<bool()>& ready,
-                const std::function<std::string()>& describe);
+  // Blocks the scalar on `ev` until ready() holds. The wait shows on the FLOWCTRL lane as `name`;
+  // a deadlock report asks describe() what it waits for at the time of the report.
+  void block_on(sc_core::sc_event& ev, const std::function<bool()>& ready, const std::string& name,
+                std::function<std::string()> describe = nullptr);
   void scalar_advance(Tick dt);
   void flush_scalar_run();
   void emit(Lane lane, const std::string& name, Tick start, Tick end);
@@ -196,6 +196,7 @@ class AivCore : public sc_core::sc_module {
   Tick started_at_ = 0;
   Tick finished_at_ = 0;
   std::string scalar_waiting_;  // non-empty while the scalar is blocked
+  std::function<std::string()> scalar_waiting_describe_;
   Tick scalar_waiting_since_ = 0;
   Tick scalar_busy_ps_ = 0;
   Tick scalar_stall_ps_ = 0;

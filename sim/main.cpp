@@ -20,19 +20,6 @@ using namespace ascend;
 
 namespace {
 
-Params declare_all() {
-  Params p;
-  declare_hardware_params(p);
-  ParamSpec run{"run.kernel", ParamSpec::Type::Choice, "", "pipeline", 0, 0, {},
-                "the kernel to run (--kernel)", ""};
-  for (const KernelDef& k : all_kernels()) {
-    run.choices.push_back(k.name);
-    k.declare(p);
-  }
-  p.declare(run);
-  return p;
-}
-
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -65,7 +52,7 @@ int run_cli(int argc, char** argv) {
     return 0;
   }
 
-  Params params = declare_all();
+  Params params = declare_all_params();
   std::string preset = vm["preset"].as<std::string>();
   apply_preset(params, preset);
   if (vm.count("config"))

@@ -9,14 +9,7 @@
 namespace ascend::test {
 
 Params make_params(const std::vector<std::string>& sets) {
-  Params p;
-  declare_hardware_params(p);
-  ParamSpec run{"run.kernel", ParamSpec::Type::Choice, "", "pipeline", 0, 0, {}, "", ""};
-  for (const KernelDef& k : all_kernels()) {
-    run.choices.push_back(k.name);
-    k.declare(p);
-  }
-  p.declare(run);
+  Params p = declare_all_params();
   apply_preset(p, "a3");
   for (const auto& kv : sets) p.set_assignment(kv, "test");
   return p;

@@ -1,0 +1,97 @@
+// `syncbug`: a correct little kernel and the classic ways to break its synchronisation, so that a
+// kernel engineer can see what each bug looks like on the simulator. Every core loads a tile,
+// doubles it on VECTOR, stores it, then all cores meet in a SyncAll.
+//   none          correct: the check passes
+//   missing_flag  no MTE2->V flag: the vector op reads the UB before the copy lands (exit 4)
+//   unset_flag    WaitFlag<MTE2_V> with no SetFlag: deadlock report (exit 3)
+//   skip_syncall  the last core never reaches SyncAll: deadlock report (exit 3)
+#include <random>
+
+#include "kernels/kernel.h"
+#include "models/errors.h"
+#include "sim/api/kernel_operator.h"
+
+namespace ascend {
+
+namespace {
+
+using namespace AscendC;
+
+constexpr uint32_t kTile = 4096;  // fp32 elements per core
+
+class KernelSyncBug {
+ public:
+  void Init(GM_ADDR x, GM_ADDR y, const std::string& bug) {
+    bug_ = bug;
+    xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x) + GetBlockIdx() * kTile, kTile);
+    yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y) + GetBlockIdx() * kTile, kTile);
+    pipe_.InitBuffer(buf_, kTile * sizeof(float));
+  }
+  void Process() {
+    LocalTensor<float> t = buf_.Get<float>();
+    DataCopy(t, xGm_, kTile);
+    if (bug_ != "missing_flag") {
+      if (bug_ != "unset_flag") SetFlag<HardEvent::MTE2_V>(0);
+      WaitFlag<HardEvent::MTE2_V>(0);
+    }
+    Muls(t, t, 2.0f, kTile);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(yGm_, t, kTile);
+    PipeBarrier<PIPE_ALL>();
+    if (bug_ == "skip_syncall" && GetBlockIdx() == GetBlockNum() - 1) return;
+    SyncAll();
+  }
+
+ private:
+  std::string bug_;
+  TPipe pipe_;
+  TBuf<TPosition::VECCALC> buf_;
+  GlobalTensor<float> xGm_, yGm_;
+};
+
+void declare(Params& p) {
+  using T = ParamSpec::Type;
+  p.declare({"syncbug.cores", T::Int, "cores", "4", 1, 96, {}, "cores running the kernel", "workload"});
+  p.declare({"syncbug.bug", T::Choice, "", "none", 0, 0,
+             {"none", "missing_flag", "unset_flag", "skip_syncall"},
+             "which synchronisation bug to plant", "workload"});
+}
+
+int dies(const Params&) { return 1; }
+
+std::string run(Simulation& sim, const Params& p) {
+  int cores = static_cast<int>(p.integer("syncbug.cores"));
+  std::string bug = p.text("syncbug.bug");
+  uint64_t n = uint64_t{kTile} * cores;
+  std::vector<float> x(n), y(n);
+  std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed")));
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  for (float& v : x) v = dist(rng);
+  uint64_t xa = sim.alloc(0, "syncbug.x", n * 4), ya = sim.alloc(0, "syncbug.y", n * 4);
+  sim.write(xa, x.data(), n * 4);
+  sim.run_kernel("syncbug", cores, [&](int) {
+    return [=] {
+      KernelSyncBug k;
+      k.Init(reinterpret_cast<GM_ADDR>(xa), reinterpret_cast<GM_ADDR>(ya), bug);
+      k.Process();
+    };
+  });
+  sim.read(ya, y.data(), n * 4);
+  for (uint64_t i = 0; i < n; ++i)
+    if (y[i] != x[i] * 2.0f)
+      throw SimError(kExitCheckFailed, "syncbug: tensor y, row " + std::to_string(i / kTile) +
+                                           " (core), column " + std::to_string(i % kTile) + ": " +
+                                           std::to_string(y[i]) + ", golden " +
+                                           std::to_string(x[i] * 2.0f));
+  return "outputs match the golden reference (" + std::to_string(n) + " fp32 values)";
+}
+
+}  // namespace
+
+KernelDef syncbug_kernel_def() {
+  return {"syncbug", "plants a synchronisation bug (syncbug.bug) to show how it is reported", declare,
+          run, dies};
+}
+
+}  // namespace ascend

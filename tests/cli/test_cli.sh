@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The CLI as a user runs it: exit statuses, messages, outputs, and the core properties checked
+# again independently of the C++ tests. Usage: test_cli.sh path/to/ascend-sim
+set -u
+sim=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect STATUS PATTERN -- args...: runs the CLI, checks its exit status and that stdout+stderr
+# contain PATTERN (an extended regex).
+expect() {
+  local want=$1 pattern=$2
+  shift 3
+  local out status
+  out=$("$sim" "$@" 2>&1)
+  status=$?
+  if [ "$status" != "$want" ]; then
+    bad "ascend-sim $*: exit $status, wanted $want"$'\n'"$out"
+  elif ! grep -Eq -- "$pattern" <<<"$out"; then
+    bad "ascend-sim $*: output lacks /$pattern/"$'\n'"$out"
+  else
+    ok
+  fi
+}
+
+json() {  # json FILE EXPR: evaluates a Python expression over the parsed file as `j`
+  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+# --- the default scenario and the informational flags
+expect 0 "check +outputs match the golden reference" -- 
+expect 0 "kernel pipeline on preset a3" --
+expect 0 "--list-params" -- --help
+expect 0 "hbm.bandwidth_GBps = 1600 GB/s" -- --list-params
+expect 0 "source: \[INI-C\]" -- --list-params
+expect 0 "die.aiv_count = 40" -- --preset 910b4 --list-params
+expect 0 "stream" -- --list-kernels
+
+# --- bad input: status 2, naming the key, the value and what is allowed
+expect 2 "unknown parameter 'hbm.bandwith_GBps'" -- --set hbm.bandwith_GBps=1
+expect 2 "die.aiv_count = '0'.*an integer in \[1, 96\]" -- --set die.aiv_count=0
+expect 2 "core.clock_GHz = 'fast'.*not a number" -- --set core.clock_GHz=fast
+expect 2 "unrecognised option '--bogus'" -- --bogus
+expect 2 "unknown preset 'a9'" -- --preset a9
+expect 2 "unknown kernel|run.kernel = 'nope'" -- --kernel nope
+expect 2 "cannot read config file" -- --config "$tmp/missing.ini"
+printf '[hbm]\nbandwidth = 1\n' >"$tmp/bad.ini"
+expect 2 "unknown parameter 'hbm.bandwidth'" -- --config "$tmp/bad.ini"
+expect 2 "stream wants 49 cores; die.aiv_count is 48" -- --kernel stream --set stream.cores=49
+expect 2 "trace.cores = '3-1'" -- --set trace.cores=3-1
+
+# --- kernel faults (5), check failures (4), deadlocks (3)
+expect 5 "UB overflow: InitBuffer\(queue, 2 x 131072 B\) at .*stream_kernel.h:[0-9]+ needs 262144 B" -- --kernel stream --set stream.tile_bytes=131072
+expect 4 "check failed: syncbug: tensor y" -- --kernel syncbug --set syncbug.bug=missing_flag
+expect 3 "head WaitFlag<MTE2_V>\(0\) unset since" -- --kernel syncbug --set syncbug.bug=unset_flag
+expect 3 "SyncAll \(3 of 4 cores arrived\)" -- --kernel syncbug --set syncbug.bug=skip_syncall
+expect 0 "outputs match" -- --kernel syncbug
+
+# --- outputs: stats.json, config.ini (which reruns the same run), trace.json, waves.vcd
+expect 0 "outputs +$tmp/a/stats.json" -- --kernel stream --set stream.cores=4 --out "$tmp/a" --trace --vcd
+if [ -f "$tmp/a/stats.json" ]; then
+  [ "$(json "$tmp/a/stats.json" "j['kernels'][0]['name']")" = stream ] && ok || bad "stats.json kernel name"
+  json "$tmp/a/stats.json" "j['kernels'][0]['latency_ns'] > 0 and len(j['kernels'][0]['rank_latency_ns']) == 1 and j['simulator']['wall_s'] >= 0 and j['simulator']['peak_rss_MiB'] > 0 and j['kernels'][0]['bandwidth_GBps'] > 0" | grep -q True && ok || bad "stats.json figures"
+  lanes=$(json "$tmp/a/trace.json" "sorted({e['args']['name'].split()[-1] for e in j['traceEvents'] if e.get('name') == 'thread_name'})")
+  [ "$lanes" = "['FLOWCTRL', 'MTE2', 'MTE3', 'SCALAR', 'VECTOR']" ] && ok || bad "trace lanes: $lanes"
+  grep -q 'MTE2_busy' "$tmp/a/waves.vcd" && grep -q 'flag_MTE2_V' "$tmp/a/waves.vcd" && ok || bad "waves.vcd signals"
+  expect 0 "outputs" -- --config "$tmp/a/config.ini" --out "$tmp/b"
+  a=$(json "$tmp/a/stats.json" "j['kernels'][0]['latency_ns']")
+  b=$(json "$tmp/b/stats.json" "j['kernels'][0]['latency_ns']")
+  [ "$a" = "$b" ] && ok || bad "config.ini rerun: latency $a vs $b"
+else
+  bad "no stats.json"
+fi
+
+# --- properties, through the CLI
+lat() { "$sim" "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['latency_ns']"; }
+bw() { "$sim" --kernel stream "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['bandwidth_GBps']"; }
+within() { python3 -c "import sys; v=float(sys.argv[1]); sys.exit(0 if float(sys.argv[2]) <= v <= float(sys.argv[3]) else 1)" "$@"; }
+one=$(lat --set pipeline.buffer_num=1); two=$(lat --set pipeline.buffer_num=2)
+within "$(python3 -c "print($one/$two)")" 1.4 3.0 && ok || bad "double buffer speed-up $one/$two"
+one=$(lat --set pipeline.buffer_num=1 --set pipeline.vector_repeats=5120)
+two=$(lat --set pipeline.buffer_num=2 --set pipeline.vector_repeats=5120)
+within "$(python3 -c "print($one/$two)")" 1.0 1.2 && ok || bad "dominated speed-up $one/$two"
+full=$(bw --set stream.cores=48); half=$(bw --set stream.cores=48 --set hbm.bandwidth_GBps=800)
+within "$full" 1440 1600 && ok || bad "48-core bandwidth $full"
+within "$(python3 -c "print($half/$full)")" 0.47 0.53 && ok || bad "halved HBM: $half vs $full"
+single=$(bw --set stream.cores=1 --set stream.tile_bytes=65536 --set stream.bytes_per_core=4194304)
+within "$single" 47.36 59.2 && ok || bad "1-core bandwidth $single"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
