@@ -21,6 +21,13 @@ AivCore::AivCore(const sc_core::sc_module_name& name, int die, int index,
       sync_all_(sync_all) {
   SC_THREAD(run);
   set_stack_size(stack_bytes);
+  thread_ = sc_core::sc_get_current_process_handle();
+}
+
+void AivCore::abort_kernel() {
+  if (state_ != State::Running) return;
+  state_ = State::Aborted;
+  thread_.kill();
 }
 
 AivCore& AivCore::current() {

@@ -108,6 +108,9 @@ class AivCore : public sc_core::sc_module {
   Tick started_at() const { return started_at_; }
   Tick finished_at() const { return finished_at_; }
   std::string blocked_report() const;  // what the scalar and each pipe wait for, and since when
+  // Unwinds a kernel thread that will never run again (after a deadlock or hang), so that its
+  // stack releases what it holds; the core is left Aborted.
+  void abort_kernel();
 
   // ---- kernel side: called from the scalar thread ----
   int die() const { return die_; }
@@ -188,6 +191,7 @@ class AivCore : public sc_core::sc_module {
 
   std::string kernel_name_;
   std::function<void()> program_;
+  sc_core::sc_process_handle thread_;
   sc_core::sc_event launch_ev_;
   sc_core::sc_event scalar_wake_;
   int block_idx_ = 0;

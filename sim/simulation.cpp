@@ -1,6 +1,10 @@
 #include "sim/simulation.h"
 
+#include <pthread.h>
 #include <sys/resource.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #include <algorithm>
 #include <filesystem>
@@ -15,6 +19,29 @@
 namespace ascend {
 
 using model::Tick;
+
+namespace {
+
+// Runs the SystemC kernel. SystemC annotates its coroutine switches for AddressSanitizer but
+// leaves ASan believing it is still on the last coroutine's stack when sc_start returns; an
+// exception thrown afterwards then trips a false stack-overflow report. Re-announce the main
+// stack (sanitizer builds only).
+void run_systemc(const sc_core::sc_time& t, sc_core::sc_starvation_policy policy) {
+  sc_core::sc_start(t, policy);
+#if defined(__SANITIZE_ADDRESS__)
+  pthread_attr_t attr;
+  void* addr = nullptr;
+  size_t size = 0;
+  pthread_getattr_np(pthread_self(), &attr);
+  pthread_attr_getstack(&attr, &addr, &size);
+  pthread_attr_destroy(&attr);
+  void* fake_stack = nullptr;
+  __sanitizer_start_switch_fiber(&fake_stack, addr, size);
+  __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
+#endif
+}
+
+}  // namespace
 
 model::Tick KernelRecord::latency() const {
   return rank_latency.empty() ? 0 : *std::max_element(rank_latency.begin(), rank_latency.end());
@@ -87,7 +114,7 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
       }
   }
   // Ends elaboration and lets every core's thread reach its wait for a launch.
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  run_systemc(sc_core::SC_ZERO_TIME, sc_core::SC_RUN_TO_TIME);
 }
 
 Simulation::~Simulation() { close_traces(); }
@@ -144,7 +171,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
     }
   }
   Tick deadline = t0 + static_cast<Tick>(params_.real("sim.poll_timeout_us") * 1e6);
-  sc_core::sc_start(sc_core::sc_time::from_value(deadline - t0), sc_core::SC_EXIT_ON_STARVATION);
+  run_systemc(sc_core::sc_time::from_value(deadline - t0), sc_core::SC_EXIT_ON_STARVATION);
 
   if (const SimError* f = first_kernel_fault()) throw *f;
   bool all_done = true;
@@ -153,7 +180,18 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
       all_done = all_done && cluster_->die(d).cores[c]->state() == model::AivCore::State::Done;
     // Stopped with events still pending: the deadline cut it off (a hang). No events left: nothing
   // can ever wake the blocked cores (a deadlock).
-  if (!all_done) throw SimError(kExitDeadlock, stuck_report(sc_core::sc_pending_activity(), deadline));
+  if (!all_done) {
+    SimError e(kExitDeadlock, stuck_report(sc_core::sc_pending_activity(), deadline));
+    // Unwind the stuck kernel threads: a kill must come from inside the simulation, so it is
+    // scheduled and run in one more picosecond.
+    for (int d = 0; d < cluster_->dies(); ++d)
+      for (auto& c : cluster_->die(d).cores) {
+        model::AivCore* core = c.get();
+        cluster_->scheduler().at(model::now(), [core] { core->abort_kernel(); });
+      }
+    run_systemc(sc_core::sc_time::from_value(1), sc_core::SC_RUN_TO_TIME);
+    throw e;
+  }
 
   KernelRecord rec;
   rec.name = name;
