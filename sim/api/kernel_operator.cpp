@@ -231,16 +231,20 @@ int QueueBase::slot_of(uint32_t offset, const char* what) {
   fault(std::string(what) + " of a tensor that does not belong to this queue");
 }
 
+// AllocTensor hands out the next free buffer in turn (round-robin, skipping buffers still in use).
 uint32_t QueueBase::alloc() {
   if (slots_.empty()) fault("AllocTensor on a queue without InitBuffer");
-  Slot& s = slots_[next_];
-  if (s.state != SlotState::Free)
-    fault("AllocTensor: all " + std::to_string(slots_.size()) +
-          " buffers of the queue are in use (FreeTensor missing?)");
-  int id = static_cast<int>(next_);
-  next_ = (next_ + 1) % slots_.size();
+  size_t n = slots_.size(), id = next_;
+  while (slots_[id].state != SlotState::Free) {
+    id = (id + 1) % n;
+    if (id == next_)
+      fault("AllocTensor: all " + std::to_string(n) +
+            " buffers of the queue are in use (FreeTensor missing?)");
+  }
+  next_ = (id + 1) % n;
+  Slot& s = slots_[id];
   s.state = SlotState::Allocated;
-  if (s.used) raw_wait_flag(release_, event_base_ + id);
+  if (s.used) raw_wait_flag(release_, event_base_ + static_cast<uint32_t>(id));
   s.used = true;
   return s.base;
 }

@@ -84,14 +84,40 @@ void scalar_gm_read(uint64_t addr, void* dst, size_t bytes);
 void scalar_gm_write(uint64_t addr, const void* src, size_t bytes);
 void scalar_ub_access();
 
+// Element arithmetic in T's own precision: floating types round the exact result to nearest
+// even; integer types compute in 64 bits and keep the low bits (wrap-around, as the hardware).
 template <class T>
-T arith(double v) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(static_cast<int64_t>(v)));  // wraps like the hardware
-  } else {
-    return cast_to<T>(v, RoundMode::CAST_RINT);
-  }
+T wrap(uint64_t v) {
+  return static_cast<T>(static_cast<std::make_unsigned_t<T>>(v));
+}
+template <class T>
+uint64_t bits64(T v) {
+  return static_cast<uint64_t>(static_cast<int64_t>(v));
+}
+template <class T>
+T add(T a, T b) {
+  if constexpr (std::is_integral_v<T>) return wrap<T>(bits64(a) + bits64(b));
+  else return cast_to<T>(to_double(a) + to_double(b), RoundMode::CAST_RINT);
+}
+template <class T>
+T sub(T a, T b) {
+  if constexpr (std::is_integral_v<T>) return wrap<T>(bits64(a) - bits64(b));
+  else return cast_to<T>(to_double(a) - to_double(b), RoundMode::CAST_RINT);
+}
+template <class T>
+T mul(T a, T b) {
+  if constexpr (std::is_integral_v<T>) return wrap<T>(bits64(a) * bits64(b));
+  else return cast_to<T>(to_double(a) * to_double(b), RoundMode::CAST_RINT);
+}
+template <class T>
+T div(T a, T b) {
+  static_assert(!std::is_integral_v<T>, "Div is a floating-point instruction");
+  return cast_to<T>(to_double(a) / to_double(b), RoundMode::CAST_RINT);
+}
+template <class T>
+T abs(T a) {
+  if constexpr (std::is_integral_v<T>) return a < 0 ? wrap<T>(uint64_t{0} - bits64(a)) : a;
+  else return cast_to<T>(std::fabs(to_double(a)), RoundMode::CAST_RINT);
 }
 
 class QueueBase;
@@ -481,42 +507,41 @@ void Duplicate(const LocalTensor<T>& dst, T value, uint32_t count) {
 template <class T>
 void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t count) {
   detail::unary("Adds", dst, src, count,
-                [s](T x) { return detail::arith<T>(to_double(x) + to_double(s)); });
+                [s](T x) { return detail::add(x, s); });
 }
 template <class T>
 void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t count) {
   detail::unary("Muls", dst, src, count,
-                [s](T x) { return detail::arith<T>(to_double(x) * to_double(s)); });
+                [s](T x) { return detail::mul(x, s); });
 }
 template <class T>
 void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
   detail::unary("Abs", dst, src, count,
-                [](T x) { return detail::arith<T>(std::fabs(to_double(x))); });
+                [](T x) { return detail::abs(x); });
 }
 template <class T>
 void Add(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
          uint32_t count) {
   detail::binary("Add", dst, a, b, count,
-                 [](T x, T y) { return detail::arith<T>(to_double(x) + to_double(y)); });
+                 [](T x, T y) { return detail::add(x, y); });
 }
 template <class T>
 void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
          uint32_t count) {
   detail::binary("Sub", dst, a, b, count,
-                 [](T x, T y) { return detail::arith<T>(to_double(x) - to_double(y)); });
+                 [](T x, T y) { return detail::sub(x, y); });
 }
 template <class T>
 void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
          uint32_t count) {
   detail::binary("Mul", dst, a, b, count,
-                 [](T x, T y) { return detail::arith<T>(to_double(x) * to_double(y)); });
+                 [](T x, T y) { return detail::mul(x, y); });
 }
 template <class T>
 void Div(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
          uint32_t count) {
-  static_assert(!std::is_integral_v<T>, "Div is a floating-point instruction");
   detail::binary("Div", dst, a, b, count,
-                 [](T x, T y) { return detail::arith<T>(to_double(x) / to_double(y)); });
+                 [](T x, T y) { return detail::div(x, y); });
 }
 template <class T>
 void Max(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
@@ -570,7 +595,7 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
   detail::issue_vector("ReduceSum", detail::repeats_for(count, sizeof(T)), [dst, src, count] {
     const T* s = src.ptr();
     T acc = s[0];
-    for (uint32_t i = 1; i < count; ++i) acc = detail::arith<T>(to_double(acc) + to_double(s[i]));
+    for (uint32_t i = 1; i < count; ++i) acc = detail::add(acc, s[i]);
     dst.ptr()[0] = acc;
   });
 }
@@ -617,13 +642,13 @@ template <class T>
 void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint64_t mask,
           uint8_t repeatTimes, const UnaryRepeatParams& p) {
   detail::unary_level0("Muls", dst, src, mask, repeatTimes, p,
-                       [s](T x) { return detail::arith<T>(to_double(x) * to_double(s)); });
+                       [s](T x) { return detail::mul(x, s); });
 }
 template <class T>
 void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint64_t mask,
           uint8_t repeatTimes, const UnaryRepeatParams& p) {
   detail::unary_level0("Adds", dst, src, mask, repeatTimes, p,
-                       [s](T x) { return detail::arith<T>(to_double(x) + to_double(s)); });
+                       [s](T x) { return detail::add(x, s); });
 }
 
 }  // namespace AscendC
