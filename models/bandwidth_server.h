@@ -15,9 +15,12 @@ namespace ascend::model {
 
 class BandwidthServer {
  public:
-  BandwidthServer(std::string name, double gbps) : name_(std::move(name)), gbps_(gbps) {}
+  // owner_die: the die a port or HBM belongs to, -1 for shared switch-level ports.
+  BandwidthServer(std::string name, double gbps, int owner_die = -1)
+      : name_(std::move(name)), gbps_(gbps), owner_die_(owner_die) {}
 
   const std::string& name() const { return name_; }
+  int owner_die() const { return owner_die_; }
   double gbps() const { return gbps_; }
   Tick free_at() const { return free_at_; }
   Tick occupancy(uint64_t bytes) const { return transfer_ps(bytes, gbps_); }
@@ -38,6 +41,7 @@ class BandwidthServer {
  private:
   std::string name_;
   double gbps_;
+  int owner_die_;
   Tick free_at_ = 0;
   Tick busy_ps_ = 0;
   uint64_t bytes_ = 0;

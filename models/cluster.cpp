@@ -1,6 +1,7 @@
 #include "models/cluster.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ascend::model {
 
@@ -16,20 +17,60 @@ Cluster::Cluster(const ClusterConfig& cfg)
     }
     dies_.push_back(std::move(die));
   }
+  FabricConfig f = cfg.fabric;
+  f.dies = cfg.dies;
+  fabric_ = Fabric::make(f);
 }
 
-// A local transfer holds the core's DMA engine and the die's HBM (shared by all its cores, reads
-// and writes alike). It starts when both are free and is done when the slower one finishes, plus
-// the HBM access latency.
+Tick Cluster::hold(BandwidthServer& s, Tick start, Tick occupancy, uint64_t bytes) {
+  Tick end = s.hold(start, occupancy, bytes);
+  if (on_hold) on_hold(s, start, end);
+  return end;
+}
+
+// A route's latency parameter is the measured end-to-end time of one aligned 512-B access; the
+// fixed part is what remains after the model's own time for those 512 B, so that a lone 512-B
+// access takes exactly the measured time.
+Tick Cluster::fixed_latency(const Route& r, bool write) const {
+  const CoreTiming& t = cfg_.core;
+  double rate = write ? t.mte3_bytes_per_cycle : t.mte2_bytes_per_cycle;
+  Tick own = t.clock.cycles(t.dma_setup_cycles + static_cast<uint64_t>(std::ceil(512.0 / rate - 1e-9)));
+  own = std::max(own, transfer_ps(512, cfg_.hbm.gbps));
+  for (const Hop& h : r.hops) own = std::max(own, transfer_ps(512, h.port->gbps() * h.efficiency));
+  return r.latency > own ? r.latency - own : 0;
+}
+
+// A transfer holds the core's DMA engine, the HBM of the die that owns the GM address (shared by
+// all cores that reach it, reads and writes alike) and, when that die is another one, every port
+// of the fabric route (in the direction the data flows). It starts when all are free and is done
+// when the slowest finishes, plus the latency: the HBM's for a local access, the route's fixed
+// latency for a remote one.
 GmPort::Timing Cluster::book(int die, Tick ready, Tick engine_free, Tick engine_hold, GmAddr gm,
                              uint64_t bytes, bool write) {
-  (void)die;  // remote paths arrive with the fabric
-  BandwidthServer& hbm = dies_[GlobalMemory::die_of(gm)]->hbm;
+  int owner = GlobalMemory::die_of(gm);
+  BandwidthServer& hbm = dies_[owner]->hbm;
   Tick start = std::max({ready, engine_free, hbm.free_at()});
-  Tick occupancy = hbm.occupancy(bytes);
-  hbm.hold(start, occupancy, bytes);
-  Tick latency = ns_to_ps(write ? cfg_.hbm.write_latency_ns : cfg_.hbm.read_latency_ns);
-  return {start, start + std::max(engine_hold, occupancy) + latency};
+  Tick longest = std::max(engine_hold, hbm.occupancy(bytes));
+  Route route;
+  if (owner != die) {
+    route = write ? fabric_->route(die, owner, true) : fabric_->route(owner, die, false);
+    for (const Hop& h : route.hops) {
+      start = std::max(start, h.port->free_at());
+      longest = std::max(longest, transfer_ps(bytes, h.port->gbps() * h.efficiency));
+    }
+  }
+  hold(hbm, start, hbm.occupancy(bytes), bytes);
+  Tick latency;
+  if (owner == die) {
+    latency = ns_to_ps(write ? cfg_.hbm.write_latency_ns : cfg_.hbm.read_latency_ns);
+    class_bytes_["local"] += bytes;
+  } else {
+    for (const Hop& h : route.hops)
+      hold(*h.port, start, transfer_ps(bytes, h.port->gbps() * h.efficiency), bytes);
+    latency = fixed_latency(route, write);
+    class_bytes_[route.link_class] += bytes;
+  }
+  return {start, start + longest + latency};
 }
 
 }  // namespace ascend::model

@@ -65,6 +65,66 @@ void declare_hardware_params(Params& p) {
              "SyncAll: all cores leave this long after the last one arrives",
              "est., uncalibrated, L"});
 
+  // ---- the fabric between dies (hardware.md 1.2)
+  const char* kCM = "[CM] Zuo et al., CloudMatrix384, arXiv 2506.12708";
+  p.declare({"ep.world_size", T::Int, "ranks", "1", 1, 768, {},
+             "ranks (dies) of the run; --ep sets it", "MoeDistributeDispatch limit W in [2, 768]"});
+  p.declare({"fabric.topology", T::Choice, "", "a3", 0, 0, {"a3", "a2"},
+             "a3: CloudMatrix384 UB supernode; a2: 8-die HCCS full mesh per server, RoCE between",
+             "hardware.md 1.2"});
+  p.declare({"fabric.dies_per_chip", T::Int, "dies", "2", 1, 2, {},
+             "a3: dies per 910C package, joined by the die-to-die link", std::string(kCM) + " 3.3.1, H"});
+  p.declare({"fabric.dies_per_node", T::Int, "dies", "16", 2, 768, {},
+             "a3: dies behind one node's L1 UB switches (8 NPUs x 2 dies)", std::string(kCM) + " 3.3.2, H"});
+  p.declare({"fabric.port_GBps", T::Real, "GB/s", "196", 1, 100000, {},
+             "a3: UB port of a die per direction, nominal (7 x 224 Gb/s SerDes)",
+             std::string(kCM) + " 3.3.1, H"});
+  p.declare({"fabric.write_GBps", T::Real, "GB/s", "137", 1, 100000, {},
+             "a3: effective UB port rate for writes (at most fabric.port_GBps)",
+             std::string(kCM) + " Table 1, NPU->NPU write intra-node 137 (inter 135), H"});
+  p.declare({"fabric.read_GBps", T::Real, "GB/s", "167", 1, 100000, {},
+             "a3: effective UB port rate for reads (at most fabric.port_GBps)",
+             std::string(kCM) + " Table 1, NPU->NPU read intra-node 167 (inter 164), H"});
+  p.declare({"fabric.d2d_GBps", T::Real, "GB/s", "270", 1, 100000, {},
+             "a3: die-to-die link inside a package, per direction", std::string(kCM) + " 3.3.1, H"});
+  p.declare({"fabric.node_uplink_GBps", T::Real, "GB/s", "3136", 1, 1000000, {},
+             "a3: a node's bandwidth into the L2 switch level, per direction (7 L1 chips x 448)",
+             std::string(kCM) + " 3.3.2, H"});
+  p.declare({"fabric.write_latency_intra_node_ns", T::Real, "ns", "1300", 0, 1e6, {},
+             "a3: one 512-B write to another die of the node, DMA start to data visible",
+             std::string(kCM) + " Table 1, H"});
+  p.declare({"fabric.read_latency_intra_node_ns", T::Real, "ns", "1200", 0, 1e6, {},
+             "a3: one 512-B read from another die of the node", std::string(kCM) + " Table 1, H"});
+  p.declare({"fabric.write_latency_inter_node_ns", T::Real, "ns", "2100", 0, 1e6, {},
+             "a3: one 512-B write to a die of another node", std::string(kCM) + " Table 1, H"});
+  p.declare({"fabric.read_latency_inter_node_ns", T::Real, "ns", "1900", 0, 1e6, {},
+             "a3: one 512-B read from a die of another node", std::string(kCM) + " Table 1, H"});
+  p.declare({"fabric.write_latency_d2d_ns", T::Real, "ns", "1300", 0, 1e6, {},
+             "a3: one 512-B write to the other die of the package",
+             "est. = intra-node value (no published die-to-die figure), L"});
+  p.declare({"fabric.read_latency_d2d_ns", T::Real, "ns", "1200", 0, 1e6, {},
+             "a3: one 512-B read from the other die of the package",
+             "est. = intra-node value (no published die-to-die figure), L"});
+  p.declare({"fabric.dies_per_server", T::Int, "dies", "8", 2, 64, {},
+             "a2: dies in one HCCS full mesh", "[ARTH] npu-smi topo: HCCS between all 8 NPUs, M"});
+  p.declare({"fabric.hccs_link_GBps", T::Real, "GB/s", "56", 1, 100000, {},
+             "a2: one HCCS link between two dies, per direction", "est. 392 GB/s / 7 peers, L"});
+  p.declare({"fabric.roce_GBps", T::Real, "GB/s", "25", 0.1, 100000, {},
+             "a2: RoCE NIC of a die per direction (200 Gb/s)", "[ARTH] hccn_tool 200000 Mb/s, H"});
+  p.declare({"fabric.write_latency_hccs_ns", T::Real, "ns", "1300", 0, 1e6, {},
+             "a2: one 512-B write over HCCS", "est. = A3 intra-node value, L"});
+  p.declare({"fabric.read_latency_hccs_ns", T::Real, "ns", "1200", 0, 1e6, {},
+             "a2: one 512-B read over HCCS", "est. = A3 intra-node value, L"});
+  p.declare({"fabric.write_latency_roce_ns", T::Real, "ns", "5000", 0, 1e7, {},
+             "a2: one 512-B write over RoCE between servers", "est., uncalibrated, L"});
+  p.declare({"fabric.read_latency_roce_ns", T::Real, "ns", "5000", 0, 1e7, {},
+             "a2: one 512-B read over RoCE between servers", "est., uncalibrated, L"});
+  p.declare({"hccl.buffsize_MB", T::Int, "MiB", "200", 1, 65536, {},
+             "HCCL data window (windowsIn) of every rank, in its HBM (HCCL_BUFFSIZE)",
+             "CANN default HCCL_BUFFSIZE=200"});
+  p.declare({"hccl.status_KiB", T::Int, "KiB", "1024", 64, 65536, {},
+             "HCCL status window (windowsExp) of every rank", "[NEW] status area = first 1 MB"});
+
   p.declare({"sim.poll_timeout_us", T::Real, "us", "50000", 1, 1e9, {},
              "a kernel still running this long after launch is reported as a hang (exit 3)",
              "the kernels' own 50 ms wait timeout ([OLD] WaitDispatch)"});
@@ -72,6 +132,9 @@ void declare_hardware_params(Params& p) {
              "stack of each kernel core's SC_THREAD", "simulator setting"});
   p.declare({"sim.seed", T::Int, "", "1", 0, 4294967295.0, {},
              "seed of every generated input (same seed, same inputs, same timing)",
+             "simulator setting"});
+  p.declare({"trace.ranks", T::Text, "", "0-7", 0, 0, {},
+             "which ranks --trace and --vcd record: 'all' or a list like 0-3,7",
              "simulator setting"});
   p.declare({"trace.cores", T::Text, "", "0-3", 0, 0, {},
              "which cores --trace and --vcd record: 'all' or a list like 0-3,7",
@@ -101,6 +164,37 @@ model::ClusterConfig cluster_config(const Params& p, int dies) {
   c.hbm.write_latency_ns = p.real("hbm.write_latency_ns");
   c.hbm.capacity_bytes = static_cast<uint64_t>(p.integer("hbm.capacity_GiB")) << 30;
   c.thread_stack_bytes = static_cast<size_t>(p.integer("sim.thread_stack_KiB")) * 1024;
+
+  model::FabricConfig& f = c.fabric;
+  f.topology = p.text("fabric.topology");
+  f.dies_per_chip = static_cast<int>(p.integer("fabric.dies_per_chip"));
+  f.dies_per_node = static_cast<int>(p.integer("fabric.dies_per_node"));
+  f.ub_port_GBps = p.real("fabric.port_GBps");
+  for (const char* key : {"fabric.write_GBps", "fabric.read_GBps"})
+    if (p.real(key) > f.ub_port_GBps)
+      throw SimError(kExitBadInput, std::string(key) + " = " + p.text(key) +
+                                        " exceeds the nominal fabric.port_GBps = " +
+                                        p.text("fabric.port_GBps") + "; effective <= nominal");
+  if (f.dies_per_node % f.dies_per_chip)
+    throw SimError(kExitBadInput, "fabric.dies_per_node = " + p.text("fabric.dies_per_node") +
+                                      " is not a multiple of fabric.dies_per_chip");
+  f.ub_write_efficiency = p.real("fabric.write_GBps") / f.ub_port_GBps;
+  f.ub_read_efficiency = p.real("fabric.read_GBps") / f.ub_port_GBps;
+  f.d2d_GBps = p.real("fabric.d2d_GBps");
+  f.node_uplink_GBps = p.real("fabric.node_uplink_GBps");
+  f.write_512B_d2d_ns = p.real("fabric.write_latency_d2d_ns");
+  f.read_512B_d2d_ns = p.real("fabric.read_latency_d2d_ns");
+  f.write_512B_intra_node_ns = p.real("fabric.write_latency_intra_node_ns");
+  f.read_512B_intra_node_ns = p.real("fabric.read_latency_intra_node_ns");
+  f.write_512B_inter_node_ns = p.real("fabric.write_latency_inter_node_ns");
+  f.read_512B_inter_node_ns = p.real("fabric.read_latency_inter_node_ns");
+  f.dies_per_server = static_cast<int>(p.integer("fabric.dies_per_server"));
+  f.hccs_link_GBps = p.real("fabric.hccs_link_GBps");
+  f.roce_GBps = p.real("fabric.roce_GBps");
+  f.write_512B_hccs_ns = p.real("fabric.write_latency_hccs_ns");
+  f.read_512B_hccs_ns = p.real("fabric.read_latency_hccs_ns");
+  f.write_512B_roce_ns = p.real("fabric.write_latency_roce_ns");
+  f.read_512B_roce_ns = p.real("fabric.read_latency_roce_ns");
   return c;
 }
 

@@ -27,6 +27,7 @@ int run_cli(int argc, char** argv) {
   opts.add_options()
       ("help,h", "this help")
       ("kernel", po::value<std::string>(), "kernel to run (--list-kernels); default pipeline")
+      ("ep", po::value<std::string>(), "ranks (dies) of the EP group: --set ep.world_size")
       ("preset", po::value<std::string>()->default_value("a3"), "hardware preset")
       ("config", po::value<std::vector<std::string>>(), "INI file of parameters (repeatable)")
       ("set", po::value<std::vector<std::string>>(), "key=value, overrides everything (repeatable)")
@@ -58,6 +59,7 @@ int run_cli(int argc, char** argv) {
   if (vm.count("config"))
     for (const auto& f : vm["config"].as<std::vector<std::string>>()) params.load_ini_file(f);
   if (vm.count("kernel")) params.set("run.kernel", vm["kernel"].as<std::string>(), "--kernel");
+  if (vm.count("ep")) params.set("ep.world_size", vm["ep"].as<std::string>(), "--ep");
   if (vm.count("set"))
     for (const auto& kv : vm["set"].as<std::vector<std::string>>()) params.set_assignment(kv, "--set");
   if (vm.count("list-params")) {

@@ -87,34 +87,88 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
   cluster_ = std::make_unique<model::Cluster>(cfg);
   AscendC::detail::bind_memory(&cluster_->gm());
 
-  std::set<int> scope = parse_scope("trace.cores", params.text("trace.cores"));
-  auto in_scope = [&](int core) { return scope.empty() || scope.count(core) > 0; };
-  if (!opts_.out_dir.empty()) std::filesystem::create_directories(opts_.out_dir);
-  if (opts_.trace) {
-    trace_ = std::make_unique<TraceRecorder>();
-    for (int d = 0; d < cluster_->dies(); ++d)
-      for (auto& c : cluster_->die(d).cores)
-        if (in_scope(c->index())) c->set_observer(trace_.get());
+  // Every rank's HCCL windows, in its own HBM (sparse: they cost nothing until written).
+  AscendC::detail::HcclWindows w;
+  w.data_bytes = static_cast<uint64_t>(params.integer("hccl.buffsize_MB")) << 20;
+  w.status_bytes = static_cast<uint64_t>(params.integer("hccl.status_KiB")) << 10;
+  for (int r = 0; r < cluster_->dies(); ++r) {
+    w.data.push_back(alloc(r, "rank" + std::to_string(r) + ".windowsIn", w.data_bytes));
+    w.status.push_back(alloc(r, "rank" + std::to_string(r) + ".windowsExp", w.status_bytes));
   }
+  windows_ = w;
+  AscendC::detail::bind_hccl(std::move(w));
+
+  if (!opts_.out_dir.empty()) std::filesystem::create_directories(opts_.out_dir);
+  setup_traces();
+  // Ends elaboration and lets every core's thread reach its wait for a launch.
+  run_systemc(sc_core::SC_ZERO_TIME, sc_core::SC_RUN_TO_TIME);
+}
+
+// --trace and --vcd record the cores in trace.cores of the ranks in trace.ranks, and every fabric
+// port or HBM of those ranks (switch-level ports always) that carries traffic.
+void Simulation::setup_traces() {
+  std::set<int> ranks = parse_scope("trace.ranks", params_.text("trace.ranks"));
+  std::set<int> cores = parse_scope("trace.cores", params_.text("trace.cores"));
+  auto rank_in = [&](int r) { return ranks.empty() || ranks.count(r) > 0; };
+  auto core_in = [&](int c) { return cores.empty() || cores.count(c) > 0; };
+  if (!opts_.trace && !opts_.vcd) return;
+  if (opts_.trace) trace_ = std::make_unique<TraceRecorder>();
   if (opts_.vcd) {
     vcd_ = sc_core::sc_create_vcd_trace_file((opts_.out_dir + "/waves").c_str());
     vcd_->set_time_unit(1, sc_core::SC_PS);
-    for (int d = 0; d < cluster_->dies(); ++d)
-      for (auto& c : cluster_->die(d).cores) {
-        if (!in_scope(c->index())) continue;
-        std::string base = "die" + std::to_string(d) + ".core" + std::to_string(c->index()) + ".";
-        for (int p = 0; p < model::kPipes; ++p) {
-          std::string lane = model::lane_name(static_cast<model::Lane>(p));
-          sc_core::sc_trace(vcd_, c->vcd_busy[p], base + lane + "_busy");
-          if (p > 0) sc_core::sc_trace(vcd_, c->vcd_depth[p], base + lane + "_queue");
-        }
-        for (int e = 0; e < model::kHardEvents; ++e)
-          sc_core::sc_trace(vcd_, c->vcd_flags[e],
-                            base + "flag_" + model::event_name(static_cast<model::HardEvent>(e)));
-      }
   }
-  // Ends elaboration and lets every core's thread reach its wait for a launch.
-  run_systemc(sc_core::SC_ZERO_TIME, sc_core::SC_RUN_TO_TIME);
+  for (int d = 0; d < cluster_->dies(); ++d) {
+    if (!rank_in(d)) continue;
+    for (auto& c : cluster_->die(d).cores) {
+      if (!core_in(c->index())) continue;
+      if (trace_) c->set_observer(trace_.get());
+      if (!vcd_) continue;
+      std::string base = "die" + std::to_string(d) + ".core" + std::to_string(c->index()) + ".";
+      for (int p = 0; p < model::kPipes; ++p) {
+        std::string lane = model::lane_name(static_cast<model::Lane>(p));
+        sc_core::sc_trace(vcd_, c->vcd_busy[p], base + lane + "_busy");
+        if (p > 0) sc_core::sc_trace(vcd_, c->vcd_depth[p], base + lane + "_queue");
+      }
+      for (int e = 0; e < model::kHardEvents; ++e)
+        sc_core::sc_trace(vcd_, c->vcd_flags[e],
+                          base + "flag_" + model::event_name(static_cast<model::HardEvent>(e)));
+    }
+  }
+  // Resources: a VCD signal counts the transfers holding each one (two events per hold, only
+  // when --vcd is on); the trace gets one slice per hold.
+  std::vector<const model::BandwidthServer*> resources = cluster_->fabric().ports();
+  for (int d = 0; d < cluster_->dies(); ++d) resources.push_back(&cluster_->die(d).hbm);
+  for (const model::BandwidthServer* r : resources) {
+    if (r->owner_die() >= 0 && !rank_in(r->owner_die())) continue;
+    int& level = resource_level_[r];
+    if (vcd_) {
+      std::string name = r->name();
+      std::replace(name.begin(), name.end(), '.', '_');
+      sc_core::sc_trace(vcd_, level, "fabric." + name + "_transfers");
+    }
+  }
+  cluster_->on_hold = [this](const model::BandwidthServer& r, Tick start, Tick end) {
+    auto it = resource_level_.find(&r);
+    if (it == resource_level_.end()) return;
+    if (trace_) trace_->link(r, start, end);
+    if (vcd_) {
+      int* level = &it->second;
+      cluster_->scheduler().at(start, [level] { ++*level; });
+      cluster_->scheduler().at(end, [level] { --*level; });
+    }
+  };
+}
+
+uint64_t Simulation::window(int rank) const { return windows_.data.at(rank); }
+uint64_t Simulation::status_window(int rank) const { return windows_.status.at(rank); }
+
+void Simulation::require_window(const std::string& kernel, uint64_t needed,
+                                const std::string& formula) const {
+  if (needed > windows_.data_bytes)
+    throw SimError(kExitBadInput, "kernel " + kernel + " needs an HCCL window of " +
+                                      std::to_string(needed) + " B (" + formula +
+                                      ") but hccl.buffsize_MB gives " +
+                                      std::to_string(windows_.data_bytes) + " B");
 }
 
 Simulation::~Simulation() { close_traces(); }
@@ -154,6 +208,10 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   };
   std::vector<std::vector<Before>> before(cluster_->dies());
   std::vector<std::pair<uint64_t, Tick>> hbm_before;
+  std::vector<const model::BandwidthServer*> ports = cluster_->fabric().ports();
+  std::vector<std::pair<uint64_t, Tick>> ports_before;
+  for (const auto* p : ports) ports_before.push_back({p->bytes(), p->busy_ps()});
+  std::map<std::string, uint64_t> class_before = cluster_->class_bytes();
   Tick t0 = model::now();
   for (int d = 0; d < cluster_->dies(); ++d) {
     model::Die& die = cluster_->die(d);
@@ -233,6 +291,18 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
                          {"hbm_utilization_pct",
                           lat ? 100.0 * static_cast<double>(hbm_busy) / static_cast<double>(lat) : 0.0}});
   }
+  Tick span = model::now() - t0;
+  for (size_t i = 0; i < ports.size(); ++i) {
+    uint64_t bytes = ports[i]->bytes() - ports_before[i].first;
+    if (bytes == 0) continue;
+    Tick busy = ports[i]->busy_ps() - ports_before[i].second;
+    rec.ports.push_back({{"name", ports[i]->name()},
+                         {"bytes", bytes},
+                         {"busy_ns", model::ps_to_ns(busy)},
+                         {"utilization_pct", span ? 100.0 * static_cast<double>(busy) / static_cast<double>(span) : 0.0}});
+  }
+  for (const auto& [cls, bytes] : cluster_->class_bytes())
+    rec.link_class_bytes[cls] = bytes - class_before[cls];
   records_.push_back(std::move(rec));
   return records_.back();
 }
@@ -271,6 +341,8 @@ nlohmann::json Simulation::stats(double wall_s) const {
               {"latency_ns", model::ps_to_ns(r.latency())},
               {"rank_latency_ns", lat}};
     k.update(r.extra);
+    k["link_class_bytes"] = r.link_class_bytes;
+    k["ports"] = r.ports;
     k["ranks"] = r.ranks;
     kernels.push_back(k);
   }

@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "models/cluster.h"
+#include "sim/api/kernel_operator.h"
 #include "sim/params.h"
 
 namespace ascend {
@@ -33,6 +35,8 @@ struct KernelRecord {
   std::vector<model::Tick> rank_latency;  // launch to the last core's end, per die
   nlohmann::json extra = nlohmann::json::object();  // kernel-specific figures, units in names
   nlohmann::json ranks = nlohmann::json::array();
+  nlohmann::json ports = nlohmann::json::array();  // fabric ports that carried traffic
+  nlohmann::json link_class_bytes = nlohmann::json::object();
   model::Tick latency() const;
 };
 
@@ -49,6 +53,12 @@ class Simulation {
   void write(uint64_t addr, const void* src, uint64_t bytes) { cluster_->gm().write(addr, src, bytes); }
   void read(uint64_t addr, void* dst, uint64_t bytes) { cluster_->gm().read(addr, dst, bytes); }
 
+  // Every rank's HCCL windows (allocated at construction, hccl.buffsize_MB and hccl.status_KiB).
+  uint64_t window(int rank) const;
+  uint64_t status_window(int rank) const;
+  // A kernel whose window layout needs more than the configured window fails before launch.
+  void require_window(const std::string& kernel, uint64_t needed, const std::string& formula) const;
+
   // Launches `program(die)` on cores [0, cores) of every die and runs until all have finished.
   // Throws SimError: kExitKernelFault on a fault, kExitDeadlock on a deadlock or hang.
   KernelRecord& run_kernel(const std::string& name, int cores,
@@ -62,6 +72,7 @@ class Simulation {
 
  private:
   void check_thread_budget(int threads) const;
+  void setup_traces();
   std::string stuck_report(bool hang, model::Tick deadline) const;
 
   const Params& params_;
@@ -70,6 +81,8 @@ class Simulation {
   std::unique_ptr<TraceRecorder> trace_;
   sc_core::sc_trace_file* vcd_ = nullptr;
   std::vector<KernelRecord> records_;
+  AscendC::detail::HcclWindows windows_;
+  std::map<const model::BandwidthServer*, int> resource_level_;  // traced resources (VCD levels)
   bool traces_closed_ = false;
 };
 

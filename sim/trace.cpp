@@ -13,6 +13,10 @@ void TraceRecorder::slice(int die, int core, model::Lane lane, const std::string
   slices_.push_back(Slice{die, core, lane, name, start, end});
 }
 
+void TraceRecorder::link(const model::BandwidthServer& port, model::Tick start, model::Tick end) {
+  links_.push_back(LinkSlice{&port, start, end});
+}
+
 void TraceRecorder::write(const std::string& path) const {
   using nlohmann::json;
   auto us = [](model::Tick t) { return static_cast<double>(t) / 1e6; };
@@ -24,7 +28,30 @@ void TraceRecorder::write(const std::string& path) const {
     events.push_back({{"name", s.name}, {"ph", "X"}, {"pid", s.die}, {"tid", tid(s.core, s.lane)},
                       {"ts", us(s.start)}, {"dur", us(s.end - s.start)}});
   }
+  // Link lanes: one per resource that carried traffic, after the core lanes of its die.
+  constexpr int kFabricPid = 1 << 20, kLinkTidBase = 1 << 20;
+  std::map<const model::BandwidthServer*, int> link_tid;
+  bool fabric_named = false;
+  for (const LinkSlice& l : links_) {
+    auto [it, added] = link_tid.emplace(l.port, kLinkTidBase + static_cast<int>(link_tid.size()));
+    int pid = l.port->owner_die() >= 0 ? l.port->owner_die() : kFabricPid;
+    if (added) {
+      events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", it->second},
+                        {"args", {{"name", l.port->name()}}}});
+      events.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", pid},
+                        {"tid", it->second}, {"args", {{"sort_index", it->second}}}});
+      if (pid == kFabricPid && !fabric_named) {
+        fabric_named = true;
+        events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid},
+                          {"args", {{"name", "fabric"}}}});
+      }
+    }
+    events.push_back({{"name", "busy"}, {"ph", "X"}, {"pid", pid}, {"tid", it->second},
+                      {"ts", us(l.start)}, {"dur", us(l.end - l.start)}});
+  }
   std::map<int, bool> dies;
+  for (const auto& [port, _] : link_tid)
+    if (port->owner_die() >= 0) dies[port->owner_die()] = true;
   for (const auto& [key, _] : lanes) {
     auto [die, t] = key;
     int core = t / model::kLanes;

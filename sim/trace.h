@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/aiv_core.h"
+#include "models/bandwidth_server.h"
 
 namespace ascend {
 
@@ -15,6 +16,9 @@ class TraceRecorder : public model::CoreObserver {
  public:
   void slice(int die, int core, model::Lane lane, const std::string& name, model::Tick start,
              model::Tick end) override;
+  // A hold of a fabric port or an HBM: a slice on that resource's lane, in its die's process
+  // (switch-level ports go to a "fabric" process).
+  void link(const model::BandwidthServer& port, model::Tick start, model::Tick end);
   void write(const std::string& path) const;
   size_t size() const { return slices_.size(); }
 
@@ -26,6 +30,11 @@ class TraceRecorder : public model::CoreObserver {
     model::Tick start, end;
   };
   std::vector<Slice> slices_;
+  struct LinkSlice {
+    const model::BandwidthServer* port;
+    model::Tick start, end;
+  };
+  std::vector<LinkSlice> links_;
 };
 
 }  // namespace ascend

@@ -24,7 +24,7 @@ void declare(Params& p) {
              "buffers per queue (2 = double buffer)", "workload"});
 }
 
-int dies(const Params&) { return 1; }
+int dies(const Params& p) { return single_die(p, "pipeline"); }
 
 std::string run(Simulation& sim, const Params& p) {
   kernels::PipelineTiling t{};

@@ -23,7 +23,7 @@ void declare(Params& p) {
              "read: GM->UB and a vector checksum; copy: GM->UB->GM", "workload"});
 }
 
-int dies(const Params&) { return 1; }
+int dies(const Params& p) { return single_die(p, "stream"); }
 
 std::string run(Simulation& sim, const Params& p) {
   kernels::StreamTiling t{};

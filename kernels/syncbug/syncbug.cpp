@@ -58,7 +58,7 @@ void declare(Params& p) {
              "which synchronisation bug to plant", "workload"});
 }
 
-int dies(const Params&) { return 1; }
+int dies(const Params& p) { return single_die(p, "syncbug"); }
 
 std::string run(Simulation& sim, const Params& p) {
   int cores = static_cast<int>(p.integer("syncbug.cores"));

@@ -30,6 +30,10 @@ HardEvent event_between(m::PipeId src, m::PipeId dst) {
 }  // namespace
 
 void bind_memory(m::GlobalMemory* gm) { g_memory = gm; }
+
+static HcclWindows g_windows;
+void bind_hccl(HcclWindows w) { g_windows = std::move(w); }
+const HcclWindows& hccl() { return g_windows; }
 m::GlobalMemory& memory() { return *g_memory; }
 
 void fault(const std::string& what) {
@@ -71,9 +75,6 @@ void issue_dma(const DmaDesc& d) {
     fault(std::string(d.name) + (d.to_gm ? " to " : " from ") + describe_gm(d.gm) + " +" +
           std::to_string(gm_end - d.gm) + " B: outside its GlobalTensor (" +
           std::to_string(d.gm_hi - d.gm_lo) + " B)");
-  if (m::GlobalMemory::die_of(d.gm) != c.die())
-    fault(std::string(d.name) + ": " + describe_gm(d.gm) +
-          " is on another die; remote GM needs the inter-die fabric (not modelled yet)");
 
   m::Instr in;
   in.pipe = d.to_gm ? m::PipeId::MTE3 : m::PipeId::MTE2;
@@ -175,14 +176,23 @@ void pipe_barrier(pipe_t p) {
   core().issue(std::move(in));
 }
 
+// The scalar reaches its own die's GM only; another die's memory is reached with DataCopy.
+static void check_scalar_gm(const m::AivCore& c, uint64_t addr, const char* what) {
+  if (m::GlobalMemory::die_of(addr) != c.die())
+    fault(std::string(what) + " on " + describe_gm(addr) +
+          ": the scalar unit only reaches its own die's GM (use DataCopy)");
+}
+
 void scalar_gm_read(uint64_t addr, void* dst, size_t bytes) {
   m::AivCore& c = core();
+  check_scalar_gm(c, addr, "GetValue");
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
   memory().read(addr, dst, bytes);
 }
 
 void scalar_gm_write(uint64_t addr, const void* src, size_t bytes) {
   m::AivCore& c = core();
+  check_scalar_gm(c, addr, "SetValue");
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
   memory().write(addr, src, bytes);
 }
@@ -292,5 +302,28 @@ uint32_t TPipe::allocate(uint64_t bytes, const char* kind, int num, uint32_t len
   core_->reserve_ub(used_);
   return base;
 }
+
+}  // namespace AscendC
+
+namespace AscendC {
+
+static const detail::HcclWindows& windows_of(uint32_t rank, const char* what) {
+  const detail::HcclWindows& w = detail::hccl();
+  if (rank >= w.data.size())
+    detail::fault(std::string(what) + "(" + std::to_string(rank) + "): the EP group has " +
+                  std::to_string(w.data.size()) + " ranks");
+  return w;
+}
+
+GM_ADDR GetWindAddrByRankId(uint32_t rank) {
+  return reinterpret_cast<GM_ADDR>(windows_of(rank, "GetWindAddrByRankId").data[rank]);
+}
+GM_ADDR GetWindStateAddrByRankId(uint32_t rank) {
+  return reinterpret_cast<GM_ADDR>(windows_of(rank, "GetWindStateAddrByRankId").status[rank]);
+}
+uint64_t GetWindSize() { return detail::hccl().data_bytes; }
+uint64_t GetWindStateSize() { return detail::hccl().status_bytes; }
+uint32_t GetRankId() { return static_cast<uint32_t>(detail::core().die()); }
+uint32_t GetRankDim() { return static_cast<uint32_t>(detail::hccl().data.size()); }
 
 }  // namespace AscendC

@@ -44,6 +44,13 @@ namespace m = ascend::model;
 
 // Bound by the simulation before any kernel runs.
 void bind_memory(m::GlobalMemory* gm);
+// Every rank's HCCL windows: data (windowsIn) and status (windowsExp), in that rank's HBM.
+struct HcclWindows {
+  std::vector<uint64_t> data, status;
+  uint64_t data_bytes = 0, status_bytes = 0;
+};
+void bind_hccl(HcclWindows w);
+const HcclWindows& hccl();
 m::GlobalMemory& memory();
 inline m::AivCore& core() { return m::AivCore::current(); }
 [[noreturn]] void fault(const std::string& what);
@@ -325,6 +332,20 @@ class TPipe {
   uint32_t used_ = 0;
   int next_event_ = 0;
 };
+
+// ------------------------------------------------------------------ HCCL communication windows
+// As an MC2 kernel reaches them: an AIV writes a peer's window directly with MTE3 (and reads it
+// with MTE2) over UBmem; no other communication engine is involved. One rank is one die.
+GM_ADDR GetWindAddrByRankId(uint32_t rank);       // the rank's data window (windowsIn)
+GM_ADDR GetWindStateAddrByRankId(uint32_t rank);  // the rank's status window (windowsExp)
+uint64_t GetWindSize();                           // bytes of a data window (hccl.buffsize_MB)
+uint64_t GetWindStateSize();                      // bytes of a status window (hccl.status_KiB)
+uint32_t GetRankId();                             // this core's rank
+uint32_t GetRankDim();                            // ranks in the EP group
+
+// Simulator instrumentation, not Ascend C: the simulated time in ps, for calibration kernels that
+// time one instruction.
+inline uint64_t SimNowPs() { return ascend::model::now(); }
 
 // ------------------------------------------------------------------ core identity and sync
 

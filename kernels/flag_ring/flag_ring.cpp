@@ -1,0 +1,97 @@
+// `flag_ring`: the smallest cross-die kernel, and the scale probe. Every core of every rank writes
+// one 32-B flag (its rank + 1) into slot `core` of the next rank's status window, then polls its
+// own slot (MTE2 read, then the scalar looks) until the previous rank's flag arrives, clears it,
+// and records what it saw. The check: every core saw exactly its predecessor's flag.
+#include "kernels/kernel.h"
+#include "models/errors.h"
+#include "sim/api/kernel_operator.h"
+
+namespace ascend {
+
+namespace {
+
+using namespace AscendC;
+
+class KernelFlagRing {
+ public:
+  void Init(GM_ADDR seen) {
+    uint32_t rank = GetRankId(), ranks = GetRankDim(), core = static_cast<uint32_t>(GetBlockIdx());
+    next_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId((rank + 1) % ranks)) + core * 8, 8);
+    mine_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId(rank)) + core * 8, 8);
+    seen_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(seen) + core, 1);
+    pipe_.InitBuffer(out_, 32);
+    pipe_.InitBuffer(in_, 32);
+    rank_ = rank;
+  }
+
+  void Process() {
+    LocalTensor<int32_t> flag = out_.Get<int32_t>();
+    Duplicate(flag, static_cast<int32_t>(rank_ + 1), 8);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(next_, flag, 8);
+    LocalTensor<int32_t> poll = in_.Get<int32_t>();
+    int32_t value = 0;
+    while (value == 0) {
+      DataCopy(poll, mine_, 8);
+      SetFlag<HardEvent::MTE2_S>(0);
+      WaitFlag<HardEvent::MTE2_S>(0);
+      value = poll.GetValue(0);
+    }
+    seen_.SetValue(0, value);
+    PipeBarrier<PIPE_ALL>();
+  }
+
+ private:
+  uint32_t rank_ = 0;
+  TPipe pipe_;
+  TBuf<TPosition::VECCALC> out_, in_;
+  GlobalTensor<int32_t> next_, mine_, seen_;
+};
+
+void declare(Params& p) {
+  p.declare({"flag_ring.cores", ParamSpec::Type::Int, "cores", "48", 1, 96, {},
+             "cores per rank taking part", "workload"});
+}
+
+int dies(const Params& p) {
+  if (p.integer("ep.world_size") < 2)
+    throw SimError(kExitBadInput, "flag_ring needs ep.world_size >= 2 (got " + p.text("ep.world_size") + ")");
+  return ep_ranks(p);
+}
+
+std::string run(Simulation& sim, const Params& p) {
+  int cores = static_cast<int>(p.integer("flag_ring.cores"));
+  int ranks = sim.cluster().dies();
+  std::vector<uint64_t> seen;
+  for (int r = 0; r < ranks; ++r) seen.push_back(sim.alloc(r, "flag_ring.seen", 4ull * cores));
+  sim.run_kernel("flag_ring", cores, [&](int rank) {
+    uint64_t s = seen[rank];
+    return [s] {
+      KernelFlagRing k;
+      k.Init(reinterpret_cast<GM_ADDR>(s));
+      k.Process();
+    };
+  });
+  for (int r = 0; r < ranks; ++r) {
+    std::vector<int32_t> got(cores);
+    sim.read(seen[r], got.data(), 4ull * cores);
+    int32_t want = (r + ranks - 1) % ranks + 1;
+    for (int c = 0; c < cores; ++c)
+      if (got[c] != want)
+        throw SimError(kExitCheckFailed, "flag_ring: rank " + std::to_string(r) + " core " + std::to_string(c) +
+                                             " saw flag " + std::to_string(got[c]) + ", golden " +
+                                             std::to_string(want));
+  }
+  return "every core saw its predecessor's flag (" + std::to_string(ranks) + " ranks x " +
+         std::to_string(cores) + " cores)";
+}
+
+}  // namespace
+
+KernelDef flag_ring_kernel_def() {
+  return {"flag_ring", "every core writes a flag to the next rank and waits for its own", declare,
+          run, dies};
+}
+
+}  // namespace ascend

@@ -1,0 +1,146 @@
+// `ub_write`: calibration of the fabric. Rank 0's core 0 first times one lone 512-B write into
+// rank ub_write.dst's HCCL window; then ub_write.cores cores of rank 0 write ub_write.bytes in
+// ub_write.chunk_bytes pieces into that window (contiguous shares per core), and the bandwidth of
+// that bulk phase is reported. Each core's data is checked in the destination window.
+#include "kernels/kernel.h"
+#include "models/errors.h"
+#include "sim/api/kernel_operator.h"
+
+namespace ascend {
+
+namespace {
+
+using namespace AscendC;
+
+struct UbWriteTiling {
+  uint32_t cores;
+  uint64_t bytes;
+  uint32_t chunk;
+  uint32_t dst;
+};
+
+struct UbWriteTimes {  // filled by the kernel (simulator instrumentation)
+  uint64_t probe_start = 0, probe_done = 0, bulk_start = 0, bulk_done = 0;
+};
+
+uint8_t pattern(uint32_t core, uint64_t i) { return static_cast<uint8_t>(core * 37 + i * 11 + 5); }
+
+class KernelUbWrite {
+ public:
+  void Init(GM_ADDR src, const UbWriteTiling& t, UbWriteTimes* times) {
+    t_ = t;
+    times_ = times;
+    uint32_t core = static_cast<uint32_t>(GetBlockIdx());
+    share_ = t.bytes / t.cores;
+    srcGm_.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(src) + core * t.chunk, t.chunk);
+    dstGm_.SetGlobalBuffer(GetWindAddrByRankId(t.dst), GetWindSize());
+    pipe_.InitBuffer(buf_, t.chunk);
+  }
+
+  void Process() {
+    uint32_t core = static_cast<uint32_t>(GetBlockIdx());
+    LocalTensor<uint8_t> data = buf_.Get<uint8_t>();
+    DataCopy(data, srcGm_, t_.chunk);
+    SetFlag<HardEvent::MTE2_MTE3>(0);
+    WaitFlag<HardEvent::MTE2_MTE3>(0);
+    if (core == 0) {  // the lone 512-B write, timed from the start of its DMA
+      PipeBarrier<PIPE_ALL>();
+      DataCopy(dstGm_[t_.bytes], data, 512);
+      times_->probe_start = SimNowPs();  // issued; the idle engine starts the DMA now
+      SetFlag<HardEvent::MTE3_S>(0);
+      WaitFlag<HardEvent::MTE3_S>(0);
+      times_->probe_done = SimNowPs();
+    }
+    SyncAll();
+    if (core == 0) times_->bulk_start = SimNowPs();
+    for (uint64_t off = 0; off < share_; off += t_.chunk)
+      DataCopy(dstGm_[core * share_ + off], data, static_cast<uint32_t>(std::min<uint64_t>(t_.chunk, share_ - off)));
+    PipeBarrier<PIPE_ALL>();
+    SyncAll();
+    if (core == 0) times_->bulk_done = SimNowPs();
+  }
+
+ private:
+  UbWriteTiling t_{};
+  UbWriteTimes* times_ = nullptr;
+  uint64_t share_ = 0;
+  TPipe pipe_;
+  TBuf<TPosition::VECCALC> buf_;
+  GlobalTensor<uint8_t> srcGm_, dstGm_;
+};
+
+void declare(Params& p) {
+  using T = ParamSpec::Type;
+  p.declare({"ub_write.cores", T::Int, "cores", "1", 1, 96, {}, "cores of rank 0 that write",
+             "workload"});
+  p.declare({"ub_write.bytes", T::Int, "B", "1048576", 512, 1e11, {},
+             "bytes written in all (split evenly over the cores; a multiple of 32 x cores)",
+             "workload"});
+  p.declare({"ub_write.chunk_bytes", T::Int, "B", "16384", 32, 131072, {},
+             "bytes per DMA (a multiple of 32)", "workload"});
+  p.declare({"ub_write.dst", T::Int, "rank", "1", 0, 767, {},
+             "destination rank (< ep.world_size): 1 is the other die of the chip, 2..15 the same "
+             "node, 16 and up another node (a3)",
+             "workload"});
+}
+
+int dies(const Params& p) { return ep_ranks(p); }
+
+std::string run(Simulation& sim, const Params& p) {
+  UbWriteTiling t{};
+  t.cores = static_cast<uint32_t>(p.integer("ub_write.cores"));
+  t.bytes = static_cast<uint64_t>(p.integer("ub_write.bytes"));
+  t.chunk = static_cast<uint32_t>(p.integer("ub_write.chunk_bytes"));
+  t.dst = static_cast<uint32_t>(p.integer("ub_write.dst"));
+  int ranks = sim.cluster().dies();
+  if (t.dst >= static_cast<uint32_t>(ranks))
+    throw SimError(kExitBadInput, "ub_write.dst = " + std::to_string(t.dst) +
+                                      " is not a rank of ep.world_size = " + std::to_string(ranks));
+  if (t.chunk % 32 || t.bytes % (32ull * t.cores))
+    throw SimError(kExitBadInput, "ub_write.chunk_bytes must be a multiple of 32 and ub_write.bytes a "
+                                  "multiple of 32 x ub_write.cores");
+  sim.require_window("ub_write", t.bytes + 512, "ub_write.bytes + 512");
+
+  std::vector<uint8_t> src(uint64_t{t.chunk} * t.cores);
+  for (uint32_t c = 0; c < t.cores; ++c)
+    for (uint32_t i = 0; i < t.chunk; ++i) src[uint64_t{c} * t.chunk + i] = pattern(c, i);
+  uint64_t sa = sim.alloc(0, "ub_write.src", src.size());
+  sim.write(sa, src.data(), src.size());
+
+  UbWriteTimes times;
+  KernelRecord& rec = sim.run_kernel("ub_write", static_cast<int>(t.cores), [&](int rank) {
+    return [=, &times] {
+      if (rank != 0) return;
+      KernelUbWrite k;
+      k.Init(reinterpret_cast<GM_ADDR>(sa), t, &times);
+      k.Process();
+    };
+  });
+
+  uint64_t share = t.bytes / t.cores;
+  std::vector<uint8_t> got(t.bytes);
+  sim.read(sim.window(static_cast<int>(t.dst)), got.data(), t.bytes);
+  for (uint64_t i = 0; i < t.bytes; ++i) {
+    uint32_t core = static_cast<uint32_t>(i / share);
+    uint8_t want = pattern(core, (i % share) % t.chunk);
+    if (got[i] != want)
+      throw SimError(kExitCheckFailed, "ub_write: rank " + std::to_string(t.dst) + " window byte " +
+                                           std::to_string(i) + " = " + std::to_string(got[i]) +
+                                           ", golden " + std::to_string(want));
+  }
+  double bulk_ns = model::ps_to_ns(times.bulk_done - times.bulk_start);
+  rec.extra["bytes"] = t.bytes;
+  rec.extra["bandwidth_GBps"] = bulk_ns > 0 ? static_cast<double>(t.bytes) / bulk_ns : 0.0;
+  rec.extra["first_write_512B_latency_ns"] = model::ps_to_ns(times.probe_done - times.probe_start);
+  rec.extra["link_class"] = t.dst == 0 ? "local" : sim.cluster().fabric().link_class(0, static_cast<int>(t.dst));
+  return "the destination window holds every byte written (" + std::to_string(t.bytes) + " B)";
+}
+
+}  // namespace
+
+KernelDef ub_write_kernel_def() {
+  return {"ub_write", "rank 0 writes into another rank's window: 512-B latency and bandwidth",
+          declare, run, dies};
+}
+
+}  // namespace ascend
