@@ -37,30 +37,15 @@ void Bench::at(model::Tick t, std::function<void()> probe) {
   cluster().scheduler().at(t, std::move(probe));
 }
 
-Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& sets,
-                     const RunOptions& opts) {
+namespace {
+// Forks; the child runs f and sends back its text and exit code.
+std::pair<int, std::string> fork_run(const std::function<std::pair<int, std::string>()>& f) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    int code = 0;
-    std::string text;
-    try {
-      Params p = make_params(sets);
-      p.set("run.kernel", kernel, "test");
-      const KernelDef& def = find_kernel(kernel);
-      Simulation sim(p, def.dies(p), opts);
-      def.run(sim, p);
-      sim.write_outputs(0, "a3", kernel);
-      text = sim.stats(0).dump();
-    } catch (const SimError& e) {
-      code = e.code;
-      text = e.what();
-    } catch (const std::exception& e) {
-      code = kExitInternal;
-      text = e.what();
-    }
+    auto [code, text] = f();
     size_t off = 0;
     while (off < text.size()) {
       ssize_t n = write(fds[1], text.data() + off, text.size() - off);
@@ -78,14 +63,47 @@ Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& 
   close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text};
+}
+
+std::pair<int, std::string> guarded(const std::function<std::string()>& f) {
+  try {
+    return {0, f()};
+  } catch (const SimError& e) {
+    return {e.code, e.what()};
+  } catch (const std::exception& e) {
+    return {kExitInternal, e.what()};
+  }
+}
+}  // namespace
+
+Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& sets,
+                     const RunOptions& opts) {
+  auto [code, text] = fork_run([&] {
+    return guarded([&] {
+      Params p = make_params(sets);
+      p.set("run.kernel", kernel, "test");
+      const KernelDef& def = find_kernel(kernel);
+      Simulation sim(p, def.dies(p), opts);
+      def.run(sim, p);
+      sim.write_outputs(0, "a3", kernel);
+      return sim.stats(0).dump();
+    });
+  });
   Outcome o;
-  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  if (o.exit_code == 0) {
+  o.exit_code = code;
+  if (code == 0) {
     o.stats = nlohmann::json::parse(text);
   } else {
     o.message = text;
   }
   return o;
+}
+
+nlohmann::json in_child(const std::function<nlohmann::json()>& f) {
+  auto [code, text] = fork_run([&] { return guarded([&] { return f().dump(); }); });
+  if (code == 0) return nlohmann::json::parse(text);
+  return {{"exit_code", code}, {"message", text}};
 }
 
 }  // namespace ascend::test

@@ -52,4 +52,8 @@ struct Outcome {
 Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& sets,
                      const RunOptions& opts = {});
 
+// Runs f in a forked child (which may build its own Bench) and returns the JSON it produced; a
+// SimError in the child comes back as {"exit_code": code, "message": what}.
+nlohmann::json in_child(const std::function<nlohmann::json()>& f);
+
 }  // namespace ascend::test

@@ -67,7 +67,7 @@ if [ -f "$tmp/a/stats.json" ]; then
   [ "$(json "$tmp/a/stats.json" "j['kernels'][0]['name']")" = stream ] && ok || bad "stats.json kernel name"
   json "$tmp/a/stats.json" "j['kernels'][0]['latency_ns'] > 0 and len(j['kernels'][0]['rank_latency_ns']) == 1 and j['simulator']['wall_s'] >= 0 and j['simulator']['peak_rss_MiB'] > 0 and j['kernels'][0]['bandwidth_GBps'] > 0" | grep -q True && ok || bad "stats.json figures"
   lanes=$(json "$tmp/a/trace.json" "sorted({e['args']['name'].split()[-1] for e in j['traceEvents'] if e.get('name') == 'thread_name'})")
-  [ "$lanes" = "['FLOWCTRL', 'MTE2', 'MTE3', 'SCALAR', 'VECTOR']" ] && ok || bad "trace lanes: $lanes"
+  [ "$lanes" = "['FLOWCTRL', 'MTE2', 'MTE3', 'SCALAR', 'VECTOR', 'die0.hbm']" ] && ok || bad "trace lanes: $lanes"
   grep -q 'MTE2_busy' "$tmp/a/waves.vcd" && grep -q 'flag_MTE2_V' "$tmp/a/waves.vcd" && ok || bad "waves.vcd signals"
   expect 0 "outputs" -- --config "$tmp/a/config.ini" --out "$tmp/b"
   a=$(json "$tmp/a/stats.json" "j['kernels'][0]['latency_ns']")
@@ -76,6 +76,19 @@ if [ -f "$tmp/a/stats.json" ]; then
 else
   bad "no stats.json"
 fi
+
+# --- the fabric
+expect 0 "every core saw its predecessor's flag \(16 ranks x 48 cores\)" -- --kernel flag_ring --ep 16
+expect 2 "flag_ring needs ep.world_size >= 2" -- --kernel flag_ring
+expect 2 "kernel stream runs on one die" -- --kernel stream --ep 2
+expect 2 "ub_write.dst = 5 is not a rank of ep.world_size = 2" -- --kernel ub_write --ep 2 --set ub_write.dst=5
+expect 2 "needs an HCCL window of 314573312 B \(ub_write.bytes \+ 512\) but hccl.buffsize_MB gives 209715200 B" -- --kernel ub_write --ep 2 --set ub_write.bytes=314572800 --set ub_write.chunk_bytes=65536
+expect 2 "fabric.write_GBps = 200 exceeds the nominal fabric.port_GBps" -- --kernel ub_write --ep 2 --set fabric.write_GBps=200
+expect 2 "ep.world_size = '769'" -- --kernel flag_ring --ep 769
+expect 0 "outputs" -- --kernel ub_write --ep 32 --set ub_write.dst=20 --set ub_write.bytes=512 --out "$tmp/u"
+[ "$(json "$tmp/u/stats.json" "(j['kernels'][0]['first_write_512B_latency_ns'], j['kernels'][0]['link_class'])")" = "(2100.0, 'inter_node')" ] && ok || bad "ub_write 512-B inter-node latency"
+expect 0 "outputs" -- --kernel ub_write --ep 4 --set ub_write.dst=2 --set ub_write.cores=48 --set ub_write.bytes=50331648 --out "$tmp/u"
+within "$(json "$tmp/u/stats.json" "j['kernels'][0]['bandwidth_GBps']")" 130 137 && ok || bad "ub_write saturation"
 
 # --- properties, through the CLI
 lat() { "$sim" "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['latency_ns']"; }
