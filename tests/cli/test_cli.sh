@@ -28,6 +28,7 @@ expect() {
   fi
 }
 
+within() { python3 -c "import sys; v=float(sys.argv[1]); sys.exit(0 if float(sys.argv[2]) <= v <= float(sys.argv[3]) else 1)" "$@"; }
 json() {  # json FILE EXPR: evaluates a Python expression over the parsed file as `j`
   python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
 }
@@ -93,7 +94,6 @@ within "$(json "$tmp/u/stats.json" "j['kernels'][0]['bandwidth_GBps']")" 130 137
 # --- properties, through the CLI
 lat() { "$sim" "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['latency_ns']"; }
 bw() { "$sim" --kernel stream "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['bandwidth_GBps']"; }
-within() { python3 -c "import sys; v=float(sys.argv[1]); sys.exit(0 if float(sys.argv[2]) <= v <= float(sys.argv[3]) else 1)" "$@"; }
 one=$(lat --set pipeline.buffer_num=1); two=$(lat --set pipeline.buffer_num=2)
 within "$(python3 -c "print($one/$two)")" 1.4 3.0 && ok || bad "double buffer speed-up $one/$two"
 one=$(lat --set pipeline.buffer_num=1 --set pipeline.vector_repeats=5120)
