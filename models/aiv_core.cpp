@@ -35,8 +35,13 @@ AivCore& AivCore::current() {
   return *current_;
 }
 
+// A launch starts from a clean core: no flag set, no queue event ids or UB handed out.
 void AivCore::launch(std::function<void()> program, int block_idx, int block_num) {
   program_ = std::move(program);
+  flags_.clear();
+  vcd_flags.fill(0);
+  next_queue_event_ = kQueueEventBase;
+  pipe_active = false;
   block_idx_ = block_idx;
   block_num_ = block_num;
   state_ = State::Running;
@@ -52,10 +57,18 @@ void AivCore::run() {
     scalar_run_start_ = scalar_run_end_ = started_at_;
     try {
       program_();
-      pipe_barrier_all();  // a kernel ends when its last instruction has completed
+      drain();  // a kernel ends when its last instruction has completed
       flush_scalar_run();
       state_ = State::Done;
     } catch (const KernelAbort&) {
+      state_ = State::Aborted;
+    } catch (const sc_core::sc_unwind_exception&) {
+      throw;  // a kill after a deadlock: let SystemC finish the unwinding
+    } catch (const SimError& e) {
+      record_fault(e);
+      state_ = State::Aborted;
+    } catch (const std::exception& e) {
+      record_fault(SimError(kExitInternal, std::string("in kernel '") + kernel_name_ + "': " + e.what()));
       state_ = State::Aborted;
     }
     finished_at_ = now();
@@ -127,7 +140,7 @@ void AivCore::scalar_set_flag(HardEvent e, uint32_t id) {
 
 void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
-  uint32_t key = flag_key(e, id);
+  uint64_t key = flag_key(e, id);
   if (!flags_.count(key))
     block_on(
         scalar_wake_, [&] { return flags_.count(key) > 0; },
@@ -144,6 +157,10 @@ bool AivCore::all_pipes_idle() const {
 
 void AivCore::pipe_barrier_all() {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  drain();
+}
+
+void AivCore::drain() {
   block_on(scalar_wake_, [&] { return all_pipes_idle(); }, "PipeBarrier<PIPE_ALL>");
 }
 
@@ -169,8 +186,8 @@ void SyncAllBarrier::arrive(AivCore& core) {
 
 // ---------------------------------------------------------------- pipes
 
-uint32_t AivCore::flag_key(HardEvent e, uint32_t id) const {
-  return (static_cast<uint32_t>(e) << 24) | id;
+uint64_t AivCore::flag_key(HardEvent e, uint32_t id) const {
+  return (static_cast<uint64_t>(e) << 32) | id;
 }
 
 void AivCore::set_flag(HardEvent e, uint32_t id) {
@@ -260,7 +277,14 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
     pp.engine_free = start + hold;
     pp.stats.bytes += in.work.amount;
   }
-  if (in.on_start) in.on_start();
+  // The source is read when the transfer really starts (it may wait for a busy resource).
+  if (in.on_start) {
+    if (start > t) {
+      sched_.at(start, std::move(in.on_start));
+    } else {
+      in.on_start();
+    }
+  }
   ++pp.stats.instrs;
   if (pp.outstanding++ == 0) {
     pp.busy_since = t;

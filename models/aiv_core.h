@@ -121,6 +121,15 @@ class AivCore : public sc_core::sc_module {
   uint8_t* ub() { return ub_.data(); }
   // Grows the UB backing store to cover [0, bytes) (UB bytes are only stored once allocated).
   void reserve_ub(uint32_t bytes);
+  uint32_t ub_allocated() const { return static_cast<uint32_t>(ub_.size()); }
+  // Event ids for queues, unique within this core and launch (never colliding with user ids).
+  uint32_t next_queue_event_ids(uint32_t n) {
+    uint32_t first = next_queue_event_;
+    next_queue_event_ += n;
+    return first;
+  }
+  // One TPipe per kernel, as in Ascend C.
+  bool pipe_active = false;
 
   void issue(Instr in);                       // scalar pays the issue cost; stalls on a full queue
   void scalar_work(uint64_t cycles);          // scalar busy (GetValue/SetValue, address math)
@@ -162,7 +171,8 @@ class AivCore : public sc_core::sc_module {
   void start_work(PipeId p, Instr& in, Tick t);
   void complete(PipeId p, const std::function<void()>& effect);
   void set_flag(HardEvent e, uint32_t id);
-  uint32_t flag_key(HardEvent e, uint32_t id) const;
+  uint64_t flag_key(HardEvent e, uint32_t id) const;
+  void drain();  // waits until every pipe is empty (no issue cost)
   bool all_pipes_idle() const;
   void wake_scalar() { scalar_wake_.notify(sc_core::SC_ZERO_TIME); }
   // Blocks the scalar on `ev` until ready() holds. The wait shows on the FLOWCTRL lane as `name`;
@@ -187,7 +197,8 @@ class AivCore : public sc_core::sc_module {
 
   std::vector<uint8_t> ub_;
   std::array<Pipe, kPipes> pipes_;
-  std::unordered_map<uint32_t, int> flags_;
+  std::unordered_map<uint64_t, int> flags_;
+  uint32_t next_queue_event_ = kQueueEventBase;
 
   std::string kernel_name_;
   std::function<void()> program_;

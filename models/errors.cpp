@@ -8,9 +8,13 @@ namespace ascend {
 
 static std::unique_ptr<SimError> g_fault;
 
-void kernel_fault(const std::string& msg) {
-  if (!g_fault) g_fault = std::make_unique<SimError>(kExitKernelFault, msg);
+void record_fault(const SimError& e) {
+  if (!g_fault) g_fault = std::make_unique<SimError>(e);
   sc_core::sc_stop();
+}
+
+void kernel_fault(const std::string& msg) {
+  record_fault(SimError(kExitKernelFault, msg));
   throw KernelAbort{};
 }
 

@@ -52,10 +52,10 @@ void declare_hardware_params(Params& p) {
              "est. from [VEC] 256 B per repeat and [HC31] 2048-bit vector, M"});
   p.declare({"vector.overhead_cycles", T::Int, "cycles", "16", 0, 10000, {},
              "fixed start-up cost of every vector instruction", "est., uncalibrated, L"});
-  p.declare({"scalar.issue_cycles", T::Int, "cycles", "2", 0, 10000, {},
+  p.declare({"scalar.issue_cycles", T::Int, "cycles", "2", 1, 10000, {},
              "scalar cycles to issue one instruction into a pipe queue (or run a flag/barrier)",
              "est., uncalibrated, L"});
-  p.declare({"scalar.gm_latency_cycles", T::Int, "cycles", "241", 0, 100000, {},
+  p.declare({"scalar.gm_latency_cycles", T::Int, "cycles", "241", 1, 100000, {},
              "scalar GetValue/SetValue on GM (the scalar stalls this long)",
              "est. = CA-model L2 read latency [SIM-CFG], L"});
   p.declare({"pipe.queue_depth", T::Int, "instrs", "32", 1, 4096, {},

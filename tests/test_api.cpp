@@ -920,7 +920,7 @@ TEST(ApiFault, DataCopyLengthNotAMultipleOf32Bytes) {
 }
 
 TEST(ApiFault, VectorOpPastTheEndOfUb) {
-  expect_fault("Unified Buffer", [](const FaultEnv& env) {
+  expect_fault("allocated by InitBuffer", [](const FaultEnv& env) {
     TPipe pipe;
     TBuf<TPosition::VECCALC> all;
     pipe.InitBuffer(all, env.ub_bytes);
@@ -931,7 +931,7 @@ TEST(ApiFault, VectorOpPastTheEndOfUb) {
 }
 
 TEST(ApiFault, Level0StridesPastTheEndOfUb) {
-  expect_fault("Unified Buffer", [](const FaultEnv&) {
+  expect_fault("allocated by InitBuffer", [](const FaultEnv&) {
     TPipe pipe;
     LocalTensor<float> t = ub_tensor<float>(pipe, 64);
     Muls(t, t, 2.0f, 64, 255, strides(1, 255));  // repeat 254 starts 2 MB further on

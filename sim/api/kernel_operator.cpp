@@ -50,14 +50,16 @@ std::string describe_gm(uint64_t addr) {
   return os.str();
 }
 
-void check_ub(const m::AivCore& c, uint32_t offset, uint64_t bytes, const char* instr) {
-  if (offset + bytes > c.timing().ub_bytes)
+void check_ub(const m::AivCore* c, uint64_t offset, uint64_t bytes, const char* instr) {
+  if (!c) fault(std::string(instr) + " on a LocalTensor that was never allocated");
+  if (c != &core()) fault(std::string(instr) + " on another core's LocalTensor");
+  if (offset + bytes > c->ub_allocated())
     fault(std::string(instr) + ": UB range [" + std::to_string(offset) + ", " +
-          std::to_string(offset + bytes) + ") beyond the " + std::to_string(c.timing().ub_bytes) +
-          " B Unified Buffer");
+          std::to_string(offset + bytes) + ") beyond the " + std::to_string(c->ub_allocated()) +
+          " B allocated by InitBuffer (UB " + std::to_string(c->timing().ub_bytes) + " B)");
 }
 
-void check_ub_aligned(uint32_t offset, const char* instr) {
+void check_ub_aligned(uint64_t offset, const char* instr) {
   if (offset % 32) fault(std::string(instr) + ": UB address " + std::to_string(offset) +
                          " is not 32-B aligned");
 }
@@ -68,8 +70,12 @@ void issue_dma(const DmaDesc& d) {
   if (d.block_count > 4095)
     fault(std::string(d.name) + ": blockCount " + std::to_string(d.block_count) + " > 4095");
   check_ub_aligned(d.ub, d.name);
-  uint32_t ub_block = d.to_gm ? d.block_bytes : d.pad_left + d.block_bytes + d.pad_right;
-  check_ub(c, d.ub, uint64_t{d.block_count - 1} * d.ub_stride + ub_block, d.name);
+  uint64_t ub_block = d.to_gm ? d.block_bytes : uint64_t{d.pad_left} + d.block_bytes + d.pad_right;
+  uint64_t ub_span = uint64_t{d.block_count - 1} * d.ub_stride + ub_block;
+  check_ub(d.ub_core, d.ub, ub_span, d.name);
+  if (d.ub + ub_span > d.ub_hi)
+    fault(std::string(d.name) + ": " + std::to_string(ub_span) + " B of UB beyond a LocalTensor of " +
+          std::to_string(d.ub_hi - d.ub) + " B");
   uint64_t gm_end = d.gm + uint64_t{d.block_count - 1} * d.gm_stride + d.block_bytes;
   if (d.gm < d.gm_lo || gm_end > d.gm_hi)
     fault(std::string(d.name) + (d.to_gm ? " to " : " from ") + describe_gm(d.gm) + " +" +
@@ -177,7 +183,9 @@ void pipe_barrier(pipe_t p) {
 }
 
 // The scalar reaches its own die's GM only; another die's memory is reached with DataCopy.
-static void check_scalar_gm(const m::AivCore& c, uint64_t addr, const char* what) {
+static void check_scalar_gm(const m::AivCore& c, uint64_t addr, size_t bytes, const char* what) {
+  if (!memory().region_of(addr, bytes))
+    fault(std::string(what) + " on " + describe_gm(addr) + ": not inside a GM allocation");
   if (m::GlobalMemory::die_of(addr) != c.die())
     fault(std::string(what) + " on " + describe_gm(addr) +
           ": the scalar unit only reaches its own die's GM (use DataCopy)");
@@ -185,14 +193,14 @@ static void check_scalar_gm(const m::AivCore& c, uint64_t addr, const char* what
 
 void scalar_gm_read(uint64_t addr, void* dst, size_t bytes) {
   m::AivCore& c = core();
-  check_scalar_gm(c, addr, "GetValue");
+  check_scalar_gm(c, addr, bytes, "GetValue");
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
   memory().read(addr, dst, bytes);
 }
 
 void scalar_gm_write(uint64_t addr, const void* src, size_t bytes) {
   m::AivCore& c = core();
-  check_scalar_gm(c, addr, "SetValue");
+  check_scalar_gm(c, addr, bytes, "SetValue");
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
   memory().write(addr, src, bytes);
 }
@@ -207,12 +215,12 @@ void scalar_ub_access() {
 static m::PipeId producer_of(TPosition p) {
   if (p == TPosition::VECIN) return m::PipeId::MTE2;
   if (p == TPosition::VECOUT) return m::PipeId::V;
-  throw ascend::SimError(ascend::kExitInternal, "queue source must be VECIN or VECOUT");
+  fault("a TQue's source position must be VECIN or VECOUT (VECCALC is for TBuf)");
 }
 static m::PipeId consumer_of(TPosition p) {
   if (p == TPosition::VECIN) return m::PipeId::V;
   if (p == TPosition::VECOUT) return m::PipeId::MTE3;
-  throw ascend::SimError(ascend::kExitInternal, "queue destination must be VECIN or VECOUT");
+  fault("a TQue's destination position must be VECIN or VECOUT (VECCALC is for TBuf)");
 }
 
 // TQueBind<SRC, DST>: the producer pipe fills a buffer, EnQue/DeQue hand it to the consumer pipe
@@ -226,13 +234,11 @@ QueueBase::QueueBase(TPosition src, TPosition dst)
       release_(event_between(consumer_, producer_)) {}
 
 void QueueBase::init(m::AivCore* c, uint32_t base, uint8_t num, uint32_t len) {
-  static uint32_t next_event = m::kQueueEventBase;
   core_ = c;
   len_ = len;
   slots_.clear();
   for (uint8_t i = 0; i < num; ++i) slots_.push_back(Slot{base + i * len});
-  event_base_ = next_event;
-  next_event += num;
+  event_base_ = c->next_queue_event_ids(num);
 }
 
 int QueueBase::slot_of(uint32_t offset, const char* what) {
@@ -279,13 +285,19 @@ uint32_t QueueBase::deque() {
 void QueueBase::free(uint32_t offset) {
   int id = slot_of(offset, "FreeTensor");
   if (slots_[id].state == SlotState::Free) fault("FreeTensor of a tensor already free");
+  if (slots_[id].state == SlotState::Queued) fault("FreeTensor of a tensor still in the queue (DeQue it first)");
   slots_[id].state = SlotState::Free;
   raw_set_flag(release_, event_base_ + id);
 }
 
 }  // namespace detail
 
-TPipe::TPipe() : core_(&detail::core()) {}
+TPipe::TPipe() : core_(&detail::core()) {
+  if (core_->pipe_active) detail::fault("a second TPipe in one kernel (Ascend C allows one)");
+  core_->pipe_active = true;
+}
+
+TPipe::~TPipe() { core_->pipe_active = false; }
 
 uint32_t TPipe::allocate(uint64_t bytes, const char* kind, int num, uint32_t len,
                          const char* file, int line) {

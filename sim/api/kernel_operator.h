@@ -56,8 +56,12 @@ inline m::AivCore& core() { return m::AivCore::current(); }
 [[noreturn]] void fault(const std::string& what);
 std::string describe_gm(uint64_t addr);
 
-void check_ub(const m::AivCore& c, uint32_t offset, uint64_t bytes, const char* instr);
-void check_ub_aligned(uint32_t offset, const char* instr);
+// A UB range must lie inside what this kernel's TPipe allocated (and so inside the UB).
+void check_ub(const m::AivCore* c, uint64_t offset, uint64_t bytes, const char* instr);
+void check_ub_aligned(uint64_t offset, const char* instr);
+// A vector operand: an allocated tensor starting on a 32-B boundary, `bytes` inside it.
+template <class T>
+void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr);
 
 // One DMA between GM and UB, possibly strided: blocks of `block_bytes`, GM blocks `gm_stride`
 // bytes apart, UB blocks `ub_stride` bytes apart (32-B aligned). GM ranges are checked against
@@ -65,7 +69,8 @@ void check_ub_aligned(uint32_t offset, const char* instr);
 struct DmaDesc {
   bool to_gm = false;
   uint64_t gm = 0, gm_lo = 0, gm_hi = 0, gm_stride = 0;
-  uint32_t ub = 0, ub_stride = 0;
+  const m::AivCore* ub_core = nullptr;  // owner of the LocalTensor (null: not allocated)
+  uint64_t ub = 0, ub_hi = 0, ub_stride = 0;  // UB side, bounded by the LocalTensor's end
   uint32_t block_count = 1, block_bytes = 0;
   // GM->UB padding: pad_left/pad_right bytes around each block filled with pad_value bytes
   uint32_t pad_left = 0, pad_right = 0;
@@ -139,6 +144,8 @@ class GlobalTensor {
   // size in elements; 0 means "up to the end of the GM allocation holding buffer".
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t size = 0) {
     uint64_t a = reinterpret_cast<uint64_t>(buffer);
+    if (size > UINT64_MAX / sizeof(T))
+      detail::fault("SetGlobalBuffer: " + std::to_string(size) + " elements overflow the address space");
     const auto* r = detail::memory().region_of(a, size == 0 ? 1 : size * sizeof(T));
     if (!r)
       detail::fault("SetGlobalBuffer: [" + detail::describe_gm(a) + ", +" +
@@ -226,6 +233,23 @@ class LocalTensor {
   uint32_t size_ = 0;    // elements
 };
 
+namespace detail {
+template <class T>
+void bind_ub(DmaDesc& d, const LocalTensor<T>& t) {
+  d.ub_core = t.owner();
+  d.ub = t.ub_offset();
+  d.ub_hi = t.ub_offset() + uint64_t{t.GetSize()} * sizeof(T);
+}
+template <class T>
+void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr) {
+  check_ub(t.owner(), t.ub_offset(), bytes, instr);
+  check_ub_aligned(t.ub_offset(), instr);
+  if (bytes > uint64_t{t.GetSize()} * sizeof(T))
+    fault(std::string(instr) + ": " + std::to_string(bytes) + " B beyond a LocalTensor of " +
+          std::to_string(uint64_t{t.GetSize()} * sizeof(T)) + " B");
+}
+}  // namespace detail
+
 // ------------------------------------------------------------------ TPipe, TQue, TBuf
 
 namespace detail {
@@ -306,6 +330,9 @@ class TBuf {
 class TPipe {
  public:
   TPipe();
+  ~TPipe();
+  TPipe(const TPipe&) = delete;
+  TPipe& operator=(const TPipe&) = delete;
   // Allocates `num` buffers of `len` bytes (each rounded up to 32 B) for a queue.
   template <TPosition S, TPosition D, int N>
   void InitBuffer(TQueBind<S, D, N>& que, uint8_t num, uint32_t len,
@@ -396,13 +423,10 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t co
   detail::DmaDesc d;
   d.gm = d.gm_lo = src.address();
   d.gm_hi = src.address() + src.GetSize() * sizeof(T);
-  d.ub = dst.ub_offset();
+  detail::bind_ub(d, dst);
   d.block_bytes = count * sizeof(T);
   if (d.block_bytes % 32) detail::fault("DataCopy of " + std::to_string(d.block_bytes) +
                                         " B: not a multiple of 32 B (use DataCopyPad)");
-  if (count > dst.GetSize()) detail::fault("DataCopy of " + std::to_string(count) +
-                                           " elements into a LocalTensor of " +
-                                           std::to_string(dst.GetSize()));
   detail::issue_dma(d);
 }
 
@@ -412,13 +436,10 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t co
   d.to_gm = true;
   d.gm = d.gm_lo = dst.address();
   d.gm_hi = dst.address() + dst.GetSize() * sizeof(T);
-  d.ub = src.ub_offset();
+  detail::bind_ub(d, src);
   d.block_bytes = count * sizeof(T);
   if (d.block_bytes % 32) detail::fault("DataCopy of " + std::to_string(d.block_bytes) +
                                         " B: not a multiple of 32 B (use DataCopyPad)");
-  if (count > src.GetSize()) detail::fault("DataCopy of " + std::to_string(count) +
-                                           " elements from a LocalTensor of " +
-                                           std::to_string(src.GetSize()));
   detail::issue_dma(d);
 }
 
@@ -427,11 +448,11 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
   detail::DmaDesc d;
   d.gm = d.gm_lo = src.address();
   d.gm_hi = src.address() + src.GetSize() * sizeof(T);
-  d.ub = dst.ub_offset();
+  detail::bind_ub(d, dst);
   d.block_count = p.blockCount;
   d.block_bytes = p.blockLen * 32u;
-  d.gm_stride = (p.blockLen + p.srcStride) * 32u;
-  d.ub_stride = (p.blockLen + p.dstStride) * 32u;
+  d.gm_stride = (uint64_t{p.blockLen} + p.srcStride) * 32;
+  d.ub_stride = (uint64_t{p.blockLen} + p.dstStride) * 32;
   detail::issue_dma(d);
 }
 
@@ -441,11 +462,11 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
   d.to_gm = true;
   d.gm = d.gm_lo = dst.address();
   d.gm_hi = dst.address() + dst.GetSize() * sizeof(T);
-  d.ub = src.ub_offset();
+  detail::bind_ub(d, src);
   d.block_count = p.blockCount;
   d.block_bytes = p.blockLen * 32u;
-  d.ub_stride = (p.blockLen + p.srcStride) * 32u;
-  d.gm_stride = (p.blockLen + p.dstStride) * 32u;
+  d.ub_stride = (uint64_t{p.blockLen} + p.srcStride) * 32;
+  d.gm_stride = (uint64_t{p.blockLen} + p.dstStride) * 32;
   detail::issue_dma(d);
 }
 
@@ -457,7 +478,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
   d.name = "DataCopyPad";
   d.gm = d.gm_lo = src.address();
   d.gm_hi = src.address() + src.GetSize() * sizeof(T);
-  d.ub = dst.ub_offset();
+  detail::bind_ub(d, dst);
   d.block_count = p.blockCount;
   d.block_bytes = p.blockLen;
   d.pad = pad.isPad;
@@ -465,8 +486,8 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
   d.pad_right = pad.rightPadding * sizeof(T);
   d.pad_elem = sizeof(T);
   std::memcpy(d.pad_value, &pad.paddingValue, sizeof(T));
-  d.gm_stride = p.blockLen + p.srcStride;
-  d.ub_stride = (d.pad_left + p.blockLen + d.pad_right + 31) / 32 * 32 + p.dstStride * 32;
+  d.gm_stride = uint64_t{p.blockLen} + p.srcStride;
+  d.ub_stride = (uint64_t{d.pad_left} + p.blockLen + d.pad_right + 31) / 32 * 32 + uint64_t{p.dstStride} * 32;
   detail::issue_dma(d);
 }
 
@@ -478,11 +499,11 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
   d.to_gm = true;
   d.gm = d.gm_lo = dst.address();
   d.gm_hi = dst.address() + dst.GetSize() * sizeof(T);
-  d.ub = src.ub_offset();
+  detail::bind_ub(d, src);
   d.block_count = p.blockCount;
   d.block_bytes = p.blockLen;
-  d.ub_stride = (p.blockLen + 31) / 32 * 32 + p.srcStride * 32;
-  d.gm_stride = p.blockLen + p.dstStride;
+  d.ub_stride = (uint64_t{p.blockLen} + 31) / 32 * 32 + uint64_t{p.srcStride} * 32;
+  d.gm_stride = uint64_t{p.blockLen} + p.dstStride;
   detail::issue_dma(d);
 }
 
@@ -494,10 +515,8 @@ namespace detail {
 template <class D, class S, class F>
 void unary(const char* name, const LocalTensor<D>& dst, const LocalTensor<S>& src,
            uint32_t count, F f) {
-  check_ub(*dst.owner(), dst.ub_offset(), uint64_t{count} * sizeof(D), name);
-  check_ub(*src.owner(), src.ub_offset(), uint64_t{count} * sizeof(S), name);
-  if (count > dst.GetSize() || count > src.GetSize())
-    fault(std::string(name) + " of " + std::to_string(count) + " elements beyond its tensors");
+  check_operand(dst, uint64_t{count} * sizeof(D), name);
+  check_operand(src, uint64_t{count} * sizeof(S), name);
   issue_vector(name, repeats_for(count, std::max(sizeof(D), sizeof(S))), [dst, src, count, f] {
     D* d = dst.ptr();
     const S* s = src.ptr();
@@ -507,11 +526,7 @@ void unary(const char* name, const LocalTensor<D>& dst, const LocalTensor<S>& sr
 template <class T, class F>
 void binary(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& a,
             const LocalTensor<T>& b, uint32_t count, F f) {
-  for (const LocalTensor<T>* t : {&dst, &a, &b}) {
-    check_ub(*t->owner(), t->ub_offset(), uint64_t{count} * sizeof(T), name);
-    if (count > t->GetSize())
-      fault(std::string(name) + " of " + std::to_string(count) + " elements beyond its tensors");
-  }
+  for (const LocalTensor<T>* t : {&dst, &a, &b}) check_operand(*t, uint64_t{count} * sizeof(T), name);
   issue_vector(name, repeats_for(count, sizeof(T)), [dst, a, b, count, f] {
     T* d = dst.ptr();
     const T* x = a.ptr();
@@ -588,9 +603,9 @@ template <class T>
 void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                uint32_t count, bool calIndex = false) {
   (void)work;
-  detail::check_ub(*src.owner(), src.ub_offset(), uint64_t{count} * sizeof(T), "ReduceMax");
-  detail::check_ub(*dst.owner(), dst.ub_offset(), (calIndex ? 2 : 1) * sizeof(T), "ReduceMax");
-  if (count == 0 || count > src.GetSize()) detail::fault("ReduceMax count out of range");
+  if (count == 0) detail::fault("ReduceMax of 0 elements");
+  detail::check_operand(src, uint64_t{count} * sizeof(T), "ReduceMax");
+  detail::check_operand(dst, (calIndex ? 2 : 1) * sizeof(T), "ReduceMax");
   detail::issue_vector("ReduceMax", detail::repeats_for(count, sizeof(T)), [dst, src, count, calIndex] {
     const T* s = src.ptr();
     uint32_t best = 0;
@@ -610,9 +625,9 @@ template <class T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                uint32_t count) {
   (void)work;
-  detail::check_ub(*src.owner(), src.ub_offset(), uint64_t{count} * sizeof(T), "ReduceSum");
-  detail::check_ub(*dst.owner(), dst.ub_offset(), sizeof(T), "ReduceSum");
-  if (count == 0 || count > src.GetSize()) detail::fault("ReduceSum count out of range");
+  if (count == 0) detail::fault("ReduceSum of 0 elements");
+  detail::check_operand(src, uint64_t{count} * sizeof(T), "ReduceSum");
+  detail::check_operand(dst, sizeof(T), "ReduceSum");
   detail::issue_vector("ReduceSum", detail::repeats_for(count, sizeof(T)), [dst, src, count] {
     const T* s = src.ptr();
     T acc = s[0];
@@ -643,8 +658,8 @@ void unary_level0(const char* name, const LocalTensor<T>& dst, const LocalTensor
     return (uint64_t{repeatTimes ? repeatTimes - 1u : 0u} * rep + (last / per_block) * blk) * 32 +
            (last % per_block + 1) * sizeof(T);
   };
-  check_ub(*dst.owner(), dst.ub_offset(), span(p.dstBlkStride, p.dstRepStride), name);
-  check_ub(*src.owner(), src.ub_offset(), span(p.srcBlkStride, p.srcRepStride), name);
+  check_operand(dst, span(p.dstBlkStride, p.dstRepStride), name);
+  check_operand(src, span(p.srcBlkStride, p.srcRepStride), name);
   issue_vector(name, repeatTimes, [dst, src, mask, repeatTimes, p, f] {
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
