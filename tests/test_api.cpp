@@ -19,12 +19,16 @@
 
 #include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
+#include "tests/kernel_helpers.h"
 
 namespace {
 
 using namespace AscendC;
 using ascend::SimError;
 using ascend::test::Bench;
+using ascend::test::global;
+using ascend::test::Order;
+using ascend::test::ub_tensor;
 
 constexpr RoundMode RINT = RoundMode::CAST_RINT, ROUND = RoundMode::CAST_ROUND,
                     TRUNC = RoundMode::CAST_TRUNC;
@@ -122,29 +126,8 @@ std::vector<T> download(Bench& b, const Gm<T>& g, size_t n) {
 // ------------------------------------------------------------------ kernel-side helpers
 
 template <class T>
-GlobalTensor<T> global(uint64_t addr, uint64_t count) {
-  GlobalTensor<T> g;
-  g.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(reinterpret_cast<GM_ADDR>(addr)), count);
-  return g;
-}
-template <class T>
 GlobalTensor<T> global(const Gm<T>& g) {
   return global<T>(g.addr, g.count);
-}
-
-// Orders pipe SRC before pipe DST (one SetFlag/WaitFlag pair).
-template <HardEvent E>
-void Order() {
-  SetFlag<E>(0);
-  WaitFlag<E>(0);
-}
-
-// A UB tensor of exactly `count` elements, in its own TBuf.
-template <class T>
-LocalTensor<T> ub_tensor(TPipe& pipe, uint32_t count) {
-  TBuf<TPosition::VECCALC> buf;
-  pipe.InitBuffer(buf, count * sizeof(T));
-  return buf.Get<T>(count);
 }
 
 // GM -> a new UB tensor (MTE2), and UB -> GM (MTE3).

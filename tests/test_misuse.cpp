@@ -2,6 +2,7 @@
 // and one launch never leaks state into the next.
 #include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
+#include "tests/kernel_helpers.h"
 
 using namespace AscendC;
 
@@ -21,11 +22,7 @@ TEST(Misuse, StridedDataCopyPastItsLocalTensorIsAFaultNotAHeapOverflow) {
   uint64_t x = b.alloc(65536);
   SimError e = b.run_expecting_error(1, [&] {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 1024);
-    GlobalTensor<uint8_t> g;
-    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(x), 65536);
-    DataCopy(buf.Get<uint8_t>(), g, DataCopyParams{1, 2048, 0, 0});
+    DataCopy(ub_tensor<uint8_t>(pipe, 1024), global<uint8_t>(x, 65536), DataCopyParams{1, 2048, 0, 0});
   });
   EXPECT_EQ(e.code, kExitKernelFault);
   EXPECT_NE(std::string(e.what()).find("allocated by InitBuffer"), std::string::npos) << e.what();
@@ -113,14 +110,10 @@ TEST(Launches, AFlagLeftSetByOneKernelDoesNotReleaseTheNext) {
   int seen = -1;
   b.run(1, [&] {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, n);
-    GlobalTensor<uint8_t> g;
-    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(x), n);
-    DataCopy(buf.Get<uint8_t>(), g, n);
-    SetFlag<HardEvent::MTE2_S>(0);
-    WaitFlag<HardEvent::MTE2_S>(0);
-    seen = buf.Get<uint8_t>().GetValue(n - 1);
+    LocalTensor<uint8_t> l = ub_tensor<uint8_t>(pipe, n);
+    DataCopy(l, global<uint8_t>(x, n), n);
+    Order<HardEvent::MTE2_S>();
+    seen = l.GetValue(n - 1);
   });
   EXPECT_EQ(seen, 0xAB) << "the second kernel's WaitFlag was released by the first kernel's flag";
 }
@@ -136,15 +129,12 @@ TEST(Launches, QueuesWorkAcrossManyLaunches) {
       TPipe pipe;
       TQue<TPosition::VECIN, 1> q;
       pipe.InitBuffer(q, 2, 256);
-      GlobalTensor<float> g;
-      g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), 64);
       LocalTensor<float> t = q.AllocTensor<float>();
-      DataCopy(t, g, 64);
+      DataCopy(t, global<float>(x, 64), 64);
       q.EnQue(t);
       t = q.DeQue<float>();
       Muls(t, t, 2.0f, 64);
-      SetFlag<HardEvent::V_S>(0);
-      WaitFlag<HardEvent::V_S>(0);
+      Order<HardEvent::V_S>();
       got = t.GetValue(63);
       q.FreeTensor(t);
     });

@@ -7,6 +7,7 @@
 
 #include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
+#include "tests/kernel_helpers.h"
 
 using namespace AscendC;
 using ascend::model::Tick;
@@ -24,12 +25,6 @@ Tick dma_hold(const model::CoreTiming& t, uint64_t bytes, double bytes_per_cycle
                         static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle - 1e-9)));
 }
 
-template <HardEvent E>
-void wait_on_scalar() {
-  SetFlag<E>(0);
-  WaitFlag<E>(0);
-}
-
 TEST(TimingGate, LoneDataCopyInLandsExactlyAfterIssueTransferAndLatency) {
   Bench b;
   const auto& t = b.timing();
@@ -45,12 +40,8 @@ TEST(TimingGate, LoneDataCopyInLandsExactlyAfterIssueTransferAndLatency) {
   b.at(done - 1, [&] { before = core.ub()[n - 1]; });
   b.run(1, [&] {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, n);
-    GlobalTensor<uint8_t> g;
-    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(x), n);
-    DataCopy(buf.Get<uint8_t>(), g, n);
-    wait_on_scalar<HardEvent::MTE2_S>();
+    DataCopy(ub_tensor<uint8_t>(pipe, n), global<uint8_t>(x, n), n);
+    Order<HardEvent::MTE2_S>();
     resumed = now();
     after = core.ub()[n - 1];
   });
@@ -74,12 +65,8 @@ TEST(TimingGate, LoneDataCopyOutIsVisibleInGmExactlyAtCompletion) {
   b.at(done - 1, [&] { b.sim().read(y + n - 1, &before, 1); });
   b.run(1, [&] {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, n);
-    GlobalTensor<uint8_t> g;
-    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(y), n);
-    DataCopy(g, buf.Get<uint8_t>(), n);
-    wait_on_scalar<HardEvent::MTE3_S>();
+    DataCopy(global<uint8_t>(y, n), ub_tensor<uint8_t>(pipe, n), n);
+    Order<HardEvent::MTE3_S>();
     resumed = now();
     b.sim().read(y + n - 1, &after, 1);
   });
@@ -98,12 +85,8 @@ TEST(TimingGate, UnalignedGmAddressSlowsTheEngineByTheEfficiencyFactor) {
   Tick resumed = 0;
   b.run(1, [&] {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, n);
-    GlobalTensor<uint8_t> g;
-    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(x), n);
-    DataCopy(buf.Get<uint8_t>(), g, n);
-    wait_on_scalar<HardEvent::MTE2_S>();
+    DataCopy(ub_tensor<uint8_t>(pipe, n), global<uint8_t>(x, n), n);
+    Order<HardEvent::MTE2_S>();
     resumed = now();
   });
   EXPECT_EQ(resumed, issue(t) + hold + ns_to_ps(130));
@@ -120,12 +103,11 @@ TEST(TimingGate, VectorResultAppearsAfterOverheadPlusRepeats) {
   b.at(done - 1, [&] { std::memcpy(&before, core.ub() + (count - 1) * 4, 4); });
   b.run(1, [&] {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, count * 4);
-    Duplicate(buf.Get<float>(), 2.5f, count);
-    wait_on_scalar<HardEvent::V_S>();
+    LocalTensor<float> l = ub_tensor<float>(pipe, count);
+    Duplicate(l, 2.5f, count);
+    Order<HardEvent::V_S>();
     resumed = now();
-    after = buf.Get<float>().GetValue(count - 1);
+    after = l.GetValue(count - 1);
   });
   EXPECT_EQ(before, 0.0f);
   EXPECT_EQ(resumed, done);
@@ -150,16 +132,11 @@ TEST(TimingGate, WaitFlagReleasesExactlyAtTheSetsCompletion) {
   b.at(vec_done - 1, [&] { std::memcpy(&before, core.ub(), 4); });
   b.run(1, [&] {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, count * 4);
-    GlobalTensor<float> g;
-    g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), count);
-    LocalTensor<float> l = buf.Get<float>();
-    DataCopy(l, g, count);
-    SetFlag<HardEvent::MTE2_V>(0);
-    WaitFlag<HardEvent::MTE2_V>(0);
+    LocalTensor<float> l = ub_tensor<float>(pipe, count);
+    DataCopy(l, global<float>(x, count), count);
+    Order<HardEvent::MTE2_V>();
     Muls(l, l, 2.0f, count);
-    wait_on_scalar<HardEvent::V_S>();
+    Order<HardEvent::V_S>();
     resumed = now();
     after = l.GetValue(0);
   });
@@ -177,13 +154,11 @@ TEST(TimingGate, BackToBackTransfersOverlapInFlightButNotOnTheEngine) {
   Tick resumed = 0;
   b.run(1, [&] {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 2 * n);
-    GlobalTensor<uint8_t> g;
-    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(x), 2 * n);
-    DataCopy(buf.Get<uint8_t>(), g, n);
-    DataCopy(buf.Get<uint8_t>()[n], g[n], n);
-    wait_on_scalar<HardEvent::MTE2_S>();
+    LocalTensor<uint8_t> l = ub_tensor<uint8_t>(pipe, 2 * n);
+    GlobalTensor<uint8_t> g = global<uint8_t>(x, 2 * n);
+    DataCopy(l, g, n);
+    DataCopy(l[n], g[n], n);
+    Order<HardEvent::MTE2_S>();
     resumed = now();
   });
   // The second transfer starts when the engine is free (after `hold`), not when the first lands.
@@ -200,12 +175,8 @@ TEST(TimingGate, HbmIsSharedFifoWhenItIsTheBottleneck) {
   Tick resumed[2] = {0, 0};
   b.run(2, [&] {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, n);
-    GlobalTensor<uint8_t> g;
-    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(x + GetBlockIdx() * n), n);
-    DataCopy(buf.Get<uint8_t>(), g, n);
-    wait_on_scalar<HardEvent::MTE2_S>();
+    DataCopy(ub_tensor<uint8_t>(pipe, n), global<uint8_t>(x + GetBlockIdx() * n, n), n);
+    Order<HardEvent::MTE2_S>();
     resumed[GetBlockIdx()] = now();
   });
   Tick first = issue(t) + occ + ns_to_ps(130);
@@ -221,9 +192,8 @@ TEST(TimingGate, ScalarStallsWhileThePipeQueueIsFull) {
   Tick after_issue = 0;
   b.run(1, [&] {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, count * 4);
-    for (int i = 0; i < 4; ++i) Duplicate(buf.Get<float>(), 1.0f, count);
+    LocalTensor<float> l = ub_tensor<float>(pipe, count);
+    for (int i = 0; i < 4; ++i) Duplicate(l, 1.0f, count);
     after_issue = now();
   });
   // #1 starts at issue (leaves the queue), #2 and #3 wait in it, #4 finds it full until #1 ends.
@@ -253,11 +223,7 @@ TEST(TimingGate, PipeBarrierAllWaitsForEveryPipe) {
   Tick resumed = 0;
   b.run(1, [&] {
     TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, n);
-    GlobalTensor<uint8_t> g;
-    g.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(y), n);
-    DataCopy(g, buf.Get<uint8_t>(), n);
+    DataCopy(global<uint8_t>(y, n), ub_tensor<uint8_t>(pipe, n), n);
     PipeBarrier<PIPE_ALL>();
     resumed = now();
   });

@@ -1,0 +1,31 @@
+// Kernel-side shorthands for tests: a GM tensor over an allocation, a UB tensor in its own TBuf,
+// and a SetFlag/WaitFlag pair that orders one pipe after another.
+#pragma once
+
+#include "sim/api/kernel_operator.h"
+
+namespace ascend::test {
+
+template <class T>
+AscendC::GlobalTensor<T> global(uint64_t addr, uint64_t count) {
+  AscendC::GlobalTensor<T> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(reinterpret_cast<GM_ADDR>(addr)), count);
+  return g;
+}
+
+// A UB tensor of exactly `count` elements, in its own TBuf of `pipe`.
+template <class T>
+AscendC::LocalTensor<T> ub_tensor(AscendC::TPipe& pipe, uint32_t count) {
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, count * sizeof(T));
+  return buf.template Get<T>(count);
+}
+
+// Orders pipe SRC before pipe DST (with DST = S, the scalar waits until SRC has completed).
+template <AscendC::HardEvent E>
+void Order() {
+  AscendC::SetFlag<E>(0);
+  AscendC::WaitFlag<E>(0);
+}
+
+}  // namespace ascend::test
