@@ -9,9 +9,8 @@ namespace ascend::model {
 
 AivCore* AivCore::current_ = nullptr;
 
-AivCore::AivCore(const sc_core::sc_module_name& name, int die, int index,
-                 const CoreTiming& timing, Scheduler& sched, GmPort& gm_port,
-                 SyncAllBarrier& sync_all, size_t stack_bytes)
+AivCore::AivCore(const sc_core::sc_module_name& name, int die, int index, const CoreTiming& timing,
+                 Scheduler& sched, GmPort& gm_port, SyncAllBarrier& sync_all, size_t stack_bytes)
     : sc_core::sc_module(name),
       die_(die),
       index_(index),
@@ -68,7 +67,8 @@ void AivCore::run() {
       record_fault(e);
       state_ = State::Aborted;
     } catch (const std::exception& e) {
-      record_fault(SimError(kExitInternal, std::string("in kernel '") + kernel_name_ + "': " + e.what()));
+      record_fault(
+          SimError(kExitInternal, std::string("in kernel '") + kernel_name_ + "': " + e.what()));
       state_ = State::Aborted;
     }
     finished_at_ = now();
@@ -95,7 +95,8 @@ void AivCore::scalar_advance(Tick dt) {
 }
 
 void AivCore::flush_scalar_run() {
-  if (scalar_run_end_ > scalar_run_start_) emit(Lane::SCALAR, "scalar", scalar_run_start_, scalar_run_end_);
+  if (scalar_run_end_ > scalar_run_start_)
+    emit(Lane::SCALAR, "scalar", scalar_run_start_, scalar_run_end_);
   scalar_run_start_ = scalar_run_end_ = now();
 }
 
@@ -118,7 +119,9 @@ void AivCore::block_on(sc_core::sc_event& ev, const std::function<bool()>& ready
   scalar_run_start_ = scalar_run_end_ = now();
 }
 
-void AivCore::scalar_work(uint64_t cycles) { scalar_advance(timing_.clock.cycles(cycles)); }
+void AivCore::scalar_work(uint64_t cycles) {
+  scalar_advance(timing_.clock.cycles(cycles));
+}
 
 void AivCore::issue(Instr in) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
@@ -161,7 +164,8 @@ void AivCore::pipe_barrier_all() {
 }
 
 void AivCore::drain() {
-  block_on(scalar_wake_, [&] { return all_pipes_idle(); }, "PipeBarrier<PIPE_ALL>");
+  block_on(
+      scalar_wake_, [&] { return all_pipes_idle(); }, "PipeBarrier<PIPE_ALL>");
 }
 
 void AivCore::sync_all() {
@@ -178,7 +182,8 @@ void SyncAllBarrier::arrive(AivCore& core) {
     release_.notify(sc_core::sc_time::from_value(release_at_ - now()));
   }
   core.block_on(
-      release_, [&] { return generation_ != gen && now() >= release_at_; }, "SyncAll", [this] {
+      release_, [&] { return generation_ != gen && now() >= release_at_; }, "SyncAll",
+      [this] {
         return "SyncAll (" + std::to_string(arrived_) + " of " + std::to_string(expected_) +
                " cores arrived)";
       });
@@ -259,19 +264,22 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
   const Clock& clk = timing_.clock;
   Tick start = t, done = t;
   if (in.work.kind == Work::Kind::Vector) {
-    uint64_t cycles = timing_.vector_overhead_cycles +
-                      static_cast<uint64_t>(std::ceil(static_cast<double>(in.work.amount) * 256.0 /
-                                                      timing_.vector_bytes_per_cycle - 1e-9));
+    uint64_t cycles =
+        timing_.vector_overhead_cycles +
+        static_cast<uint64_t>(std::ceil(
+            static_cast<double>(in.work.amount) * 256.0 / timing_.vector_bytes_per_cycle - 1e-9));
     done = t + clk.cycles(cycles);
     pp.engine_free = done;
   } else {
     bool write = in.work.kind == Work::Kind::DmaOut;
     double rate = write ? timing_.mte3_bytes_per_cycle : timing_.mte2_bytes_per_cycle;
     if (in.work.gm % timing_.dma_aligned_bytes != 0) rate *= timing_.dma_unaligned_efficiency;
-    uint64_t cycles = timing_.dma_setup_cycles +
-                      static_cast<uint64_t>(std::ceil(static_cast<double>(in.work.amount) / rate - 1e-9));
+    uint64_t cycles =
+        timing_.dma_setup_cycles +
+        static_cast<uint64_t>(std::ceil(static_cast<double>(in.work.amount) / rate - 1e-9));
     Tick hold = clk.cycles(cycles);
-    GmPort::Timing tm = gm_port_.book(die_, t, pp.engine_free, hold, in.work.gm, in.work.amount, write);
+    GmPort::Timing tm =
+        gm_port_.book(die_, t, pp.engine_free, hold, in.work.gm, in.work.amount, write);
     start = tm.start;
     done = tm.done;
     pp.engine_free = start + hold;
@@ -318,8 +326,8 @@ std::string AivCore::blocked_report() const {
   os << "die " << die_ << " core " << index_ << ": ";
   if (!scalar_waiting_.empty()) {
     os << "scalar blocked in "
-       << (scalar_waiting_describe_ ? scalar_waiting_describe_() : scalar_waiting_) << " since " << ps_to_ns(scalar_waiting_since_)
-       << " ns";
+       << (scalar_waiting_describe_ ? scalar_waiting_describe_() : scalar_waiting_) << " since "
+       << ps_to_ns(scalar_waiting_since_) << " ns";
   } else {
     os << "scalar running";
   }
@@ -330,8 +338,8 @@ std::string AivCore::blocked_report() const {
        << pp.outstanding << " in flight";
     if (pp.blocked && !pp.q.empty()) {
       const Instr& h = pp.q.front();
-      os << ", head WaitFlag<" << event_name(h.event) << ">(" << h.event_id
-         << ") unset since " << ps_to_ns(pp.blocked_since) << " ns";
+      os << ", head WaitFlag<" << event_name(h.event) << ">(" << h.event_id << ") unset since "
+         << ps_to_ns(pp.blocked_since) << " ns";
     }
   }
   return os.str();

@@ -17,12 +17,11 @@
 // a vector instruction reads and writes at completion.
 #pragma once
 
-#include <systemc>
-
 #include <array>
 #include <deque>
 #include <functional>
 #include <string>
+#include <systemc>
 #include <unordered_map>
 #include <vector>
 
@@ -131,12 +130,12 @@ class AivCore : public sc_core::sc_module {
   // One TPipe per kernel, as in Ascend C.
   bool pipe_active = false;
 
-  void issue(Instr in);                       // scalar pays the issue cost; stalls on a full queue
-  void scalar_work(uint64_t cycles);          // scalar busy (GetValue/SetValue, address math)
+  void issue(Instr in);               // scalar pays the issue cost; stalls on a full queue
+  void scalar_work(uint64_t cycles);  // scalar busy (GetValue/SetValue, address math)
   void scalar_set_flag(HardEvent e, uint32_t id);   // SetFlag<S_X>
   void scalar_wait_flag(HardEvent e, uint32_t id);  // WaitFlag<X_S>
-  void pipe_barrier_all();                    // PipeBarrier<PIPE_ALL>
-  void sync_all();                            // SyncAll across the launch's cores on this die
+  void pipe_barrier_all();                          // PipeBarrier<PIPE_ALL>
+  void sync_all();                                  // SyncAll across the launch's cores on this die
 
   // ---- statistics ----
   struct PipeStats {

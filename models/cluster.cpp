@@ -11,9 +11,8 @@ Cluster::Cluster(const ClusterConfig& cfg)
     auto die = std::make_unique<Die>(d, cfg);
     for (int c = 0; c < cfg.aiv_per_die; ++c) {
       std::string name = "die" + std::to_string(d) + "_aiv" + std::to_string(c);
-      die->cores.push_back(std::make_unique<AivCore>(name.c_str(), d, c, cfg.core, *sched_,
-                                                     *this, die->sync_all,
-                                                     cfg.thread_stack_bytes));
+      die->cores.push_back(std::make_unique<AivCore>(name.c_str(), d, c, cfg.core, *sched_, *this,
+                                                     die->sync_all, cfg.thread_stack_bytes));
     }
     dies_.push_back(std::move(die));
   }
@@ -34,7 +33,8 @@ Tick Cluster::hold(BandwidthServer& s, Tick start, Tick occupancy, uint64_t byte
 Tick Cluster::fixed_latency(const Route& r, bool write) const {
   const CoreTiming& t = cfg_.core;
   double rate = write ? t.mte3_bytes_per_cycle : t.mte2_bytes_per_cycle;
-  Tick own = t.clock.cycles(t.dma_setup_cycles + static_cast<uint64_t>(std::ceil(512.0 / rate - 1e-9)));
+  Tick own =
+      t.clock.cycles(t.dma_setup_cycles + static_cast<uint64_t>(std::ceil(512.0 / rate - 1e-9)));
   own = std::max(own, transfer_ps(512, cfg_.hbm.gbps));
   for (const Hop& h : r.hops) own = std::max(own, transfer_ps(512, h.port->gbps() * h.efficiency));
   return r.latency > own ? r.latency - own : 0;

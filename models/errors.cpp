@@ -1,8 +1,7 @@
 #include "models/errors.h"
 
-#include <systemc>
-
 #include <memory>
+#include <systemc>
 
 namespace ascend {
 
@@ -18,6 +17,8 @@ void kernel_fault(const std::string& msg) {
   throw KernelAbort{};
 }
 
-const SimError* first_kernel_fault() { return g_fault.get(); }
+const SimError* first_kernel_fault() {
+  return g_fault.get();
+}
 
 }  // namespace ascend

@@ -9,11 +9,11 @@ namespace ascend {
 
 enum ExitCode : int {
   kExitOk = 0,
-  kExitInternal = 1,    // a bug in the simulator
-  kExitBadInput = 2,    // unknown key or flag, value out of range, attribute outside limits
-  kExitDeadlock = 3,    // simulated deadlock or hang
-  kExitCheckFailed = 4, // outputs differ from the golden reference
-  kExitKernelFault = 5, // UB overflow, out-of-bounds GM access, misuse of the kernel API
+  kExitInternal = 1,     // a bug in the simulator
+  kExitBadInput = 2,     // unknown key or flag, value out of range, attribute outside limits
+  kExitDeadlock = 3,     // simulated deadlock or hang
+  kExitCheckFailed = 4,  // outputs differ from the golden reference
+  kExitKernelFault = 5,  // UB overflow, out-of-bounds GM access, misuse of the kernel API
 };
 
 struct SimError : std::runtime_error {

@@ -8,12 +8,18 @@ struct EventInfo {
   const char* name;
 };
 constexpr EventInfo kEvents[kHardEvents] = {
-    {PipeId::MTE2, PipeId::V, "MTE2_V"},    {PipeId::V, PipeId::MTE2, "V_MTE2"},
-    {PipeId::V, PipeId::MTE3, "V_MTE3"},    {PipeId::MTE3, PipeId::V, "MTE3_V"},
-    {PipeId::MTE2, PipeId::MTE3, "MTE2_MTE3"}, {PipeId::MTE3, PipeId::MTE2, "MTE3_MTE2"},
-    {PipeId::S, PipeId::V, "S_V"},          {PipeId::V, PipeId::S, "V_S"},
-    {PipeId::S, PipeId::MTE2, "S_MTE2"},    {PipeId::MTE2, PipeId::S, "MTE2_S"},
-    {PipeId::S, PipeId::MTE3, "S_MTE3"},    {PipeId::MTE3, PipeId::S, "MTE3_S"},
+    {PipeId::MTE2, PipeId::V, "MTE2_V"},
+    {PipeId::V, PipeId::MTE2, "V_MTE2"},
+    {PipeId::V, PipeId::MTE3, "V_MTE3"},
+    {PipeId::MTE3, PipeId::V, "MTE3_V"},
+    {PipeId::MTE2, PipeId::MTE3, "MTE2_MTE3"},
+    {PipeId::MTE3, PipeId::MTE2, "MTE3_MTE2"},
+    {PipeId::S, PipeId::V, "S_V"},
+    {PipeId::V, PipeId::S, "V_S"},
+    {PipeId::S, PipeId::MTE2, "S_MTE2"},
+    {PipeId::MTE2, PipeId::S, "MTE2_S"},
+    {PipeId::S, PipeId::MTE3, "S_MTE3"},
+    {PipeId::MTE3, PipeId::S, "MTE3_S"},
 };
 }  // namespace
 
@@ -21,8 +27,14 @@ const char* lane_name(Lane l) {
   static const char* kNames[kLanes] = {"SCALAR", "VECTOR", "MTE2", "MTE3", "FLOWCTRL"};
   return kNames[static_cast<int>(l)];
 }
-PipeId event_src(HardEvent e) { return kEvents[static_cast<int>(e)].src; }
-PipeId event_dst(HardEvent e) { return kEvents[static_cast<int>(e)].dst; }
-const char* event_name(HardEvent e) { return kEvents[static_cast<int>(e)].name; }
+PipeId event_src(HardEvent e) {
+  return kEvents[static_cast<int>(e)].src;
+}
+PipeId event_dst(HardEvent e) {
+  return kEvents[static_cast<int>(e)].dst;
+}
+const char* event_name(HardEvent e) {
+  return kEvents[static_cast<int>(e)].name;
+}
 
 }  // namespace ascend::model

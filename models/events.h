@@ -13,12 +13,24 @@ constexpr int kPipes = 4;
 enum class Lane : uint8_t { SCALAR, VECTOR, MTE2, MTE3, FLOWCTRL };
 constexpr int kLanes = 5;
 const char* lane_name(Lane l);
-inline Lane lane_of(PipeId p) { return static_cast<Lane>(p); }
+inline Lane lane_of(PipeId p) {
+  return static_cast<Lane>(p);
+}
 
 // HardEvent SRC_DST: SetFlag runs on SRC, WaitFlag blocks DST.
 enum class HardEvent : uint8_t {
-  MTE2_V, V_MTE2, V_MTE3, MTE3_V, MTE2_MTE3, MTE3_MTE2,
-  S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S,
+  MTE2_V,
+  V_MTE2,
+  V_MTE3,
+  MTE3_V,
+  MTE2_MTE3,
+  MTE3_MTE2,
+  S_V,
+  V_S,
+  S_MTE2,
+  MTE2_S,
+  S_MTE3,
+  MTE3_S,
 };
 constexpr int kHardEvents = 12;
 PipeId event_src(HardEvent e);

@@ -91,9 +91,10 @@ class A2Fabric : public Fabric {
       nic_in_.push_back(ports_.add(n + ".roce_in", c.roce_GBps, d));
       for (int k = 0; k < per; ++k) {
         int peer = d / per * per + k;
-        hccs_.push_back(peer == d || peer >= c.dies
-                            ? nullptr
-                            : ports_.add(n + ".hccs_to_die" + std::to_string(peer), c.hccs_link_GBps, d));
+        hccs_.push_back(
+            peer == d || peer >= c.dies
+                ? nullptr
+                : ports_.add(n + ".hccs_to_die" + std::to_string(peer), c.hccs_link_GBps, d));
       }
     }
   }
@@ -106,7 +107,8 @@ class A2Fabric : public Fabric {
     Route r;
     r.link_class = link_class(from, to);
     if (std::string(r.link_class) == "hccs") {
-      r.hops = {{hccs_[static_cast<size_t>(from) * c_.dies_per_server + to % c_.dies_per_server], 1.0}};
+      r.hops = {
+          {hccs_[static_cast<size_t>(from) * c_.dies_per_server + to % c_.dies_per_server], 1.0}};
       r.latency = ns_to_ps(write ? c_.write_512B_hccs_ns : c_.read_512B_hccs_ns);
     } else {
       r.hops = {{nic_out_[from], 1.0}, {nic_in_[to], 1.0}};

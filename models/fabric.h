@@ -20,8 +20,8 @@ struct Hop {
 };
 
 struct Route {
-  std::vector<Hop> hops;      // in the direction the data flows
-  Tick latency = 0;           // fixed latency of the path (see FabricConfig)
+  std::vector<Hop> hops;        // in the direction the data flows
+  Tick latency = 0;             // fixed latency of the path (see FabricConfig)
   const char* link_class = "";  // "d2d", "intra_node", "inter_node", "hccs", "roce"
 };
 
@@ -32,11 +32,11 @@ struct FabricConfig {
   // behind the L1 UB switches, nodes joined by the non-blocking L2 level.
   int dies_per_chip = 2;
   int dies_per_node = 16;
-  double ub_port_GBps = 196;        // per die per direction, nominal
+  double ub_port_GBps = 196;  // per die per direction, nominal
   double ub_write_efficiency = 137.0 / 196.0;
   double ub_read_efficiency = 167.0 / 196.0;
-  double d2d_GBps = 270;            // per direction
-  double node_uplink_GBps = 3136;   // per node per direction into the L2 level
+  double d2d_GBps = 270;           // per direction
+  double node_uplink_GBps = 3136;  // per node per direction into the L2 level
   // End-to-end latency of one 512-B access from the start of its DMA to the data landing; the
   // model derives the fixed path latency by subtracting its own time for 512 B.
   double write_512B_d2d_ns = 1300, read_512B_d2d_ns = 1200;

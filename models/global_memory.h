@@ -45,8 +45,8 @@ class GlobalMemory {
  private:
   uint8_t* page(uint64_t page_no, bool create);
   uint64_t capacity_;
-  std::vector<uint64_t> next_offset_;        // per die bump pointer
-  std::map<GmAddr, Region> regions_;         // by base
+  std::vector<uint64_t> next_offset_;  // per die bump pointer
+  std::map<GmAddr, Region> regions_;   // by base
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
 };
 

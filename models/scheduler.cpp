@@ -4,7 +4,9 @@
 
 namespace ascend::model {
 
-Tick now() { return sc_core::sc_time_stamp().value(); }
+Tick now() {
+  return sc_core::sc_time_stamp().value();
+}
 
 Scheduler::Scheduler(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
   SC_METHOD(fire);

@@ -4,9 +4,8 @@
 // idle cycles.
 #pragma once
 
-#include <systemc>
-
 #include <functional>
+#include <systemc>
 #include <vector>
 
 #include "models/time.h"
@@ -29,9 +28,7 @@ class Scheduler : public sc_core::sc_module {
     uint64_t seq;
     std::function<void()> fn;
   };
-  static bool later(const Item& a, const Item& b) {
-    return a.t != b.t ? a.t > b.t : a.seq > b.seq;
-  }
+  static bool later(const Item& a, const Item& b) { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
   void fire();
   void arm();
 

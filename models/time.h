@@ -27,7 +27,11 @@ inline Tick transfer_ps(uint64_t bytes, double gbps) {
   return static_cast<Tick>(std::ceil(static_cast<double>(bytes) * 1000.0 / gbps - 1e-9));
 }
 
-inline Tick ns_to_ps(double ns) { return static_cast<Tick>(std::llround(ns * 1000.0)); }
-inline double ps_to_ns(Tick t) { return static_cast<double>(t) / 1000.0; }
+inline Tick ns_to_ps(double ns) {
+  return static_cast<Tick>(std::llround(ns * 1000.0));
+}
+inline double ps_to_ns(Tick t) {
+  return static_cast<double>(t) / 1000.0;
+}
 
 }  // namespace ascend::model

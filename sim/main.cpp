@@ -1,6 +1,5 @@
 // ascend-sim: preset + workload + kernel -> run -> stats.json, config.ini, trace.json, waves.vcd.
 #include <boost/program_options.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,24 +17,22 @@ namespace po = boost::program_options;
 static const bool kNoBanner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
 using namespace ascend;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 int run_cli(int argc, char** argv) {
-  po::options_description opts("ascend-sim: a cycle-approximate simulator of the Ascend AI Core\nOptions");
-  opts.add_options()
-      ("help,h", "this help")
-      ("kernel", po::value<std::string>(), "kernel to run (--list-kernels); default pipeline")
-      ("ep", po::value<std::string>(), "ranks (dies) of the EP group: --set ep.world_size")
-      ("preset", po::value<std::string>()->default_value("a3"), "hardware preset")
-      ("config", po::value<std::vector<std::string>>(), "INI file of parameters (repeatable)")
-      ("set", po::value<std::vector<std::string>>(), "key=value, overrides everything (repeatable)")
-      ("out", po::value<std::string>(), "directory for stats.json and config.ini (and traces)")
-      ("trace", "also write trace.json (Chrome trace; cores chosen by trace.cores)")
-      ("vcd", "also write waves.vcd (cores chosen by trace.cores)")
-      ("list-params", "every parameter with unit, default, range, description and source")
-      ("list-kernels", "the kernels and what they do");
+  po::options_description opts(
+      "ascend-sim: a cycle-approximate simulator of the Ascend AI Core\nOptions");
+  opts.add_options()("help,h", "this help")("kernel", po::value<std::string>(),
+                                            "kernel to run (--list-kernels); default pipeline")(
+      "ep", po::value<std::string>(), "ranks (dies) of the EP group: --set ep.world_size")(
+      "preset", po::value<std::string>()->default_value("a3"), "hardware preset")(
+      "config", po::value<std::vector<std::string>>(), "INI file of parameters (repeatable)")(
+      "set", po::value<std::vector<std::string>>(), "key=value, overrides everything (repeatable)")(
+      "out", po::value<std::string>(), "directory for stats.json and config.ini (and traces)")(
+      "trace", "also write trace.json (Chrome trace; cores chosen by trace.cores)")(
+      "vcd", "also write waves.vcd (cores chosen by trace.cores)")(
+      "list-params", "every parameter with unit, default, range, description and source")(
+      "list-kernels", "the kernels and what they do");
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
@@ -44,12 +41,15 @@ int run_cli(int argc, char** argv) {
     throw SimError(kExitBadInput, std::string(e.what()) + " (ascend-sim --help lists the options)");
   }
   if (vm.count("help")) {
-    std::cout << opts << "\nExit status: 0 ok, 2 bad input, 3 deadlock or hang, 4 outputs differ "
-                         "from the golden reference, 5 kernel fault (UB overflow, GM out of bounds, API misuse).\n";
+    std::cout << opts
+              << "\nExit status: 0 ok, 2 bad input, 3 deadlock or hang, 4 outputs differ "
+                 "from the golden reference, 5 kernel fault (UB overflow, GM out of bounds, API "
+                 "misuse).\n";
     return 0;
   }
   if (vm.count("list-kernels")) {
-    for (const KernelDef& k : all_kernels()) std::cout << std::left << std::setw(12) << k.name << k.summary << "\n";
+    for (const KernelDef& k : all_kernels())
+      std::cout << std::left << std::setw(12) << k.name << k.summary << "\n";
     return 0;
   }
 
@@ -61,7 +61,8 @@ int run_cli(int argc, char** argv) {
   if (vm.count("kernel")) params.set("run.kernel", vm["kernel"].as<std::string>(), "--kernel");
   if (vm.count("ep")) params.set("ep.world_size", vm["ep"].as<std::string>(), "--ep");
   if (vm.count("set"))
-    for (const auto& kv : vm["set"].as<std::vector<std::string>>()) params.set_assignment(kv, "--set");
+    for (const auto& kv : vm["set"].as<std::vector<std::string>>())
+      params.set_assignment(kv, "--set");
   if (vm.count("list-params")) {
     params.write_help(std::cout);
     return 0;
@@ -105,7 +106,8 @@ int run_cli(int argc, char** argv) {
   std::cout << "  simulator      " << wall << " s wall, " << s["scheduler_events"] << " events, "
             << std::setprecision(1) << s["peak_rss_MiB"].get<double>() << " MiB peak RSS\n";
   if (!ro.out_dir.empty()) {
-    std::cout << "  outputs        " << ro.out_dir << "/stats.json, " << ro.out_dir << "/config.ini";
+    std::cout << "  outputs        " << ro.out_dir << "/stats.json, " << ro.out_dir
+              << "/config.ini";
     if (ro.trace) std::cout << ", " << ro.out_dir << "/trace.json";
     if (ro.vcd) std::cout << ", " << ro.out_dir << "/waves.vcd";
     std::cout << "\n";
@@ -119,7 +121,8 @@ int sc_main(int argc, char** argv) {
   try {
     return run_cli(argc, argv);
   } catch (const SimError& e) {
-    const char* kind[] = {"", "internal error", "bad input", "deadlock or hang", "check failed", "kernel fault"};
+    const char* kind[] = {
+        "", "internal error", "bad input", "deadlock or hang", "check failed", "kernel fault"};
     // A deadlock report names itself (deadlock or hang).
     std::cerr << "ascend-sim: " << (e.code == kExitDeadlock ? "" : std::string(kind[e.code]) + ": ")
               << e.what() << "\n";

@@ -1,8 +1,7 @@
 #include "sim/params.h"
 
-#include <boost/program_options/parsers.hpp>
 #include <boost/program_options/options_description.hpp>
-
+#include <boost/program_options/parsers.hpp>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -57,7 +56,8 @@ std::string describe_range(const ParamSpec& s) {
 }
 
 void Params::declare(ParamSpec spec) {
-  if (specs_.count(spec.key)) throw SimError(kExitInternal, "parameter declared twice: " + spec.key);
+  if (specs_.count(spec.key))
+    throw SimError(kExitInternal, "parameter declared twice: " + spec.key);
   std::string key = spec.key, def = spec.default_value;
   specs_.emplace(key, std::move(spec));
   set(key, def, "default");
@@ -96,7 +96,8 @@ void Params::set(const std::string& raw_key, const std::string& raw_value,
 void Params::set_assignment(const std::string& kv, const std::string& origin) {
   size_t eq = kv.find('=');
   if (eq == std::string::npos)
-    throw SimError(kExitBadInput, "'" + kv + "' (from " + origin + ") is not of the form key=value");
+    throw SimError(kExitBadInput,
+                   "'" + kv + "' (from " + origin + ") is not of the form key=value");
   set(kv.substr(0, eq), kv.substr(eq + 1), origin);
 }
 

@@ -16,12 +16,12 @@ struct ParamSpec {
   enum class Type { Int, Real, Choice, Text };
   std::string key;
   Type type = Type::Real;
-  std::string unit;         // "" for dimensionless
+  std::string unit;  // "" for dimensionless
   std::string default_value;
-  double min = 0, max = 0;  // Int and Real
+  double min = 0, max = 0;           // Int and Real
   std::vector<std::string> choices;  // Choice
   std::string description;
-  std::string source;       // where the number comes from, with confidence
+  std::string source;  // where the number comes from, with confidence
 };
 
 class Params {
@@ -42,8 +42,8 @@ class Params {
   const ParamSpec& spec(const std::string& key) const;
   std::vector<const ParamSpec*> specs() const;  // sorted by key
 
-  void write_ini(std::ostream& os) const;  // the resolved values, one [section] per prefix
-  void write_help(std::ostream& os) const; // --list-params
+  void write_ini(std::ostream& os) const;   // the resolved values, one [section] per prefix
+  void write_help(std::ostream& os) const;  // --list-params
 
  private:
   std::map<std::string, ParamSpec> specs_;

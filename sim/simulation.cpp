@@ -53,8 +53,9 @@ std::set<int> parse_scope(const std::string& key, const std::string& text) {
   std::stringstream ss(text);
   std::string part;
   auto bad = [&] {
-    return SimError(kExitBadInput, "parameter " + key + " = '" + text +
-                                       "': expected 'all' or a list of indices and ranges like 0-3,7");
+    return SimError(kExitBadInput,
+                    "parameter " + key + " = '" + text +
+                        "': expected 'all' or a list of indices and ranges like 0-3,7");
   };
   while (std::getline(ss, part, ',')) {
     size_t dash = part.find('-');
@@ -159,8 +160,12 @@ void Simulation::setup_traces() {
   };
 }
 
-uint64_t Simulation::window(int rank) const { return windows_.data.at(rank); }
-uint64_t Simulation::status_window(int rank) const { return windows_.status.at(rank); }
+uint64_t Simulation::window(int rank) const {
+  return windows_.data.at(rank);
+}
+uint64_t Simulation::status_window(int rank) const {
+  return windows_.status.at(rank);
+}
 
 void Simulation::require_window(const std::string& kernel, uint64_t needed,
                                 const std::string& formula) const {
@@ -171,7 +176,9 @@ void Simulation::require_window(const std::string& kernel, uint64_t needed,
                                       std::to_string(windows_.data_bytes) + " B");
 }
 
-Simulation::~Simulation() { close_traces(); }
+Simulation::~Simulation() {
+  close_traces();
+}
 
 void Simulation::check_thread_budget(int threads) const {
   // Each SC_THREAD stack is its own memory mapping plus a guard page.
@@ -184,7 +191,8 @@ void Simulation::check_thread_budget(int threads) const {
                    std::to_string(threads) + " kernel cores need about " + std::to_string(needed) +
                        " memory mappings but vm.max_map_count is " + std::to_string(limit) +
                        "; lower the die or core count, or raise the limit: sudo sysctl -w "
-                       "vm.max_map_count=" + std::to_string(needed * 2));
+                       "vm.max_map_count=" +
+                       std::to_string(needed * 2));
 }
 
 uint64_t Simulation::alloc(int die, const std::string& name, uint64_t bytes) {
@@ -220,7 +228,8 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
     for (int c = 0; c < cores; ++c) {
       model::AivCore& core = *die.cores[c];
       Before b;
-      for (int p = 0; p < model::kPipes; ++p) b.pipes[p] = core.pipe_stats(static_cast<model::PipeId>(p));
+      for (int p = 0; p < model::kPipes; ++p)
+        b.pipes[p] = core.pipe_stats(static_cast<model::PipeId>(p));
       b.scalar_busy = core.scalar_busy_ps();
       b.scalar_stall = core.scalar_stall_ps();
       before[d].push_back(b);
@@ -236,7 +245,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   for (int d = 0; d < cluster_->dies(); ++d)
     for (int c = 0; c < cores; ++c)
       all_done = all_done && cluster_->die(d).cores[c]->state() == model::AivCore::State::Done;
-    // Stopped with events still pending: the deadline cut it off (a hang). No events left: nothing
+  // Stopped with events still pending: the deadline cut it off (a hang). No events left: nothing
   // can ever wake the blocked cores (a deadlock).
   if (!all_done) {
     SimError e(kExitDeadlock, stuck_report(sc_core::sc_pending_activity(), deadline));
@@ -263,12 +272,15 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
     rec.rank_latency.push_back(lat);
     nlohmann::json busy = nlohmann::json::object();
     nlohmann::json stall = nlohmann::json::array();
-    for (int p = 0; p < model::kPipes; ++p) busy[model::lane_name(static_cast<model::Lane>(p))] = nlohmann::json::array();
+    for (int p = 0; p < model::kPipes; ++p)
+      busy[model::lane_name(static_cast<model::Lane>(p))] = nlohmann::json::array();
     uint64_t mte2_bytes = 0, mte3_bytes = 0;
     for (int c = 0; c < cores; ++c) {
       model::AivCore& core = *die.cores[c];
       const Before& b = before[d][c];
-      auto pct = [&](Tick t) { return lat ? 100.0 * static_cast<double>(t) / static_cast<double>(lat) : 0.0; };
+      auto pct = [&](Tick t) {
+        return lat ? 100.0 * static_cast<double>(t) / static_cast<double>(lat) : 0.0;
+      };
       busy["SCALAR"].push_back(pct(core.scalar_busy_ps() - b.scalar_busy));
       for (int p = 1; p < model::kPipes; ++p) {
         auto pid = static_cast<model::PipeId>(p);
@@ -281,25 +293,28 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
     }
     uint64_t hbm_bytes = die.hbm.bytes() - hbm_before[d].first;
     Tick hbm_busy = die.hbm.busy_ps() - hbm_before[d].second;
-    rec.ranks.push_back({{"rank", d},
-                         {"latency_ns", model::ps_to_ns(lat)},
-                         {"pipe_busy_pct", busy},
-                         {"scalar_stall_pct", stall},
-                         {"mte2_bytes", mte2_bytes},
-                         {"mte3_bytes", mte3_bytes},
-                         {"hbm_bytes", hbm_bytes},
-                         {"hbm_utilization_pct",
-                          lat ? 100.0 * static_cast<double>(hbm_busy) / static_cast<double>(lat) : 0.0}});
+    rec.ranks.push_back(
+        {{"rank", d},
+         {"latency_ns", model::ps_to_ns(lat)},
+         {"pipe_busy_pct", busy},
+         {"scalar_stall_pct", stall},
+         {"mte2_bytes", mte2_bytes},
+         {"mte3_bytes", mte3_bytes},
+         {"hbm_bytes", hbm_bytes},
+         {"hbm_utilization_pct",
+          lat ? 100.0 * static_cast<double>(hbm_busy) / static_cast<double>(lat) : 0.0}});
   }
   Tick span = model::now() - t0;
   for (size_t i = 0; i < ports.size(); ++i) {
     uint64_t bytes = ports[i]->bytes() - ports_before[i].first;
     if (bytes == 0) continue;
     Tick busy = ports[i]->busy_ps() - ports_before[i].second;
-    rec.ports.push_back({{"name", ports[i]->name()},
-                         {"bytes", bytes},
-                         {"busy_ns", model::ps_to_ns(busy)},
-                         {"utilization_pct", span ? 100.0 * static_cast<double>(busy) / static_cast<double>(span) : 0.0}});
+    rec.ports.push_back(
+        {{"name", ports[i]->name()},
+         {"bytes", bytes},
+         {"busy_ns", model::ps_to_ns(busy)},
+         {"utilization_pct",
+          span ? 100.0 * static_cast<double>(busy) / static_cast<double>(span) : 0.0}});
   }
   for (const auto& [cls, bytes] : cluster_->class_bytes())
     rec.link_class_bytes[cls] = bytes - class_before[cls];
@@ -348,14 +363,15 @@ nlohmann::json Simulation::stats(double wall_s) const {
   }
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
-  return {{"kernels", kernels},
-          {"simulator",
-           {{"wall_s", wall_s},
-            {"sim_time_ns", model::ps_to_ns(model::now())},
-            {"scheduler_events", cluster_->scheduler().fired()},
-            {"delta_cycles", sc_core::sc_delta_count()},
-            {"peak_rss_MiB", static_cast<double>(ru.ru_maxrss) / 1024.0},
-            {"gm_resident_MiB", static_cast<double>(cluster_->gm().resident_bytes()) / (1 << 20)}}}};
+  return {
+      {"kernels", kernels},
+      {"simulator",
+       {{"wall_s", wall_s},
+        {"sim_time_ns", model::ps_to_ns(model::now())},
+        {"scheduler_events", cluster_->scheduler().fired()},
+        {"delta_cycles", sc_core::sc_delta_count()},
+        {"peak_rss_MiB", static_cast<double>(ru.ru_maxrss) / 1024.0},
+        {"gm_resident_MiB", static_cast<double>(cluster_->gm().resident_bytes()) / (1 << 20)}}}};
 }
 
 void Simulation::close_traces() {
@@ -366,7 +382,8 @@ void Simulation::close_traces() {
   vcd_ = nullptr;
 }
 
-void Simulation::write_outputs(double wall_s, const std::string& preset, const std::string& kernel) {
+void Simulation::write_outputs(double wall_s, const std::string& preset,
+                               const std::string& kernel) {
   if (opts_.out_dir.empty()) return;
   nlohmann::json s = stats(wall_s);
   s["run"] = {{"preset", preset}, {"kernel", kernel}, {"config", "config.ini"}};

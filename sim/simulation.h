@@ -3,14 +3,13 @@
 // deadlock, hang or kernel fault into its error, and collects the figures of every launch.
 #pragma once
 
-#include <systemc>
-
 #include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <systemc>
 #include <vector>
 
 #include "models/cluster.h"
@@ -32,7 +31,7 @@ struct KernelRecord {
   std::string name;
   int cores = 0;
   model::Tick start = 0;
-  std::vector<model::Tick> rank_latency;  // launch to the last core's end, per die
+  std::vector<model::Tick> rank_latency;            // launch to the last core's end, per die
   nlohmann::json extra = nlohmann::json::object();  // kernel-specific figures, units in names
   nlohmann::json ranks = nlohmann::json::array();
   nlohmann::json ports = nlohmann::json::array();  // fabric ports that carried traffic
@@ -50,7 +49,9 @@ class Simulation {
 
   // GM allocation and host access (before or between launches).
   uint64_t alloc(int die, const std::string& name, uint64_t bytes);
-  void write(uint64_t addr, const void* src, uint64_t bytes) { cluster_->gm().write(addr, src, bytes); }
+  void write(uint64_t addr, const void* src, uint64_t bytes) {
+    cluster_->gm().write(addr, src, bytes);
+  }
   void read(uint64_t addr, void* dst, uint64_t bytes) { cluster_->gm().read(addr, dst, bytes); }
 
   // Every rank's HCCL windows (allocated at construction, hccl.buffsize_MB and hccl.status_KiB).

@@ -20,13 +20,19 @@ void TraceRecorder::link(const model::BandwidthServer& port, model::Tick start, 
 void TraceRecorder::write(const std::string& path) const {
   using nlohmann::json;
   auto us = [](model::Tick t) { return static_cast<double>(t) / 1e6; };
-  auto tid = [](int core, model::Lane lane) { return core * model::kLanes + static_cast<int>(lane); };
+  auto tid = [](int core, model::Lane lane) {
+    return core * model::kLanes + static_cast<int>(lane);
+  };
   json events = json::array();
   std::map<std::pair<int, int>, bool> lanes;
   for (const Slice& s : slices_) {
     lanes[{s.die, tid(s.core, s.lane)}] = true;
-    events.push_back({{"name", s.name}, {"ph", "X"}, {"pid", s.die}, {"tid", tid(s.core, s.lane)},
-                      {"ts", us(s.start)}, {"dur", us(s.end - s.start)}});
+    events.push_back({{"name", s.name},
+                      {"ph", "X"},
+                      {"pid", s.die},
+                      {"tid", tid(s.core, s.lane)},
+                      {"ts", us(s.start)},
+                      {"dur", us(s.end - s.start)}});
   }
   // Link lanes: one per resource that carried traffic, after the core lanes of its die.
   constexpr int kFabricPid = 1 << 20, kLinkTidBase = 1 << 20;
@@ -36,18 +42,28 @@ void TraceRecorder::write(const std::string& path) const {
     auto [it, added] = link_tid.emplace(l.port, kLinkTidBase + static_cast<int>(link_tid.size()));
     int pid = l.port->owner_die() >= 0 ? l.port->owner_die() : kFabricPid;
     if (added) {
-      events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", it->second},
+      events.push_back({{"name", "thread_name"},
+                        {"ph", "M"},
+                        {"pid", pid},
+                        {"tid", it->second},
                         {"args", {{"name", l.port->name()}}}});
-      events.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", pid},
-                        {"tid", it->second}, {"args", {{"sort_index", it->second}}}});
+      events.push_back({{"name", "thread_sort_index"},
+                        {"ph", "M"},
+                        {"pid", pid},
+                        {"tid", it->second},
+                        {"args", {{"sort_index", it->second}}}});
       if (pid == kFabricPid && !fabric_named) {
         fabric_named = true;
-        events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid},
-                          {"args", {{"name", "fabric"}}}});
+        events.push_back(
+            {{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", "fabric"}}}});
       }
     }
-    events.push_back({{"name", "busy"}, {"ph", "X"}, {"pid", pid}, {"tid", it->second},
-                      {"ts", us(l.start)}, {"dur", us(l.end - l.start)}});
+    events.push_back({{"name", "busy"},
+                      {"ph", "X"},
+                      {"pid", pid},
+                      {"tid", it->second},
+                      {"ts", us(l.start)},
+                      {"dur", us(l.end - l.start)}});
   }
   std::map<int, bool> dies;
   for (const auto& [port, _] : link_tid)
@@ -57,14 +73,22 @@ void TraceRecorder::write(const std::string& path) const {
     int core = t / model::kLanes;
     auto lane = static_cast<model::Lane>(t % model::kLanes);
     std::string name = "core " + std::to_string(core) + " " + model::lane_name(lane);
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", die}, {"tid", t},
+    events.push_back({{"name", "thread_name"},
+                      {"ph", "M"},
+                      {"pid", die},
+                      {"tid", t},
                       {"args", {{"name", name}}}});
-    events.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", die}, {"tid", t},
+    events.push_back({{"name", "thread_sort_index"},
+                      {"ph", "M"},
+                      {"pid", die},
+                      {"tid", t},
                       {"args", {{"sort_index", t}}}});
     dies[die] = true;
   }
   for (const auto& [die, _] : dies)
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", die},
+    events.push_back({{"name", "process_name"},
+                      {"ph", "M"},
+                      {"pid", die},
                       {"args", {{"name", "die " + std::to_string(die)}}}});
   std::ofstream f(path);
   if (!f) throw SimError(kExitBadInput, "cannot write " + path);

@@ -1,8 +1,8 @@
 // SystemC's main() calls sc_main; the tests run from here.
 #include <gtest/gtest.h>
-#include <systemc>  // declares sc_main extern "C"
 
 #include <cstdlib>
+#include <systemc>  // declares sc_main extern "C"
 
 static const bool kNoBanner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
 

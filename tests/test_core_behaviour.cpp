@@ -97,8 +97,7 @@ TEST(CoreBehaviour, APollThatNeverSucceedsIsAHang) {
     }
   });
   EXPECT_EQ(e.code, kExitDeadlock);
-  EXPECT_NE(std::string(e.what()).find("hang: kernel still running at 20000 ns"),
-            std::string::npos)
+  EXPECT_NE(std::string(e.what()).find("hang: kernel still running at 20000 ns"), std::string::npos)
       << e.what();
 }
 
@@ -113,8 +112,8 @@ TEST(CoreBehaviour, UbOverflowNamesKernelBufferAndSizes) {
   });
   EXPECT_EQ(e.code, kExitKernelFault);
   std::string m = e.what();
-  for (const char* part : {"kernel 'test'", "UB overflow", "2 x 16384 B", "test_core_behaviour.cpp:",
-                           "needs 32768 B", "only 25536 of 65536 B"})
+  for (const char* part : {"kernel 'test'", "UB overflow", "2 x 16384 B",
+                           "test_core_behaviour.cpp:", "needs 32768 B", "only 25536 of 65536 B"})
     EXPECT_NE(m.find(part), std::string::npos) << part << " missing from: " << m;
 }
 
@@ -128,7 +127,8 @@ TEST(CoreBehaviour, TheScalarCannotReachAnotherDiesGm) {
     g.GetValue(0);
   });
   EXPECT_EQ(e.code, kExitKernelFault);
-  EXPECT_NE(std::string(e.what()).find("only reaches its own die's GM"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("only reaches its own die's GM"), std::string::npos)
+      << e.what();
 }
 
 }  // namespace

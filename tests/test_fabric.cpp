@@ -7,9 +7,9 @@
 #include "tests/harness.h"
 
 using namespace AscendC;
-using ascend::model::Tick;
 using ascend::model::now;
 using ascend::model::ns_to_ps;
+using ascend::model::Tick;
 
 namespace ascend::test {
 namespace {
@@ -92,7 +92,8 @@ TEST(FabricGate, TheLatencyIsAParameter) {
 }
 TEST(FabricGate, A2HccsAndRoceClasses) {
   expect_lone_512({"fabric.topology=a2"}, 7, true, 1300, "hccs");
-  expect_lone_512({"fabric.topology=a2", "fabric.write_latency_roce_ns=4000"}, 8, true, 4000, "roce");
+  expect_lone_512({"fabric.topology=a2", "fabric.write_latency_roce_ns=4000"}, 8, true, 4000,
+                  "roce");
 }
 
 // Each flow (sender, receiver) writes `bytes` from the sender's 8 cores into the receiver's window;
@@ -132,7 +133,8 @@ nlohmann::json write_pattern(const std::vector<std::pair<int, int>>& flows, uint
       for (int32_t v : got) ok = ok && v == flows[f].first;
       j["data_ok"].push_back(ok);
     }
-    for (const auto& p : b.sim().records().back().ports) j["ports"][p["name"].get<std::string>()] = p;
+    for (const auto& p : b.sim().records().back().ports)
+      j["ports"][p["name"].get<std::string>()] = p;
     return j;
   });
 }
@@ -185,7 +187,8 @@ TEST(Cluster, ClusterRunsAreDeterministic) {
   std::string runs[2];
   for (auto& r : runs) {
     RunOptions ro;
-    ro.out_dir = "/tmp/ascend-det-cluster-" + std::to_string(getpid()) + "-" + std::to_string(&r - runs);
+    ro.out_dir =
+        "/tmp/ascend-det-cluster-" + std::to_string(getpid()) + "-" + std::to_string(&r - runs);
     ro.trace = true;
     Outcome o = run_scenario("flag_ring", {"ep.world_size=24", "trace.ranks=all"}, ro);
     ASSERT_EQ(o.exit_code, 0) << o.message;
@@ -202,7 +205,8 @@ TEST(Cluster, TraceScopeKeepsOnlyTheChosenRanks) {
   RunOptions ro;
   ro.out_dir = "/tmp/ascend-scope-" + std::to_string(getpid());
   ro.trace = true;
-  Outcome o = run_scenario("flag_ring", {"ep.world_size=32", "trace.ranks=1,17", "trace.cores=0"}, ro);
+  Outcome o =
+      run_scenario("flag_ring", {"ep.world_size=32", "trace.ranks=1,17", "trace.cores=0"}, ro);
   ASSERT_EQ(o.exit_code, 0) << o.message;
   std::ifstream f(ro.out_dir + "/trace.json");
   nlohmann::json t = nlohmann::json::parse(f);

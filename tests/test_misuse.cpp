@@ -22,7 +22,8 @@ TEST(Misuse, StridedDataCopyPastItsLocalTensorIsAFaultNotAHeapOverflow) {
   uint64_t x = b.alloc(65536);
   SimError e = b.run_expecting_error(1, [&] {
     TPipe pipe;
-    DataCopy(ub_tensor<uint8_t>(pipe, 1024), global<uint8_t>(x, 65536), DataCopyParams{1, 2048, 0, 0});
+    DataCopy(ub_tensor<uint8_t>(pipe, 1024), global<uint8_t>(x, 65536),
+             DataCopyParams{1, 2048, 0, 0});
   });
   EXPECT_EQ(e.code, kExitKernelFault);
   EXPECT_NE(std::string(e.what()).find("allocated by InitBuffer"), std::string::npos) << e.what();
@@ -41,7 +42,8 @@ TEST(Misuse, DataCopyPadToGmFromATooSmallTensorIsAFault) {
     DataCopyPad(g, small.Get<uint8_t>(), DataCopyExtParams{1, 1000, 0, 0, 0});
   });
   EXPECT_EQ(e.code, kExitKernelFault);
-  EXPECT_NE(std::string(e.what()).find("beyond a LocalTensor of 64 B"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("beyond a LocalTensor of 64 B"), std::string::npos)
+      << e.what();
 }
 
 TEST(Misuse, AVectorOpOnAnUnallocatedTensorIsAFault) {

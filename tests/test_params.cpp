@@ -71,7 +71,8 @@ TEST(Params, IniSectionsMapToDottedKeysAndCommentsAreIgnored) {
   p.load_ini_text("# a comment\n[hbm]\nbandwidth_GBps = 800  # halved\n[die]\naiv_count=24\n", "t");
   EXPECT_DOUBLE_EQ(p.real("hbm.bandwidth_GBps"), 800);
   EXPECT_EQ(p.integer("die.aiv_count"), 24);
-  EXPECT_EQ(error_of([&] { p.load_ini_text("[hbm]\nbandwidth = 3\n", "t.ini"); }).code, kExitBadInput);
+  EXPECT_EQ(error_of([&] { p.load_ini_text("[hbm]\nbandwidth = 3\n", "t.ini"); }).code,
+            kExitBadInput);
 }
 
 TEST(Params, ResolvedConfigRoundTrips) {
@@ -105,7 +106,8 @@ TEST(Params, KernelAttributesOutsideLimitsAreBadInput) {
   EXPECT_EQ(run_scenario("stream", {"stream.cores=49"}).exit_code, kExitBadInput);
   EXPECT_EQ(run_scenario("stream", {"stream.tile_bytes=100"}).exit_code, kExitBadInput);
   EXPECT_EQ(run_scenario("pipeline", {"pipeline.vector_repeats=10"}).exit_code, kExitBadInput);
-  Outcome o = run_scenario("stream", {"stream.cores=1", "stream.tile_bytes=131072", "stream.buffer_num=2"});
+  Outcome o =
+      run_scenario("stream", {"stream.cores=1", "stream.tile_bytes=131072", "stream.buffer_num=2"});
   EXPECT_EQ(o.exit_code, kExitKernelFault) << "two 128 KiB buffers and an accumulator overflow UB";
   EXPECT_NE(o.message.find("UB overflow"), std::string::npos) << o.message;
 }

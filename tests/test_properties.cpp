@@ -39,7 +39,8 @@ TEST(Property, DoubleBufferingBarelyHelpsWhenOneStageDominates) {
 
 TEST(Property, OneCoreStreamsNearItsMte2Rate) {
   double per_core = 32 * 1.85;  // mte2.bytes_per_cycle x core.clock_GHz
-  double bw = bandwidth({"stream.cores=1", "stream.tile_bytes=65536", "stream.bytes_per_core=4194304"});
+  double bw =
+      bandwidth({"stream.cores=1", "stream.tile_bytes=65536", "stream.bytes_per_core=4194304"});
   EXPECT_GE(bw, 0.8 * per_core);
   EXPECT_LE(bw, per_core);
 }
@@ -80,7 +81,8 @@ TEST(Property, RunsAreDeterministicToTheByte) {
   }
   EXPECT_EQ(outs[0], outs[1]);
   EXPECT_EQ(slurp((base / "0/trace.json").string()), slurp((base / "1/trace.json").string()));
-  std::string v0 = slurp((base / "0/waves.vcd").string()), v1 = slurp((base / "1/waves.vcd").string());
+  std::string v0 = slurp((base / "0/waves.vcd").string()),
+              v1 = slurp((base / "1/waves.vcd").string());
   // The VCD header carries the date; compare from the definitions on.
   EXPECT_EQ(v0.substr(v0.find("$timescale")), v1.substr(v1.find("$timescale")));
   EXPECT_GT(slurp((base / "0/trace.json").string()).size(), 1000u);

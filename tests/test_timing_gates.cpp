@@ -10,19 +10,22 @@
 #include "tests/kernel_helpers.h"
 
 using namespace AscendC;
-using ascend::model::Tick;
 using ascend::model::now;
 using ascend::model::ns_to_ps;
+using ascend::model::Tick;
 using ascend::model::transfer_ps;
 
 namespace ascend::test {
 namespace {
 
-Tick issue(const model::CoreTiming& t) { return t.clock.cycles(t.issue_cycles); }
+Tick issue(const model::CoreTiming& t) {
+  return t.clock.cycles(t.issue_cycles);
+}
 
 Tick dma_hold(const model::CoreTiming& t, uint64_t bytes, double bytes_per_cycle) {
-  return t.clock.cycles(t.dma_setup_cycles +
-                        static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle - 1e-9)));
+  return t.clock.cycles(
+      t.dma_setup_cycles +
+      static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle - 1e-9)));
 }
 
 TEST(TimingGate, LoneDataCopyInLandsExactlyAfterIssueTransferAndLatency) {
@@ -121,9 +124,10 @@ TEST(TimingGate, WaitFlagReleasesExactlyAtTheSetsCompletion) {
   uint64_t x = b.alloc(count * 4);
   std::vector<float> data(count, 3.0f);
   b.sim().write(x, data.data(), count * 4);
-  Tick dma_done = issue(t) +
-                  std::max(dma_hold(t, count * 4, t.mte2_bytes_per_cycle), transfer_ps(count * 4, 1600)) +
-                  ns_to_ps(130);
+  Tick dma_done =
+      issue(t) +
+      std::max(dma_hold(t, count * 4, t.mte2_bytes_per_cycle), transfer_ps(count * 4, 1600)) +
+      ns_to_ps(130);
   Tick vec_done = dma_done + t.clock.cycles(t.vector_overhead_cycles + 32);
   model::AivCore& core = *b.cluster().die(0).cores[0];
   float before = -1;

@@ -16,8 +16,11 @@ class KernelFlagRing {
  public:
   void Init(GM_ADDR seen) {
     uint32_t rank = GetRankId(), ranks = GetRankDim(), core = static_cast<uint32_t>(GetBlockIdx());
-    next_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId((rank + 1) % ranks)) + core * 8, 8);
-    mine_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId(rank)) + core * 8, 8);
+    next_.SetGlobalBuffer(
+        reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId((rank + 1) % ranks)) + core * 8,
+        8);
+    mine_.SetGlobalBuffer(
+        reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId(rank)) + core * 8, 8);
     seen_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(seen) + core, 1);
     pipe_.InitBuffer(out_, 32);
     pipe_.InitBuffer(in_, 32);
@@ -50,13 +53,21 @@ class KernelFlagRing {
 };
 
 void declare(Params& p) {
-  p.declare({"flag_ring.cores", ParamSpec::Type::Int, "cores", "48", 1, 96, {},
-             "cores per rank taking part", "workload"});
+  p.declare({"flag_ring.cores",
+             ParamSpec::Type::Int,
+             "cores",
+             "48",
+             1,
+             96,
+             {},
+             "cores per rank taking part",
+             "workload"});
 }
 
 int dies(const Params& p) {
   if (p.integer("ep.world_size") < 2)
-    throw SimError(kExitBadInput, "flag_ring needs ep.world_size >= 2 (got " + p.text("ep.world_size") + ")");
+    throw SimError(kExitBadInput,
+                   "flag_ring needs ep.world_size >= 2 (got " + p.text("ep.world_size") + ")");
   return ep_ranks(p);
 }
 
@@ -79,8 +90,9 @@ std::string run(Simulation& sim, const Params& p) {
     int32_t want = (r + ranks - 1) % ranks + 1;
     for (int c = 0; c < cores; ++c)
       if (got[c] != want)
-        throw SimError(kExitCheckFailed, "flag_ring: rank " + std::to_string(r) + " core " + std::to_string(c) +
-                                             " saw flag " + std::to_string(got[c]) + ", golden " +
+        throw SimError(kExitCheckFailed, "flag_ring: rank " + std::to_string(r) + " core " +
+                                             std::to_string(c) + " saw flag " +
+                                             std::to_string(got[c]) + ", golden " +
                                              std::to_string(want));
   }
   return "every core saw its predecessor's flag (" + std::to_string(ranks) + " ranks x " +

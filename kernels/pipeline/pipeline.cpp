@@ -12,19 +12,48 @@ namespace {
 
 void declare(Params& p) {
   using T = ParamSpec::Type;
-  p.declare({"pipeline.tiles", T::Int, "tiles", "64", 1, 1000000, {}, "tiles the core processes",
+  p.declare({"pipeline.tiles",
+             T::Int,
+             "tiles",
+             "64",
+             1,
+             1000000,
+             {},
+             "tiles the core processes",
              "workload"});
-  p.declare({"pipeline.tile_bytes", T::Int, "B", "16384", 256, 65536, {},
-             "bytes per tile (a multiple of 256: whole vector repeats)", "workload"});
-  p.declare({"pipeline.vector_repeats", T::Int, "repeats", "512", 1, 10000000, {},
+  p.declare({"pipeline.tile_bytes",
+             T::Int,
+             "B",
+             "16384",
+             256,
+             65536,
+             {},
+             "bytes per tile (a multiple of 256: whole vector repeats)",
+             "workload"});
+  p.declare({"pipeline.vector_repeats",
+             T::Int,
+             "repeats",
+             "512",
+             1,
+             10000000,
+             {},
              "256-B vector repeats of Compute per tile (at least tile_bytes/256: every element is "
              "scaled at least once)",
              "workload"});
-  p.declare({"pipeline.buffer_num", T::Int, "", "2", 1, 2, {},
-             "buffers per queue (2 = double buffer)", "workload"});
+  p.declare({"pipeline.buffer_num",
+             T::Int,
+             "",
+             "2",
+             1,
+             2,
+             {},
+             "buffers per queue (2 = double buffer)",
+             "workload"});
 }
 
-int dies(const Params& p) { return single_die(p, "pipeline"); }
+int dies(const Params& p) {
+  return single_die(p, "pipeline");
+}
 
 std::string run(Simulation& sim, const Params& p) {
   kernels::PipelineTiling t{};
@@ -66,8 +95,9 @@ std::string run(Simulation& sim, const Params& p) {
     float want = x[i];
     for (uint32_t k = 0; k < times; ++k) want *= t.factor;
     if (std::memcmp(&want, &y[i], 4) != 0)
-      throw SimError(kExitCheckFailed, "pipeline: y[" + std::to_string(i) + "] = " +
-                                           std::to_string(y[i]) + ", golden " + std::to_string(want));
+      throw SimError(kExitCheckFailed, "pipeline: y[" + std::to_string(i) +
+                                           "] = " + std::to_string(y[i]) + ", golden " +
+                                           std::to_string(want));
   }
   rec.extra["tiles"] = t.tiles;
   rec.extra["bytes"] = n * 4;

@@ -11,19 +11,56 @@ namespace {
 
 void declare(Params& p) {
   using T = ParamSpec::Type;
-  p.declare({"stream.cores", T::Int, "cores", "1", 1, 96, {},
-             "cores streaming at once (at most die.aiv_count)", "workload"});
-  p.declare({"stream.bytes_per_core", T::Int, "B", "1048576", 32, 1e12, {},
-             "bytes each core streams (a multiple of 32)", "workload"});
-  p.declare({"stream.tile_bytes", T::Int, "B", "16384", 32, 1048576, {},
-             "bytes per DMA (a multiple of 32; buffer_num tiles must fit in UB)", "workload"});
-  p.declare({"stream.buffer_num", T::Int, "", "2", 1, 2, {}, "UB buffers per queue (2 = double buffer)",
+  p.declare({"stream.cores",
+             T::Int,
+             "cores",
+             "1",
+             1,
+             96,
+             {},
+             "cores streaming at once (at most die.aiv_count)",
              "workload"});
-  p.declare({"stream.mode", T::Choice, "", "read", 0, 0, {"read", "copy"},
-             "read: GM->UB and a vector checksum; copy: GM->UB->GM", "workload"});
+  p.declare({"stream.bytes_per_core",
+             T::Int,
+             "B",
+             "1048576",
+             32,
+             1e12,
+             {},
+             "bytes each core streams (a multiple of 32)",
+             "workload"});
+  p.declare({"stream.tile_bytes",
+             T::Int,
+             "B",
+             "16384",
+             32,
+             1048576,
+             {},
+             "bytes per DMA (a multiple of 32; buffer_num tiles must fit in UB)",
+             "workload"});
+  p.declare({"stream.buffer_num",
+             T::Int,
+             "",
+             "2",
+             1,
+             2,
+             {},
+             "UB buffers per queue (2 = double buffer)",
+             "workload"});
+  p.declare({"stream.mode",
+             T::Choice,
+             "",
+             "read",
+             0,
+             0,
+             {"read", "copy"},
+             "read: GM->UB and a vector checksum; copy: GM->UB->GM",
+             "workload"});
 }
 
-int dies(const Params& p) { return single_die(p, "stream"); }
+int dies(const Params& p) {
+  return single_die(p, "stream");
+}
 
 std::string run(Simulation& sim, const Params& p) {
   kernels::StreamTiling t{};
@@ -33,9 +70,10 @@ std::string run(Simulation& sim, const Params& p) {
   t.buffer_num = static_cast<uint32_t>(p.integer("stream.buffer_num"));
   t.read_only = p.text("stream.mode") == "read";
   if (t.bytes_per_core % 32 || t.tile_bytes % 32)
-    throw SimError(kExitBadInput, "stream.bytes_per_core and stream.tile_bytes must be multiples of 32 (got " +
-                                      std::to_string(t.bytes_per_core) + ", " +
-                                      std::to_string(t.tile_bytes) + ")");
+    throw SimError(kExitBadInput,
+                   "stream.bytes_per_core and stream.tile_bytes must be multiples of 32 (got " +
+                       std::to_string(t.bytes_per_core) + ", " + std::to_string(t.tile_bytes) +
+                       ")");
 
   uint64_t total = t.bytes_per_core * static_cast<uint64_t>(cores);
   std::vector<int32_t> x(total / 4);
@@ -70,8 +108,9 @@ std::string run(Simulation& sim, const Params& p) {
   }
   for (size_t i = 0; i < y.size(); ++i)
     if (y[i] != want[i])
-      throw SimError(kExitCheckFailed, "stream: y[" + std::to_string(i) + "] = " + std::to_string(y[i]) +
-                                           ", golden " + std::to_string(want[i]));
+      throw SimError(kExitCheckFailed, "stream: y[" + std::to_string(i) +
+                                           "] = " + std::to_string(y[i]) + ", golden " +
+                                           std::to_string(want[i]));
 
   double ns = model::ps_to_ns(rec.latency());
   rec.extra["bytes"] = total;
@@ -83,7 +122,8 @@ std::string run(Simulation& sim, const Params& p) {
 }  // namespace
 
 KernelDef stream_kernel_def() {
-  return {"stream", "each core streams GM through UB; aggregate GM read bandwidth", declare, run, dies};
+  return {"stream", "each core streams GM through UB; aggregate GM read bandwidth", declare, run,
+          dies};
 }
 
 }  // namespace ascend

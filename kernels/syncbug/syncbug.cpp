@@ -52,13 +52,22 @@ class KernelSyncBug {
 
 void declare(Params& p) {
   using T = ParamSpec::Type;
-  p.declare({"syncbug.cores", T::Int, "cores", "4", 1, 96, {}, "cores running the kernel", "workload"});
-  p.declare({"syncbug.bug", T::Choice, "", "none", 0, 0,
+  p.declare(
+      {"syncbug.cores", T::Int, "cores", "4", 1, 96, {}, "cores running the kernel", "workload"});
+  p.declare({"syncbug.bug",
+             T::Choice,
+             "",
+             "none",
+             0,
+             0,
              {"none", "missing_flag", "unset_flag", "skip_syncall"},
-             "which synchronisation bug to plant", "workload"});
+             "which synchronisation bug to plant",
+             "workload"});
 }
 
-int dies(const Params& p) { return single_die(p, "syncbug"); }
+int dies(const Params& p) {
+  return single_die(p, "syncbug");
+}
 
 std::string run(Simulation& sim, const Params& p) {
   int cores = static_cast<int>(p.integer("syncbug.cores"));
@@ -90,8 +99,8 @@ std::string run(Simulation& sim, const Params& p) {
 }  // namespace
 
 KernelDef syncbug_kernel_def() {
-  return {"syncbug", "plants a synchronisation bug (syncbug.bug) to show how it is reported", declare,
-          run, dies};
+  return {"syncbug", "plants a synchronisation bug (syncbug.bug) to show how it is reported",
+          declare, run, dies};
 }
 
 }  // namespace ascend

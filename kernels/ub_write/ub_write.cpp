@@ -23,7 +23,9 @@ struct UbWriteTimes {  // filled by the kernel (simulator instrumentation)
   uint64_t probe_start = 0, probe_done = 0, bulk_start = 0, bulk_done = 0;
 };
 
-uint8_t pattern(uint32_t core, uint64_t i) { return static_cast<uint8_t>(core * 37 + i * 11 + 5); }
+uint8_t pattern(uint32_t core, uint64_t i) {
+  return static_cast<uint8_t>(core * 37 + i * 11 + 5);
+}
 
 class KernelUbWrite {
  public:
@@ -54,7 +56,8 @@ class KernelUbWrite {
     SyncAll();
     if (core == 0) times_->bulk_start = SimNowPs();
     for (uint64_t off = 0; off < share_; off += t_.chunk)
-      DataCopy(dstGm_[core * share_ + off], data, static_cast<uint32_t>(std::min<uint64_t>(t_.chunk, share_ - off)));
+      DataCopy(dstGm_[core * share_ + off], data,
+               static_cast<uint32_t>(std::min<uint64_t>(t_.chunk, share_ - off)));
     PipeBarrier<PIPE_ALL>();
     SyncAll();
     if (core == 0) times_->bulk_done = SimNowPs();
@@ -71,20 +74,48 @@ class KernelUbWrite {
 
 void declare(Params& p) {
   using T = ParamSpec::Type;
-  p.declare({"ub_write.cores", T::Int, "cores", "1", 1, 96, {}, "cores of rank 0 that write",
+  p.declare({"ub_write.cores",
+             T::Int,
+             "cores",
+             "1",
+             1,
+             96,
+             {},
+             "cores of rank 0 that write",
              "workload"});
-  p.declare({"ub_write.bytes", T::Int, "B", "1048576", 512, 1e11, {},
+  p.declare({"ub_write.bytes",
+             T::Int,
+             "B",
+             "1048576",
+             512,
+             1e11,
+             {},
              "bytes written in all (split evenly over the cores; a multiple of 32 x cores)",
              "workload"});
-  p.declare({"ub_write.chunk_bytes", T::Int, "B", "16384", 32, 131072, {},
-             "bytes per DMA (a multiple of 32)", "workload"});
-  p.declare({"ub_write.dst", T::Int, "rank", "1", 0, 767, {},
+  p.declare({"ub_write.chunk_bytes",
+             T::Int,
+             "B",
+             "16384",
+             32,
+             131072,
+             {},
+             "bytes per DMA (a multiple of 32)",
+             "workload"});
+  p.declare({"ub_write.dst",
+             T::Int,
+             "rank",
+             "1",
+             0,
+             767,
+             {},
              "destination rank (< ep.world_size): 1 is the other die of the chip, 2..15 the same "
              "node, 16 and up another node (a3)",
              "workload"});
 }
 
-int dies(const Params& p) { return ep_ranks(p); }
+int dies(const Params& p) {
+  return ep_ranks(p);
+}
 
 std::string run(Simulation& sim, const Params& p) {
   UbWriteTiling t{};
@@ -97,8 +128,9 @@ std::string run(Simulation& sim, const Params& p) {
     throw SimError(kExitBadInput, "ub_write.dst = " + std::to_string(t.dst) +
                                       " is not a rank of ep.world_size = " + std::to_string(ranks));
   if (t.chunk % 32 || t.bytes % (32ull * t.cores))
-    throw SimError(kExitBadInput, "ub_write.chunk_bytes must be a multiple of 32 and ub_write.bytes a "
-                                  "multiple of 32 x ub_write.cores");
+    throw SimError(kExitBadInput,
+                   "ub_write.chunk_bytes must be a multiple of 32 and ub_write.bytes a "
+                   "multiple of 32 x ub_write.cores");
   sim.require_window("ub_write", t.bytes + 512, "ub_write.bytes + 512");
 
   std::vector<uint8_t> src(uint64_t{t.chunk} * t.cores);
@@ -132,7 +164,8 @@ std::string run(Simulation& sim, const Params& p) {
   rec.extra["bytes"] = t.bytes;
   rec.extra["bandwidth_GBps"] = bulk_ns > 0 ? static_cast<double>(t.bytes) / bulk_ns : 0.0;
   rec.extra["first_write_512B_latency_ns"] = model::ps_to_ns(times.probe_done - times.probe_start);
-  rec.extra["link_class"] = t.dst == 0 ? "local" : sim.cluster().fabric().link_class(0, static_cast<int>(t.dst));
+  rec.extra["link_class"] =
+      t.dst == 0 ? "local" : sim.cluster().fabric().link_class(0, static_cast<int>(t.dst));
   return "the destination window holds every byte written (" + std::to_string(t.bytes) + " B)";
 }
 

@@ -13,10 +13,14 @@ m::GlobalMemory* g_memory = nullptr;
 
 m::PipeId pipe_of(pipe_t p) {
   switch (p) {
-    case PIPE_V: return m::PipeId::V;
-    case PIPE_MTE2: return m::PipeId::MTE2;
-    case PIPE_MTE3: return m::PipeId::MTE3;
-    default: return m::PipeId::S;
+    case PIPE_V:
+      return m::PipeId::V;
+    case PIPE_MTE2:
+      return m::PipeId::MTE2;
+    case PIPE_MTE3:
+      return m::PipeId::MTE3;
+    default:
+      return m::PipeId::S;
   }
 }
 
@@ -29,12 +33,20 @@ HardEvent event_between(m::PipeId src, m::PipeId dst) {
 }
 }  // namespace
 
-void bind_memory(m::GlobalMemory* gm) { g_memory = gm; }
+void bind_memory(m::GlobalMemory* gm) {
+  g_memory = gm;
+}
 
 static HcclWindows g_windows;
-void bind_hccl(HcclWindows w) { g_windows = std::move(w); }
-const HcclWindows& hccl() { return g_windows; }
-m::GlobalMemory& memory() { return *g_memory; }
+void bind_hccl(HcclWindows w) {
+  g_windows = std::move(w);
+}
+const HcclWindows& hccl() {
+  return g_windows;
+}
+m::GlobalMemory& memory() {
+  return *g_memory;
+}
 
 void fault(const std::string& what) {
   m::AivCore& c = core();
@@ -60,8 +72,8 @@ void check_ub(const m::AivCore* c, uint64_t offset, uint64_t bytes, const char* 
 }
 
 void check_ub_aligned(uint64_t offset, const char* instr) {
-  if (offset % 32) fault(std::string(instr) + ": UB address " + std::to_string(offset) +
-                         " is not 32-B aligned");
+  if (offset % 32)
+    fault(std::string(instr) + ": UB address " + std::to_string(offset) + " is not 32-B aligned");
 }
 
 void issue_dma(const DmaDesc& d) {
@@ -74,8 +86,8 @@ void issue_dma(const DmaDesc& d) {
   uint64_t ub_span = uint64_t{d.block_count - 1} * d.ub_stride + ub_block;
   check_ub(d.ub_core, d.ub, ub_span, d.name);
   if (d.ub + ub_span > d.ub_hi)
-    fault(std::string(d.name) + ": " + std::to_string(ub_span) + " B of UB beyond a LocalTensor of " +
-          std::to_string(d.ub_hi - d.ub) + " B");
+    fault(std::string(d.name) + ": " + std::to_string(ub_span) +
+          " B of UB beyond a LocalTensor of " + std::to_string(d.ub_hi - d.ub) + " B");
   uint64_t gm_end = d.gm + uint64_t{d.block_count - 1} * d.gm_stride + d.block_bytes;
   if (d.gm < d.gm_lo || gm_end > d.gm_hi)
     fault(std::string(d.name) + (d.to_gm ? " to " : " from ") + describe_gm(d.gm) + " +" +
@@ -112,9 +124,11 @@ void issue_dma(const DmaDesc& d) {
       uint8_t* ub = cp->ub() + d.ub + uint64_t{b} * d.ub_stride;
       std::memcpy(ub + d.pad_left, s, d.block_bytes);
       if (!d.pad) continue;
-      for (uint32_t i = 0; i < d.pad_left; i += d.pad_elem) std::memcpy(ub + i, d.pad_value, d.pad_elem);
+      for (uint32_t i = 0; i < d.pad_left; i += d.pad_elem)
+        std::memcpy(ub + i, d.pad_value, d.pad_elem);
       uint8_t* right = ub + d.pad_left + d.block_bytes;
-      for (uint32_t i = 0; i < d.pad_right; i += d.pad_elem) std::memcpy(right + i, d.pad_value, d.pad_elem);
+      for (uint32_t i = 0; i < d.pad_right; i += d.pad_elem)
+        std::memcpy(right + i, d.pad_value, d.pad_elem);
     }
   };
   c.issue(std::move(in));
@@ -285,7 +299,8 @@ uint32_t QueueBase::deque() {
 void QueueBase::free(uint32_t offset) {
   int id = slot_of(offset, "FreeTensor");
   if (slots_[id].state == SlotState::Free) fault("FreeTensor of a tensor already free");
-  if (slots_[id].state == SlotState::Queued) fault("FreeTensor of a tensor still in the queue (DeQue it first)");
+  if (slots_[id].state == SlotState::Queued)
+    fault("FreeTensor of a tensor still in the queue (DeQue it first)");
   slots_[id].state = SlotState::Free;
   raw_set_flag(release_, event_base_ + id);
 }
@@ -297,17 +312,18 @@ TPipe::TPipe() : core_(&detail::core()) {
   core_->pipe_active = true;
 }
 
-TPipe::~TPipe() { core_->pipe_active = false; }
+TPipe::~TPipe() {
+  core_->pipe_active = false;
+}
 
-uint32_t TPipe::allocate(uint64_t bytes, const char* kind, int num, uint32_t len,
-                         const char* file, int line) {
+uint32_t TPipe::allocate(uint64_t bytes, const char* kind, int num, uint32_t len, const char* file,
+                         int line) {
   uint32_t cap = core_->timing().ub_bytes;
   if (used_ + bytes > cap) {
     detail::fault("UB overflow: InitBuffer(" + std::string(kind) + ", " + std::to_string(num) +
                   " x " + std::to_string(len) + " B) at " + file + ":" + std::to_string(line) +
-                  " needs " + std::to_string(bytes) + " B but only " +
-                  std::to_string(cap - used_) + " of " + std::to_string(cap) +
-                  " B are left (ub.size_KiB)");
+                  " needs " + std::to_string(bytes) + " B but only " + std::to_string(cap - used_) +
+                  " of " + std::to_string(cap) + " B are left (ub.size_KiB)");
   }
   uint32_t base = used_;
   used_ += static_cast<uint32_t>(bytes);
@@ -333,9 +349,17 @@ GM_ADDR GetWindAddrByRankId(uint32_t rank) {
 GM_ADDR GetWindStateAddrByRankId(uint32_t rank) {
   return reinterpret_cast<GM_ADDR>(windows_of(rank, "GetWindStateAddrByRankId").status[rank]);
 }
-uint64_t GetWindSize() { return detail::hccl().data_bytes; }
-uint64_t GetWindStateSize() { return detail::hccl().status_bytes; }
-uint32_t GetRankId() { return static_cast<uint32_t>(detail::core().die()); }
-uint32_t GetRankDim() { return static_cast<uint32_t>(detail::hccl().data.size()); }
+uint64_t GetWindSize() {
+  return detail::hccl().data_bytes;
+}
+uint64_t GetWindStateSize() {
+  return detail::hccl().status_bytes;
+}
+uint32_t GetRankId() {
+  return static_cast<uint32_t>(detail::core().die());
+}
+uint32_t GetRankDim() {
+  return static_cast<uint32_t>(detail::hccl().data.size());
+}
 
 }  // namespace AscendC

@@ -52,7 +52,9 @@ struct HcclWindows {
 void bind_hccl(HcclWindows w);
 const HcclWindows& hccl();
 m::GlobalMemory& memory();
-inline m::AivCore& core() { return m::AivCore::current(); }
+inline m::AivCore& core() {
+  return m::AivCore::current();
+}
 [[noreturn]] void fault(const std::string& what);
 std::string describe_gm(uint64_t addr);
 
@@ -69,7 +71,7 @@ void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr);
 struct DmaDesc {
   bool to_gm = false;
   uint64_t gm = 0, gm_lo = 0, gm_hi = 0, gm_stride = 0;
-  const m::AivCore* ub_core = nullptr;  // owner of the LocalTensor (null: not allocated)
+  const m::AivCore* ub_core = nullptr;        // owner of the LocalTensor (null: not allocated)
   uint64_t ub = 0, ub_hi = 0, ub_stride = 0;  // UB side, bounded by the LocalTensor's end
   uint32_t block_count = 1, block_bytes = 0;
   // GM->UB padding: pad_left/pad_right bytes around each block filled with pad_value bytes
@@ -108,18 +110,24 @@ uint64_t bits64(T v) {
 }
 template <class T>
 T add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) return wrap<T>(bits64(a) + bits64(b));
-  else return cast_to<T>(to_double(a) + to_double(b), RoundMode::CAST_RINT);
+  if constexpr (std::is_integral_v<T>)
+    return wrap<T>(bits64(a) + bits64(b));
+  else
+    return cast_to<T>(to_double(a) + to_double(b), RoundMode::CAST_RINT);
 }
 template <class T>
 T sub(T a, T b) {
-  if constexpr (std::is_integral_v<T>) return wrap<T>(bits64(a) - bits64(b));
-  else return cast_to<T>(to_double(a) - to_double(b), RoundMode::CAST_RINT);
+  if constexpr (std::is_integral_v<T>)
+    return wrap<T>(bits64(a) - bits64(b));
+  else
+    return cast_to<T>(to_double(a) - to_double(b), RoundMode::CAST_RINT);
 }
 template <class T>
 T mul(T a, T b) {
-  if constexpr (std::is_integral_v<T>) return wrap<T>(bits64(a) * bits64(b));
-  else return cast_to<T>(to_double(a) * to_double(b), RoundMode::CAST_RINT);
+  if constexpr (std::is_integral_v<T>)
+    return wrap<T>(bits64(a) * bits64(b));
+  else
+    return cast_to<T>(to_double(a) * to_double(b), RoundMode::CAST_RINT);
 }
 template <class T>
 T div(T a, T b) {
@@ -128,8 +136,10 @@ T div(T a, T b) {
 }
 template <class T>
 T abs(T a) {
-  if constexpr (std::is_integral_v<T>) return a < 0 ? wrap<T>(uint64_t{0} - bits64(a)) : a;
-  else return cast_to<T>(std::fabs(to_double(a)), RoundMode::CAST_RINT);
+  if constexpr (std::is_integral_v<T>)
+    return a < 0 ? wrap<T>(uint64_t{0} - bits64(a)) : a;
+  else
+    return cast_to<T>(std::fabs(to_double(a)), RoundMode::CAST_RINT);
 }
 
 class QueueBase;
@@ -145,7 +155,8 @@ class GlobalTensor {
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t size = 0) {
     uint64_t a = reinterpret_cast<uint64_t>(buffer);
     if (size > UINT64_MAX / sizeof(T))
-      detail::fault("SetGlobalBuffer: " + std::to_string(size) + " elements overflow the address space");
+      detail::fault("SetGlobalBuffer: " + std::to_string(size) +
+                    " elements overflow the address space");
     const auto* r = detail::memory().region_of(a, size == 0 ? 1 : size * sizeof(T));
     if (!r)
       detail::fault("SetGlobalBuffer: [" + detail::describe_gm(a) + ", +" +
@@ -157,8 +168,9 @@ class GlobalTensor {
   uint64_t address() const { return addr_; }
   __gm__ T* GetPhyAddr() const { return reinterpret_cast<T*>(addr_); }
   GlobalTensor operator[](uint64_t offset) const {
-    if (offset > size_) detail::fault("GlobalTensor[" + std::to_string(offset) +
-                                      "] beyond its " + std::to_string(size_) + " elements");
+    if (offset > size_)
+      detail::fault("GlobalTensor[" + std::to_string(offset) + "] beyond its " +
+                    std::to_string(size_) + " elements");
     GlobalTensor g;
     g.addr_ = addr_ + offset * sizeof(T);
     g.size_ = size_ - offset;
@@ -194,8 +206,9 @@ class LocalTensor {
       : core_(core), offset_(offset), size_(size) {}
 
   LocalTensor operator[](uint32_t offset) const {
-    if (offset > size_) detail::fault("LocalTensor[" + std::to_string(offset) + "] beyond its " +
-                                      std::to_string(size_) + " elements");
+    if (offset > size_)
+      detail::fault("LocalTensor[" + std::to_string(offset) + "] beyond its " +
+                    std::to_string(size_) + " elements");
     return LocalTensor(core_, offset_ + offset * sizeof(T), size_ - offset);
   }
   T GetValue(uint32_t i) const {
@@ -257,7 +270,7 @@ class QueueBase {
  public:
   QueueBase(TPosition src, TPosition dst);
   void init(ascend::model::AivCore* core, uint32_t base, uint8_t num, uint32_t len);
-  uint32_t alloc();            // offset of the buffer handed out
+  uint32_t alloc();  // offset of the buffer handed out
   void enque(uint32_t offset);
   uint32_t deque();
   void free(uint32_t offset);
@@ -293,14 +306,18 @@ class TQueBind : public detail::QueueBase {
     return LocalTensor<T>(core(), off, len() / sizeof(T));
   }
   template <class T>
-  void EnQue(const LocalTensor<T>& t) { enque(t.ub_offset()); }
+  void EnQue(const LocalTensor<T>& t) {
+    enque(t.ub_offset());
+  }
   template <class T>
   LocalTensor<T> DeQue() {
     uint32_t off = deque();
     return LocalTensor<T>(core(), off, len() / sizeof(T));
   }
   template <class T>
-  void FreeTensor(const LocalTensor<T>& t) { free(t.ub_offset()); }
+  void FreeTensor(const LocalTensor<T>& t) {
+    free(t.ub_offset());
+  }
 };
 
 template <TPosition POS, int DEPTH = 1>
@@ -310,7 +327,9 @@ template <TPosition POS>
 class TBuf {
  public:
   template <class T>
-  LocalTensor<T> Get() const { return LocalTensor<T>(core_, base_, len_ / sizeof(T)); }
+  LocalTensor<T> Get() const {
+    return LocalTensor<T>(core_, base_, len_ / sizeof(T));
+  }
   template <class T>
   LocalTensor<T> Get(uint32_t count) const {
     if (count * sizeof(T) > len_) detail::fault("TBuf::Get beyond the buffer");
@@ -372,21 +391,35 @@ uint32_t GetRankDim();                            // ranks in the EP group
 
 // Simulator instrumentation, not Ascend C: the simulated time in ps, for calibration kernels that
 // time one instruction.
-inline uint64_t SimNowPs() { return ascend::model::now(); }
+inline uint64_t SimNowPs() {
+  return ascend::model::now();
+}
 
 // ------------------------------------------------------------------ core identity and sync
 
-inline int64_t GetBlockIdx() { return detail::core().block_idx(); }
-inline int64_t GetBlockNum() { return detail::core().block_num(); }
+inline int64_t GetBlockIdx() {
+  return detail::core().block_idx();
+}
+inline int64_t GetBlockNum() {
+  return detail::core().block_num();
+}
 
 template <HardEvent E>
-void SetFlag(int32_t id) { detail::set_flag(E, id); }
+void SetFlag(int32_t id) {
+  detail::set_flag(E, id);
+}
 template <HardEvent E>
-void WaitFlag(int32_t id) { detail::wait_flag(E, id); }
+void WaitFlag(int32_t id) {
+  detail::wait_flag(E, id);
+}
 template <pipe_t P>
-void PipeBarrier() { detail::pipe_barrier(P); }
+void PipeBarrier() {
+  detail::pipe_barrier(P);
+}
 template <bool HARD = true>
-void SyncAll() { detail::core().sync_all(); }
+void SyncAll() {
+  detail::core().sync_all();
+}
 
 // The scalar data cache is not modelled (scalar GM accesses go straight to GM), so cache
 // maintenance has nothing to do; kept so that ported kernels compile unchanged.
@@ -403,7 +436,8 @@ struct DataCopyParams {  // lengths and gaps in 32-B blocks
   uint16_t srcStride = 0;
   uint16_t dstStride = 0;
 };
-struct DataCopyExtParams {  // blockLen in bytes; the GM-side gap in bytes, the UB-side in 32-B blocks
+struct DataCopyExtParams {  // blockLen in bytes; the GM-side gap in bytes, the UB-side in 32-B
+                            // blocks
   uint16_t blockCount = 1;
   uint32_t blockLen = 0;
   uint32_t srcStride = 0;
@@ -425,8 +459,9 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t co
   d.gm_hi = src.address() + src.GetSize() * sizeof(T);
   detail::bind_ub(d, dst);
   d.block_bytes = count * sizeof(T);
-  if (d.block_bytes % 32) detail::fault("DataCopy of " + std::to_string(d.block_bytes) +
-                                        " B: not a multiple of 32 B (use DataCopyPad)");
+  if (d.block_bytes % 32)
+    detail::fault("DataCopy of " + std::to_string(d.block_bytes) +
+                  " B: not a multiple of 32 B (use DataCopyPad)");
   detail::issue_dma(d);
 }
 
@@ -438,8 +473,9 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t co
   d.gm_hi = dst.address() + dst.GetSize() * sizeof(T);
   detail::bind_ub(d, src);
   d.block_bytes = count * sizeof(T);
-  if (d.block_bytes % 32) detail::fault("DataCopy of " + std::to_string(d.block_bytes) +
-                                        " B: not a multiple of 32 B (use DataCopyPad)");
+  if (d.block_bytes % 32)
+    detail::fault("DataCopy of " + std::to_string(d.block_bytes) +
+                  " B: not a multiple of 32 B (use DataCopyPad)");
   detail::issue_dma(d);
 }
 
@@ -471,8 +507,8 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
 }
 
 template <class T>
-void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
-                 const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad = {}) {
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                 const DataCopyPadExtParams<T>& pad = {}) {
   static_assert(sizeof(T) <= 8);
   detail::DmaDesc d;
   d.name = "DataCopyPad";
@@ -487,7 +523,8 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
   d.pad_elem = sizeof(T);
   std::memcpy(d.pad_value, &pad.paddingValue, sizeof(T));
   d.gm_stride = uint64_t{p.blockLen} + p.srcStride;
-  d.ub_stride = (uint64_t{d.pad_left} + p.blockLen + d.pad_right + 31) / 32 * 32 + uint64_t{p.dstStride} * 32;
+  d.ub_stride =
+      (uint64_t{d.pad_left} + p.blockLen + d.pad_right + 31) / 32 * 32 + uint64_t{p.dstStride} * 32;
   detail::issue_dma(d);
 }
 
@@ -513,8 +550,8 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
 
 namespace detail {
 template <class D, class S, class F>
-void unary(const char* name, const LocalTensor<D>& dst, const LocalTensor<S>& src,
-           uint32_t count, F f) {
+void unary(const char* name, const LocalTensor<D>& dst, const LocalTensor<S>& src, uint32_t count,
+           F f) {
   check_operand(dst, uint64_t{count} * sizeof(D), name);
   check_operand(src, uint64_t{count} * sizeof(S), name);
   issue_vector(name, repeats_for(count, std::max(sizeof(D), sizeof(S))), [dst, src, count, f] {
@@ -526,7 +563,8 @@ void unary(const char* name, const LocalTensor<D>& dst, const LocalTensor<S>& sr
 template <class T, class F>
 void binary(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& a,
             const LocalTensor<T>& b, uint32_t count, F f) {
-  for (const LocalTensor<T>* t : {&dst, &a, &b}) check_operand(*t, uint64_t{count} * sizeof(T), name);
+  for (const LocalTensor<T>* t : {&dst, &a, &b})
+    check_operand(*t, uint64_t{count} * sizeof(T), name);
   issue_vector(name, repeats_for(count, sizeof(T)), [dst, a, b, count, f] {
     T* d = dst.ptr();
     const T* x = a.ptr();
@@ -542,42 +580,35 @@ void Duplicate(const LocalTensor<T>& dst, T value, uint32_t count) {
 }
 template <class T>
 void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t count) {
-  detail::unary("Adds", dst, src, count,
-                [s](T x) { return detail::add(x, s); });
+  detail::unary("Adds", dst, src, count, [s](T x) { return detail::add(x, s); });
 }
 template <class T>
 void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t count) {
-  detail::unary("Muls", dst, src, count,
-                [s](T x) { return detail::mul(x, s); });
+  detail::unary("Muls", dst, src, count, [s](T x) { return detail::mul(x, s); });
 }
 template <class T>
 void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
-  detail::unary("Abs", dst, src, count,
-                [](T x) { return detail::abs(x); });
+  detail::unary("Abs", dst, src, count, [](T x) { return detail::abs(x); });
 }
 template <class T>
 void Add(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
          uint32_t count) {
-  detail::binary("Add", dst, a, b, count,
-                 [](T x, T y) { return detail::add(x, y); });
+  detail::binary("Add", dst, a, b, count, [](T x, T y) { return detail::add(x, y); });
 }
 template <class T>
 void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
          uint32_t count) {
-  detail::binary("Sub", dst, a, b, count,
-                 [](T x, T y) { return detail::sub(x, y); });
+  detail::binary("Sub", dst, a, b, count, [](T x, T y) { return detail::sub(x, y); });
 }
 template <class T>
 void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
          uint32_t count) {
-  detail::binary("Mul", dst, a, b, count,
-                 [](T x, T y) { return detail::mul(x, y); });
+  detail::binary("Mul", dst, a, b, count, [](T x, T y) { return detail::mul(x, y); });
 }
 template <class T>
 void Div(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
          uint32_t count) {
-  detail::binary("Div", dst, a, b, count,
-                 [](T x, T y) { return detail::div(x, y); });
+  detail::binary("Div", dst, a, b, count, [](T x, T y) { return detail::div(x, y); });
 }
 template <class T>
 void Max(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
@@ -606,20 +637,21 @@ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
   if (count == 0) detail::fault("ReduceMax of 0 elements");
   detail::check_operand(src, uint64_t{count} * sizeof(T), "ReduceMax");
   detail::check_operand(dst, (calIndex ? 2 : 1) * sizeof(T), "ReduceMax");
-  detail::issue_vector("ReduceMax", detail::repeats_for(count, sizeof(T)), [dst, src, count, calIndex] {
-    const T* s = src.ptr();
-    uint32_t best = 0;
-    for (uint32_t i = 1; i < count; ++i)
-      if (to_double(s[i]) > to_double(s[best])) best = i;
-    T* d = dst.ptr();
-    d[0] = s[best];
-    if (calIndex) {
-      using I = std::conditional_t<sizeof(T) == 4, uint32_t,
-                                   std::conditional_t<sizeof(T) == 2, uint16_t, uint8_t>>;
-      I idx = static_cast<I>(best);
-      std::memcpy(&d[1], &idx, sizeof(T));
-    }
-  });
+  detail::issue_vector(
+      "ReduceMax", detail::repeats_for(count, sizeof(T)), [dst, src, count, calIndex] {
+        const T* s = src.ptr();
+        uint32_t best = 0;
+        for (uint32_t i = 1; i < count; ++i)
+          if (to_double(s[i]) > to_double(s[best])) best = i;
+        T* d = dst.ptr();
+        d[0] = s[best];
+        if (calIndex) {
+          using I = std::conditional_t<sizeof(T) == 4, uint32_t,
+                                       std::conditional_t<sizeof(T) == 2, uint16_t, uint8_t>>;
+          I idx = static_cast<I>(best);
+          std::memcpy(&d[1], &idx, sizeof(T));
+        }
+      });
 }
 template <class T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
