@@ -23,8 +23,9 @@ struct KernelDef {
 const std::vector<KernelDef>& all_kernels();
 // dies() of a kernel that runs on one die: ep.world_size must be 1 (never silently ignored).
 int single_die(const Params& p, const char* kernel);
-// dies() of a kernel that runs on every rank of the EP group.
-int ep_ranks(const Params& p);
+// dies() of a kernel that runs on every rank of the EP group (ep.world_size, or the kernel's
+// default when it is 0).
+int ep_ranks(const Params& p, int default_ranks);
 // Every parameter a run can have: hardware and simulator, run.kernel, and each kernel's own.
 Params declare_all_params();
 const KernelDef& find_kernel(const std::string& name);

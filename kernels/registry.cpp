@@ -9,31 +9,36 @@ KernelDef pipeline_kernel_def();
 KernelDef syncbug_kernel_def();
 KernelDef ub_write_kernel_def();
 KernelDef flag_ring_kernel_def();
+KernelDef dispatch_kernel_def();
 
 const std::vector<KernelDef>& all_kernels() {
-  static const std::vector<KernelDef> kernels = {pipeline_kernel_def(), stream_kernel_def(),
+  static const std::vector<KernelDef> kernels = {dispatch_kernel_def(), pipeline_kernel_def(), stream_kernel_def(),
                                                  syncbug_kernel_def(), ub_write_kernel_def(),
                                                  flag_ring_kernel_def()};
   return kernels;
 }
 
 int single_die(const Params& p, const char* kernel) {
-  if (p.integer("ep.world_size") != 1)
+  if (p.integer("ep.world_size") > 1)
     throw SimError(kExitBadInput, std::string("kernel ") + kernel +
                                       " runs on one die; ep.world_size = " +
                                       p.text("ep.world_size") + " must be 1");
   return 1;
 }
 
-int ep_ranks(const Params& p) {
-  return static_cast<int>(p.integer("ep.world_size"));
+int ep_ranks(const Params& p, int default_ranks) {
+  int64_t ep = p.integer("ep.world_size");
+  return ep == 0 ? default_ranks : static_cast<int>(ep);
 }
 
 Params declare_all_params() {
   Params p;
   declare_hardware_params(p);
-  ParamSpec run{"run.kernel", ParamSpec::Type::Choice,        "",   "pipeline", 0, 0,
-                {},           "the kernel to run (--kernel)", "CLI"};
+  ParamSpec run{"run.kernel", ParamSpec::Type::Choice, "", "dispatch", 0, 0, {},
+                "the kernel to run (--kernel)", "CLI"};
+  p.declare({"run.check", ParamSpec::Type::Int, "", "1", 0, 1, {},
+             "compare every output with the golden reference after the run (--no-check: 0)",
+             "CLI"});
   for (const KernelDef& k : all_kernels()) {
     run.choices.push_back(k.name);
     k.declare(p);

@@ -182,11 +182,12 @@ void declare_hardware_params(Params& p) {
   p.declare({"ep.world_size",
              T::Int,
              "ranks",
-             "1",
-             1,
+             "0",
+             0,
              768,
              {},
-             "ranks (dies) of the run; --ep sets it",
+             "ranks (dies) of the run; --ep sets it; 0: the kernel's default (dispatch 16, "
+             "ub_write and flag_ring 2, single-die kernels 1)",
              "MoeDistributeDispatch limit W in [2, 768]"});
   p.declare({"fabric.topology",
              T::Choice,
@@ -380,12 +381,15 @@ void declare_hardware_params(Params& p) {
   p.declare({"hccl.buffsize_MB",
              T::Int,
              "MiB",
-             "200",
+             "1024",
              1,
              65536,
              {},
-             "HCCL data window (windowsIn) of every rank, in its HBM (HCCL_BUFFSIZE)",
-             "CANN default HCCL_BUFFSIZE=200"});
+             "HCCL data window (windowsIn) of every rank, in its HBM (HCCL_BUFFSIZE). CANN's own "
+             "default is 200, but the default dispatch scenario (EP 16, 256 experts, BS 128, H "
+             "7168) needs 956 MiB by the operator's formula; windows are sparse and cost nothing "
+             "until written",
+             "CANN HCCL_BUFFSIZE (default 200); dispatch README formula"});
   p.declare({"hccl.status_KiB",
              T::Int,
              "KiB",

@@ -17,22 +17,48 @@ namespace po = boost::program_options;
 static const bool kNoBanner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
 using namespace ascend;
 
-namespace {}  // namespace
+namespace {
+
+// Flags that are shorthands for a parameter: --flag VALUE is --set key=VALUE.
+struct Shorthand {
+  const char* flag;
+  const char* key;
+  const char* help;
+};
+const Shorthand kShorthands[] = {
+    {"ep", "ep.world_size", "ranks (dies) of the EP group"},
+    {"bs", "dispatch.bs", "dispatch: tokens per rank"},
+    {"hidden", "dispatch.hidden", "dispatch: hidden size H"},
+    {"topk", "dispatch.topk", "dispatch: experts per token K"},
+    {"experts", "dispatch.experts", "dispatch: MoE experts"},
+    {"shared-experts", "dispatch.shared_experts", "dispatch: shared experts"},
+    {"shared-expert-ranks", "dispatch.shared_expert_ranks", "dispatch: ranks of shared experts"},
+    {"quant", "dispatch.quant", "dispatch: none | int8"},
+    {"dtype", "dispatch.dtype", "dispatch: bf16 | fp16"},
+    {"token-nums-type", "dispatch.token_nums_type", "dispatch: 0 cumsum | 1 count per expert"},
+    {"active-tokens", "dispatch.active_tokens", "dispatch: the first N tokens are active"},
+    {"routing", "dispatch.routing", "dispatch: uniform | balanced | zipf:ALPHA"},
+    {"seed", "sim.seed", "seed of the generated inputs"},
+};
+
+}  // namespace
 
 int run_cli(int argc, char** argv) {
   po::options_description opts(
       "ascend-sim: a cycle-approximate simulator of the Ascend AI Core\nOptions");
-  opts.add_options()("help,h", "this help")("kernel", po::value<std::string>(),
-                                            "kernel to run (--list-kernels); default pipeline")(
-      "ep", po::value<std::string>(), "ranks (dies) of the EP group: --set ep.world_size")(
-      "preset", po::value<std::string>()->default_value("a3"), "hardware preset")(
-      "config", po::value<std::vector<std::string>>(), "INI file of parameters (repeatable)")(
-      "set", po::value<std::vector<std::string>>(), "key=value, overrides everything (repeatable)")(
-      "out", po::value<std::string>(), "directory for stats.json and config.ini (and traces)")(
-      "trace", "also write trace.json (Chrome trace; cores chosen by trace.cores)")(
-      "vcd", "also write waves.vcd (cores chosen by trace.cores)")(
-      "list-params", "every parameter with unit, default, range, description and source")(
-      "list-kernels", "the kernels and what they do");
+  auto add = opts.add_options();
+  add("help,h", "this help");
+  add("kernel", po::value<std::string>(), "kernel to run (--list-kernels); default dispatch");
+  add("preset", po::value<std::string>()->default_value("a3"), "hardware preset");
+  add("config", po::value<std::vector<std::string>>(), "INI file of parameters (repeatable)");
+  add("set", po::value<std::vector<std::string>>(), "key=value, overrides everything (repeatable)");
+  add("out", po::value<std::string>(), "directory for stats.json and config.ini (and traces)");
+  add("trace", "also write trace.json (ranks and cores chosen by trace.ranks, trace.cores)");
+  add("vcd", "also write waves.vcd (ranks and cores chosen by trace.ranks, trace.cores)");
+  add("no-check", "skip the comparison with the golden reference (run.check = 0)");
+  add("list-params", "every parameter with unit, default, range, description and source");
+  add("list-kernels", "the kernels and what they do");
+  for (const Shorthand& s : kShorthands) add(s.flag, po::value<std::string>(), s.help);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(opts).run(), vm);
@@ -59,7 +85,9 @@ int run_cli(int argc, char** argv) {
   if (vm.count("config"))
     for (const auto& f : vm["config"].as<std::vector<std::string>>()) params.load_ini_file(f);
   if (vm.count("kernel")) params.set("run.kernel", vm["kernel"].as<std::string>(), "--kernel");
-  if (vm.count("ep")) params.set("ep.world_size", vm["ep"].as<std::string>(), "--ep");
+  for (const Shorthand& s : kShorthands)
+    if (vm.count(s.flag)) params.set(s.key, vm[s.flag].as<std::string>(), std::string("--") + s.flag);
+  if (vm.count("no-check")) params.set("run.check", "0", "--no-check");
   if (vm.count("set"))
     for (const auto& kv : vm["set"].as<std::vector<std::string>>())
       params.set_assignment(kv, "--set");

@@ -68,7 +68,7 @@ int dies(const Params& p) {
   if (p.integer("ep.world_size") < 2)
     throw SimError(kExitBadInput,
                    "flag_ring needs ep.world_size >= 2 (got " + p.text("ep.world_size") + ")");
-  return ep_ranks(p);
+  return ep_ranks(p, 2);
 }
 
 std::string run(Simulation& sim, const Params& p) {

@@ -114,7 +114,7 @@ void declare(Params& p) {
 }
 
 int dies(const Params& p) {
-  return ep_ranks(p);
+  return ep_ranks(p, 2);
 }
 
 std::string run(Simulation& sim, const Params& p) {

@@ -34,8 +34,7 @@ json() {  # json FILE EXPR: evaluates a Python expression over the parsed file a
 }
 
 # --- the default scenario and the informational flags
-expect 0 "check +outputs match the golden reference" -- 
-expect 0 "kernel pipeline on preset a3" --
+expect 0 "kernel dispatch on preset a3, 16 rank\(s\) x 48 of 48 AIV cores" --
 expect 0 "--list-params" -- --help
 expect 0 "hbm.bandwidth_GBps = 1600 GB/s" -- --list-params
 expect 0 "source: \[INI-C\]" -- --list-params
@@ -80,10 +79,18 @@ fi
 
 # --- the fabric
 expect 0 "every core saw its predecessor's flag \(16 ranks x 48 cores\)" -- --kernel flag_ring --ep 16
+
+# --- dispatch: shorthand flags, its A3 limits, and a check that passes
+expect 0 "every output of every rank matches the golden reference \(4 ranks" -- --ep 4 --bs 7 --topk 6 --experts 8 --hidden 4096 --dtype fp16 --quant none --active-tokens 5 --token-nums-type 0 --routing zipf:1.5
+expect 2 "dispatch.bs = '600' .*an integer in \[1, 512\]" -- --ep 4 --bs 600
+expect 2 "EP size \(--ep\) = 1 is outside the A3 limit: \[2, 768\]" -- --ep 1
+expect 2 "MoE experts \(--experts\) = 10 is outside the A3 limit: a multiple of the MoE ranks" -- --ep 4 --experts 10
+expect 2 "zipf:ALPHA" -- --ep 4 --experts 16 --routing zipf:x
+expect 2 "needs an HCCL window of 1002438656 B" -- --set hccl.buffsize_MB=200
 expect 2 "flag_ring needs ep.world_size >= 2" -- --kernel flag_ring
 expect 2 "kernel stream runs on one die" -- --kernel stream --ep 2
 expect 2 "ub_write.dst = 5 is not a rank of ep.world_size = 2" -- --kernel ub_write --ep 2 --set ub_write.dst=5
-expect 2 "needs an HCCL window of 314573312 B \(ub_write.bytes \+ 512\) but hccl.buffsize_MB gives 209715200 B" -- --kernel ub_write --ep 2 --set ub_write.bytes=314572800 --set ub_write.chunk_bytes=65536
+expect 2 "needs an HCCL window of 314573312 B \(ub_write.bytes \+ 512\) but hccl.buffsize_MB gives 209715200 B" -- --kernel ub_write --ep 2 --set ub_write.bytes=314572800 --set ub_write.chunk_bytes=65536 --set hccl.buffsize_MB=200
 expect 2 "fabric.write_GBps = 200 exceeds the nominal fabric.port_GBps" -- --kernel ub_write --ep 2 --set fabric.write_GBps=200
 expect 2 "ep.world_size = '769'" -- --kernel flag_ring --ep 769
 expect 0 "outputs" -- --kernel ub_write --ep 32 --set ub_write.dst=20 --set ub_write.bytes=512 --out "$tmp/u"
@@ -92,7 +99,7 @@ expect 0 "outputs" -- --kernel ub_write --ep 4 --set ub_write.dst=2 --set ub_wri
 within "$(json "$tmp/u/stats.json" "j['kernels'][0]['bandwidth_GBps']")" 130 137 && ok || bad "ub_write saturation"
 
 # --- properties, through the CLI
-lat() { "$sim" "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['latency_ns']"; }
+lat() { "$sim" --kernel pipeline "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['latency_ns']"; }
 bw() { "$sim" --kernel stream "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['bandwidth_GBps']"; }
 one=$(lat --set pipeline.buffer_num=1); two=$(lat --set pipeline.buffer_num=2)
 within "$(python3 -c "print($one/$two)")" 1.4 3.0 && ok || bad "double buffer speed-up $one/$two"

@@ -1,0 +1,291 @@
+// Host side of MoeDistributeDispatch: attributes from the parameters, generated inputs (routing),
+// GM placement, launch (one or more back-to-back calls), the golden check, and the figures.
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "kernels/dispatch/dispatch_golden.h"
+#include "kernels/dispatch/dispatch_kernel.h"
+#include "kernels/kernel.h"
+#include "models/errors.h"
+#include "sim/api/numeric.h"
+
+namespace ascend {
+
+namespace {
+
+using dispatch::Attrs;
+
+void declare(Params& p) {
+  using T = ParamSpec::Type;
+  const char* w = "workload";
+  const char* doc = "MoeDistributeDispatchV2 A3 limits (kernels.md 1.1)";
+  p.declare({"dispatch.bs", T::Int, "tokens", "128", 1, 512, {}, "tokens per rank (BS)", doc});
+  p.declare({"dispatch.hidden", T::Int, "", "7168", 1024, 8192, {}, "hidden size H", doc});
+  p.declare({"dispatch.topk", T::Int, "", "8", 1, 16, {}, "experts per token (K)", doc});
+  p.declare({"dispatch.experts", T::Int, "", "256", 1, 1024, {},
+             "MoE experts E (a multiple of the MoE ranks)", doc});
+  p.declare({"dispatch.shared_experts", T::Int, "", "0", 0, 4, {}, "shared experts", doc});
+  p.declare({"dispatch.shared_expert_ranks", T::Int, "ranks", "0", 0, 767, {},
+             "ranks [0, S) holding shared experts (a multiple of shared_experts)", doc});
+  p.declare({"dispatch.quant", T::Choice, "", "int8", 0, 0, {"int8", "none"},
+             "int8: dynamic per-token quantization before sending (quantMode 2)", doc});
+  p.declare({"dispatch.dtype", T::Choice, "", "bf16", 0, 0, {"bf16", "fp16"}, "token dtype", doc});
+  p.declare({"dispatch.token_nums_type", T::Int, "", "1", 0, 1, {},
+             "expertTokenNums: 1 count per expert, 0 inclusive cumsum", doc});
+  p.declare({"dispatch.active_tokens", T::Int, "tokens", "-1", -1, 512, {},
+             "1-D active mask: the first N tokens are active (-1: all)", doc});
+  p.declare({"dispatch.routing", T::Text, "", "uniform", 0, 0, {},
+             "uniform, balanced (round-robin) or zipf:ALPHA (expert 0 hottest)", w});
+  p.declare({"dispatch.buffer_num", T::Int, "", "2", 1, 2, {},
+             "UB buffers per queue (falls back to 1 when the plan passes 170 KiB)", w});
+  p.declare({"dispatch.send_split", T::Choice, "", "entry", 0, 0, {"entry", "rank"},
+             "send core split: entry (the real kernel: contiguous entries) or rank (each core "
+             "serves the destination ranks = core mod send cores)",
+             w});
+  p.declare({"dispatch.shared_send_cores", T::Int, "cores", "-1", -1, 95, {},
+             "cores sending to shared experts (-1: max(1, cores x shared / (K + shared)))", w});
+  p.declare({"dispatch.window_flip", T::Int, "", "1", 0, 1, {},
+             "1: consecutive calls alternate the 0/1 window halves; 0: always half 0", w});
+  p.declare({"dispatch.calls", T::Int, "", "1", 1, 16, {},
+             "back-to-back dispatch calls in one launch (each with new tokens)", w});
+  p.declare({"dispatch.delay_rank", T::Int, "rank", "-1", -1, 767, {},
+             "a rank that stalls before its local copy in call 1 (-1: none)", w});
+  p.declare({"dispatch.delay_us", T::Real, "us", "20", 0, 1e6, {}, "how long it stalls", w});
+}
+
+int dies(const Params& p) { return ep_ranks(p, 16); }
+
+Attrs attrs_of(const Params& p, int ep, int cores) {
+  Attrs a;
+  a.ep = ep;
+  a.bs = static_cast<int>(p.integer("dispatch.bs"));
+  a.hidden = static_cast<int>(p.integer("dispatch.hidden"));
+  a.topk = static_cast<int>(p.integer("dispatch.topk"));
+  a.experts = static_cast<int>(p.integer("dispatch.experts"));
+  a.shared_experts = static_cast<int>(p.integer("dispatch.shared_experts"));
+  a.shared_expert_ranks = static_cast<int>(p.integer("dispatch.shared_expert_ranks"));
+  a.quant = p.text("dispatch.quant") == "int8";
+  a.dtype_bytes = 2;
+  a.token_nums_type = static_cast<int>(p.integer("dispatch.token_nums_type"));
+  a.active_tokens = static_cast<int>(p.integer("dispatch.active_tokens"));
+  a.cores = cores;
+  a.buffer_num = static_cast<int>(p.integer("dispatch.buffer_num"));
+  a.shared_send_cores = static_cast<int>(p.integer("dispatch.shared_send_cores"));
+  a.split = p.text("dispatch.send_split");
+  return a;
+}
+
+// Each token picks K distinct MoE experts.
+std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank, std::mt19937& rng) {
+  std::vector<int32_t> ids(static_cast<size_t>(a.bs) * a.topk);
+  std::vector<double> weight(a.experts, 1.0);
+  bool balanced = routing == "balanced";
+  if (routing.rfind("zipf:", 0) == 0) {
+    double alpha = 0;
+    try {
+      alpha = std::stod(routing.substr(5));
+    } catch (const std::exception&) {
+      alpha = -1;
+    }
+    if (!(alpha >= 0 && alpha <= 10))
+      throw SimError(kExitBadInput, "dispatch.routing = '" + routing + "': zipf:ALPHA with ALPHA in [0, 10]");
+    for (int e = 0; e < a.experts; ++e) weight[e] = 1.0 / std::pow(e + 1.0, alpha);
+  } else if (routing != "uniform" && !balanced) {
+    throw SimError(kExitBadInput, "dispatch.routing = '" + routing +
+                                      "': one of uniform, balanced, zipf:ALPHA");
+  }
+  for (int t = 0; t < a.bs; ++t) {
+    std::vector<double> wt = weight;
+    for (int k = 0; k < a.topk; ++k) {
+      int e;
+      if (balanced) {
+        e = static_cast<int>((static_cast<int64_t>(rank) * a.bs * a.topk + t * a.topk + k) % a.experts);
+      } else {
+        std::discrete_distribution<int> pick(wt.begin(), wt.end());
+        e = pick(rng);
+        wt[e] = 0;  // distinct experts per token
+      }
+      ids[static_cast<size_t>(t) * a.topk + k] = e;
+    }
+  }
+  return ids;
+}
+
+std::vector<uint16_t> tokens(const Attrs& a, bool bf16, std::mt19937& rng) {
+  std::vector<uint16_t> x(static_cast<size_t>(a.bs) * a.hidden);
+  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+  for (uint16_t& v : x)
+    v = bf16 ? AscendC::to_bf16(dist(rng), AscendC::RoundMode::CAST_RINT).bits
+             : AscendC::to_half(dist(rng), AscendC::RoundMode::CAST_RINT).bits;
+  return x;
+}
+
+struct RankBuffers {
+  uint64_t x, ids, expand_x, scales, assist, token_nums, recv_counts, workspace;
+};
+
+template <class V>
+std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
+  std::vector<V> v(n);
+  if (n) sim.read(addr, v.data(), n * sizeof(V));
+  return v;
+}
+
+// The first difference between kernel and golden outputs, or "".
+std::string compare(const Attrs& a, const dispatch::RankOutputs& want, Simulation& sim,
+                    const RankBuffers& b, int rank, int call) {
+  int rows = want.rows, l = dispatch::local_experts(a, rank);
+  uint64_t row_bytes = dispatch::out_row_bytes(a);
+  std::string where = "call " + std::to_string(call) + ", rank " + std::to_string(rank);
+  auto recv = read_vec<int32_t>(sim, b.recv_counts, static_cast<size_t>(a.ep) * l);
+  for (size_t i = 0; i < recv.size(); ++i)
+    if (recv[i] != want.ep_recv_counts[i])
+      return "tensor ep_recv_counts, " + where + ", row " + std::to_string(i) + ": " +
+             std::to_string(recv[i]) + ", golden " + std::to_string(want.ep_recv_counts[i]);
+  auto nums = read_vec<int64_t>(sim, b.token_nums, l);
+  for (int i = 0; i < l; ++i)
+    if (nums[i] != want.expert_token_nums[i])
+      return "tensor expert_token_nums, " + where + ", row " + std::to_string(i) + ": " +
+             std::to_string(nums[i]) + ", golden " + std::to_string(want.expert_token_nums[i]);
+  auto assist = read_vec<int32_t>(sim, b.assist, 3ull * rows);
+  for (int i = 0; i < 3 * rows; ++i)
+    if (assist[i] != want.assist_info[i])
+      return "tensor assist_info_for_combine, " + where + ", row " + std::to_string(i / 3) +
+             ", column " + std::to_string(i % 3) + ": " + std::to_string(assist[i]) + ", golden " +
+             std::to_string(want.assist_info[i]);
+  auto ex = read_vec<uint8_t>(sim, b.expand_x, rows * row_bytes);
+  for (uint64_t i = 0; i < rows * row_bytes; ++i)
+    if (ex[i] != want.expand_x[i]) {
+      uint64_t elem = a.quant ? 1 : 2;
+      return "tensor expand_x, " + where + ", row " + std::to_string(i / row_bytes) + ", column " +
+             std::to_string(i % row_bytes / elem) + " (byte " + std::to_string(ex[i]) +
+             ", golden " + std::to_string(want.expand_x[i]) + ")";
+    }
+  if (a.quant) {
+    auto sc = read_vec<float>(sim, b.scales, rows);
+    for (int i = 0; i < rows; ++i)
+      if (std::memcmp(&sc[i], &want.dynamic_scales[i], 4) != 0)
+        return "tensor dynamic_scales, " + where + ", row " + std::to_string(i) + ": " +
+               std::to_string(sc[i]) + ", golden " + std::to_string(want.dynamic_scales[i]);
+  }
+  return "";
+}
+
+std::string run(Simulation& sim, const Params& p) {
+  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+  Attrs a = attrs_of(p, ranks, cores);
+  dispatch::validate(a);
+  sim.require_window("dispatch", dispatch::window_needed(a),
+                     "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
+  const bool bf16 = p.text("dispatch.dtype") == "bf16";
+  const int calls = static_cast<int>(p.integer("dispatch.calls"));
+  const int delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
+  if (delay_rank >= ranks)
+    throw SimError(kExitBadInput, "dispatch.delay_rank = " + std::to_string(delay_rank) +
+                                      " is not a rank of ep.world_size = " + std::to_string(ranks));
+  const int buffer_num = dispatch::effective_buffer_num(a, sim.cluster().config().core.ub_bytes);
+  const bool check = p.integer("run.check") != 0;
+
+  // Inputs and outputs per call and rank, in that rank's HBM.
+  std::vector<std::vector<dispatch::RankInputs>> inputs(calls, std::vector<dispatch::RankInputs>(ranks));
+  std::vector<std::vector<RankBuffers>> bufs(calls, std::vector<RankBuffers>(ranks));
+  std::string routing = p.text("dispatch.routing");
+  for (int c = 0; c < calls; ++c)
+    for (int r = 0; r < ranks; ++r) {
+      std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + c));
+      dispatch::RankInputs& in = inputs[c][r];
+      in.ids = route(a, routing, r, rng);
+      in.x = tokens(a, bf16, rng);
+      RankBuffers& b = bufs[c][r];
+      int rows = dispatch::capacity_rows(a, r), l = dispatch::local_experts(a, r);
+      b.x = sim.alloc(r, "dispatch.x", in.x.size() * 2);
+      b.ids = sim.alloc(r, "dispatch.expert_ids", in.ids.size() * 4);
+      b.expand_x = sim.alloc(r, "dispatch.expand_x", rows * dispatch::out_row_bytes(a));
+      b.scales = sim.alloc(r, "dispatch.dynamic_scales", rows * 4ull);
+      b.assist = sim.alloc(r, "dispatch.assist_info_for_combine", rows * 128ull * 4);
+      b.token_nums = sim.alloc(r, "dispatch.expert_token_nums", l * 8ull);
+      b.recv_counts = sim.alloc(r, "dispatch.ep_recv_counts", static_cast<uint64_t>(a.ep) * l * 4);
+      b.workspace = sim.alloc(r, "dispatch.workspace", cores * 512ull);
+      sim.write(b.x, in.x.data(), in.x.size() * 2);
+      sim.write(b.ids, in.ids.data(), in.ids.size() * 4);
+    }
+
+  std::vector<uint64_t> phases(static_cast<size_t>(ranks) * cores * 5, 0);
+  model::Tick delay = static_cast<model::Tick>(p.real("dispatch.delay_us") * 1e6);
+  KernelRecord& rec = sim.run_kernel("dispatch", cores, [&](int rank) {
+    return [&, rank] {
+      for (int c = 0; c < calls; ++c) {
+        const RankBuffers& b = bufs[c][rank];
+        dispatch::DeviceArgs args;
+        args.x = reinterpret_cast<GM_ADDR>(b.x);
+        args.expert_ids = reinterpret_cast<GM_ADDR>(b.ids);
+        args.expand_x = reinterpret_cast<GM_ADDR>(b.expand_x);
+        args.dynamic_scales = reinterpret_cast<GM_ADDR>(b.scales);
+        args.assist_info = reinterpret_cast<GM_ADDR>(b.assist);
+        args.expert_token_nums = reinterpret_cast<GM_ADDR>(b.token_nums);
+        args.ep_recv_counts = reinterpret_cast<GM_ADDR>(b.recv_counts);
+        args.workspace = reinterpret_cast<GM_ADDR>(b.workspace);
+        args.attrs = a;
+        args.buffer_num = buffer_num;
+        args.window_flip = p.integer("dispatch.window_flip") != 0;
+        args.phase_ps = &phases[static_cast<size_t>(rank) * cores * 5];
+        args.stall_before_copy_ps = (rank == delay_rank && c == 0) ? delay : 0;
+        if (bf16) {
+          dispatch::KernelDispatch<AscendC::bfloat16_t> k;
+          k.Init(args);
+          k.Process();
+        } else {
+          dispatch::KernelDispatch<AscendC::half> k;
+          k.Init(args);
+          k.Process();
+        }
+      }
+    };
+  });
+
+  // Figures: per-rank bandwidth in the published convention, phase times (max over cores).
+  int n_bs = dispatch::active_tokens(a);
+  uint64_t msg = dispatch::record_bytes(a);
+  nlohmann::json bw = nlohmann::json::array(), phase = nlohmann::json::object();
+  const char* names[4] = {"send_ns", "status_ns", "wait_ns", "local_copy_ns"};
+  for (int i = 0; i < 4; ++i) phase[names[i]] = nlohmann::json::array();
+  for (int r = 0; r < ranks; ++r) {
+    double ns = model::ps_to_ns(rec.rank_latency[r]);
+    bw.push_back(ns > 0 ? static_cast<double>(n_bs) * a.topk * msg * calls / ns : 0.0);
+    for (int i = 0; i < 4; ++i) {
+      uint64_t worst = 0;
+      for (int c = 0; c < cores; ++c) {
+        const uint64_t* ph = &phases[(static_cast<size_t>(r) * cores + c) * 5];
+        worst = std::max(worst, ph[i + 1] - ph[i]);
+      }
+      phase[names[i]].push_back(model::ps_to_ns(worst));
+    }
+  }
+  rec.extra["rank_bandwidth_GBps"] = bw;
+  rec.extra["phase_max_over_cores"] = phase;
+  rec.extra["record_bytes"] = msg;
+  rec.extra["buffer_num"] = buffer_num;
+  rec.extra["calls"] = calls;
+  rec.extra["active_tokens"] = n_bs;
+
+  if (!check) return "not checked (run.check = 0)";
+  for (int c = 0; c < calls; ++c) {
+    std::vector<dispatch::RankOutputs> want = dispatch::golden(a, bf16, inputs[c]);
+    for (int r = 0; r < ranks; ++r) {
+      std::string diff = compare(a, want[r], sim, bufs[c][r], r, c);
+      if (!diff.empty()) throw SimError(kExitCheckFailed, "dispatch: " + diff);
+    }
+  }
+  return "every output of every rank matches the golden reference (" + std::to_string(ranks) +
+         " ranks, " + std::to_string(calls) + " call(s))";
+}
+
+}  // namespace
+
+KernelDef dispatch_kernel_def() {
+  return {"dispatch", "MoeDistributeDispatch (A3 fullmesh_v1): tokens to their experts' ranks",
+          declare, run, dies};
+}
+
+}  // namespace ascend

@@ -1,0 +1,77 @@
+#include "kernels/dispatch/dispatch_golden.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "sim/api/numeric.h"
+
+namespace ascend::dispatch {
+
+using AscendC::RoundMode;
+
+void quantize_row(const uint16_t* x, int hidden, bool is_bf16, int8_t* q, float* scale) {
+  std::vector<float> xf(hidden);
+  float m = 0;
+  for (int i = 0; i < hidden; ++i) {
+    xf[i] = is_bf16 ? AscendC::to_float(AscendC::bfloat16_t{x[i]}) : AscendC::to_float(AscendC::half{x[i]});
+    m = std::max(m, std::fabs(xf[i]));
+  }
+  float d = 127.0f / m;
+  for (int i = 0; i < hidden; ++i) {
+    float v = xf[i] * d;
+    int32_t r = AscendC::to_i32(v, RoundMode::CAST_RINT);
+    AscendC::half h = AscendC::to_half(r, RoundMode::CAST_ROUND);
+    q[i] = AscendC::to_i8(AscendC::to_float(h), RoundMode::CAST_TRUNC);
+  }
+  *scale = 1.0f / d;
+}
+
+std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<RankInputs>& in) {
+  const int w = a.ep, s = a.shared_expert_ranks, k_top = a.topk, h = a.hidden;
+  const int n_bs = active_tokens(a);
+  const int moe_l = a.experts / (w - s);
+  const uint64_t row_bytes = out_row_bytes(a);
+  std::vector<RankOutputs> out(w);
+  for (int d = 0; d < w; ++d) {
+    RankOutputs& o = out[d];
+    int l = local_experts(a, d);
+    o.expert_token_nums.assign(l, 0);
+    o.ep_recv_counts.assign(static_cast<size_t>(w) * l, 0);
+    auto emit = [&](int src, int t, int k) {
+      int row = o.rows++;
+      const uint16_t* x = &in[src].x[static_cast<size_t>(t) * h];
+      o.expand_x.resize((row + 1) * row_bytes);
+      if (a.quant) {
+        o.dynamic_scales.push_back(0);
+        quantize_row(x, h, is_bf16, reinterpret_cast<int8_t*>(&o.expand_x[row * row_bytes]),
+                     &o.dynamic_scales[row]);
+      } else {
+        std::memcpy(&o.expand_x[row * row_bytes], x, row_bytes);
+      }
+      o.assist_info.insert(o.assist_info.end(), {src, t, k});
+    };
+    // Rows are grouped by local expert, then by source rank; inside a block they keep the
+    // sender's flattened (token, k) order.
+    for (int le = 0; le < l; ++le) {
+      for (int src = 0; src < w; ++src) {
+        if (is_shared_rank(a, d)) {
+          int r = s / a.shared_experts;
+          for (int sh = 0; sh < a.shared_experts; ++sh)
+            if (src % r + sh * r == d)
+              for (int t = 0; t < n_bs; ++t) emit(src, t, k_top + sh);
+        } else {
+          int expert = (d - s) * moe_l + le;
+          for (int i = 0; i < n_bs * k_top; ++i)
+            if (in[src].ids[i] == expert) emit(src, i / k_top, i % k_top);
+        }
+        o.ep_recv_counts[static_cast<size_t>(le) * w + src] = o.rows;
+      }
+      int32_t cum = o.ep_recv_counts[static_cast<size_t>(le) * w + w - 1];
+      int32_t prev = le ? o.ep_recv_counts[static_cast<size_t>(le) * w - 1] : 0;
+      o.expert_token_nums[le] = a.token_nums_type == 0 ? cum : cum - prev;
+    }
+  }
+  return out;
+}
+
+}  // namespace ascend::dispatch

@@ -1,0 +1,33 @@
+// The golden reference of MoeDistributeDispatch in plain C++: every output of every rank from the
+// inputs, following ../shared/reference/kernels.md section 1 (row order, triples, cumulative
+// counts, quantization with the kernel's exact rounding chain).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/dispatch/dispatch_tiling.h"
+
+namespace ascend::dispatch {
+
+struct RankInputs {
+  std::vector<uint16_t> x;     // (BS, H) raw bf16 or fp16 bits
+  std::vector<int32_t> ids;    // (BS, K)
+};
+
+struct RankOutputs {
+  // Only the rows the kernel defines (rows <= A); the device tensors have A rows.
+  int rows = 0;
+  std::vector<uint8_t> expand_x;         // (rows, H) x-dtype or int8, row-major bytes
+  std::vector<float> dynamic_scales;     // (rows,) int8 only
+  std::vector<int32_t> assist_info;      // (rows * 3,) the triples
+  std::vector<int64_t> expert_token_nums;  // (L,)
+  std::vector<int32_t> ep_recv_counts;   // (W * L,) cumulative
+};
+
+// bf16 (is_bf16) or fp16 token -> int8 row and its scale, as the kernel computes them.
+void quantize_row(const uint16_t* x, int hidden, bool is_bf16, int8_t* q, float* scale);
+
+std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<RankInputs>& in);
+
+}  // namespace ascend::dispatch

@@ -1,0 +1,423 @@
+// Device code of MoeDistributeDispatch (A3 fullmesh_v1, the [OLD] semantics of
+// ../shared/reference/kernels.md section 1), written against the Ascend C facade.
+//
+// Every AIV core of every rank runs Process():
+//  1. InitWinState  read this core's dataState word, store its negation (the 0/1 window flip)
+//  2. send          for each (token, k) entry of this core's share: MTE2 the token -> optional
+//                   dynamic int8 quantization on VECTOR -> the (rank, token, k) triple -> MTE3 of
+//                   the whole record into slot j of block (myRank, localExpert) of the
+//                   destination's window. The last cores send to shared-expert ranks instead.
+//  3. SetStatus     PIPE_ALL + SyncAll, then one 32-B block {1.0f, count} per destination expert
+//  4. WaitDispatch  poll this core's share of the own status blocks until every flag is 1.0,
+//                   clear the flags, publish the received count in a GM workspace, SyncAll
+//  5. LocalWindowCopy  prefix of the earlier cores' counts, then copy every received record into
+//                   expandX / dynamicScales / assistInfoForCombine; epRecvCounts (cumulative)
+//  6. token counts  after SyncAll, the last core derives expertTokenNums from epRecvCounts
+// Known simplifications (README): the slot of an entry (how many earlier entries chose the same
+// expert) is counted by the scalar unit over the id list, where the real kernel uses a vector
+// compare-and-reduce; smooth scales, 2-D masks, special experts and TP are not modelled yet.
+#pragma once
+
+#include <vector>
+
+#include "kernels/dispatch/dispatch_tiling.h"
+#include "sim/api/kernel_operator.h"
+
+namespace ascend::dispatch {
+
+using namespace AscendC;
+
+struct DeviceArgs {
+  GM_ADDR x, expert_ids;
+  GM_ADDR expand_x, dynamic_scales, assist_info, expert_token_nums, ep_recv_counts;
+  GM_ADDR workspace;  // cores x 512 B: each core's received count, for the prefix sum
+  Attrs attrs;
+  int buffer_num = 2;       // after the UB fallback
+  bool window_flip = true;  // 0/1 halves on consecutive calls
+  uint64_t* phase_ps = nullptr;  // per core: 5 timestamps (start, sent, status, waited, done)
+  uint64_t stall_before_copy_ps = 0;  // what-if: this rank stalls before its local copy
+};
+
+template <class T>
+class KernelDispatch {
+ public:
+  __aicore__ void Init(const DeviceArgs& args) {
+    g_ = args;
+    const Attrs& a = g_.attrs;
+    rank_ = static_cast<int>(GetRankId());
+    core_ = static_cast<int>(GetBlockIdx());
+    cores_ = static_cast<int>(GetBlockNum());
+    moe_l_ = a.experts / (a.ep - a.shared_expert_ranks);
+    shared_cores_ = shared_send_cores(a);
+    n_bs_ = active_tokens(a);
+    n_entries_ = n_bs_ * a.topk;
+    rec_bytes_ = static_cast<uint32_t>(record_bytes(a));
+    data_bytes_ = static_cast<uint32_t>(data_bytes(a));
+    slot_ = slot_bytes(a);
+    my_l_ = local_experts(a, rank_);
+
+    xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.x), static_cast<uint64_t>(a.bs) * a.hidden);
+    idsGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.expert_ids),
+                           static_cast<uint64_t>(a.bs) * a.topk);
+    workGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.workspace), cores_ * 128ull);
+
+    by_rank_ = a.split == "rank";
+    UbPlan ub = ub_plan(a);
+    pipe_.InitBuffer(ids_, ub.ids);
+    pipe_.InitBuffer(status_, ub.status);
+    pipe_.InitBuffer(small_, ub.small);
+    pipe_.InitBuffer(bindQue_, g_.buffer_num, ub.record);  // records GM -> UB -> GM
+    if (a.quant) {
+      pipe_.InitBuffer(inQue_, g_.buffer_num, ub.token);
+      pipe_.InitBuffer(recQue_, g_.buffer_num, ub.record);
+      pipe_.InitBuffer(f32_, ub.f32);
+      pipe_.InitBuffer(abs_, ub.abs);
+      pipe_.InitBuffer(f16_, ub.f16);
+    }
+  }
+
+  __aicore__ void Process() {
+    Stamp(0);
+    InitWinState();
+    CountEntries();
+    if (core_ < cores_ - shared_cores_) {
+      SendToMoeExperts();
+    } else {
+      SendToSharedExperts();
+    }
+    DrainSendFlags();
+    Stamp(1);
+    SetStatus();
+    Stamp(2);
+    WaitDispatch();
+    Stamp(3);
+    if (g_.stall_before_copy_ps) detail::core().scalar_work(StallCycles());
+    LocalWindowCopy();
+    SyncAll();
+    if (core_ == cores_ - 1) TokenCounts();
+    Stamp(4);
+  }
+
+ private:
+  uint64_t StallCycles() const {
+    return static_cast<uint64_t>(static_cast<double>(g_.stall_before_copy_ps) *
+                                 detail::core().timing().clock.ghz / 1000.0);
+  }
+
+  void Stamp(int i) {
+    PipeBarrier<PIPE_ALL>();
+    if (g_.phase_ps) g_.phase_ps[core_ * 5 + i] = SimNowPs();
+  }
+
+  // ---- 1. the 0/1 flip: a per-core state word in the own status window
+  void InitWinState() {
+    GlobalTensor<int32_t> state;
+    state.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId(rank_) +
+                                                            kStateWordBase + core_ * 512ull),
+                          8);
+    data_state_ = g_.window_flip ? state.GetValue(0) : 0;
+    state.SetValue(0, data_state_ ? 0 : 1);
+  }
+
+  GM_ADDR DataSlot(int dst_rank, int block, int j) const {
+    return GetWindAddrByRankId(dst_rank) + data_state_ * (GetWindSize() / 2) +
+           combine_area_bytes(g_.attrs) + (static_cast<uint64_t>(block) * g_.attrs.bs + j) * slot_;
+  }
+  GM_ADDR StatusArea(int rank) const {
+    return GetWindStateAddrByRankId(rank) + data_state_ * kStatusHalf;
+  }
+
+  // ---- the expert ids, and how many entries choose each expert (before this core's share, and
+  // in all): the slot of an entry is the number of earlier entries with the same expert.
+  void CountEntries() {
+    const Attrs& a = g_.attrs;
+    LocalTensor<int32_t> ids = ids_.Get<int32_t>();
+    if (n_entries_ > 0) {
+      DataCopyPad(ids, idsGm_, DataCopyExtParams{1, static_cast<uint32_t>(4 * n_entries_), 0, 0, 0});
+    }
+    SetFlag<HardEvent::MTE2_S>(0);
+    WaitFlag<HardEvent::MTE2_S>(0);
+    total_.assign(a.experts, 0);
+    before_.assign(a.experts, 0);
+    auto [begin, end] = MoeShare();
+    (void)end;
+    for (int64_t i = 0; i < n_entries_; ++i) {
+      int32_t e = ids.GetValue(static_cast<uint32_t>(i));
+      ++total_[e];
+      if (!by_rank_ && i < begin) ++before_[e];
+    }
+  }
+
+  std::pair<int64_t, int64_t> MoeShare() const {
+    int moe_cores = cores_ - shared_cores_;
+    if (core_ >= moe_cores) return {0, 0};
+    if (by_rank_) return {0, n_entries_};  // filtered by destination below
+    return split_to_core(n_entries_, moe_cores, core_);
+  }
+
+  // ---- 2. send
+  void SendToMoeExperts() {
+    const Attrs& a = g_.attrs;
+    LocalTensor<int32_t> ids = ids_.Get<int32_t>();
+    auto [begin, end] = MoeShare();
+    int moe_cores = cores_ - shared_cores_;
+    for (int64_t idx = begin; idx < end; ++idx) {
+      int32_t e = ids.GetValue(static_cast<uint32_t>(idx));
+      int dst = e / moe_l_ + a.shared_expert_ranks;
+      if (by_rank_ && dst % moe_cores != core_) continue;
+      int j = before_[e]++;
+      int t = static_cast<int>(idx / a.topk), k = static_cast<int>(idx % a.topk);
+      SendRecord(t, k, DataSlot(dst, rank_ * moe_l_ + e % moe_l_, j));
+    }
+  }
+
+  // Every SetFlag is matched by a WaitFlag before the phase ends, so that no flag outlives it
+  // (the next call in the same launch would be released by it).
+  void DrainSendFlags() {
+    for (int b = 0; b < 2; ++b)
+      if (buf_sent_[b]) WaitFlag<HardEvent::MTE3_S>(b);
+    buf_sent_[0] = buf_sent_[1] = false;
+  }
+
+  void SendToSharedExperts() {
+    const Attrs& a = g_.attrs;
+    int r = a.shared_expert_ranks / a.shared_experts;  // ranks per shared expert
+    auto [begin, end] = split_to_core(static_cast<int64_t>(n_bs_) * a.shared_experts, shared_cores_,
+                                      core_ - (cores_ - shared_cores_));
+    for (int64_t i = begin; i < end; ++i) {
+      int s = static_cast<int>(i / n_bs_), t = static_cast<int>(i % n_bs_);
+      int dst = rank_ % r + s * r;
+      SendRecord(t, a.topk + s, DataSlot(dst, rank_, t));
+    }
+  }
+
+  // One record: the token (quantized or not), its scale, its triple, sent as one DMA.
+  void SendRecord(int t, int k, GM_ADDR dst) {
+    const Attrs& a = g_.attrs;
+    GlobalTensor<uint8_t> out;
+    out.SetGlobalBuffer(dst, rec_bytes_);
+    LocalTensor<uint8_t> rec;
+    float scale = 0;
+    if (!a.quant) {
+      LocalTensor<T> tok = bindQue_.AllocTensor<T>();
+      DataCopy(tok, xGm_[static_cast<uint64_t>(t) * a.hidden], a.hidden);
+      bindQue_.EnQue(tok);
+      rec = bindQue_.DeQue<T>().template ReinterpretCast<uint8_t>();
+    } else {
+      LocalTensor<T> tok = inQue_.AllocTensor<T>();
+      DataCopy(tok, xGm_[static_cast<uint64_t>(t) * a.hidden], a.hidden);
+      inQue_.EnQue(tok);
+      tok = inQue_.DeQue<T>();
+      scale = Quantize(tok);
+      inQue_.FreeTensor(tok);
+      rec = recQue_.DeQue<uint8_t>();
+    }
+    // The scalar fills the record's tail; it must not touch a buffer an earlier DMA still reads.
+    int buf = next_buf_;
+    next_buf_ = (next_buf_ + 1) % g_.buffer_num;
+    if (buf_sent_[buf]) WaitFlag<HardEvent::MTE3_S>(buf);
+    if (a.quant) rec.template ReinterpretCast<float>().SetValue(data_bytes_ / 4, scale);
+    LocalTensor<int32_t> triple = rec[data_bytes_ + 32].template ReinterpretCast<int32_t>();
+    triple.SetValue(0, rank_);
+    triple.SetValue(1, t);
+    triple.SetValue(2, k);
+    SetFlag<HardEvent::S_MTE3>(0);
+    WaitFlag<HardEvent::S_MTE3>(0);
+    DataCopyPad(out, rec, DataCopyExtParams{1, rec_bytes_, 0, 0, 0});
+    SetFlag<HardEvent::MTE3_S>(buf);
+    buf_sent_[buf] = true;
+    if (a.quant) {
+      recQue_.FreeTensor(rec);
+    } else {
+      bindQue_.FreeTensor(rec.template ReinterpretCast<T>());
+    }
+  }
+
+  // quantMode 2: xf = fp32(x); d = 127 / max|xf|; q = trunc_int8(round_half(rint_int32(xf * d)));
+  // the record carries 1/d. The int8 row goes into a record buffer of recQue_ (enqueued).
+  float Quantize(const LocalTensor<T>& tok) {
+    uint32_t h = static_cast<uint32_t>(g_.attrs.hidden);
+    LocalTensor<float> xf = f32_.Get<float>();
+    LocalTensor<float> ax = abs_.Get<float>();
+    LocalTensor<float> mx = small_.Get<float>();
+    Cast(xf, tok, RoundMode::CAST_NONE, h);
+    Abs(ax, xf, h);
+    ReduceMax(mx, ax, ax, h);
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+    float d = 127.0f / mx.GetValue(0);
+    Muls(xf, xf, d, h);
+    LocalTensor<int32_t> xi = xf.template ReinterpretCast<int32_t>();
+    Cast(xi, xf, RoundMode::CAST_RINT, h);
+    LocalTensor<half> xh = f16_.Get<half>();
+    Cast(xh, xi, RoundMode::CAST_ROUND, h);
+    LocalTensor<uint8_t> rec = recQue_.AllocTensor<uint8_t>();
+    Cast(rec.template ReinterpretCast<int8_t>(), xh, RoundMode::CAST_TRUNC, h);
+    recQue_.EnQue(rec);
+    return 1.0f / d;
+  }
+
+  // ---- 3. SetStatus: counts per destination, then one {1.0f, count} block to each
+  void SetStatus() {
+    const Attrs& a = g_.attrs;
+    int targets = a.shared_expert_ranks + a.experts;
+    auto [begin, end] = split_to_core(targets, cores_, core_);
+    PipeBarrier<PIPE_ALL>();
+    SyncAll();  // every core's data has landed before any flag is written
+    LocalTensor<int32_t> blk = status_.Get<int32_t>();
+    int r = a.shared_experts ? a.shared_expert_ranks / a.shared_experts : 1;
+    for (int64_t i = begin; i < end; ++i) {
+      int dst, count;
+      uint64_t pos;
+      if (i < a.shared_expert_ranks) {
+        dst = static_cast<int>(i);
+        count = (dst % r == rank_ % r) ? n_bs_ : 0;
+        pos = 32ull * rank_;
+      } else {
+        int e = static_cast<int>(i - a.shared_expert_ranks);
+        dst = e / moe_l_ + a.shared_expert_ranks;
+        count = total_[e];
+        pos = 32ull * rank_ + 32ull * a.ep * (e % moe_l_);
+      }
+      int slot = static_cast<int>((i - begin) % 64);
+      if (slot == 0 && i > begin) WaitFlag<HardEvent::MTE3_S>(7);  // the 64 UB blocks are reused
+      LocalTensor<int32_t> b = blk[slot * 8];
+      b.template ReinterpretCast<float>().SetValue(0, 1.0f);
+      b.SetValue(1, count);
+      SetFlag<HardEvent::S_MTE3>(0);
+      WaitFlag<HardEvent::S_MTE3>(0);
+      GlobalTensor<int32_t> out;
+      out.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(StatusArea(dst) + pos), 8);
+      DataCopy(out, b, 8);
+      if (slot == 63 && i + 1 < end) SetFlag<HardEvent::MTE3_S>(7);
+    }
+  }
+
+  // ---- 4. WaitDispatch: this core's share of the receive blocks (index localExpert x W + src)
+  void WaitDispatch() {
+    const Attrs& a = g_.attrs;
+    int blocks = is_shared_rank(a, rank_) ? a.ep : a.ep * my_l_;
+    auto [begin, end] = split_to_core(blocks, cores_, core_);
+    recv_begin_ = begin;
+    recv_counts_.assign(end - begin, 0);
+    int my_sum = 0;
+    LocalTensor<int32_t> blk = status_.Get<int32_t>();
+    GlobalTensor<int32_t> area;
+    area.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(StatusArea(rank_)), blocks * 8ull);
+    for (int64_t c0 = begin; c0 < end; c0 += 64) {
+      int n = static_cast<int>(std::min<int64_t>(64, end - c0));
+      float sum = -1;
+      while (sum != static_cast<float>(n)) {
+        DataCopy(blk, area[c0 * 8], n * 8);
+        SetFlag<HardEvent::MTE2_S>(0);
+        WaitFlag<HardEvent::MTE2_S>(0);
+        sum = 0;
+        for (int b = 0; b < n; ++b) sum += blk.template ReinterpretCast<float>().GetValue(b * 8);
+      }
+      for (int b = 0; b < n; ++b) {
+        recv_counts_[c0 - begin + b] = blk.GetValue(b * 8 + 1);
+        my_sum += recv_counts_[c0 - begin + b];
+        blk.template ReinterpretCast<float>().SetValue(b * 8, 0.0f);  // clear the flag, keep the count
+      }
+      SetFlag<HardEvent::S_MTE3>(0);
+      WaitFlag<HardEvent::S_MTE3>(0);
+      DataCopy(area[c0 * 8], blk, n * 8);
+      SetFlag<HardEvent::MTE3_MTE2>(0);
+      WaitFlag<HardEvent::MTE3_MTE2>(0);
+    }
+    workGm_.SetValue(core_ * 128ull, my_sum);
+    PipeBarrier<PIPE_ALL>();
+    SyncAll();
+  }
+
+  // ---- 5. LocalWindowCopy
+  void LocalWindowCopy() {
+    const Attrs& a = g_.attrs;
+    // The prefix of the earlier cores' counts: one strided DMA of their workspace words.
+    int row = 0;
+    if (core_ > 0) {
+      LocalTensor<int32_t> sums = small_.Get<int32_t>();
+      DataCopyPad(sums, workGm_, DataCopyExtParams{static_cast<uint16_t>(core_), 4, 508, 0, 0});
+      SetFlag<HardEvent::MTE2_S>(0);
+      WaitFlag<HardEvent::MTE2_S>(0);
+      for (int c = 0; c < core_; ++c) row += sums.GetValue(c * 8);
+    }
+    GlobalTensor<int32_t> recv;
+    int blocks = is_shared_rank(a, rank_) ? a.ep : a.ep * my_l_;
+    recv.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.ep_recv_counts), blocks);
+    uint64_t out_row = out_row_bytes(a);
+    GlobalTensor<uint8_t> ex, sc, as;
+    ex.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.expand_x),
+                       static_cast<uint64_t>(capacity_rows(a, rank_)) * out_row);
+    as.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.assist_info),
+                       static_cast<uint64_t>(capacity_rows(a, rank_)) * 128 * 4);
+    if (a.quant)
+      sc.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.dynamic_scales),
+                         static_cast<uint64_t>(capacity_rows(a, rank_)) * 4);
+    for (size_t b = 0; b < recv_counts_.size(); ++b) {
+      int64_t i = recv_begin_ + static_cast<int64_t>(b);
+      int local_expert = static_cast<int>(i / a.ep), src = static_cast<int>(i % a.ep);
+      int block = is_shared_rank(a, rank_) ? src : src * my_l_ + local_expert;
+      for (int j = 0; j < recv_counts_[b]; ++j, ++row) {
+        GlobalTensor<uint8_t> slot;
+        slot.SetGlobalBuffer(
+            GetWindAddrByRankId(rank_) + data_state_ * (GetWindSize() / 2) +
+                combine_area_bytes(a) + (static_cast<uint64_t>(block) * a.bs + j) * slot_,
+            rec_bytes_);
+        LocalTensor<uint8_t> r = bindQue_.AllocTensor<uint8_t>();
+        DataCopyPad(r, slot, DataCopyExtParams{1, rec_bytes_, 0, 0, 0});
+        bindQue_.EnQue(r);
+        r = bindQue_.DeQue<uint8_t>();
+        DataCopyPad(ex[static_cast<uint64_t>(row) * out_row], r,
+                    DataCopyExtParams{1, static_cast<uint32_t>(out_row), 0, 0, 0});
+        if (a.quant)
+          DataCopyPad(sc[static_cast<uint64_t>(row) * 4], r[data_bytes_],
+                      DataCopyExtParams{1, 4, 0, 0, 0});
+        DataCopyPad(as[static_cast<uint64_t>(row) * 12], r[data_bytes_ + 32],
+                    DataCopyExtParams{1, 12, 0, 0, 0});
+        bindQue_.FreeTensor(r);
+      }
+      recv.SetValue(static_cast<uint64_t>(i), row);  // cumulative
+    }
+    PipeBarrier<PIPE_ALL>();
+  }
+
+  // ---- 6. expertTokenNums from the cumulative epRecvCounts (last core)
+  void TokenCounts() {
+    const Attrs& a = g_.attrs;
+    GlobalTensor<int32_t> recv;
+    int blocks = is_shared_rank(a, rank_) ? a.ep : a.ep * my_l_;
+    recv.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.ep_recv_counts), blocks);
+    GlobalTensor<int64_t> nums;
+    nums.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(g_.expert_token_nums), my_l_);
+    int32_t prev = 0;
+    for (int e = 0; e < my_l_; ++e) {
+      int32_t cum = recv.GetValue(static_cast<uint64_t>(e + 1) * a.ep - 1);
+      nums.SetValue(e, a.token_nums_type == 0 ? cum : cum - prev);
+      prev = cum;
+    }
+  }
+
+  DeviceArgs g_;
+  int rank_ = 0, core_ = 0, cores_ = 1, moe_l_ = 1, my_l_ = 1, shared_cores_ = 0;
+  int n_bs_ = 0;
+  int64_t n_entries_ = 0;
+  uint32_t rec_bytes_ = 0, data_bytes_ = 0;
+  uint64_t slot_ = 0;
+  int data_state_ = 0;
+  std::vector<int> total_, before_;  // scalar working memory
+  std::vector<int> recv_counts_;
+  int64_t recv_begin_ = 0;
+  int next_buf_ = 0;
+  bool buf_sent_[2] = {false, false};
+  TPipe pipe_;
+  bool by_rank_ = false;  // send split by destination rank instead of by entry
+  TBuf<TPosition::VECCALC> ids_, status_, small_, f32_, abs_, f16_;
+  TQue<TPosition::VECIN, 1> inQue_;
+  TQue<TPosition::VECOUT, 1> recQue_;
+  TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bindQue_;
+  GlobalTensor<T> xGm_;
+  GlobalTensor<int32_t> idsGm_, workGm_;
+};
+
+}  // namespace ascend::dispatch

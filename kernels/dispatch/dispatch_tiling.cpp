@@ -1,0 +1,116 @@
+#include "kernels/dispatch/dispatch_tiling.h"
+
+#include <algorithm>
+
+#include "models/errors.h"
+
+namespace ascend::dispatch {
+
+namespace {
+[[noreturn]] void limit(const std::string& what, long value, const std::string& allowed) {
+  throw SimError(kExitBadInput, "dispatch: " + what + " = " + std::to_string(value) +
+                                    " is outside the A3 limit: " + allowed);
+}
+}  // namespace
+
+void validate(const Attrs& a) {
+  if (a.ep < 2 || a.ep > 768) limit("EP size (--ep)", a.ep, "[2, 768]");
+  if (a.hidden < 1024 || a.hidden > 8192) limit("hidden size (--hidden)", a.hidden, "[1024, 8192]");
+  if (a.bs < 1 || a.bs > 512) limit("tokens per rank (--bs)", a.bs, "[1, 512]");
+  if (a.topk < 1 || a.topk > 16) limit("top-K (--topk)", a.topk, "[1, 16]");
+  if (a.experts < 1 || a.experts > 1024) limit("MoE experts (--experts)", a.experts, "[1, 1024]");
+  if (a.shared_experts < 0 || a.shared_experts > 4)
+    limit("shared experts (--shared-experts)", a.shared_experts, "[0, 4]");
+  if (a.shared_expert_ranks < 0 || a.shared_expert_ranks >= a.ep)
+    limit("shared-expert ranks (--shared-expert-ranks)", a.shared_expert_ranks, "[0, ep - 1]");
+  if ((a.shared_experts == 0) != (a.shared_expert_ranks == 0))
+    limit("shared-expert ranks (--shared-expert-ranks)", a.shared_expert_ranks,
+          "0 exactly when --shared-experts is 0");
+  if (a.shared_experts > 0 && a.shared_expert_ranks % a.shared_experts != 0)
+    limit("shared-expert ranks (--shared-expert-ranks)", a.shared_expert_ranks,
+          "a multiple of --shared-experts");
+  int moe_ranks = a.ep - a.shared_expert_ranks;
+  if (a.experts % moe_ranks != 0)
+    limit("MoE experts (--experts)", a.experts,
+          "a multiple of the MoE ranks (ep - shared-expert ranks = " + std::to_string(moe_ranks) + ")");
+  if (a.experts / moe_ranks * a.ep > 2048)
+    limit("local experts x EP size", a.experts / moe_ranks * a.ep, "<= 2048");
+  if (a.topk > a.experts) limit("top-K (--topk)", a.topk, "<= MoE experts");
+  if (a.active_tokens > a.bs) limit("active tokens (--active-tokens)", a.active_tokens, "<= --bs");
+  if (a.token_nums_type != 0 && a.token_nums_type != 1)
+    limit("token nums type", a.token_nums_type, "0 or 1");
+  if (a.split != "entry" && a.split != "rank")
+    throw SimError(kExitBadInput, "dispatch.send_split = '" + a.split + "': entry or rank");
+  if (a.shared_send_cores >= a.cores)
+    limit("shared send cores", a.shared_send_cores, "below the cores per die");
+}
+
+uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+bool is_shared_rank(const Attrs& a, int rank) { return rank < a.shared_expert_ranks; }
+int local_experts(const Attrs& a, int rank) {
+  return is_shared_rank(a, rank) ? 1 : a.experts / (a.ep - a.shared_expert_ranks);
+}
+int active_tokens(const Attrs& a) { return a.active_tokens < 0 ? a.bs : a.active_tokens; }
+uint64_t out_row_bytes(const Attrs& a) {
+  return static_cast<uint64_t>(a.hidden) * (a.quant ? 1 : a.dtype_bytes);
+}
+uint64_t data_bytes(const Attrs& a) { return align_up(out_row_bytes(a), 32); }
+uint64_t record_bytes(const Attrs& a) { return data_bytes(a) + 32 + 12; }
+uint64_t slot_bytes(const Attrs& a) { return align_up(record_bytes(a), 512); }
+uint64_t combine_area_bytes(const Attrs& a) {
+  return static_cast<uint64_t>(a.bs) * (a.topk + a.shared_experts) *
+         align_up(2ull * a.hidden, 512);
+}
+uint64_t window_needed(const Attrs& a) {
+  uint64_t l = static_cast<uint64_t>(a.experts / (a.ep - a.shared_expert_ranks));
+  uint64_t lmax = std::max<uint64_t>(l, 1);
+  return 2 * (lmax * a.bs * a.ep * align_up(align_up(2ull * a.hidden, 32) + 64, 512) +
+              combine_area_bytes(a));
+}
+
+int capacity_rows(const Attrs& a, int rank) {
+  if (is_shared_rank(a, rank))
+    return a.bs * a.ep * a.shared_experts / a.shared_expert_ranks;
+  return a.bs * a.ep * std::min(local_experts(a, rank), a.topk);
+}
+
+std::pair<int64_t, int64_t> split_to_core(int64_t n, int cores, int core) {
+  int64_t per = n / cores, extra = n % cores;
+  int64_t begin = core * per + std::min<int64_t>(core, extra);
+  return {begin, begin + per + (core < extra ? 1 : 0)};
+}
+
+int shared_send_cores(const Attrs& a) {
+  if (a.shared_experts == 0) return 0;
+  if (a.shared_send_cores >= 0) return std::max(1, a.shared_send_cores);
+  return std::max(1, a.cores * a.shared_experts / (a.topk + a.shared_experts));
+}
+
+// Per core: the expert-id list, 64 status blocks, a small scratch (reductions, prefix sums), and
+// per queue buffer a token (quantized sends only) and a record; quantization adds fp32, |x| and
+// fp16 work rows. Records move through two queues (send, local copy).
+UbPlan ub_plan(const Attrs& a) {
+  UbPlan p{};
+  p.ids = static_cast<uint32_t>(align_up(4ull * a.bs * a.topk, 32));
+  p.status = 64 * 32;
+  p.small = 4096;
+  p.token = a.quant ? static_cast<uint32_t>(align_up(2ull * a.hidden, 32)) : 0;
+  p.record = static_cast<uint32_t>(align_up(record_bytes(a), 32));
+  p.f32 = a.quant ? static_cast<uint32_t>(4 * a.hidden) : 0;
+  p.abs = p.f32;
+  p.f16 = a.quant ? static_cast<uint32_t>(2 * a.hidden) : 0;
+  return p;
+}
+
+uint64_t UbPlan::total(const Attrs& a, int buffer_num) const {
+  uint64_t queues = static_cast<uint64_t>(buffer_num) * (token + record + (a.quant ? record : 0));
+  return ids + status + small + queues + f32 + abs + f16;
+}
+
+int effective_buffer_num(const Attrs& a, uint64_t ub_bytes) {
+  uint64_t cap = std::min(ub_bytes, kMaxUbBytes);
+  if (a.buffer_num == 2 && ub_plan(a).total(a, 2) > cap) return 1;
+  return a.buffer_num;
+}
+
+}  // namespace ascend::dispatch
