@@ -4,7 +4,7 @@
 #include <cstring>
 #include <random>
 
-#include "kernels/dispatch/dispatch_golden.h"
+#include "kernels/dispatch/dispatch_host.h"
 #include "kernels/dispatch/dispatch_kernel.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
@@ -121,10 +121,6 @@ std::vector<uint16_t> tokens(const Attrs& a, bool bf16, std::mt19937& rng) {
   return x;
 }
 
-struct RankBuffers {
-  uint64_t x, ids, expand_x, scales, assist, token_nums, recv_counts, workspace;
-};
-
 template <class V>
 std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
   std::vector<V> v(n);
@@ -132,9 +128,12 @@ std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
   return v;
 }
 
-// The first difference between kernel and golden outputs, or "".
-std::string compare(const Attrs& a, const dispatch::RankOutputs& want, Simulation& sim,
-                    const RankBuffers& b, int rank, int call) {
+}  // namespace
+
+namespace dispatch {
+
+std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, const RankBuffers& b,
+                    int rank, int call) {
   int rows = want.rows, l = dispatch::local_experts(a, rank);
   uint64_t row_bytes = dispatch::out_row_bytes(a);
   std::string where = "call " + std::to_string(call) + ", rank " + std::to_string(rank);
@@ -172,6 +171,67 @@ std::string compare(const Attrs& a, const dispatch::RankOutputs& want, Simulatio
   return "";
 }
 
+Execution execute(Simulation& sim, const Attrs& a, bool bf16,
+                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs) {
+  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+  const int calls = static_cast<int>(inputs.size());
+  Execution ex;
+  ex.buffer_num = effective_buffer_num(a, sim.cluster().config().core.ub_bytes);
+  ex.bufs.assign(calls, std::vector<RankBuffers>(ranks));
+  for (int c = 0; c < calls; ++c)
+    for (int r = 0; r < ranks; ++r) {
+      const RankInputs& in = inputs[c][r];
+      RankBuffers& b = ex.bufs[c][r];
+      int rows = capacity_rows(a, r), l = local_experts(a, r);
+      b.x = sim.alloc(r, "dispatch.x", in.x.size() * 2);
+      b.ids = sim.alloc(r, "dispatch.expert_ids", in.ids.size() * 4);
+      b.expand_x = sim.alloc(r, "dispatch.expand_x", rows * out_row_bytes(a));
+      b.scales = sim.alloc(r, "dispatch.dynamic_scales", rows * 4ull);
+      b.assist = sim.alloc(r, "dispatch.assist_info_for_combine", rows * 128ull * 4);
+      b.token_nums = sim.alloc(r, "dispatch.expert_token_nums", l * 8ull);
+      b.recv_counts = sim.alloc(r, "dispatch.ep_recv_counts", static_cast<uint64_t>(a.ep) * l * 4);
+      b.workspace = sim.alloc(r, "dispatch.workspace", cores * 512ull);
+      sim.write(b.x, in.x.data(), in.x.size() * 2);
+      sim.write(b.ids, in.ids.data(), in.ids.size() * 4);
+    }
+  ex.phases.assign(static_cast<size_t>(ranks) * cores * 5, 0);
+  ex.record = &sim.run_kernel("dispatch", cores, [&](int rank) {
+    return [&, rank] {
+      for (int c = 0; c < calls; ++c) {
+        const RankBuffers& b = ex.bufs[c][rank];
+        DeviceArgs args;
+        args.x = reinterpret_cast<GM_ADDR>(b.x);
+        args.expert_ids = reinterpret_cast<GM_ADDR>(b.ids);
+        args.expand_x = reinterpret_cast<GM_ADDR>(b.expand_x);
+        args.dynamic_scales = reinterpret_cast<GM_ADDR>(b.scales);
+        args.assist_info = reinterpret_cast<GM_ADDR>(b.assist);
+        args.expert_token_nums = reinterpret_cast<GM_ADDR>(b.token_nums);
+        args.ep_recv_counts = reinterpret_cast<GM_ADDR>(b.recv_counts);
+        args.workspace = reinterpret_cast<GM_ADDR>(b.workspace);
+        args.attrs = a;
+        args.buffer_num = ex.buffer_num;
+        args.window_flip = knobs.window_flip;
+        args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 5];
+        args.stall_before_copy_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
+        if (bf16) {
+          KernelDispatch<AscendC::bfloat16_t> k;
+          k.Init(args);
+          k.Process();
+        } else {
+          KernelDispatch<AscendC::half> k;
+          k.Init(args);
+          k.Process();
+        }
+      }
+    };
+  });
+  return ex;
+}
+
+}  // namespace dispatch
+
+namespace {
+
 std::string run(Simulation& sim, const Params& p) {
   const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
   Attrs a = attrs_of(p, ranks, cores);
@@ -184,65 +244,24 @@ std::string run(Simulation& sim, const Params& p) {
   if (delay_rank >= ranks)
     throw SimError(kExitBadInput, "dispatch.delay_rank = " + std::to_string(delay_rank) +
                                       " is not a rank of ep.world_size = " + std::to_string(ranks));
-  const int buffer_num = dispatch::effective_buffer_num(a, sim.cluster().config().core.ub_bytes);
   const bool check = p.integer("run.check") != 0;
-
-  // Inputs and outputs per call and rank, in that rank's HBM.
   std::vector<std::vector<dispatch::RankInputs>> inputs(calls, std::vector<dispatch::RankInputs>(ranks));
-  std::vector<std::vector<RankBuffers>> bufs(calls, std::vector<RankBuffers>(ranks));
   std::string routing = p.text("dispatch.routing");
   for (int c = 0; c < calls; ++c)
     for (int r = 0; r < ranks; ++r) {
       std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + c));
-      dispatch::RankInputs& in = inputs[c][r];
-      in.ids = route(a, routing, r, rng);
-      in.x = tokens(a, bf16, rng);
-      RankBuffers& b = bufs[c][r];
-      int rows = dispatch::capacity_rows(a, r), l = dispatch::local_experts(a, r);
-      b.x = sim.alloc(r, "dispatch.x", in.x.size() * 2);
-      b.ids = sim.alloc(r, "dispatch.expert_ids", in.ids.size() * 4);
-      b.expand_x = sim.alloc(r, "dispatch.expand_x", rows * dispatch::out_row_bytes(a));
-      b.scales = sim.alloc(r, "dispatch.dynamic_scales", rows * 4ull);
-      b.assist = sim.alloc(r, "dispatch.assist_info_for_combine", rows * 128ull * 4);
-      b.token_nums = sim.alloc(r, "dispatch.expert_token_nums", l * 8ull);
-      b.recv_counts = sim.alloc(r, "dispatch.ep_recv_counts", static_cast<uint64_t>(a.ep) * l * 4);
-      b.workspace = sim.alloc(r, "dispatch.workspace", cores * 512ull);
-      sim.write(b.x, in.x.data(), in.x.size() * 2);
-      sim.write(b.ids, in.ids.data(), in.ids.size() * 4);
+      inputs[c][r].ids = route(a, routing, r, rng);
+      inputs[c][r].x = tokens(a, bf16, rng);
     }
-
-  std::vector<uint64_t> phases(static_cast<size_t>(ranks) * cores * 5, 0);
-  model::Tick delay = static_cast<model::Tick>(p.real("dispatch.delay_us") * 1e6);
-  KernelRecord& rec = sim.run_kernel("dispatch", cores, [&](int rank) {
-    return [&, rank] {
-      for (int c = 0; c < calls; ++c) {
-        const RankBuffers& b = bufs[c][rank];
-        dispatch::DeviceArgs args;
-        args.x = reinterpret_cast<GM_ADDR>(b.x);
-        args.expert_ids = reinterpret_cast<GM_ADDR>(b.ids);
-        args.expand_x = reinterpret_cast<GM_ADDR>(b.expand_x);
-        args.dynamic_scales = reinterpret_cast<GM_ADDR>(b.scales);
-        args.assist_info = reinterpret_cast<GM_ADDR>(b.assist);
-        args.expert_token_nums = reinterpret_cast<GM_ADDR>(b.token_nums);
-        args.ep_recv_counts = reinterpret_cast<GM_ADDR>(b.recv_counts);
-        args.workspace = reinterpret_cast<GM_ADDR>(b.workspace);
-        args.attrs = a;
-        args.buffer_num = buffer_num;
-        args.window_flip = p.integer("dispatch.window_flip") != 0;
-        args.phase_ps = &phases[static_cast<size_t>(rank) * cores * 5];
-        args.stall_before_copy_ps = (rank == delay_rank && c == 0) ? delay : 0;
-        if (bf16) {
-          dispatch::KernelDispatch<AscendC::bfloat16_t> k;
-          k.Init(args);
-          k.Process();
-        } else {
-          dispatch::KernelDispatch<AscendC::half> k;
-          k.Init(args);
-          k.Process();
-        }
-      }
-    };
-  });
+  dispatch::Knobs knobs;
+  knobs.window_flip = p.integer("dispatch.window_flip") != 0;
+  knobs.delay_rank = delay_rank;
+  knobs.delay_ps = static_cast<model::Tick>(p.real("dispatch.delay_us") * 1e6);
+  dispatch::Execution ex = dispatch::execute(sim, a, bf16, inputs, knobs);
+  KernelRecord& rec = *ex.record;
+  const std::vector<uint64_t>& phases = ex.phases;
+  const int buffer_num = ex.buffer_num;
+  const auto& bufs = ex.bufs;
 
   // Figures: per-rank bandwidth in the published convention, phase times (max over cores).
   int n_bs = dispatch::active_tokens(a);
@@ -273,7 +292,7 @@ std::string run(Simulation& sim, const Params& p) {
   for (int c = 0; c < calls; ++c) {
     std::vector<dispatch::RankOutputs> want = dispatch::golden(a, bf16, inputs[c]);
     for (int r = 0; r < ranks; ++r) {
-      std::string diff = compare(a, want[r], sim, bufs[c][r], r, c);
+      std::string diff = dispatch::compare(a, want[r], sim, bufs[c][r], r, c);
       if (!diff.empty()) throw SimError(kExitCheckFailed, "dispatch: " + diff);
     }
   }
