@@ -41,6 +41,7 @@ void AivCore::launch(std::function<void()> program, int block_idx, int block_num
   vcd_flags.fill(0);
   next_queue_event_ = kQueueEventBase;
   pipe_active = false;
+  payload_prefix = 0;
   block_idx_ = block_idx;
   block_num_ = block_num;
   state_ = State::Running;
@@ -285,13 +286,13 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
     pp.engine_free = start + hold;
     pp.stats.bytes += in.work.amount;
   }
-  // The source is read when the transfer really starts (it may wait for a busy resource).
-  if (in.on_start) {
-    if (start > t) {
-      sched_.at(start, std::move(in.on_start));
-    } else {
-      in.on_start();
-    }
+  // The source is read when the transfer really starts (it may wait for a busy resource). The
+  // start event exists even when there is nothing to read (a timing-only payload DMA), so that a
+  // timing-only run processes exactly the same events, in the same order, as a full one.
+  if (start > t) {
+    sched_.at(start, in.on_start ? std::move(in.on_start) : [] {});
+  } else if (in.on_start) {
+    in.on_start();
   }
   ++pp.stats.instrs;
   if (pp.outstanding++ == 0) {

@@ -129,6 +129,10 @@ class AivCore : public sc_core::sc_module {
   }
   // One TPipe per kernel, as in Ascend C.
   bool pipe_active = false;
+  // Timing-only runs: the leading bytes of each DMA block (or, at kAllPayload, the whole
+  // instruction) issued now carry payload, whose effect is skipped (see PayloadScope).
+  static constexpr uint32_t kAllPayload = UINT32_MAX;
+  uint32_t payload_prefix = 0;
 
   void issue(Instr in);               // scalar pays the issue cost; stalls on a full queue
   void scalar_work(uint64_t cycles);  // scalar busy (GetValue/SetValue, address math)

@@ -1,5 +1,5 @@
 // The bytes of every die's HBM in one simulated address space. A GM address carries its die in
-// bits [40, 56): addr = die << 40 | offset. Storage is sparse (64 KiB pages made on first write;
+// bits [40, 56): addr = die << 40 | offset. Storage is sparse (4 KiB pages made on first write;
 // unwritten bytes read as zero), so a large window costs nothing until it is used.
 // Allocations are named regions; an access outside every region is an out-of-bounds access.
 #pragma once
@@ -20,7 +20,7 @@ class GlobalMemory {
  public:
   static constexpr int kDieShift = 40;
   static constexpr uint64_t kOffsetMask = (uint64_t{1} << kDieShift) - 1;
-  static constexpr uint64_t kPageBytes = 64 * 1024;
+  static constexpr uint64_t kPageBytes = 4 * 1024;
   static constexpr uint64_t kAlign = 512;  // allocations are 512-B (cache line) aligned
 
   static int die_of(GmAddr a) { return static_cast<int>(a >> kDieShift); }

@@ -427,6 +427,10 @@ void declare_hardware_params(Params& p) {
              {},
              "seed of every generated input (same seed, same inputs, same timing)",
              "simulator setting"});
+  p.declare({"sim.payload", T::Int, "", "1", 0, 1, {},
+             "1: move and compute everything; 0: timing-only, payload (hidden states, scales) is "
+             "timed but not moved, ids/counts/triples/flags move for real; the timing is identical",
+             "simulator setting"});
   p.declare({"trace.ranks",
              T::Text,
              "",

@@ -87,6 +87,7 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   cluster_ = std::make_unique<model::Cluster>(cfg);
   AscendC::detail::bind_memory(&cluster_->gm());
+  AscendC::detail::bind_payload(params.integer("sim.payload") != 0);
 
   // Every rank's HCCL windows, in its own HBM (sparse: they cost nothing until written).
   AscendC::detail::HcclWindows w;

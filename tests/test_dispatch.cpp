@@ -243,3 +243,24 @@ TEST(DispatchTiming, DoubleBufferingIsNotSlower) {
 
 }  // namespace
 }  // namespace ascend::test
+
+namespace ascend::test {
+namespace {
+
+TEST(DispatchTimingOnly, GivesExactlyTheTimingOfTheFullRun) {
+  for (const char* quant : {"dispatch.quant=int8", "dispatch.quant=none"}) {
+    std::vector<std::string> sets = {"ep.world_size=8", "dispatch.experts=64", "dispatch.bs=32",
+                                     "dispatch.hidden=4096", quant};
+    Outcome full = run_scenario("dispatch", sets);
+    Outcome timing = run_scenario("dispatch", with(sets, "sim.payload=0"));
+    ASSERT_EQ(full.exit_code, 0) << full.message;
+    ASSERT_EQ(timing.exit_code, 0) << timing.message;  // ids, counts and triples still checked
+    for (const char* key : {"latency_ns", "rank_latency_ns", "phase_max_over_cores", "ports", "ranks"})
+      EXPECT_EQ(full.kernel()[key], timing.kernel()[key]) << quant << " " << key;
+    EXPECT_LT(timing.stats["simulator"]["gm_resident_MiB"].get<double>(),
+              full.stats["simulator"]["gm_resident_MiB"].get<double>());
+  }
+}
+
+}  // namespace
+}  // namespace ascend::test

@@ -39,6 +39,8 @@ std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<
     o.ep_recv_counts.assign(static_cast<size_t>(w) * l, 0);
     auto emit = [&](int src, int t, int k) {
       int row = o.rows++;
+      o.assist_info.insert(o.assist_info.end(), {src, t, k});
+      if (in[src].x.empty()) return;  // timing-only inputs carry no hidden states
       const uint16_t* x = &in[src].x[static_cast<size_t>(t) * h];
       o.expand_x.resize((row + 1) * row_bytes);
       if (a.quant) {
@@ -48,7 +50,6 @@ std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<
       } else {
         std::memcpy(&o.expand_x[row * row_bytes], x, row_bytes);
       }
-      o.assist_info.insert(o.assist_info.end(), {src, t, k});
     };
     // Rows are grouped by local expert, then by source rank; inside a block they keep the
     // sender's flattened (token, k) order.

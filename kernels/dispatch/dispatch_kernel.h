@@ -200,12 +200,18 @@ class KernelDispatch {
     float scale = 0;
     if (!a.quant) {
       LocalTensor<T> tok = bindQue_.AllocTensor<T>();
-      DataCopy(tok, xGm_[static_cast<uint64_t>(t) * a.hidden], a.hidden);
+      {
+        PayloadScope payload;
+        DataCopy(tok, xGm_[static_cast<uint64_t>(t) * a.hidden], a.hidden);
+      }
       bindQue_.EnQue(tok);
       rec = bindQue_.DeQue<T>().template ReinterpretCast<uint8_t>();
     } else {
       LocalTensor<T> tok = inQue_.AllocTensor<T>();
-      DataCopy(tok, xGm_[static_cast<uint64_t>(t) * a.hidden], a.hidden);
+      {
+        PayloadScope payload;
+        DataCopy(tok, xGm_[static_cast<uint64_t>(t) * a.hidden], a.hidden);
+      }
       inQue_.EnQue(tok);
       tok = inQue_.DeQue<T>();
       scale = Quantize(tok);
@@ -223,7 +229,10 @@ class KernelDispatch {
     triple.SetValue(2, k);
     SetFlag<HardEvent::S_MTE3>(0);
     WaitFlag<HardEvent::S_MTE3>(0);
-    DataCopyPad(out, rec, DataCopyExtParams{1, rec_bytes_, 0, 0, 0});
+    {
+      PayloadScope payload(data_bytes_ + 32);  // the token and its scale; the triple always moves
+      DataCopyPad(out, rec, DataCopyExtParams{1, rec_bytes_, 0, 0, 0});
+    }
     SetFlag<HardEvent::MTE3_S>(buf);
     buf_sent_[buf] = true;
     if (a.quant) {
@@ -236,6 +245,7 @@ class KernelDispatch {
   // quantMode 2: xf = fp32(x); d = 127 / max|xf|; q = trunc_int8(round_half(rint_int32(xf * d)));
   // the record carries 1/d. The int8 row goes into a record buffer of recQue_ (enqueued).
   float Quantize(const LocalTensor<T>& tok) {
+    PayloadScope payload;
     uint32_t h = static_cast<uint32_t>(g_.attrs.hidden);
     LocalTensor<float> xf = f32_.Get<float>();
     LocalTensor<float> ax = abs_.Get<float>();
@@ -365,14 +375,20 @@ class KernelDispatch {
                 combine_area_bytes(a) + (static_cast<uint64_t>(block) * a.bs + j) * slot_,
             rec_bytes_);
         LocalTensor<uint8_t> r = bindQue_.AllocTensor<uint8_t>();
-        DataCopyPad(r, slot, DataCopyExtParams{1, rec_bytes_, 0, 0, 0});
+        {
+          PayloadScope payload(data_bytes_ + 32);
+          DataCopyPad(r, slot, DataCopyExtParams{1, rec_bytes_, 0, 0, 0});
+        }
         bindQue_.EnQue(r);
         r = bindQue_.DeQue<uint8_t>();
-        DataCopyPad(ex[static_cast<uint64_t>(row) * out_row], r,
-                    DataCopyExtParams{1, static_cast<uint32_t>(out_row), 0, 0, 0});
-        if (a.quant)
-          DataCopyPad(sc[static_cast<uint64_t>(row) * 4], r[data_bytes_],
-                      DataCopyExtParams{1, 4, 0, 0, 0});
+        {
+          PayloadScope payload;
+          DataCopyPad(ex[static_cast<uint64_t>(row) * out_row], r,
+                      DataCopyExtParams{1, static_cast<uint32_t>(out_row), 0, 0, 0});
+          if (a.quant)
+            DataCopyPad(sc[static_cast<uint64_t>(row) * 4], r[data_bytes_],
+                        DataCopyExtParams{1, 4, 0, 0, 0});
+        }
         DataCopyPad(as[static_cast<uint64_t>(row) * 12], r[data_bytes_ + 32],
                     DataCopyExtParams{1, 12, 0, 0, 0});
         bindQue_.FreeTensor(r);

@@ -37,6 +37,11 @@ void bind_memory(m::GlobalMemory* gm) {
   g_memory = gm;
 }
 
+static bool g_payload = true;
+void bind_payload(bool moves) { g_payload = moves; }
+bool payload_moves() { return g_payload; }
+uint32_t skipped_prefix(const m::AivCore& c) { return g_payload ? 0 : c.payload_prefix; }
+
 static HcclWindows g_windows;
 void bind_hccl(HcclWindows w) {
   g_windows = std::move(w);
@@ -102,27 +107,34 @@ void issue_dma(const DmaDesc& d) {
   in.work.gm = d.gm;
   // The source is read when the transfer starts; the bytes land at completion.
   m::AivCore* cp = &c;
+  // A timing-only run moves only the bytes of each block after the payload prefix.
+  uint32_t skip = std::min(skipped_prefix(c), d.block_bytes);
+  if (skip == d.block_bytes) {
+    c.issue(std::move(in));  // all payload: timed, no effect
+    return;
+  }
+  uint32_t keep = d.block_bytes - skip;
   auto staged = std::make_shared<std::vector<uint8_t>>();
-  in.on_start = [cp, d, staged] {
-    staged->resize(uint64_t{d.block_count} * d.block_bytes);
+  in.on_start = [cp, d, staged, skip, keep] {
+    staged->resize(uint64_t{d.block_count} * keep);
     for (uint32_t b = 0; b < d.block_count; ++b) {
-      uint8_t* s = staged->data() + uint64_t{b} * d.block_bytes;
+      uint8_t* s = staged->data() + uint64_t{b} * keep;
       if (d.to_gm) {
-        std::memcpy(s, cp->ub() + d.ub + uint64_t{b} * d.ub_stride, d.block_bytes);
+        std::memcpy(s, cp->ub() + d.ub + uint64_t{b} * d.ub_stride + skip, keep);
       } else {
-        memory().read(d.gm + uint64_t{b} * d.gm_stride, s, d.block_bytes);
+        memory().read(d.gm + uint64_t{b} * d.gm_stride + skip, s, keep);
       }
     }
   };
-  in.effect = [cp, d, staged] {
+  in.effect = [cp, d, staged, skip, keep] {
     for (uint32_t b = 0; b < d.block_count; ++b) {
-      const uint8_t* s = staged->data() + uint64_t{b} * d.block_bytes;
+      const uint8_t* s = staged->data() + uint64_t{b} * keep;
       if (d.to_gm) {
-        memory().write(d.gm + uint64_t{b} * d.gm_stride, s, d.block_bytes);
+        memory().write(d.gm + uint64_t{b} * d.gm_stride + skip, s, keep);
         continue;
       }
       uint8_t* ub = cp->ub() + d.ub + uint64_t{b} * d.ub_stride;
-      std::memcpy(ub + d.pad_left, s, d.block_bytes);
+      std::memcpy(ub + d.pad_left + skip, s, keep);
       if (!d.pad) continue;
       for (uint32_t i = 0; i < d.pad_left; i += d.pad_elem)
         std::memcpy(ub + i, d.pad_value, d.pad_elem);
@@ -135,6 +147,7 @@ void issue_dma(const DmaDesc& d) {
 }
 
 void issue_vector(const char* name, uint64_t repeats, std::function<void()> effect) {
+  if (skipped_prefix(core()) == m::AivCore::kAllPayload) effect = nullptr;
   m::Instr in;
   in.pipe = m::PipeId::V;
   in.name = name;
@@ -306,6 +319,12 @@ void QueueBase::free(uint32_t offset) {
 }
 
 }  // namespace detail
+
+PayloadScope::PayloadScope() : PayloadScope(ascend::model::AivCore::kAllPayload) {}
+PayloadScope::PayloadScope(uint32_t prefix_bytes) : saved_(detail::core().payload_prefix) {
+  detail::core().payload_prefix = prefix_bytes;
+}
+PayloadScope::~PayloadScope() { detail::core().payload_prefix = saved_; }
 
 TPipe::TPipe() : core_(&detail::core()) {
   if (core_->pipe_active) detail::fault("a second TPipe in one kernel (Ascend C allows one)");

@@ -51,6 +51,10 @@ struct HcclWindows {
 };
 void bind_hccl(HcclWindows w);
 const HcclWindows& hccl();
+void bind_payload(bool moves);  // sim.payload
+bool payload_moves();
+// The bytes of each block a DMA issued now skips (0 unless timing-only inside a PayloadScope).
+uint32_t skipped_prefix(const m::AivCore& c);
 m::GlobalMemory& memory();
 inline m::AivCore& core() {
   return m::AivCore::current();
@@ -83,7 +87,8 @@ struct DmaDesc {
 };
 void issue_dma(const DmaDesc& d);
 
-// A vector instruction of `repeats` repeats whose effect runs at completion.
+// A vector instruction of `repeats` repeats whose effect runs at completion (skipped for payload
+// in a timing-only run).
 void issue_vector(const char* name, uint64_t repeats, std::function<void()> effect);
 inline uint64_t repeats_for(uint64_t count, size_t elem_bytes) {
   return std::max<uint64_t>(1, (count * elem_bytes + 255) / 256);
@@ -394,6 +399,23 @@ uint32_t GetRankDim();                            // ranks in the EP group
 inline uint64_t SimNowPs() {
   return ascend::model::now();
 }
+
+// Simulator annotation, not Ascend C: marks what a kernel moves or computes as payload (hidden
+// states, scales). In a timing-only run (sim.payload = 0) payload instructions keep their exact
+// timing but skip their effect, so a large run needs no memory for it; ids, counts, triples and
+// flags still move. `prefix_bytes`: the leading bytes of every DMA block are payload; without it
+// the whole instruction is.
+class PayloadScope {
+ public:
+  PayloadScope();
+  explicit PayloadScope(uint32_t prefix_bytes);
+  ~PayloadScope();
+  PayloadScope(const PayloadScope&) = delete;
+  PayloadScope& operator=(const PayloadScope&) = delete;
+
+ private:
+  uint32_t saved_;
+};
 
 // ------------------------------------------------------------------ core identity and sync
 
