@@ -42,35 +42,29 @@ Tick Cluster::fixed_latency(const Route& r, bool write) const {
 
 // A transfer holds the core's DMA engine, the HBM of the die that owns the GM address (shared by
 // all cores that reach it, reads and writes alike) and, when that die is another one, every port
-// of the fabric route (in the direction the data flows). It starts when all are free and is done
-// when the slowest finishes, plus the latency: the HBM's for a local access, the route's fixed
-// latency for a remote one.
+// of the fabric route (in the direction the data flows). Each resource is booked on its own, FIFO
+// from when the transfer is ready, for bytes / its bandwidth; the transfer is done when the last
+// of them is done, plus the latency: the HBM's for a local access, the route's fixed latency for
+// a remote one. Booking each resource on its own keeps a transfer stuck behind a congested port
+// from also holding the HBM idle for everyone else until then.
 GmPort::Timing Cluster::book(int die, Tick ready, Tick engine_free, Tick engine_hold, GmAddr gm,
                              uint64_t bytes, bool write) {
   int owner = GlobalMemory::die_of(gm);
   BandwidthServer& hbm = dies_[owner]->hbm;
-  Tick start = std::max({ready, engine_free, hbm.free_at()});
-  Tick longest = std::max(engine_hold, hbm.occupancy(bytes));
-  Route route;
-  if (owner != die) {
-    route = write ? fabric_->route(die, owner, true) : fabric_->route(owner, die, false);
-    for (const Hop& h : route.hops) {
-      start = std::max(start, h.port->free_at());
-      longest = std::max(longest, transfer_ps(bytes, h.port->gbps() * h.efficiency));
-    }
-  }
-  hold(hbm, start, hbm.occupancy(bytes), bytes);
-  Tick latency;
+  Tick start = std::max(ready, engine_free);  // the engine's own start
+  Tick done = start + engine_hold;
+  done = std::max(done, hold(hbm, std::max(ready, hbm.free_at()), hbm.occupancy(bytes), bytes));
   if (owner == die) {
-    latency = ns_to_ps(write ? cfg_.hbm.write_latency_ns : cfg_.hbm.read_latency_ns);
     class_bytes_["local"] += bytes;
-  } else {
-    for (const Hop& h : route.hops)
-      hold(*h.port, start, transfer_ps(bytes, h.port->gbps() * h.efficiency), bytes);
-    latency = fixed_latency(route, write);
-    class_bytes_[route.link_class] += bytes;
+    return {start, done + ns_to_ps(write ? cfg_.hbm.write_latency_ns : cfg_.hbm.read_latency_ns)};
   }
-  return {start, start + longest + latency};
+  Route route = write ? fabric_->route(die, owner, true) : fabric_->route(owner, die, false);
+  for (const Hop& h : route.hops) {
+    Tick occupancy = transfer_ps(bytes, h.port->gbps() * h.efficiency);
+    done = std::max(done, hold(*h.port, std::max(ready, h.port->free_at()), occupancy, bytes));
+  }
+  class_bytes_[route.link_class] += bytes;
+  return {start, done + fixed_latency(route, write)};
 }
 
 }  // namespace ascend::model
