@@ -36,6 +36,10 @@ Params declare_all_params() {
   declare_hardware_params(p);
   ParamSpec run{"run.kernel", ParamSpec::Type::Choice, "", "dispatch", 0, 0, {},
                 "the kernel to run (--kernel)", "CLI"};
+  p.declare({"run.dump_dir", ParamSpec::Type::Text, "", "", 0, 0, {},
+             "--dump DIR: write the kernel's inputs and outputs as DIR/rank{r}/NAME.npy", "CLI"});
+  p.declare({"run.input_dir", ParamSpec::Type::Text, "", "", 0, 0, {},
+             "--input DIR: read the kernel's inputs from DIR/rank{r}/NAME.npy", "CLI"});
   p.declare({"run.check", ParamSpec::Type::Int, "", "1", 0, 1, {},
              "compare every output with the golden reference after the run (--no-check: 0)",
              "CLI"});

@@ -39,6 +39,8 @@ const Shorthand kShorthands[] = {
     {"active-tokens", "dispatch.active_tokens", "dispatch: the first N tokens are active"},
     {"routing", "dispatch.routing", "dispatch: uniform | balanced | zipf:ALPHA"},
     {"seed", "sim.seed", "seed of the generated inputs"},
+    {"dump", "run.dump_dir", "write inputs and outputs as DIR/rank{r}/NAME.npy"},
+    {"input", "run.input_dir", "read inputs from DIR/rank{r}/NAME.npy"},
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // GM placement, launch (one or more back-to-back calls), the golden check, and the figures.
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <random>
 
 #include "kernels/dispatch/dispatch_host.h"
@@ -9,6 +10,7 @@
 #include "kernels/kernel.h"
 #include "models/errors.h"
 #include "sim/api/numeric.h"
+#include "sim/npy.h"
 
 namespace ascend {
 
@@ -121,6 +123,63 @@ std::vector<uint16_t> tokens(const Attrs& a, bool bf16, std::mt19937& rng) {
   return x;
 }
 
+// --input DIR/rank{r}/: expert_ids (BS, K) <i4, x (BS, H), x_active_mask (BS,) |b1 (optional, a
+// prefix of true values).
+dispatch::RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir) {
+  dispatch::RankInputs in;
+  uint64_t bs = a.bs, k = a.topk, h = a.hidden;
+  npy::Array ids = npy::read_expect(dir + "/expert_ids.npy", "<i4", {bs, k});
+  in.ids.resize(bs * k);
+  std::memcpy(in.ids.data(), ids.bytes.data(), ids.bytes.size());
+  for (size_t i = 0; i < in.ids.size(); ++i)
+    if (in.ids[i] < 0 || in.ids[i] >= a.experts)
+      throw SimError(kExitBadInput, dir + "/expert_ids.npy: entry " + std::to_string(i) + " = " +
+                                        std::to_string(in.ids[i]) + " is not a MoE expert in [0, " +
+                                        std::to_string(a.experts) + ") (special experts are not modelled)");
+  npy::Array x = npy::read_expect(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h});
+  in.x.resize(bs * h);
+  std::memcpy(in.x.data(), x.bytes.data(), x.bytes.size());
+  if (std::filesystem::exists(dir + "/x_active_mask.npy")) {
+    npy::Array m = npy::read_expect(dir + "/x_active_mask.npy", "|b1", {bs});
+    int n = 0;
+    while (n < a.bs && m.bytes[n]) ++n;
+    for (int t = n; t < a.bs; ++t)
+      if (m.bytes[t])
+        throw SimError(kExitBadInput, dir + "/x_active_mask.npy: token " + std::to_string(t) +
+                                          " is active after an inactive one; a 1-D mask is a prefix");
+    in.active = n;
+  }
+  return in;
+}
+
+// --dump: the inputs and every output with its documented shape (only the rows the kernel
+// defines are meaningful).
+void dump(Simulation& sim, const Attrs& a, bool bf16, const dispatch::RankInputs& in,
+          const dispatch::RankBuffers& b, int rank, const std::string& dir) {
+  uint64_t bs = a.bs, h = a.hidden, rows = dispatch::capacity_rows(a, rank);
+  uint64_t l = dispatch::local_experts(a, rank);
+  auto from_gm = [&](uint64_t addr, uint64_t bytes) {
+    std::vector<uint8_t> v(bytes);
+    sim.read(addr, v.data(), bytes);
+    return v;
+  };
+  npy::write(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h}, from_gm(b.x, bs * h * 2).data());
+  npy::write(dir + "/expert_ids.npy", "<i4", {bs, static_cast<uint64_t>(a.topk)}, in.ids.data());
+  if (in.active_tokens(a) < a.bs) {
+    std::vector<uint8_t> mask(bs, 0);
+    for (int t = 0; t < in.active_tokens(a); ++t) mask[t] = 1;
+    npy::write(dir + "/x_active_mask.npy", "|b1", {bs}, mask.data());
+  }
+  npy::write(dir + "/expand_x.npy", a.quant ? "|i1" : (bf16 ? "<u2" : "<f2"), {rows, h},
+             from_gm(b.expand_x, rows * dispatch::out_row_bytes(a)).data());
+  if (a.quant) npy::write(dir + "/dynamic_scales.npy", "<f4", {rows}, from_gm(b.scales, rows * 4).data());
+  npy::write(dir + "/assist_info_for_combine.npy", "<i4", {rows * 128},
+             from_gm(b.assist, rows * 128 * 4).data());
+  npy::write(dir + "/expert_token_nums.npy", "<i8", {l}, from_gm(b.token_nums, l * 8).data());
+  npy::write(dir + "/ep_recv_counts.npy", "<i4", {static_cast<uint64_t>(a.ep) * l},
+             from_gm(b.recv_counts, a.ep * l * 4).data());
+}
+
 template <class V>
 std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
   std::vector<V> v(n);
@@ -214,6 +273,7 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         args.window_flip = knobs.window_flip;
         args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 5];
         args.stall_before_copy_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
+        args.active_tokens = inputs[c][rank].active_tokens(a);
         if (bf16) {
           KernelDispatch<AscendC::bfloat16_t> k;
           k.Init(args);
@@ -249,8 +309,14 @@ std::string run(Simulation& sim, const Params& p) {
   const bool payload = p.integer("sim.payload") != 0;
   std::vector<std::vector<dispatch::RankInputs>> inputs(calls, std::vector<dispatch::RankInputs>(ranks));
   std::string routing = p.text("dispatch.routing");
+  const std::string input_dir = p.text("run.input_dir"), dump_dir = p.text("run.dump_dir");
   for (int c = 0; c < calls; ++c)
     for (int r = 0; r < ranks; ++r) {
+      if (!input_dir.empty()) {
+        inputs[c][r] = read_inputs(a, bf16, input_dir + "/rank" + std::to_string(r));
+        if (!payload) inputs[c][r].x.clear();
+        continue;
+      }
       std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + c));
       inputs[c][r].ids = route(a, routing, r, rng);
       if (payload) inputs[c][r].x = tokens(a, bf16, rng);  // timing-only: no hidden states
@@ -266,13 +332,13 @@ std::string run(Simulation& sim, const Params& p) {
   const auto& bufs = ex.bufs;
 
   // Figures: per-rank bandwidth in the published convention, phase times (max over cores).
-  int n_bs = dispatch::active_tokens(a);
   uint64_t msg = dispatch::record_bytes(a);
   nlohmann::json bw = nlohmann::json::array(), phase = nlohmann::json::object();
   const char* names[4] = {"send_ns", "status_ns", "wait_ns", "local_copy_ns"};
   for (int i = 0; i < 4; ++i) phase[names[i]] = nlohmann::json::array();
   for (int r = 0; r < ranks; ++r) {
     double ns = model::ps_to_ns(rec.rank_latency[r]);
+    int n_bs = inputs[0][r].active_tokens(a);
     bw.push_back(ns > 0 ? static_cast<double>(n_bs) * a.topk * msg * calls / ns : 0.0);
     for (int i = 0; i < 4; ++i) {
       uint64_t worst = 0;
@@ -288,8 +354,13 @@ std::string run(Simulation& sim, const Params& p) {
   rec.extra["record_bytes"] = msg;
   rec.extra["buffer_num"] = buffer_num;
   rec.extra["calls"] = calls;
-  rec.extra["active_tokens"] = n_bs;
+  rec.extra["active_tokens_rank0"] = inputs[0][0].active_tokens(a);
 
+  if (!dump_dir.empty())
+    for (int c = 0; c < calls; ++c)
+      for (int r = 0; r < ranks; ++r)
+        dump(sim, a, bf16, inputs[c][r], bufs[c][r], r,
+             dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/rank" + std::to_string(r));
   if (!check) return "not checked (run.check = 0)";
   for (int c = 0; c < calls; ++c) {
     std::vector<dispatch::RankOutputs> want = dispatch::golden(a, bf16, inputs[c]);

@@ -28,7 +28,6 @@ void quantize_row(const uint16_t* x, int hidden, bool is_bf16, int8_t* q, float*
 
 std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<RankInputs>& in) {
   const int w = a.ep, s = a.shared_expert_ranks, k_top = a.topk, h = a.hidden;
-  const int n_bs = active_tokens(a);
   const int moe_l = a.experts / (w - s);
   const uint64_t row_bytes = out_row_bytes(a);
   std::vector<RankOutputs> out(w);
@@ -59,10 +58,10 @@ std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<
           int r = s / a.shared_experts;
           for (int sh = 0; sh < a.shared_experts; ++sh)
             if (src % r + sh * r == d)
-              for (int t = 0; t < n_bs; ++t) emit(src, t, k_top + sh);
+              for (int t = 0; t < in[src].active_tokens(a); ++t) emit(src, t, k_top + sh);
         } else {
           int expert = (d - s) * moe_l + le;
-          for (int i = 0; i < n_bs * k_top; ++i)
+          for (int i = 0; i < in[src].active_tokens(a) * k_top; ++i)
             if (in[src].ids[i] == expert) emit(src, i / k_top, i % k_top);
         }
         o.ep_recv_counts[static_cast<size_t>(le) * w + src] = o.rows;

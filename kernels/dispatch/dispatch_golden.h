@@ -11,8 +11,10 @@
 namespace ascend::dispatch {
 
 struct RankInputs {
-  std::vector<uint16_t> x;     // (BS, H) raw bf16 or fp16 bits
+  std::vector<uint16_t> x;     // (BS, H) raw bf16 or fp16 bits (empty in a timing-only run)
   std::vector<int32_t> ids;    // (BS, K)
+  int active = -1;             // 1-D mask: the first `active` tokens are active (-1: the attrs')
+  int active_tokens(const Attrs& a) const { return active >= 0 ? active : dispatch::active_tokens(a); }
 };
 
 struct RankOutputs {

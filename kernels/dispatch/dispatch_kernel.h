@@ -36,6 +36,7 @@ struct DeviceArgs {
   bool window_flip = true;  // 0/1 halves on consecutive calls
   uint64_t* phase_ps = nullptr;  // per core: 5 timestamps (start, sent, status, waited, done)
   uint64_t stall_before_copy_ps = 0;  // what-if: this rank stalls before its local copy
+  int active_tokens = 0;              // this rank's 1-D mask: the first N tokens are active
 };
 
 template <class T>
@@ -49,7 +50,7 @@ class KernelDispatch {
     cores_ = static_cast<int>(GetBlockNum());
     moe_l_ = a.experts / (a.ep - a.shared_expert_ranks);
     shared_cores_ = shared_send_cores(a);
-    n_bs_ = active_tokens(a);
+    n_bs_ = g_.active_tokens;
     n_entries_ = n_bs_ * a.topk;
     rec_bytes_ = static_cast<uint32_t>(record_bytes(a));
     data_bytes_ = static_cast<uint32_t>(data_bytes(a));

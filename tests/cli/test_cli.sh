@@ -7,6 +7,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
+py=/usr/bin/python3  # Debian's, which has python3-numpy
+[ -x "$py" ] || py=python3
 
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
@@ -28,9 +30,9 @@ expect() {
   fi
 }
 
-within() { python3 -c "import sys; v=float(sys.argv[1]); sys.exit(0 if float(sys.argv[2]) <= v <= float(sys.argv[3]) else 1)" "$@"; }
+within() { "$py" -c "import sys; v=float(sys.argv[1]); sys.exit(0 if float(sys.argv[2]) <= v <= float(sys.argv[3]) else 1)" "$@"; }
 json() {  # json FILE EXPR: evaluates a Python expression over the parsed file as `j`
-  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
+  "$py" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
 # --- the default scenario and the informational flags
@@ -98,17 +100,36 @@ expect 0 "outputs" -- --kernel ub_write --ep 32 --set ub_write.dst=20 --set ub_w
 expect 0 "outputs" -- --kernel ub_write --ep 4 --set ub_write.dst=2 --set ub_write.cores=48 --set ub_write.bytes=50331648 --out "$tmp/u"
 within "$(json "$tmp/u/stats.json" "j['kernels'][0]['bandwidth_GBps']")" 130 137 && ok || bad "ub_write saturation"
 
+# --- .npy in and out: dump, change the routing in NumPy, replay it with --input
+expect 0 "every output of every rank matches" -- --ep 4 --experts 16 --bs 8 --hidden 1024 --active-tokens 6 --dump "$tmp/np"
+"$py" - "$tmp/np" <<'PY2' && ok || bad "numpy round trip of the dump"
+import numpy as np, sys
+d = sys.argv[1]
+assert np.load(d + "/rank0/expand_x.npy").dtype == np.int8
+assert np.load(d + "/rank0/expand_x.npy").shape == (8 * 4 * 4, 1024)
+assert np.load(d + "/rank1/x_active_mask.npy").sum() == 6
+for r in range(4):  # every token of every rank now goes to experts 12..15 (rank 3) and 0 (rank 0)
+    ids = np.load(d + f"/rank{r}/expert_ids.npy")
+    ids[:] = np.array([12, 13, 14, 15, 0, 1, 2, 3], dtype=np.int32)
+    np.save(d + f"/rank{r}/expert_ids.npy", ids)
+PY2
+expect 0 "every output of every rank matches" -- --ep 4 --experts 16 --bs 8 --hidden 1024 --input "$tmp/np" --dump "$tmp/np2"
+"$py" -c "import numpy as np; c=np.load('$tmp/np2/rank3/expert_token_nums.npy'); import sys; sys.exit(0 if list(c)==[24,24,24,24] else 1)" && ok || bad "replayed routing not honoured"
+"$py" -c "import numpy as np; d='$tmp/np/rank2'; np.save(d+'/expert_ids.npy', np.zeros((3,8), np.int32))"
+expect 2 "expert_ids.npy: is <i4 \(3,8\); expected <i4 \(8,8\)" -- --ep 4 --experts 16 --bs 8 --hidden 1024 --input "$tmp/np"
+expect 2 "cannot be read" -- --ep 4 --experts 16 --bs 8 --hidden 1024 --input "$tmp/nowhere"
+
 # --- properties, through the CLI
 lat() { "$sim" --kernel pipeline "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['latency_ns']"; }
 bw() { "$sim" --kernel stream "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['bandwidth_GBps']"; }
 one=$(lat --set pipeline.buffer_num=1); two=$(lat --set pipeline.buffer_num=2)
-within "$(python3 -c "print($one/$two)")" 1.4 3.0 && ok || bad "double buffer speed-up $one/$two"
+within "$("$py" -c "print($one/$two)")" 1.4 3.0 && ok || bad "double buffer speed-up $one/$two"
 one=$(lat --set pipeline.buffer_num=1 --set pipeline.vector_repeats=5120)
 two=$(lat --set pipeline.buffer_num=2 --set pipeline.vector_repeats=5120)
-within "$(python3 -c "print($one/$two)")" 1.0 1.2 && ok || bad "dominated speed-up $one/$two"
+within "$("$py" -c "print($one/$two)")" 1.0 1.2 && ok || bad "dominated speed-up $one/$two"
 full=$(bw --set stream.cores=48); half=$(bw --set stream.cores=48 --set hbm.bandwidth_GBps=800)
 within "$full" 1440 1600 && ok || bad "48-core bandwidth $full"
-within "$(python3 -c "print($half/$full)")" 0.47 0.53 && ok || bad "halved HBM: $half vs $full"
+within "$("$py" -c "print($half/$full)")" 0.47 0.53 && ok || bad "halved HBM: $half vs $full"
 single=$(bw --set stream.cores=1 --set stream.tile_bytes=65536 --set stream.bytes_per_core=4194304)
 within "$single" 47.36 59.2 && ok || bad "1-core bandwidth $single"
 
