@@ -264,3 +264,21 @@ TEST(DispatchTimingOnly, GivesExactlyTheTimingOfTheFullRun) {
 
 }  // namespace
 }  // namespace ascend::test
+
+namespace ascend::test {
+namespace {
+
+TEST(DispatchWhatIf, QuantizingAfterReceivingGivesTheSameOutputsButSendsTwiceTheBytes) {
+  std::vector<std::string> sets = {"ep.world_size=8", "dispatch.experts=64", "dispatch.bs=32",
+                                   "dispatch.hidden=4096"};
+  Outcome before = run_scenario("dispatch", sets);
+  Outcome after = run_scenario("dispatch", with(sets, "dispatch.quant_before_send=0"));
+  ASSERT_EQ(before.exit_code, 0) << before.message;
+  ASSERT_EQ(after.exit_code, 0) << after.message;  // checked against the same golden outputs
+  EXPECT_EQ(before.kernel()["record_bytes"], 4096 + 44);
+  EXPECT_EQ(after.kernel()["record_bytes"], 8192 + 44);
+  EXPECT_LT(before.latency_ns(), after.latency_ns());
+}
+
+}  // namespace
+}  // namespace ascend::test

@@ -49,6 +49,10 @@ void declare(Params& p) {
              "cores sending to shared experts (-1: max(1, cores x shared / (K + shared)))", w});
   p.declare({"dispatch.window_flip", T::Int, "", "1", 0, 1, {},
              "1: consecutive calls alternate the 0/1 window halves; 0: always half 0", w});
+  p.declare({"dispatch.quant_before_send", T::Int, "", "1", 0, 1, {},
+             "with int8: 1 quantizes before sending (the real kernel, int8 records on the wire); "
+             "0 sends the token as is and each receiver quantizes during its local copy",
+             w});
   p.declare({"dispatch.calls", T::Int, "", "1", 1, 16, {},
              "back-to-back dispatch calls in one launch (each with new tokens)", w});
   p.declare({"dispatch.delay_rank", T::Int, "rank", "-1", -1, 767, {},
@@ -68,6 +72,7 @@ Attrs attrs_of(const Params& p, int ep, int cores) {
   a.shared_experts = static_cast<int>(p.integer("dispatch.shared_experts"));
   a.shared_expert_ranks = static_cast<int>(p.integer("dispatch.shared_expert_ranks"));
   a.quant = p.text("dispatch.quant") == "int8";
+  a.quant_before_send = p.integer("dispatch.quant_before_send") != 0;
   a.dtype_bytes = 2;
   a.token_nums_type = static_cast<int>(p.integer("dispatch.token_nums_type"));
   a.active_tokens = static_cast<int>(p.integer("dispatch.active_tokens"));

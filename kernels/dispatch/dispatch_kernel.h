@@ -69,7 +69,7 @@ class KernelDispatch {
     pipe_.InitBuffer(small_, ub.small);
     pipe_.InitBuffer(bindQue_, g_.buffer_num, ub.record);  // records GM -> UB -> GM
     if (a.quant) {
-      pipe_.InitBuffer(inQue_, g_.buffer_num, ub.token);
+      if (int8_on_wire(a)) pipe_.InitBuffer(inQue_, g_.buffer_num, ub.token);
       pipe_.InitBuffer(recQue_, g_.buffer_num, ub.record);
       pipe_.InitBuffer(f32_, ub.f32);
       pipe_.InitBuffer(abs_, ub.abs);
@@ -199,7 +199,7 @@ class KernelDispatch {
     out.SetGlobalBuffer(dst, rec_bytes_);
     LocalTensor<uint8_t> rec;
     float scale = 0;
-    if (!a.quant) {
+    if (!int8_on_wire(a)) {
       LocalTensor<T> tok = bindQue_.AllocTensor<T>();
       {
         PayloadScope payload;
@@ -223,7 +223,7 @@ class KernelDispatch {
     int buf = next_buf_;
     next_buf_ = (next_buf_ + 1) % g_.buffer_num;
     if (buf_sent_[buf]) WaitFlag<HardEvent::MTE3_S>(buf);
-    if (a.quant) rec.template ReinterpretCast<float>().SetValue(data_bytes_ / 4, scale);
+    if (int8_on_wire(a)) rec.template ReinterpretCast<float>().SetValue(data_bytes_ / 4, scale);
     LocalTensor<int32_t> triple = rec[data_bytes_ + 32].template ReinterpretCast<int32_t>();
     triple.SetValue(0, rank_);
     triple.SetValue(1, t);
@@ -236,7 +236,7 @@ class KernelDispatch {
     }
     SetFlag<HardEvent::MTE3_S>(buf);
     buf_sent_[buf] = true;
-    if (a.quant) {
+    if (int8_on_wire(a)) {
       recQue_.FreeTensor(rec);
     } else {
       bindQue_.FreeTensor(rec.template ReinterpretCast<T>());
@@ -382,7 +382,9 @@ class KernelDispatch {
         }
         bindQue_.EnQue(r);
         r = bindQue_.DeQue<uint8_t>();
-        {
+        if (a.quant && !int8_on_wire(a)) {
+          StoreQuantized(r, ex[static_cast<uint64_t>(row) * out_row], sc[static_cast<uint64_t>(row) * 4]);
+        } else {
           PayloadScope payload;
           DataCopyPad(ex[static_cast<uint64_t>(row) * out_row], r,
                       DataCopyExtParams{1, static_cast<uint32_t>(out_row), 0, 0, 0});
@@ -396,7 +398,35 @@ class KernelDispatch {
       }
       recv.SetValue(static_cast<uint64_t>(i), row);  // cumulative
     }
+    DrainSendFlags();
     PipeBarrier<PIPE_ALL>();
+  }
+
+  // What-if (quantize after receiving): the received token is quantized here, its int8 row and
+  // scale stored from a recQue_ buffer whose tail the scalar fills (guarded like SendRecord's).
+  void StoreQuantized(const LocalTensor<uint8_t>& token, const GlobalTensor<uint8_t>& row,
+                      const GlobalTensor<uint8_t>& scale_out) {
+    // The record queue hands the buffer from MTE2 to MTE3; the vector reads it too, so it must
+    // wait for the copy-in itself.
+    SetFlag<HardEvent::MTE2_V>(1);
+    WaitFlag<HardEvent::MTE2_V>(1);
+    float scale = Quantize(token.template ReinterpretCast<T>());
+    LocalTensor<uint8_t> q = recQue_.DeQue<uint8_t>();
+    int buf = next_buf_;
+    next_buf_ = (next_buf_ + 1) % g_.buffer_num;
+    if (buf_sent_[buf]) WaitFlag<HardEvent::MTE3_S>(buf);
+    uint32_t h = static_cast<uint32_t>(g_.attrs.hidden), scale_at = (h + 31) / 32 * 32;
+    q.template ReinterpretCast<float>().SetValue(scale_at / 4, scale);
+    SetFlag<HardEvent::S_MTE3>(0);
+    WaitFlag<HardEvent::S_MTE3>(0);
+    {
+      PayloadScope payload;
+      DataCopyPad(row, q, DataCopyExtParams{1, h, 0, 0, 0});
+      DataCopyPad(scale_out, q[scale_at], DataCopyExtParams{1, 4, 0, 0, 0});
+    }
+    SetFlag<HardEvent::MTE3_S>(buf);
+    buf_sent_[buf] = true;
+    recQue_.FreeTensor(q);
   }
 
   // ---- 6. expertTokenNums from the cumulative epRecvCounts (last core)

@@ -54,7 +54,10 @@ int active_tokens(const Attrs& a) { return a.active_tokens < 0 ? a.bs : a.active
 uint64_t out_row_bytes(const Attrs& a) {
   return static_cast<uint64_t>(a.hidden) * (a.quant ? 1 : a.dtype_bytes);
 }
-uint64_t data_bytes(const Attrs& a) { return align_up(out_row_bytes(a), 32); }
+bool int8_on_wire(const Attrs& a) { return a.quant && a.quant_before_send; }
+uint64_t data_bytes(const Attrs& a) {
+  return align_up(static_cast<uint64_t>(a.hidden) * (int8_on_wire(a) ? 1 : a.dtype_bytes), 32);
+}
 uint64_t record_bytes(const Attrs& a) { return data_bytes(a) + 32 + 12; }
 uint64_t slot_bytes(const Attrs& a) { return align_up(record_bytes(a), 512); }
 uint64_t combine_area_bytes(const Attrs& a) {
@@ -94,7 +97,7 @@ UbPlan ub_plan(const Attrs& a) {
   p.ids = static_cast<uint32_t>(align_up(4ull * a.bs * a.topk, 32));
   p.status = 64 * 32;
   p.small = 4096;
-  p.token = a.quant ? static_cast<uint32_t>(align_up(2ull * a.hidden, 32)) : 0;
+  p.token = int8_on_wire(a) ? static_cast<uint32_t>(align_up(2ull * a.hidden, 32)) : 0;
   p.record = static_cast<uint32_t>(align_up(record_bytes(a), 32));
   p.f32 = a.quant ? static_cast<uint32_t>(4 * a.hidden) : 0;
   p.abs = p.f32;

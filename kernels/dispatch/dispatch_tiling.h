@@ -18,6 +18,7 @@ struct Attrs {
   int bs = 128;                  // tokens per rank
   int hidden = 7168;             // H
   bool quant = true;             // quantMode 2: dynamic per-token int8
+  bool quant_before_send = true; // what-if: false sends the token as is, the receiver quantizes
   int dtype_bytes = 2;           // bf16 or fp16
   int token_nums_type = 1;       // 1: count per expert, 0: inclusive cumsum
   int active_tokens = -1;        // 1D mask: the first N tokens are active (-1: all)
@@ -35,8 +36,9 @@ uint64_t align_up(uint64_t v, uint64_t a);
 int local_experts(const Attrs& a, int rank);  // L: 1 on a shared rank, E/(W-S) on a MoE rank
 bool is_shared_rank(const Attrs& a, int rank);
 int active_tokens(const Attrs& a);
-uint64_t out_row_bytes(const Attrs& a);       // H x (1 B int8 or dtype)
-uint64_t data_bytes(const Attrs& a);          // Align32(H x out bytes): the record's data part
+uint64_t out_row_bytes(const Attrs& a);       // H x (1 B int8 or dtype): an expandX row
+bool int8_on_wire(const Attrs& a);            // records carry int8 (quantized before sending)
+uint64_t data_bytes(const Attrs& a);          // Align32(H x wire bytes): the record's data part
 uint64_t record_bytes(const Attrs& a);        // data + 32-B scale block + 12-B triple (what is sent)
 uint64_t slot_bytes(const Attrs& a);          // Align512(data + 32 + 12): a record's window slot
 uint64_t combine_area_bytes(const Attrs& a);  // maxBS x (K + shared) x Align512(2H)
