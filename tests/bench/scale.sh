@@ -17,6 +17,9 @@ k, m = s["kernels"][-1], s["simulator"]
 print(f"{sys.argv[2]:<58} {m['wall_s']:10.2f} {m['peak_rss_MiB']:10.0f} {k['latency_ns']/1000:12.3f} {m['scheduler_events']:12d}")
 PY
 }
+run "dispatch default (EP 16, BS 128, H 7168, top-8, 256 experts, int8), checked" --kernel dispatch
+run "dispatch EP 64, default workload, checked" --kernel dispatch --ep 64
+run "dispatch EP 256, default workload, timing-only, no check" --kernel dispatch --ep 256 --no-check --set sim.payload=0
 run "flag_ring, 256 ranks x 48 cores" --kernel flag_ring --ep 256
 run "flag_ring, 768 ranks x 8 cores (die.aiv_count=8)" --kernel flag_ring --ep 768 --set die.aiv_count=8 --set flag_ring.cores=8
 run "ub_write, 48 cores, 48 MiB to another node" --kernel ub_write --ep 32 --set ub_write.dst=20 --set ub_write.cores=48 --set ub_write.bytes=50331648

@@ -35,6 +35,8 @@ SCENARIOS = [
     {"ep": 8, "experts": 64, "set": ["dispatch.buffer_num=1"]},
     {"ep": 8, "experts": 64, "set": ["dispatch.quant_before_send=0"]},
     {"ep": 8, "experts": 64, "set": ["dispatch.calls=3", "dispatch.delay_rank=5"]},
+    {"ep": 8, "shared-experts": 1, "shared-expert-ranks": 2, "experts": 24,
+     "set": ["dispatch.shared_send_cores=12"]},
 ]
 
 
