@@ -87,15 +87,14 @@ class KernelDispatch {
       SendToSharedExperts();
     }
     DrainSendFlags();
-    Stamp(1);
-    SetStatus();
-    Stamp(2);
+    SetStatus();  // stamps 1 (every send has landed) and 2
     WaitDispatch();
     Stamp(3);
     if (g_.stall_before_copy_ps) detail::core().scalar_work(StallCycles());
     LocalWindowCopy();
     SyncAll();
     if (core_ == cores_ - 1) TokenCounts();
+    PipeBarrier<PIPE_ALL>();  // what the kernel's end waits for anyway
     Stamp(4);
   }
 
@@ -105,8 +104,9 @@ class KernelDispatch {
                                  detail::core().timing().clock.ghz / 1000.0);
   }
 
+  // Phase boundaries for the statistics: reads the clock only (no synchronization of its own),
+  // at points where the kernel has already synchronized.
   void Stamp(int i) {
-    PipeBarrier<PIPE_ALL>();
     if (g_.phase_ps) g_.phase_ps[core_ * 5 + i] = SimNowPs();
   }
 
@@ -274,6 +274,7 @@ class KernelDispatch {
     int targets = a.shared_expert_ranks + a.experts;
     auto [begin, end] = split_to_core(targets, cores_, core_);
     PipeBarrier<PIPE_ALL>();
+    Stamp(1);
     SyncAll();  // every core's data has landed before any flag is written
     LocalTensor<int32_t> blk = status_.Get<int32_t>();
     int r = a.shared_experts ? a.shared_expert_ranks / a.shared_experts : 1;
@@ -302,6 +303,7 @@ class KernelDispatch {
       DataCopy(out, b, 8);
       if (slot == 63 && i + 1 < end) SetFlag<HardEvent::MTE3_S>(7);
     }
+    Stamp(2);
   }
 
   // ---- 4. WaitDispatch: this core's share of the receive blocks (index localExpert x W + src)
