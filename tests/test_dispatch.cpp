@@ -75,6 +75,10 @@ TEST(DispatchTiling, AttributesOutsideTheA3LimitsAreBadInput) {
   EXPECT_EQ(code([](Attrs& a) { a.experts = 250; }), kExitBadInput);  // not a multiple of 16
   EXPECT_EQ(code([](Attrs& a) { a.shared_experts = 5; a.shared_expert_ranks = 5; }), kExitBadInput);
   EXPECT_EQ(code([](Attrs& a) { a.shared_experts = 2; a.shared_expert_ranks = 3; }), kExitBadInput);
+  EXPECT_EQ(code([](Attrs& a) { a.shared_experts = 2; }), kExitBadInput);  // S = 0 allows 0 or 1
+  EXPECT_EQ(code([](Attrs& a) { a.shared_experts = 1; }), 0);
+  EXPECT_EQ(code([](Attrs& a) { a.shared_expert_ranks = 2; }), kExitBadInput);
+  EXPECT_EQ(code([](Attrs& a) { a.shared_experts = 1; a.shared_expert_ranks = 2; a.experts = 252; a.ep = 16; a.cores = 1; }), kExitBadInput);
   EXPECT_EQ(code([](Attrs& a) { a.active_tokens = 129; }), kExitBadInput);
 }
 
@@ -116,6 +120,10 @@ TEST(DispatchWorkedExample, TheGoldenReferenceGivesTheDocumentedOutputs) {
   expect_worked_example({want[0].assist_info, want[1].assist_info},
                         {want[0].ep_recv_counts, want[1].ep_recv_counts},
                         {want[0].expert_token_nums, want[1].expert_token_nums});
+  Attrs cumulative = worked_example_attrs();
+  cumulative.token_nums_type = 0;
+  EXPECT_EQ(dispatch::golden(cumulative, true, worked_example_inputs())[0].expert_token_nums,
+            (std::vector<int64_t>{3, 5}));
   // Row 0 of rank 0 is token 0 of rank 0; row 1 is token 0 of rank 1.
   EXPECT_EQ(want[0].expand_x[0], 0);
   EXPECT_EQ(want[0].expand_x[2048] | (want[0].expand_x[2049] << 8), 4096);

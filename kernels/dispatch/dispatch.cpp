@@ -136,11 +136,17 @@ dispatch::RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& d
   npy::Array ids = npy::read_expect(dir + "/expert_ids.npy", "<i4", {bs, k});
   in.ids.resize(bs * k);
   std::memcpy(in.ids.data(), ids.bytes.data(), ids.bytes.size());
-  for (size_t i = 0; i < in.ids.size(); ++i)
+  for (size_t i = 0; i < in.ids.size(); ++i) {
+    for (size_t j = i - i % k; j < i; ++j)
+      if (in.ids[j] == in.ids[i])
+        throw SimError(kExitBadInput, dir + "/expert_ids.npy: token " + std::to_string(i / k) +
+                                          " chooses expert " + std::to_string(in.ids[i]) +
+                                          " twice; a token's K experts are distinct");
     if (in.ids[i] < 0 || in.ids[i] >= a.experts)
       throw SimError(kExitBadInput, dir + "/expert_ids.npy: entry " + std::to_string(i) + " = " +
                                         std::to_string(in.ids[i]) + " is not a MoE expert in [0, " +
                                         std::to_string(a.experts) + ") (special experts are not modelled)");
+  }
   npy::Array x = npy::read_expect(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h});
   in.x.resize(bs * h);
   std::memcpy(in.x.data(), x.bytes.data(), x.bytes.size());

@@ -55,7 +55,7 @@ std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<
     for (int le = 0; le < l; ++le) {
       for (int src = 0; src < w; ++src) {
         if (is_shared_rank(a, d)) {
-          int r = s / a.shared_experts;
+          int r = s / a.shared_experts;  // s > 0 here
           for (int sh = 0; sh < a.shared_experts; ++sh)
             if (src % r + sh * r == d)
               for (int t = 0; t < in[src].active_tokens(a); ++t) emit(src, t, k_top + sh);

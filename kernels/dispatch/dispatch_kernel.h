@@ -203,7 +203,8 @@ class KernelDispatch {
       LocalTensor<T> tok = bindQue_.AllocTensor<T>();
       {
         PayloadScope payload;
-        DataCopy(tok, xGm_[static_cast<uint64_t>(t) * a.hidden], a.hidden);
+        DataCopyPad(tok, xGm_[static_cast<uint64_t>(t) * a.hidden],
+                    DataCopyExtParams{1, static_cast<uint32_t>(a.hidden * sizeof(T)), 0, 0, 0});
       }
       bindQue_.EnQue(tok);
       rec = bindQue_.DeQue<T>().template ReinterpretCast<uint8_t>();
@@ -211,7 +212,8 @@ class KernelDispatch {
       LocalTensor<T> tok = inQue_.AllocTensor<T>();
       {
         PayloadScope payload;
-        DataCopy(tok, xGm_[static_cast<uint64_t>(t) * a.hidden], a.hidden);
+        DataCopyPad(tok, xGm_[static_cast<uint64_t>(t) * a.hidden],
+                    DataCopyExtParams{1, static_cast<uint32_t>(a.hidden * sizeof(T)), 0, 0, 0});
       }
       inQue_.EnQue(tok);
       tok = inQue_.DeQue<T>();

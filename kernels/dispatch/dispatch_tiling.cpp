@@ -23,9 +23,14 @@ void validate(const Attrs& a) {
     limit("shared experts (--shared-experts)", a.shared_experts, "[0, 4]");
   if (a.shared_expert_ranks < 0 || a.shared_expert_ranks >= a.ep)
     limit("shared-expert ranks (--shared-expert-ranks)", a.shared_expert_ranks, "[0, ep - 1]");
-  if ((a.shared_experts == 0) != (a.shared_expert_ranks == 0))
+  // Without shared-expert ranks a rank may still count one shared expert (computed locally,
+  // never dispatched); with them, every shared expert has its ranks.
+  if (a.shared_expert_ranks == 0 && a.shared_experts > 1)
+    limit("shared experts (--shared-experts)", a.shared_experts,
+          "0 or 1 when --shared-expert-ranks is 0");
+  if (a.shared_expert_ranks > 0 && a.shared_experts == 0)
     limit("shared-expert ranks (--shared-expert-ranks)", a.shared_expert_ranks,
-          "0 exactly when --shared-experts is 0");
+          "0 when --shared-experts is 0");
   if (a.shared_experts > 0 && a.shared_expert_ranks % a.shared_experts != 0)
     limit("shared-expert ranks (--shared-expert-ranks)", a.shared_expert_ranks,
           "a multiple of --shared-experts");
@@ -43,6 +48,10 @@ void validate(const Attrs& a) {
     throw SimError(kExitBadInput, "dispatch.send_split = '" + a.split + "': entry or rank");
   if (a.shared_send_cores >= a.cores)
     limit("shared send cores", a.shared_send_cores, "below the cores per die");
+  if (shared_send_cores(a) >= a.cores)
+    limit("cores per die (die.aiv_count)", a.cores,
+          "more than the shared-expert send cores (" + std::to_string(shared_send_cores(a)) +
+              "), so that some core sends to MoE experts");
 }
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
@@ -71,9 +80,13 @@ uint64_t window_needed(const Attrs& a) {
               combine_area_bytes(a));
 }
 
+// A shared rank receives BS rows from every sender of its residue class; the document's
+// BS x W x shared / S rounds up here so that W need not be a multiple of S / shared.
 int capacity_rows(const Attrs& a, int rank) {
-  if (is_shared_rank(a, rank))
-    return a.bs * a.ep * a.shared_experts / a.shared_expert_ranks;
+  if (is_shared_rank(a, rank)) {
+    int r = a.shared_expert_ranks / a.shared_experts;
+    return a.bs * ((a.ep + r - 1) / r);
+  }
   return a.bs * a.ep * std::min(local_experts(a, rank), a.topk);
 }
 
@@ -84,7 +97,7 @@ std::pair<int64_t, int64_t> split_to_core(int64_t n, int cores, int core) {
 }
 
 int shared_send_cores(const Attrs& a) {
-  if (a.shared_experts == 0) return 0;
+  if (a.shared_experts == 0 || a.shared_expert_ranks == 0) return 0;
   if (a.shared_send_cores >= 0) return std::max(1, a.shared_send_cores);
   return std::max(1, a.cores * a.shared_experts / (a.topk + a.shared_experts));
 }

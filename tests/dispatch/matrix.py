@@ -37,6 +37,9 @@ SCENARIOS = [
     {"ep": 8, "experts": 64, "set": ["dispatch.calls=3", "dispatch.delay_rank=5"]},
     {"ep": 8, "shared-experts": 1, "shared-expert-ranks": 2, "experts": 24,
      "set": ["dispatch.shared_send_cores=12"]},
+    {"ep": 7, "shared-experts": 1, "shared-expert-ranks": 2, "experts": 10, "topk": 4},  # W % R != 0
+    {"ep": 4, "shared-experts": 1, "experts": 16},        # a local shared expert, never sent
+    {"ep": 4, "experts": 16, "hidden": 1030, "dtype": "fp16"},  # H not a multiple of 16
 ]
 
 
