@@ -21,11 +21,12 @@ TEST(DispatchTiling, SplitToCoreGivesTheFirstCoresOneMore) {
 TEST(DispatchTiling, SharedSendCoresFollowTheRealRuleOrTheOverride) {
   Attrs a;
   a.shared_experts = 1;
+  a.shared_expert_ranks = 2;
   a.topk = 8;
   EXPECT_EQ(dispatch::shared_send_cores(a), 5);  // max(1, 48 * 1 / 9)
-  a.shared_experts = 0;
+  a.shared_expert_ranks = 0;  // a local shared expert is never sent
   EXPECT_EQ(dispatch::shared_send_cores(a), 0);
-  a.shared_experts = 1;
+  a.shared_expert_ranks = 2;
   a.cores = 4;
   EXPECT_EQ(dispatch::shared_send_cores(a), 1);
   a.shared_send_cores = 3;
