@@ -12,9 +12,9 @@ KernelDef flag_ring_kernel_def();
 KernelDef dispatch_kernel_def();
 
 const std::vector<KernelDef>& all_kernels() {
-  static const std::vector<KernelDef> kernels = {dispatch_kernel_def(), pipeline_kernel_def(), stream_kernel_def(),
-                                                 syncbug_kernel_def(), ub_write_kernel_def(),
-                                                 flag_ring_kernel_def()};
+  static const std::vector<KernelDef> kernels = {dispatch_kernel_def(), pipeline_kernel_def(),
+                                                 stream_kernel_def(),   syncbug_kernel_def(),
+                                                 ub_write_kernel_def(), flag_ring_kernel_def()};
   return kernels;
 }
 
@@ -34,15 +34,15 @@ int ep_ranks(const Params& p, int default_ranks) {
 Params declare_all_params() {
   Params p;
   declare_hardware_params(p);
-  ParamSpec run{"run.kernel", ParamSpec::Type::Choice, "", "dispatch", 0, 0, {},
-                "the kernel to run (--kernel)", "CLI"};
-  p.declare({"run.dump_dir", ParamSpec::Type::Text, "", "", 0, 0, {},
-             "--dump DIR: write the kernel's inputs and outputs as DIR/rank{r}/NAME.npy", "CLI"});
-  p.declare({"run.input_dir", ParamSpec::Type::Text, "", "", 0, 0, {},
-             "--input DIR: read the kernel's inputs from DIR/rank{r}/NAME.npy", "CLI"});
-  p.declare({"run.check", ParamSpec::Type::Int, "", "1", 0, 1, {},
-             "compare every output with the golden reference after the run (--no-check: 0)",
-             "CLI"});
+  ParamSpec run = choice_param("run.kernel", "dispatch", {}, "the kernel to run (--kernel)", "CLI");
+  p.declare(text_param("run.dump_dir", "",
+                       "--dump DIR: write the kernel's inputs and outputs as DIR/rank{r}/NAME.npy",
+                       "CLI"));
+  p.declare(text_param("run.input_dir", "",
+                       "--input DIR: read the kernel's inputs from DIR/rank{r}/NAME.npy", "CLI"));
+  p.declare(int_param(
+      "run.check", "", "1", 0, 1,
+      "compare every output with the golden reference after the run (--no-check: 0)", "CLI"));
   for (const KernelDef& k : all_kernels()) {
     run.choices.push_back(k.name);
     k.declare(p);

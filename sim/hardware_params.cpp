@@ -5,7 +5,6 @@
 namespace ascend {
 
 namespace {
-using T = ParamSpec::Type;
 
 // Source keys follow ../shared/reference/hardware.md: H = official doc / platform ini / Huawei
 // paper, M = consistent third party, L = estimate. "est." marks values derived by us.
@@ -13,442 +12,165 @@ const char* kIniC = "[INI-C] 910PR_9363.ini (Ascend910C4, one die), H";
 }  // namespace
 
 void declare_hardware_params(Params& p) {
-  p.declare({"die.aiv_count",
-             T::Int,
-             "cores",
-             "48",
-             1,
-             96,
-             {},
-             "AIV (vector) cores per die; a kernel launches on up to this many",
-             std::string(kIniC) + " [SoCInfo]; [CM] 3.3.1"});
-  p.declare({"core.clock_GHz",
-             T::Real,
-             "GHz",
-             "1.85",
-             0.1,
-             5,
-             {},
-             "AI Core clock; every cycle count converts to ps as ceil(cycles*1000/GHz)",
-             std::string(kIniC) + " cube_freq=1850"});
-  p.declare({"ub.size_KiB",
-             T::Int,
-             "KiB",
-             "192",
-             16,
-             1024,
-             {},
-             "Unified Buffer per AIV core (allocation is 32-B aligned)",
-             std::string(kIniC) + " ub_size=196608"});
-  p.declare({"hbm.bandwidth_GBps",
-             T::Real,
-             "GB/s",
-             "1600",
-             1,
-             100000,
-             {},
-             "HBM bandwidth of one die, shared by all its cores' reads and writes",
-             "[CM] 3.3.1: 3.2 TB/s per 910C package = 1.6 TB/s per die, H"});
-  p.declare({"hbm.read_latency_ns",
-             T::Real,
-             "ns",
-             "130",
-             0,
-             100000,
-             {},
-             "latency added to a GM read after its bytes have streamed",
-             "est. from the CA-model L2 read latency 241 cycles at 1.85 GHz [SIM-CFG], L"});
-  p.declare({"hbm.write_latency_ns",
-             T::Real,
-             "ns",
-             "52",
-             0,
-             100000,
-             {},
-             "latency added to a GM write before its bytes are visible",
-             "est. from the CA-model L2 write latency 96 cycles at 1.85 GHz [SIM-CFG], L"});
-  p.declare({"hbm.capacity_GiB",
-             T::Int,
-             "GiB",
-             "64",
-             1,
-             1024,
-             {},
-             "HBM capacity of one die (GM allocations beyond it fail)",
-             "[CM] 3.3.1: 128 GB per 910C = 64 GB per die, H"});
-  p.declare({"mte2.bytes_per_cycle",
-             T::Real,
-             "B/cycle",
-             "32",
-             1,
-             4096,
-             {},
-             "per-core MTE2 (GM->UB) DMA rate",
-             std::string(kIniC) + " [AICoreMemoryRates] ddr=32"});
-  p.declare({"mte3.bytes_per_cycle",
-             T::Real,
-             "B/cycle",
-             "64",
-             1,
-             4096,
-             {},
-             "per-core MTE3 (UB->GM) DMA rate",
-             std::string(kIniC) + " [AICoreMemoryRates] UB->GM=64"});
-  p.declare({"dma.setup_cycles",
-             T::Int,
-             "cycles",
-             "50",
-             0,
-             100000,
-             {},
-             "fixed cost of every DMA instruction on its MTE engine; makes transfers below ~16 KiB "
-             "lose bandwidth (16 KiB at 32 B/cycle: 512/(512+50) = 91%)",
-             "est. to match [DMA] 'single transfers below 16 KB lose bandwidth', L"});
-  p.declare({"dma.aligned_bytes",
-             T::Int,
-             "B",
-             "512",
-             32,
-             4096,
-             {},
-             "GM alignment for full DMA rate",
-             "[DMA]; GM cache line 512 B [ACDOC], H"});
-  p.declare({"dma.unaligned_efficiency",
-             T::Real,
-             "",
-             "0.7",
-             0.05,
-             1,
-             {},
-             "DMA rate factor when the GM address is not dma.aligned_bytes-aligned",
-             "[DMA]: 32-B-aligned GM gets ~70% of the 512-B-aligned bandwidth (A2), H"});
-  p.declare({"vector.bytes_per_cycle",
-             T::Real,
-             "B/cycle",
-             "256",
-             1,
-             4096,
-             {},
-             "vector unit throughput: one 256-B repeat per cycle at 256",
-             "est. from [VEC] 256 B per repeat and [HC31] 2048-bit vector, M"});
-  p.declare({"vector.overhead_cycles",
-             T::Int,
-             "cycles",
-             "16",
-             0,
-             10000,
-             {},
-             "fixed start-up cost of every vector instruction",
-             "est., uncalibrated, L"});
-  p.declare({"scalar.issue_cycles",
-             T::Int,
-             "cycles",
-             "2",
-             1,
-             10000,
-             {},
-             "scalar cycles to issue one instruction into a pipe queue (or run a flag/barrier)",
-             "est., uncalibrated, L"});
-  p.declare({"scalar.gm_latency_cycles",
-             T::Int,
-             "cycles",
-             "241",
-             1,
-             100000,
-             {},
-             "scalar GetValue/SetValue on GM (the scalar stalls this long)",
-             "est. = CA-model L2 read latency [SIM-CFG], L"});
-  p.declare({"pipe.queue_depth",
-             T::Int,
-             "instrs",
-             "32",
-             1,
-             4096,
-             {},
-             "issue queue depth of each pipe; the scalar stalls while the target queue is full",
-             "est., uncalibrated, L"});
-  p.declare({"syncall.cycles",
-             T::Int,
-             "cycles",
-             "100",
-             0,
-             1000000,
-             {},
-             "SyncAll: all cores leave this long after the last one arrives",
-             "est., uncalibrated, L"});
+  p.declare(int_param("die.aiv_count", "cores", "48", 1, 96,
+                      "AIV (vector) cores per die; a kernel launches on up to this many",
+                      std::string(kIniC) + " [SoCInfo]; [CM] 3.3.1"));
+  p.declare(real_param("core.clock_GHz", "GHz", "1.85", 0.1, 5,
+                       "AI Core clock; every cycle count converts to ps as ceil(cycles*1000/GHz)",
+                       std::string(kIniC) + " cube_freq=1850"));
+  p.declare(int_param("ub.size_KiB", "KiB", "192", 16, 1024,
+                      "Unified Buffer per AIV core (allocation is 32-B aligned)",
+                      std::string(kIniC) + " ub_size=196608"));
+  p.declare(real_param("hbm.bandwidth_GBps", "GB/s", "1600", 1, 100000,
+                       "HBM bandwidth of one die, shared by all its cores' reads and writes",
+                       "[CM] 3.3.1: 3.2 TB/s per 910C package = 1.6 TB/s per die, H"));
+  p.declare(
+      real_param("hbm.read_latency_ns", "ns", "130", 0, 100000,
+                 "latency added to a GM read after its bytes have streamed",
+                 "est. from the CA-model L2 read latency 241 cycles at 1.85 GHz [SIM-CFG], L"));
+  p.declare(
+      real_param("hbm.write_latency_ns", "ns", "52", 0, 100000,
+                 "latency added to a GM write before its bytes are visible",
+                 "est. from the CA-model L2 write latency 96 cycles at 1.85 GHz [SIM-CFG], L"));
+  p.declare(int_param("hbm.capacity_GiB", "GiB", "64", 1, 1024,
+                      "HBM capacity of one die (GM allocations beyond it fail)",
+                      "[CM] 3.3.1: 128 GB per 910C = 64 GB per die, H"));
+  p.declare(real_param("mte2.bytes_per_cycle", "B/cycle", "32", 1, 4096,
+                       "per-core MTE2 (GM->UB) DMA rate",
+                       std::string(kIniC) + " [AICoreMemoryRates] ddr=32"));
+  p.declare(real_param("mte3.bytes_per_cycle", "B/cycle", "64", 1, 4096,
+                       "per-core MTE3 (UB->GM) DMA rate",
+                       std::string(kIniC) + " [AICoreMemoryRates] UB->GM=64"));
+  p.declare(int_param(
+      "dma.setup_cycles", "cycles", "50", 0, 100000,
+      "fixed cost of every DMA instruction on its MTE engine; makes transfers below ~16 KiB "
+      "lose bandwidth (16 KiB at 32 B/cycle: 512/(512+50) = 91%)",
+      "est. to match [DMA] 'single transfers below 16 KB lose bandwidth', L"));
+  p.declare(int_param("dma.aligned_bytes", "B", "512", 32, 4096, "GM alignment for full DMA rate",
+                      "[DMA]; GM cache line 512 B [ACDOC], H"));
+  p.declare(real_param("dma.unaligned_efficiency", "", "0.7", 0.05, 1,
+                       "DMA rate factor when the GM address is not dma.aligned_bytes-aligned",
+                       "[DMA]: 32-B-aligned GM gets ~70% of the 512-B-aligned bandwidth (A2), H"));
+  p.declare(real_param("vector.bytes_per_cycle", "B/cycle", "256", 1, 4096,
+                       "vector unit throughput: one 256-B repeat per cycle at 256",
+                       "est. from [VEC] 256 B per repeat and [HC31] 2048-bit vector, M"));
+  p.declare(int_param("vector.overhead_cycles", "cycles", "16", 0, 10000,
+                      "fixed start-up cost of every vector instruction", "est., uncalibrated, L"));
+  p.declare(
+      int_param("scalar.issue_cycles", "cycles", "2", 1, 10000,
+                "scalar cycles to issue one instruction into a pipe queue (or run a flag/barrier)",
+                "est., uncalibrated, L"));
+  p.declare(int_param("scalar.gm_latency_cycles", "cycles", "241", 1, 100000,
+                      "scalar GetValue/SetValue on GM (the scalar stalls this long)",
+                      "est. = CA-model L2 read latency [SIM-CFG], L"));
+  p.declare(
+      int_param("pipe.queue_depth", "instrs", "32", 1, 4096,
+                "issue queue depth of each pipe; the scalar stalls while the target queue is full",
+                "est., uncalibrated, L"));
+  p.declare(int_param("syncall.cycles", "cycles", "100", 0, 1000000,
+                      "SyncAll: all cores leave this long after the last one arrives",
+                      "est., uncalibrated, L"));
 
   // ---- the fabric between dies (hardware.md 1.2)
   const char* kCM = "[CM] Zuo et al., CloudMatrix384, arXiv 2506.12708";
-  p.declare({"ep.world_size",
-             T::Int,
-             "ranks",
-             "0",
-             0,
-             768,
-             {},
-             "ranks (dies) of the run; --ep sets it; 0: the kernel's default (dispatch 16, "
-             "ub_write and flag_ring 2, single-die kernels 1)",
-             "MoeDistributeDispatch limit W in [2, 768]"});
-  p.declare({"fabric.topology",
-             T::Choice,
-             "",
-             "a3",
-             0,
-             0,
-             {"a3", "a2"},
-             "a3: CloudMatrix384 UB supernode; a2: 8-die HCCS full mesh per server, RoCE between",
-             "hardware.md 1.2"});
-  p.declare({"fabric.dies_per_chip",
-             T::Int,
-             "dies",
-             "2",
-             1,
-             2,
-             {},
-             "a3: dies per 910C package, joined by the die-to-die link",
-             std::string(kCM) + " 3.3.1, H"});
-  p.declare({"fabric.dies_per_node",
-             T::Int,
-             "dies",
-             "16",
-             2,
-             768,
-             {},
-             "a3: dies behind one node's L1 UB switches (8 NPUs x 2 dies)",
-             std::string(kCM) + " 3.3.2, H"});
-  p.declare({"fabric.port_GBps",
-             T::Real,
-             "GB/s",
-             "196",
-             1,
-             100000,
-             {},
-             "a3: UB port of a die per direction, nominal (7 x 224 Gb/s SerDes)",
-             std::string(kCM) + " 3.3.1, H"});
-  p.declare({"fabric.write_GBps",
-             T::Real,
-             "GB/s",
-             "137",
-             1,
-             100000,
-             {},
-             "a3: effective UB port rate for writes (at most fabric.port_GBps)",
-             std::string(kCM) + " Table 1, NPU->NPU write intra-node 137 (inter 135), H"});
-  p.declare({"fabric.read_GBps",
-             T::Real,
-             "GB/s",
-             "167",
-             1,
-             100000,
-             {},
-             "a3: effective UB port rate for reads (at most fabric.port_GBps)",
-             std::string(kCM) + " Table 1, NPU->NPU read intra-node 167 (inter 164), H"});
-  p.declare({"fabric.d2d_GBps",
-             T::Real,
-             "GB/s",
-             "270",
-             1,
-             100000,
-             {},
-             "a3: die-to-die link inside a package, per direction",
-             std::string(kCM) + " 3.3.1, H"});
-  p.declare({"fabric.node_uplink_GBps",
-             T::Real,
-             "GB/s",
-             "3136",
-             1,
-             1000000,
-             {},
-             "a3: a node's bandwidth into the L2 switch level, per direction (7 L1 chips x 448)",
-             std::string(kCM) + " 3.3.2, H"});
-  p.declare({"fabric.write_latency_intra_node_ns",
-             T::Real,
-             "ns",
-             "1300",
-             0,
-             1e6,
-             {},
-             "a3: one 512-B write to another die of the node, DMA start to data visible",
-             std::string(kCM) + " Table 1, H"});
-  p.declare({"fabric.read_latency_intra_node_ns",
-             T::Real,
-             "ns",
-             "1200",
-             0,
-             1e6,
-             {},
-             "a3: one 512-B read from another die of the node",
-             std::string(kCM) + " Table 1, H"});
-  p.declare({"fabric.write_latency_inter_node_ns",
-             T::Real,
-             "ns",
-             "2100",
-             0,
-             1e6,
-             {},
-             "a3: one 512-B write to a die of another node",
-             std::string(kCM) + " Table 1, H"});
-  p.declare({"fabric.read_latency_inter_node_ns",
-             T::Real,
-             "ns",
-             "1900",
-             0,
-             1e6,
-             {},
-             "a3: one 512-B read from a die of another node",
-             std::string(kCM) + " Table 1, H"});
-  p.declare({"fabric.write_latency_d2d_ns",
-             T::Real,
-             "ns",
-             "1300",
-             0,
-             1e6,
-             {},
-             "a3: one 512-B write to the other die of the package",
-             "est. = intra-node value (no published die-to-die figure), L"});
-  p.declare({"fabric.read_latency_d2d_ns",
-             T::Real,
-             "ns",
-             "1200",
-             0,
-             1e6,
-             {},
-             "a3: one 512-B read from the other die of the package",
-             "est. = intra-node value (no published die-to-die figure), L"});
-  p.declare({"fabric.dies_per_server",
-             T::Int,
-             "dies",
-             "8",
-             2,
-             64,
-             {},
-             "a2: dies in one HCCS full mesh",
-             "[ARTH] npu-smi topo: HCCS between all 8 NPUs, M"});
-  p.declare({"fabric.hccs_link_GBps",
-             T::Real,
-             "GB/s",
-             "56",
-             1,
-             100000,
-             {},
-             "a2: one HCCS link between two dies, per direction",
-             "est. 392 GB/s / 7 peers, L"});
-  p.declare({"fabric.roce_GBps",
-             T::Real,
-             "GB/s",
-             "25",
-             0.1,
-             100000,
-             {},
-             "a2: RoCE NIC of a die per direction (200 Gb/s)",
-             "[ARTH] hccn_tool 200000 Mb/s, H"});
-  p.declare({"fabric.write_latency_hccs_ns",
-             T::Real,
-             "ns",
-             "1300",
-             0,
-             1e6,
-             {},
-             "a2: one 512-B write over HCCS",
-             "est. = A3 intra-node value, L"});
-  p.declare({"fabric.read_latency_hccs_ns",
-             T::Real,
-             "ns",
-             "1200",
-             0,
-             1e6,
-             {},
-             "a2: one 512-B read over HCCS",
-             "est. = A3 intra-node value, L"});
-  p.declare({"fabric.write_latency_roce_ns",
-             T::Real,
-             "ns",
-             "5000",
-             0,
-             1e7,
-             {},
-             "a2: one 512-B write over RoCE between servers",
-             "est., uncalibrated, L"});
-  p.declare({"fabric.read_latency_roce_ns",
-             T::Real,
-             "ns",
-             "5000",
-             0,
-             1e7,
-             {},
-             "a2: one 512-B read over RoCE between servers",
-             "est., uncalibrated, L"});
-  p.declare({"hccl.buffsize_MB",
-             T::Int,
-             "MiB",
-             "1024",
-             1,
-             65536,
-             {},
-             "HCCL data window (windowsIn) of every rank, in its HBM (HCCL_BUFFSIZE). CANN's own "
-             "default is 200, but the default dispatch scenario (EP 16, 256 experts, BS 128, H "
-             "7168) needs 956 MiB by the operator's formula; windows are sparse and cost nothing "
-             "until written",
-             "CANN HCCL_BUFFSIZE (default 200); dispatch README formula"});
-  p.declare({"hccl.status_KiB",
-             T::Int,
-             "KiB",
-             "1024",
-             64,
-             65536,
-             {},
-             "HCCL status window (windowsExp) of every rank",
-             "[NEW] status area = first 1 MB"});
+  p.declare(
+      int_param("ep.world_size", "ranks", "0", 0, 768,
+                "ranks (dies) of the run; --ep sets it; 0: the kernel's default (dispatch 16, "
+                "ub_write and flag_ring 2, single-die kernels 1)",
+                "MoeDistributeDispatch limit W in [2, 768]"));
+  p.declare(choice_param(
+      "fabric.topology", "a3", {"a3", "a2"},
+      "a3: CloudMatrix384 UB supernode; a2: 8-die HCCS full mesh per server, RoCE between",
+      "hardware.md 1.2"));
+  p.declare(int_param("fabric.dies_per_chip", "dies", "2", 1, 2,
+                      "a3: dies per 910C package, joined by the die-to-die link",
+                      std::string(kCM) + " 3.3.1, H"));
+  p.declare(int_param("fabric.dies_per_node", "dies", "16", 2, 768,
+                      "a3: dies behind one node's L1 UB switches (8 NPUs x 2 dies)",
+                      std::string(kCM) + " 3.3.2, H"));
+  p.declare(real_param("fabric.port_GBps", "GB/s", "196", 1, 100000,
+                       "a3: UB port of a die per direction, nominal (7 x 224 Gb/s SerDes)",
+                       std::string(kCM) + " 3.3.1, H"));
+  p.declare(
+      real_param("fabric.write_GBps", "GB/s", "137", 1, 100000,
+                 "a3: effective UB port rate for writes (at most fabric.port_GBps)",
+                 std::string(kCM) + " Table 1, NPU->NPU write intra-node 137 (inter 135), H"));
+  p.declare(real_param("fabric.read_GBps", "GB/s", "167", 1, 100000,
+                       "a3: effective UB port rate for reads (at most fabric.port_GBps)",
+                       std::string(kCM) + " Table 1, NPU->NPU read intra-node 167 (inter 164), H"));
+  p.declare(real_param("fabric.d2d_GBps", "GB/s", "270", 1, 100000,
+                       "a3: die-to-die link inside a package, per direction",
+                       std::string(kCM) + " 3.3.1, H"));
+  p.declare(real_param(
+      "fabric.node_uplink_GBps", "GB/s", "3136", 1, 1000000,
+      "a3: a node's bandwidth into the L2 switch level, per direction (7 L1 chips x 448)",
+      std::string(kCM) + " 3.3.2, H"));
+  p.declare(real_param("fabric.write_latency_intra_node_ns", "ns", "1300", 0, 1e6,
+                       "a3: one 512-B write to another die of the node, DMA start to data visible",
+                       std::string(kCM) + " Table 1, H"));
+  p.declare(real_param("fabric.read_latency_intra_node_ns", "ns", "1200", 0, 1e6,
+                       "a3: one 512-B read from another die of the node",
+                       std::string(kCM) + " Table 1, H"));
+  p.declare(real_param("fabric.write_latency_inter_node_ns", "ns", "2100", 0, 1e6,
+                       "a3: one 512-B write to a die of another node",
+                       std::string(kCM) + " Table 1, H"));
+  p.declare(real_param("fabric.read_latency_inter_node_ns", "ns", "1900", 0, 1e6,
+                       "a3: one 512-B read from a die of another node",
+                       std::string(kCM) + " Table 1, H"));
+  p.declare(real_param("fabric.write_latency_d2d_ns", "ns", "1300", 0, 1e6,
+                       "a3: one 512-B write to the other die of the package",
+                       "est. = intra-node value (no published die-to-die figure), L"));
+  p.declare(real_param("fabric.read_latency_d2d_ns", "ns", "1200", 0, 1e6,
+                       "a3: one 512-B read from the other die of the package",
+                       "est. = intra-node value (no published die-to-die figure), L"));
+  p.declare(int_param("fabric.dies_per_server", "dies", "8", 2, 64,
+                      "a2: dies in one HCCS full mesh",
+                      "[ARTH] npu-smi topo: HCCS between all 8 NPUs, M"));
+  p.declare(real_param("fabric.hccs_link_GBps", "GB/s", "56", 1, 100000,
+                       "a2: one HCCS link between two dies, per direction",
+                       "est. 392 GB/s / 7 peers, L"));
+  p.declare(real_param("fabric.roce_GBps", "GB/s", "25", 0.1, 100000,
+                       "a2: RoCE NIC of a die per direction (200 Gb/s)",
+                       "[ARTH] hccn_tool 200000 Mb/s, H"));
+  p.declare(real_param("fabric.write_latency_hccs_ns", "ns", "1300", 0, 1e6,
+                       "a2: one 512-B write over HCCS", "est. = A3 intra-node value, L"));
+  p.declare(real_param("fabric.read_latency_hccs_ns", "ns", "1200", 0, 1e6,
+                       "a2: one 512-B read over HCCS", "est. = A3 intra-node value, L"));
+  p.declare(real_param("fabric.write_latency_roce_ns", "ns", "5000", 0, 1e7,
+                       "a2: one 512-B write over RoCE between servers", "est., uncalibrated, L"));
+  p.declare(real_param("fabric.read_latency_roce_ns", "ns", "5000", 0, 1e7,
+                       "a2: one 512-B read over RoCE between servers", "est., uncalibrated, L"));
+  p.declare(int_param(
+      "hccl.buffsize_MB", "MiB", "1024", 1, 65536,
+      "HCCL data window (windowsIn) of every rank, in its HBM (HCCL_BUFFSIZE). CANN's own "
+      "default is 200, but the default dispatch scenario (EP 16, 256 experts, BS 128, H "
+      "7168) needs 956 MiB by the operator's formula; windows are sparse and cost nothing "
+      "until written",
+      "CANN HCCL_BUFFSIZE (default 200); dispatch README formula"));
+  p.declare(int_param("hccl.status_KiB", "KiB", "1024", 64, 65536,
+                      "HCCL status window (windowsExp) of every rank",
+                      "[NEW] status area = first 1 MB"));
 
-  p.declare({"sim.poll_timeout_us",
-             T::Real,
-             "us",
-             "50000",
-             1,
-             1e9,
-             {},
-             "a kernel still running this long after launch is reported as a hang (exit 3)",
-             "the kernels' own 50 ms wait timeout ([OLD] WaitDispatch)"});
-  p.declare({"sim.thread_stack_KiB",
-             T::Int,
-             "KiB",
-             "128",
-             32,
-             65536,
-             {},
-             "stack of each kernel core's SC_THREAD",
-             "simulator setting"});
-  p.declare({"sim.seed",
-             T::Int,
-             "",
-             "1",
-             0,
-             4294967295.0,
-             {},
-             "seed of every generated input (same seed, same inputs, same timing)",
-             "simulator setting"});
-  p.declare({"sim.payload", T::Int, "", "1", 0, 1, {},
-             "1: move and compute everything; 0: timing-only, payload (hidden states, scales) is "
-             "timed but not moved, ids/counts/triples/flags move for real; the timing is identical",
-             "simulator setting"});
-  p.declare({"trace.ranks",
-             T::Text,
-             "",
-             "0-7",
-             0,
-             0,
-             {},
-             "which ranks --trace and --vcd record: 'all' or a list like 0-3,7",
-             "simulator setting"});
-  p.declare({"trace.cores",
-             T::Text,
-             "",
-             "0-3",
-             0,
-             0,
-             {},
-             "which cores --trace and --vcd record: 'all' or a list like 0-3,7",
-             "simulator setting"});
+  p.declare(
+      real_param("sim.poll_timeout_us", "us", "50000", 1, 1e9,
+                 "a kernel still running this long after launch is reported as a hang (exit 3)",
+                 "the kernels' own 50 ms wait timeout ([OLD] WaitDispatch)"));
+  p.declare(int_param("sim.thread_stack_KiB", "KiB", "128", 32, 65536,
+                      "stack of each kernel core's SC_THREAD", "simulator setting"));
+  p.declare(int_param("sim.seed", "", "1", 0, 4294967295.0,
+                      "seed of every generated input (same seed, same inputs, same timing)",
+                      "simulator setting"));
+  p.declare(int_param(
+      "sim.payload", "", "1", 0, 1,
+      "1: move and compute everything; 0: timing-only, payload (hidden states, scales) is "
+      "timed but not moved, ids/counts/triples/flags move for real; the timing is identical",
+      "simulator setting"));
+  p.declare(text_param("trace.ranks", "0-7",
+                       "which ranks --trace and --vcd record: 'all' or a list like 0-3,7",
+                       "simulator setting"));
+  p.declare(text_param("trace.cores", "0-3",
+                       "which cores --trace and --vcd record: 'all' or a list like 0-3,7",
+                       "simulator setting"));
 }
 
 model::ClusterConfig cluster_config(const Params& p, int dies) {

@@ -55,6 +55,30 @@ std::string describe_range(const ParamSpec& s) {
   return "";
 }
 
+ParamSpec int_param(std::string key, std::string unit, std::string def, double min, double max,
+                    std::string description, std::string source) {
+  return {
+      std::move(key),         ParamSpec::Type::Int, std::move(unit), std::move(def), min, max, {},
+      std::move(description), std::move(source)};
+}
+ParamSpec real_param(std::string key, std::string unit, std::string def, double min, double max,
+                     std::string description, std::string source) {
+  return {
+      std::move(key),         ParamSpec::Type::Real, std::move(unit), std::move(def), min, max, {},
+      std::move(description), std::move(source)};
+}
+ParamSpec choice_param(std::string key, std::string def, std::vector<std::string> choices,
+                       std::string description, std::string source) {
+  return {
+      std::move(key),         ParamSpec::Type::Choice, "", std::move(def), 0, 0, std::move(choices),
+      std::move(description), std::move(source)};
+}
+ParamSpec text_param(std::string key, std::string def, std::string description,
+                     std::string source) {
+  return {std::move(key),         ParamSpec::Type::Text, "", std::move(def), 0, 0, {},
+          std::move(description), std::move(source)};
+}
+
 void Params::declare(ParamSpec spec) {
   if (specs_.count(spec.key))
     throw SimError(kExitInternal, "parameter declared twice: " + spec.key);

@@ -24,6 +24,15 @@ struct ParamSpec {
   std::string source;  // where the number comes from, with confidence
 };
 
+// Constructors that keep declarations to a line or two each.
+ParamSpec int_param(std::string key, std::string unit, std::string def, double min, double max,
+                    std::string description, std::string source);
+ParamSpec real_param(std::string key, std::string unit, std::string def, double min, double max,
+                     std::string description, std::string source);
+ParamSpec choice_param(std::string key, std::string def, std::vector<std::string> choices,
+                       std::string description, std::string source);
+ParamSpec text_param(std::string key, std::string def, std::string description, std::string source);
+
 class Params {
  public:
   // Declares a parameter; declaring the same key twice is a programming error.

@@ -19,48 +19,52 @@ namespace {
 using dispatch::Attrs;
 
 void declare(Params& p) {
-  using T = ParamSpec::Type;
   const char* w = "workload";
   const char* doc = "MoeDistributeDispatchV2 A3 limits (kernels.md 1.1)";
-  p.declare({"dispatch.bs", T::Int, "tokens", "128", 1, 512, {}, "tokens per rank (BS)", doc});
-  p.declare({"dispatch.hidden", T::Int, "", "7168", 1024, 8192, {}, "hidden size H", doc});
-  p.declare({"dispatch.topk", T::Int, "", "8", 1, 16, {}, "experts per token (K)", doc});
-  p.declare({"dispatch.experts", T::Int, "", "256", 1, 1024, {},
-             "MoE experts E (a multiple of the MoE ranks)", doc});
-  p.declare({"dispatch.shared_experts", T::Int, "", "0", 0, 4, {}, "shared experts", doc});
-  p.declare({"dispatch.shared_expert_ranks", T::Int, "ranks", "0", 0, 767, {},
-             "ranks [0, S) holding shared experts (a multiple of shared_experts)", doc});
-  p.declare({"dispatch.quant", T::Choice, "", "int8", 0, 0, {"int8", "none"},
-             "int8: dynamic per-token quantization before sending (quantMode 2)", doc});
-  p.declare({"dispatch.dtype", T::Choice, "", "bf16", 0, 0, {"bf16", "fp16"}, "token dtype", doc});
-  p.declare({"dispatch.token_nums_type", T::Int, "", "1", 0, 1, {},
-             "expertTokenNums: 1 count per expert, 0 inclusive cumsum", doc});
-  p.declare({"dispatch.active_tokens", T::Int, "tokens", "-1", -1, 512, {},
-             "1-D active mask: the first N tokens are active (-1: all)", doc});
-  p.declare({"dispatch.routing", T::Text, "", "uniform", 0, 0, {},
-             "uniform, balanced (round-robin) or zipf:ALPHA (expert 0 hottest)", w});
-  p.declare({"dispatch.buffer_num", T::Int, "", "2", 1, 2, {},
-             "UB buffers per queue (falls back to 1 when the plan passes 170 KiB)", w});
-  p.declare({"dispatch.send_split", T::Choice, "", "entry", 0, 0, {"entry", "rank"},
-             "send core split: entry (the real kernel: contiguous entries) or rank (each core "
-             "serves the destination ranks = core mod send cores)",
-             w});
-  p.declare({"dispatch.shared_send_cores", T::Int, "cores", "-1", -1, 95, {},
-             "cores sending to shared experts (-1: max(1, cores x shared / (K + shared)))", w});
-  p.declare({"dispatch.window_flip", T::Int, "", "1", 0, 1, {},
-             "1: consecutive calls alternate the 0/1 window halves; 0: always half 0", w});
-  p.declare({"dispatch.quant_before_send", T::Int, "", "1", 0, 1, {},
-             "with int8: 1 quantizes before sending (the real kernel, int8 records on the wire); "
-             "0 sends the token as is and each receiver quantizes during its local copy",
-             w});
-  p.declare({"dispatch.calls", T::Int, "", "1", 1, 16, {},
-             "back-to-back dispatch calls in one launch (each with new tokens)", w});
-  p.declare({"dispatch.delay_rank", T::Int, "rank", "-1", -1, 767, {},
-             "a rank that stalls before its local copy in call 1 (-1: none)", w});
-  p.declare({"dispatch.delay_us", T::Real, "us", "20", 0, 1e6, {}, "how long it stalls", w});
+  p.declare(int_param("dispatch.bs", "tokens", "128", 1, 512, "tokens per rank (BS)", doc));
+  p.declare(int_param("dispatch.hidden", "", "7168", 1024, 8192, "hidden size H", doc));
+  p.declare(int_param("dispatch.topk", "", "8", 1, 16, "experts per token (K)", doc));
+  p.declare(int_param("dispatch.experts", "", "256", 1, 1024,
+                      "MoE experts E (a multiple of the MoE ranks)", doc));
+  p.declare(int_param("dispatch.shared_experts", "", "0", 0, 4, "shared experts", doc));
+  p.declare(int_param("dispatch.shared_expert_ranks", "ranks", "0", 0, 767,
+                      "ranks [0, S) holding shared experts (a multiple of shared_experts)", doc));
+  p.declare(choice_param("dispatch.quant", "int8", {"int8", "none"},
+                         "int8: dynamic per-token quantization before sending (quantMode 2)", doc));
+  p.declare(choice_param("dispatch.dtype", "bf16", {"bf16", "fp16"}, "token dtype", doc));
+  p.declare(int_param("dispatch.token_nums_type", "", "1", 0, 1,
+                      "expertTokenNums: 1 count per expert, 0 inclusive cumsum", doc));
+  p.declare(int_param("dispatch.active_tokens", "tokens", "-1", -1, 512,
+                      "1-D active mask: the first N tokens are active (-1: all)", doc));
+  p.declare(text_param("dispatch.routing", "uniform",
+                       "uniform, balanced (round-robin) or zipf:ALPHA (expert 0 hottest)", w));
+  p.declare(int_param("dispatch.buffer_num", "", "2", 1, 2,
+                      "UB buffers per queue (falls back to 1 when the plan passes 170 KiB)", w));
+  p.declare(choice_param(
+      "dispatch.send_split", "entry", {"entry", "rank"},
+      "send core split: entry (the real kernel: contiguous entries) or rank (each core "
+      "serves the destination ranks = core mod send cores)",
+      w));
+  p.declare(int_param("dispatch.shared_send_cores", "cores", "-1", -1, 95,
+                      "cores sending to shared experts (-1: max(1, cores x shared / (K + shared)))",
+                      w));
+  p.declare(int_param("dispatch.window_flip", "", "1", 0, 1,
+                      "1: consecutive calls alternate the 0/1 window halves; 0: always half 0", w));
+  p.declare(int_param(
+      "dispatch.quant_before_send", "", "1", 0, 1,
+      "with int8: 1 quantizes before sending (the real kernel, int8 records on the wire); "
+      "0 sends the token as is and each receiver quantizes during its local copy",
+      w));
+  p.declare(int_param("dispatch.calls", "", "1", 1, 16,
+                      "back-to-back dispatch calls in one launch (each with new tokens)", w));
+  p.declare(int_param("dispatch.delay_rank", "rank", "-1", -1, 767,
+                      "a rank that stalls before its local copy in call 1 (-1: none)", w));
+  p.declare(real_param("dispatch.delay_us", "us", "20", 0, 1e6, "how long it stalls", w));
 }
 
-int dies(const Params& p) { return ep_ranks(p, 16); }
+int dies(const Params& p) {
+  return ep_ranks(p, 16);
+}
 
 Attrs attrs_of(const Params& p, int ep, int cores) {
   Attrs a;
@@ -84,7 +88,8 @@ Attrs attrs_of(const Params& p, int ep, int cores) {
 }
 
 // Each token picks K distinct MoE experts.
-std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank, std::mt19937& rng) {
+std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
+                           std::mt19937& rng) {
   std::vector<int32_t> ids(static_cast<size_t>(a.bs) * a.topk);
   std::vector<double> weight(a.experts, 1.0);
   bool balanced = routing == "balanced";
@@ -96,18 +101,20 @@ std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
       alpha = -1;
     }
     if (!(alpha >= 0 && alpha <= 10))
-      throw SimError(kExitBadInput, "dispatch.routing = '" + routing + "': zipf:ALPHA with ALPHA in [0, 10]");
+      throw SimError(kExitBadInput,
+                     "dispatch.routing = '" + routing + "': zipf:ALPHA with ALPHA in [0, 10]");
     for (int e = 0; e < a.experts; ++e) weight[e] = 1.0 / std::pow(e + 1.0, alpha);
   } else if (routing != "uniform" && !balanced) {
-    throw SimError(kExitBadInput, "dispatch.routing = '" + routing +
-                                      "': one of uniform, balanced, zipf:ALPHA");
+    throw SimError(kExitBadInput,
+                   "dispatch.routing = '" + routing + "': one of uniform, balanced, zipf:ALPHA");
   }
   for (int t = 0; t < a.bs; ++t) {
     std::vector<double> wt = weight;
     for (int k = 0; k < a.topk; ++k) {
       int e;
       if (balanced) {
-        e = static_cast<int>((static_cast<int64_t>(rank) * a.bs * a.topk + t * a.topk + k) % a.experts);
+        e = static_cast<int>((static_cast<int64_t>(rank) * a.bs * a.topk + t * a.topk + k) %
+                             a.experts);
       } else {
         std::discrete_distribution<int> pick(wt.begin(), wt.end());
         e = pick(rng);
@@ -145,7 +152,8 @@ dispatch::RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& d
     if (in.ids[i] < 0 || in.ids[i] >= a.experts)
       throw SimError(kExitBadInput, dir + "/expert_ids.npy: entry " + std::to_string(i) + " = " +
                                         std::to_string(in.ids[i]) + " is not a MoE expert in [0, " +
-                                        std::to_string(a.experts) + ") (special experts are not modelled)");
+                                        std::to_string(a.experts) +
+                                        ") (special experts are not modelled)");
   }
   npy::Array x = npy::read_expect(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h});
   in.x.resize(bs * h);
@@ -156,8 +164,9 @@ dispatch::RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& d
     while (n < a.bs && m.bytes[n]) ++n;
     for (int t = n; t < a.bs; ++t)
       if (m.bytes[t])
-        throw SimError(kExitBadInput, dir + "/x_active_mask.npy: token " + std::to_string(t) +
-                                          " is active after an inactive one; a 1-D mask is a prefix");
+        throw SimError(kExitBadInput,
+                       dir + "/x_active_mask.npy: token " + std::to_string(t) +
+                           " is active after an inactive one; a 1-D mask is a prefix");
     in.active = n;
   }
   return in;
@@ -183,7 +192,8 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const dispatch::RankInputs
   }
   npy::write(dir + "/expand_x.npy", a.quant ? "|i1" : (bf16 ? "<u2" : "<f2"), {rows, h},
              from_gm(b.expand_x, rows * dispatch::out_row_bytes(a)).data());
-  if (a.quant) npy::write(dir + "/dynamic_scales.npy", "<f4", {rows}, from_gm(b.scales, rows * 4).data());
+  if (a.quant)
+    npy::write(dir + "/dynamic_scales.npy", "<f4", {rows}, from_gm(b.scales, rows * 4).data());
   npy::write(dir + "/assist_info_for_combine.npy", "<i4", {rows * 128},
              from_gm(b.assist, rows * 128 * 4).data());
   npy::write(dir + "/expert_token_nums.npy", "<i8", {l}, from_gm(b.token_nums, l * 8).data());
@@ -308,8 +318,9 @@ std::string run(Simulation& sim, const Params& p) {
   const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
   Attrs a = attrs_of(p, ranks, cores);
   dispatch::validate(a);
-  sim.require_window("dispatch", dispatch::window_needed(a),
-                     "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
+  sim.require_window(
+      "dispatch", dispatch::window_needed(a),
+      "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
   const bool bf16 = p.text("dispatch.dtype") == "bf16";
   const int calls = static_cast<int>(p.integer("dispatch.calls"));
   const int delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
@@ -318,7 +329,8 @@ std::string run(Simulation& sim, const Params& p) {
                                       " is not a rank of ep.world_size = " + std::to_string(ranks));
   const bool check = p.integer("run.check") != 0;
   const bool payload = p.integer("sim.payload") != 0;
-  std::vector<std::vector<dispatch::RankInputs>> inputs(calls, std::vector<dispatch::RankInputs>(ranks));
+  std::vector<std::vector<dispatch::RankInputs>> inputs(calls,
+                                                        std::vector<dispatch::RankInputs>(ranks));
   std::string routing = p.text("dispatch.routing");
   const std::string input_dir = p.text("run.input_dir"), dump_dir = p.text("run.dump_dir");
   for (int c = 0; c < calls; ++c)
@@ -371,7 +383,8 @@ std::string run(Simulation& sim, const Params& p) {
     for (int c = 0; c < calls; ++c)
       for (int r = 0; r < ranks; ++r)
         dump(sim, a, bf16, inputs[c][r], bufs[c][r], r,
-             dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/rank" + std::to_string(r));
+             dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/rank" +
+                 std::to_string(r));
   if (!check) return "not checked (run.check = 0)";
   for (int c = 0; c < calls; ++c) {
     std::vector<dispatch::RankOutputs> want = dispatch::golden(a, bf16, inputs[c]);

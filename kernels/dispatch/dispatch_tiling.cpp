@@ -37,7 +37,8 @@ void validate(const Attrs& a) {
   int moe_ranks = a.ep - a.shared_expert_ranks;
   if (a.experts % moe_ranks != 0)
     limit("MoE experts (--experts)", a.experts,
-          "a multiple of the MoE ranks (ep - shared-expert ranks = " + std::to_string(moe_ranks) + ")");
+          "a multiple of the MoE ranks (ep - shared-expert ranks = " + std::to_string(moe_ranks) +
+              ")");
   if (a.experts / moe_ranks * a.ep > 2048)
     limit("local experts x EP size", a.experts / moe_ranks * a.ep, "<= 2048");
   if (a.topk > a.experts) limit("top-K (--topk)", a.topk, "<= MoE experts");
@@ -54,24 +55,35 @@ void validate(const Attrs& a) {
               "), so that some core sends to MoE experts");
 }
 
-uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-bool is_shared_rank(const Attrs& a, int rank) { return rank < a.shared_expert_ranks; }
+uint64_t align_up(uint64_t v, uint64_t a) {
+  return (v + a - 1) / a * a;
+}
+bool is_shared_rank(const Attrs& a, int rank) {
+  return rank < a.shared_expert_ranks;
+}
 int local_experts(const Attrs& a, int rank) {
   return is_shared_rank(a, rank) ? 1 : a.experts / (a.ep - a.shared_expert_ranks);
 }
-int active_tokens(const Attrs& a) { return a.active_tokens < 0 ? a.bs : a.active_tokens; }
+int active_tokens(const Attrs& a) {
+  return a.active_tokens < 0 ? a.bs : a.active_tokens;
+}
 uint64_t out_row_bytes(const Attrs& a) {
   return static_cast<uint64_t>(a.hidden) * (a.quant ? 1 : a.dtype_bytes);
 }
-bool int8_on_wire(const Attrs& a) { return a.quant && a.quant_before_send; }
+bool int8_on_wire(const Attrs& a) {
+  return a.quant && a.quant_before_send;
+}
 uint64_t data_bytes(const Attrs& a) {
   return align_up(static_cast<uint64_t>(a.hidden) * (int8_on_wire(a) ? 1 : a.dtype_bytes), 32);
 }
-uint64_t record_bytes(const Attrs& a) { return data_bytes(a) + 32 + 12; }
-uint64_t slot_bytes(const Attrs& a) { return align_up(record_bytes(a), 512); }
+uint64_t record_bytes(const Attrs& a) {
+  return data_bytes(a) + 32 + 12;
+}
+uint64_t slot_bytes(const Attrs& a) {
+  return align_up(record_bytes(a), 512);
+}
 uint64_t combine_area_bytes(const Attrs& a) {
-  return static_cast<uint64_t>(a.bs) * (a.topk + a.shared_experts) *
-         align_up(2ull * a.hidden, 512);
+  return static_cast<uint64_t>(a.bs) * (a.topk + a.shared_experts) * align_up(2ull * a.hidden, 512);
 }
 uint64_t window_needed(const Attrs& a) {
   uint64_t l = static_cast<uint64_t>(a.experts / (a.ep - a.shared_expert_ranks));

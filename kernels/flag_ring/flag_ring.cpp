@@ -53,15 +53,8 @@ class KernelFlagRing {
 };
 
 void declare(Params& p) {
-  p.declare({"flag_ring.cores",
-             ParamSpec::Type::Int,
-             "cores",
-             "48",
-             1,
-             96,
-             {},
-             "cores per rank taking part",
-             "workload"});
+  p.declare(
+      int_param("flag_ring.cores", "cores", "48", 1, 96, "cores per rank taking part", "workload"));
 }
 
 int dies(const Params& p) {

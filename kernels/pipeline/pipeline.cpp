@@ -11,44 +11,17 @@ namespace ascend {
 namespace {
 
 void declare(Params& p) {
-  using T = ParamSpec::Type;
-  p.declare({"pipeline.tiles",
-             T::Int,
-             "tiles",
-             "64",
-             1,
-             1000000,
-             {},
-             "tiles the core processes",
-             "workload"});
-  p.declare({"pipeline.tile_bytes",
-             T::Int,
-             "B",
-             "16384",
-             256,
-             65536,
-             {},
-             "bytes per tile (a multiple of 256: whole vector repeats)",
-             "workload"});
-  p.declare({"pipeline.vector_repeats",
-             T::Int,
-             "repeats",
-             "512",
-             1,
-             10000000,
-             {},
-             "256-B vector repeats of Compute per tile (at least tile_bytes/256: every element is "
-             "scaled at least once)",
-             "workload"});
-  p.declare({"pipeline.buffer_num",
-             T::Int,
-             "",
-             "2",
-             1,
-             2,
-             {},
-             "buffers per queue (2 = double buffer)",
-             "workload"});
+  p.declare(int_param("pipeline.tiles", "tiles", "64", 1, 1000000, "tiles the core processes",
+                      "workload"));
+  p.declare(int_param("pipeline.tile_bytes", "B", "16384", 256, 65536,
+                      "bytes per tile (a multiple of 256: whole vector repeats)", "workload"));
+  p.declare(int_param(
+      "pipeline.vector_repeats", "repeats", "512", 1, 10000000,
+      "256-B vector repeats of Compute per tile (at least tile_bytes/256: every element is "
+      "scaled at least once)",
+      "workload"));
+  p.declare(int_param("pipeline.buffer_num", "", "2", 1, 2, "buffers per queue (2 = double buffer)",
+                      "workload"));
 }
 
 int dies(const Params& p) {

@@ -10,52 +10,17 @@ namespace ascend {
 namespace {
 
 void declare(Params& p) {
-  using T = ParamSpec::Type;
-  p.declare({"stream.cores",
-             T::Int,
-             "cores",
-             "1",
-             1,
-             96,
-             {},
-             "cores streaming at once (at most die.aiv_count)",
-             "workload"});
-  p.declare({"stream.bytes_per_core",
-             T::Int,
-             "B",
-             "1048576",
-             32,
-             1e12,
-             {},
-             "bytes each core streams (a multiple of 32)",
-             "workload"});
-  p.declare({"stream.tile_bytes",
-             T::Int,
-             "B",
-             "16384",
-             32,
-             1048576,
-             {},
-             "bytes per DMA (a multiple of 32; buffer_num tiles must fit in UB)",
-             "workload"});
-  p.declare({"stream.buffer_num",
-             T::Int,
-             "",
-             "2",
-             1,
-             2,
-             {},
-             "UB buffers per queue (2 = double buffer)",
-             "workload"});
-  p.declare({"stream.mode",
-             T::Choice,
-             "",
-             "read",
-             0,
-             0,
-             {"read", "copy"},
-             "read: GM->UB and a vector checksum; copy: GM->UB->GM",
-             "workload"});
+  p.declare(int_param("stream.cores", "cores", "1", 1, 96,
+                      "cores streaming at once (at most die.aiv_count)", "workload"));
+  p.declare(int_param("stream.bytes_per_core", "B", "1048576", 32, 1e12,
+                      "bytes each core streams (a multiple of 32)", "workload"));
+  p.declare(int_param("stream.tile_bytes", "B", "16384", 32, 1048576,
+                      "bytes per DMA (a multiple of 32; buffer_num tiles must fit in UB)",
+                      "workload"));
+  p.declare(int_param("stream.buffer_num", "", "2", 1, 2,
+                      "UB buffers per queue (2 = double buffer)", "workload"));
+  p.declare(choice_param("stream.mode", "read", {"read", "copy"},
+                         "read: GM->UB and a vector checksum; copy: GM->UB->GM", "workload"));
 }
 
 int dies(const Params& p) {

@@ -51,18 +51,11 @@ class KernelSyncBug {
 };
 
 void declare(Params& p) {
-  using T = ParamSpec::Type;
   p.declare(
-      {"syncbug.cores", T::Int, "cores", "4", 1, 96, {}, "cores running the kernel", "workload"});
-  p.declare({"syncbug.bug",
-             T::Choice,
-             "",
-             "none",
-             0,
-             0,
-             {"none", "missing_flag", "unset_flag", "skip_syncall"},
-             "which synchronisation bug to plant",
-             "workload"});
+      int_param("syncbug.cores", "cores", "4", 1, 96, "cores running the kernel", "workload"));
+  p.declare(choice_param("syncbug.bug", "none",
+                         {"none", "missing_flag", "unset_flag", "skip_syncall"},
+                         "which synchronisation bug to plant", "workload"));
 }
 
 int dies(const Params& p) {

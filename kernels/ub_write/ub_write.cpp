@@ -73,44 +73,18 @@ class KernelUbWrite {
 };
 
 void declare(Params& p) {
-  using T = ParamSpec::Type;
-  p.declare({"ub_write.cores",
-             T::Int,
-             "cores",
-             "1",
-             1,
-             96,
-             {},
-             "cores of rank 0 that write",
-             "workload"});
-  p.declare({"ub_write.bytes",
-             T::Int,
-             "B",
-             "1048576",
-             512,
-             1e11,
-             {},
-             "bytes written in all (split evenly over the cores; a multiple of 32 x cores)",
-             "workload"});
-  p.declare({"ub_write.chunk_bytes",
-             T::Int,
-             "B",
-             "16384",
-             32,
-             131072,
-             {},
-             "bytes per DMA (a multiple of 32)",
-             "workload"});
-  p.declare({"ub_write.dst",
-             T::Int,
-             "rank",
-             "1",
-             0,
-             767,
-             {},
-             "destination rank (< ep.world_size): 1 is the other die of the chip, 2..15 the same "
-             "node, 16 and up another node (a3)",
-             "workload"});
+  p.declare(
+      int_param("ub_write.cores", "cores", "1", 1, 96, "cores of rank 0 that write", "workload"));
+  p.declare(int_param(
+      "ub_write.bytes", "B", "1048576", 512, 1e11,
+      "bytes written in all (split evenly over the cores; a multiple of 32 x cores)", "workload"));
+  p.declare(int_param("ub_write.chunk_bytes", "B", "16384", 32, 131072,
+                      "bytes per DMA (a multiple of 32)", "workload"));
+  p.declare(int_param(
+      "ub_write.dst", "rank", "1", 0, 767,
+      "destination rank (< ep.world_size): 1 is the other die of the chip, 2..15 the same "
+      "node, 16 and up another node (a3)",
+      "workload"));
 }
 
 int dies(const Params& p) {
