@@ -290,7 +290,8 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
   // start event exists even when there is nothing to read (a timing-only payload DMA), so that a
   // timing-only run processes exactly the same events, in the same order, as a full one.
   if (start > t) {
-    sched_.at(start, in.on_start ? std::move(in.on_start) : [] {});
+    sched_.at(
+        start, in.on_start ? std::move(in.on_start) : [] {});
   } else if (in.on_start) {
     in.on_start();
   }

@@ -88,7 +88,8 @@ int run_cli(int argc, char** argv) {
     for (const auto& f : vm["config"].as<std::vector<std::string>>()) params.load_ini_file(f);
   if (vm.count("kernel")) params.set("run.kernel", vm["kernel"].as<std::string>(), "--kernel");
   for (const Shorthand& s : kShorthands)
-    if (vm.count(s.flag)) params.set(s.key, vm[s.flag].as<std::string>(), std::string("--") + s.flag);
+    if (vm.count(s.flag))
+      params.set(s.key, vm[s.flag].as<std::string>(), std::string("--") + s.flag);
   if (vm.count("no-check")) params.set("run.check", "0", "--no-check");
   if (vm.count("set"))
     for (const auto& kv : vm["set"].as<std::vector<std::string>>())

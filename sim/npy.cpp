@@ -12,7 +12,8 @@ namespace ascend::npy {
 namespace {
 std::string shape_text(const std::vector<uint64_t>& shape) {
   std::string s = "(";
-  for (size_t i = 0; i < shape.size(); ++i) s += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? "," : "");
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? "," : "");
   return s + ")";
 }
 [[noreturn]] void bad(const std::string& path, const std::string& why) {
@@ -37,8 +38,8 @@ size_t item_size(const std::string& dtype) {
 void write(const std::string& path, const std::string& dtype, const std::vector<uint64_t>& shape,
            const void* data) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::string header = "{'descr': '" + dtype + "', 'fortran_order': False, 'shape': " +
-                       shape_text(shape) + ", }";
+  std::string header =
+      "{'descr': '" + dtype + "', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
   // magic (6) + version (2) + length (2) + header + '\n' is padded to a multiple of 64.
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
@@ -71,7 +72,8 @@ Array read(const std::string& path) {
     len = l[0] | (l[1] << 8) | (l[2] << 16) | (static_cast<size_t>(l[3]) << 24);
   }
   std::string header(len, ' ');
-  if (!f.read(header.data(), static_cast<std::streamsize>(len))) bad(path, "has a truncated header");
+  if (!f.read(header.data(), static_cast<std::streamsize>(len)))
+    bad(path, "has a truncated header");
   Array a;
   auto field = [&](const std::string& key) {
     size_t k = header.find("'" + key + "'");
@@ -83,7 +85,8 @@ Array read(const std::string& path) {
   a.dtype = descr.substr(q1 + 1, q2 - q1 - 1);
   if (a.dtype == "<b1" || a.dtype == "|u1") a.dtype = a.dtype == "<b1" ? "|b1" : "|u1";
   if (item_size(a.dtype) == 0) bad(path, "has an unsupported dtype '" + a.dtype + "'");
-  if (field("fortran_order").find("True") < field("fortran_order").find(',')) bad(path, "is in Fortran order");
+  if (field("fortran_order").find("True") < field("fortran_order").find(','))
+    bad(path, "is in Fortran order");
   std::string shape = field("shape");
   shape = shape.substr(shape.find('(') + 1, shape.find(')') - shape.find('(') - 1);
   std::stringstream ss(shape);
@@ -91,7 +94,8 @@ Array read(const std::string& path) {
   while (std::getline(ss, dim, ','))
     if (dim.find_first_not_of(" ") != std::string::npos) a.shape.push_back(std::stoull(dim));
   a.bytes.resize(a.elements() * item_size(a.dtype));
-  if (!f.read(reinterpret_cast<char*>(a.bytes.data()), static_cast<std::streamsize>(a.bytes.size())))
+  if (!f.read(reinterpret_cast<char*>(a.bytes.data()),
+              static_cast<std::streamsize>(a.bytes.size())))
     bad(path, "has fewer data bytes than its shape needs");
   return a;
 }

@@ -24,7 +24,7 @@ TEST(DispatchTiling, SharedSendCoresFollowTheRealRuleOrTheOverride) {
   a.shared_expert_ranks = 2;
   a.topk = 8;
   EXPECT_EQ(dispatch::shared_send_cores(a), 5);  // max(1, 48 * 1 / 9)
-  a.shared_expert_ranks = 0;  // a local shared expert is never sent
+  a.shared_expert_ranks = 0;                     // a local shared expert is never sent
   EXPECT_EQ(dispatch::shared_send_cores(a), 0);
   a.shared_expert_ranks = 2;
   a.cores = 4;
@@ -74,12 +74,27 @@ TEST(DispatchTiling, AttributesOutsideTheA3LimitsAreBadInput) {
   EXPECT_EQ(code([](Attrs& a) { a.topk = 17; }), kExitBadInput);
   EXPECT_EQ(code([](Attrs& a) { a.ep = 769; }), kExitBadInput);
   EXPECT_EQ(code([](Attrs& a) { a.experts = 250; }), kExitBadInput);  // not a multiple of 16
-  EXPECT_EQ(code([](Attrs& a) { a.shared_experts = 5; a.shared_expert_ranks = 5; }), kExitBadInput);
-  EXPECT_EQ(code([](Attrs& a) { a.shared_experts = 2; a.shared_expert_ranks = 3; }), kExitBadInput);
+  EXPECT_EQ(code([](Attrs& a) {
+              a.shared_experts = 5;
+              a.shared_expert_ranks = 5;
+            }),
+            kExitBadInput);
+  EXPECT_EQ(code([](Attrs& a) {
+              a.shared_experts = 2;
+              a.shared_expert_ranks = 3;
+            }),
+            kExitBadInput);
   EXPECT_EQ(code([](Attrs& a) { a.shared_experts = 2; }), kExitBadInput);  // S = 0 allows 0 or 1
   EXPECT_EQ(code([](Attrs& a) { a.shared_experts = 1; }), 0);
   EXPECT_EQ(code([](Attrs& a) { a.shared_expert_ranks = 2; }), kExitBadInput);
-  EXPECT_EQ(code([](Attrs& a) { a.shared_experts = 1; a.shared_expert_ranks = 2; a.experts = 252; a.ep = 16; a.cores = 1; }), kExitBadInput);
+  EXPECT_EQ(code([](Attrs& a) {
+              a.shared_experts = 1;
+              a.shared_expert_ranks = 2;
+              a.experts = 252;
+              a.ep = 16;
+              a.cores = 1;
+            }),
+            kExitBadInput);
   EXPECT_EQ(code([](Attrs& a) { a.active_tokens = 129; }), kExitBadInput);
 }
 
@@ -152,7 +167,8 @@ TEST(DispatchWorkedExample, TheKernelGivesTheDocumentedOutputs) {
   }
   expect_worked_example(triples, recv, nums);
   auto want = dispatch::golden(a, true, in);
-  for (int r = 0; r < 2; ++r) EXPECT_EQ(dispatch::compare(a, want[r], b.sim(), ex.bufs[0][r], r, 0), "");
+  for (int r = 0; r < 2; ++r)
+    EXPECT_EQ(dispatch::compare(a, want[r], b.sim(), ex.bufs[0][r], r, 0), "");
 }
 
 // --check across configurations (each in its own process).
@@ -164,33 +180,48 @@ void expect_check(const std::vector<std::string>& sets) {
 }
 
 TEST(DispatchCheck, SmallShapesAndTopK) {
-  expect_check({"ep.world_size=2", "dispatch.experts=2", "dispatch.bs=1", "dispatch.topk=1", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=2", "dispatch.experts=48", "dispatch.bs=7", "dispatch.topk=16", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=24", "dispatch.bs=7", "dispatch.topk=6", "dispatch.hidden=4096", "dispatch.dtype=fp16"});
+  expect_check({"ep.world_size=2", "dispatch.experts=2", "dispatch.bs=1", "dispatch.topk=1",
+                "dispatch.hidden=1024"});
+  expect_check({"ep.world_size=2", "dispatch.experts=48", "dispatch.bs=7", "dispatch.topk=16",
+                "dispatch.hidden=1024"});
+  expect_check({"ep.world_size=4", "dispatch.experts=24", "dispatch.bs=7", "dispatch.topk=6",
+                "dispatch.hidden=4096", "dispatch.dtype=fp16"});
 }
 
 TEST(DispatchCheck, EightRanksInt8AndBf16) {
-  expect_check({"ep.world_size=8", "dispatch.experts=64", "dispatch.bs=32", "dispatch.hidden=7168"});
-  expect_check({"ep.world_size=8", "dispatch.experts=8", "dispatch.bs=32", "dispatch.hidden=1024", "dispatch.quant=none"});
+  expect_check(
+      {"ep.world_size=8", "dispatch.experts=64", "dispatch.bs=32", "dispatch.hidden=7168"});
+  expect_check({"ep.world_size=8", "dispatch.experts=8", "dispatch.bs=32", "dispatch.hidden=1024",
+                "dispatch.quant=none"});
 }
 
 TEST(DispatchCheck, SharedExpertsAndTheirRanks) {
-  expect_check({"ep.world_size=8", "dispatch.shared_experts=1", "dispatch.shared_expert_ranks=2", "dispatch.experts=24", "dispatch.bs=16", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=8", "dispatch.shared_experts=2", "dispatch.shared_expert_ranks=4", "dispatch.experts=4", "dispatch.bs=9", "dispatch.topk=1", "dispatch.hidden=1024", "dispatch.quant=none"});
+  expect_check({"ep.world_size=8", "dispatch.shared_experts=1", "dispatch.shared_expert_ranks=2",
+                "dispatch.experts=24", "dispatch.bs=16", "dispatch.hidden=1024"});
+  expect_check({"ep.world_size=8", "dispatch.shared_experts=2", "dispatch.shared_expert_ranks=4",
+                "dispatch.experts=4", "dispatch.bs=9", "dispatch.topk=1", "dispatch.hidden=1024",
+                "dispatch.quant=none"});
 }
 
 TEST(DispatchCheck, MasksCountsSkewSplitsAndBuffers) {
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=16", "dispatch.active_tokens=5", "dispatch.token_nums_type=0", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=64", "dispatch.routing=zipf:3", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32", "dispatch.send_split=rank", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32", "dispatch.buffer_num=1", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32", "dispatch.calls=3", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=8", "dispatch.active_tokens=0", "dispatch.hidden=1024"});
+  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=16",
+                "dispatch.active_tokens=5", "dispatch.token_nums_type=0", "dispatch.hidden=1024"});
+  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=64",
+                "dispatch.routing=zipf:3", "dispatch.hidden=1024"});
+  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32",
+                "dispatch.send_split=rank", "dispatch.hidden=1024"});
+  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32", "dispatch.buffer_num=1",
+                "dispatch.hidden=1024"});
+  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32", "dispatch.calls=3",
+                "dispatch.hidden=1024"});
+  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=8",
+                "dispatch.active_tokens=0", "dispatch.hidden=1024"});
 }
 
 TEST(DispatchWindowFlip, WithoutTheFlipADelayedRanksDataIsOverwrittenAndCheckCatchesIt) {
-  std::vector<std::string> sets = {"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32",
-                                   "dispatch.hidden=1024", "dispatch.calls=2", "dispatch.delay_rank=2"};
+  std::vector<std::string> sets = {"ep.world_size=4",  "dispatch.experts=16",
+                                   "dispatch.bs=32",   "dispatch.hidden=1024",
+                                   "dispatch.calls=2", "dispatch.delay_rank=2"};
   Outcome with = run_scenario("dispatch", sets);
   EXPECT_EQ(with.exit_code, 0) << with.message;
   sets.push_back("dispatch.window_flip=0");
@@ -205,7 +236,8 @@ double latency_of(const std::vector<std::string>& sets) {
   return o.exit_code == 0 ? o.latency_ns() : 0;
 }
 
-const std::vector<std::string> kBase = {"ep.world_size=8", "dispatch.experts=64", "dispatch.hidden=4096", "run.check=0"};
+const std::vector<std::string> kBase = {"ep.world_size=8", "dispatch.experts=64",
+                                        "dispatch.hidden=4096", "run.check=0"};
 std::vector<std::string> with(std::vector<std::string> v, const std::string& kv) {
   v.push_back(kv);
   return v;
@@ -247,7 +279,8 @@ TEST(DispatchTiming, HalvingTheLinkBandwidthSlowsABandwidthBoundDispatch) {
 
 TEST(DispatchTiming, DoubleBufferingIsNotSlower) {
   auto base = with(kBase, "dispatch.bs=32");
-  EXPECT_LE(latency_of(with(base, "dispatch.buffer_num=2")), latency_of(with(base, "dispatch.buffer_num=1")));
+  EXPECT_LE(latency_of(with(base, "dispatch.buffer_num=2")),
+            latency_of(with(base, "dispatch.buffer_num=1")));
 }
 
 }  // namespace
@@ -264,7 +297,8 @@ TEST(DispatchTimingOnly, GivesExactlyTheTimingOfTheFullRun) {
     Outcome timing = run_scenario("dispatch", with(sets, "sim.payload=0"));
     ASSERT_EQ(full.exit_code, 0) << full.message;
     ASSERT_EQ(timing.exit_code, 0) << timing.message;  // ids, counts and triples still checked
-    for (const char* key : {"latency_ns", "rank_latency_ns", "phase_max_over_cores", "ports", "ranks"})
+    for (const char* key :
+         {"latency_ns", "rank_latency_ns", "phase_max_over_cores", "ports", "ranks"})
       EXPECT_EQ(full.kernel()[key], timing.kernel()[key]) << quant << " " << key;
     EXPECT_LT(timing.stats["simulator"]["gm_resident_MiB"].get<double>(),
               full.stats["simulator"]["gm_resident_MiB"].get<double>());

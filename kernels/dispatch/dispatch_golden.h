@@ -11,20 +11,22 @@
 namespace ascend::dispatch {
 
 struct RankInputs {
-  std::vector<uint16_t> x;     // (BS, H) raw bf16 or fp16 bits (empty in a timing-only run)
-  std::vector<int32_t> ids;    // (BS, K)
-  int active = -1;             // 1-D mask: the first `active` tokens are active (-1: the attrs')
-  int active_tokens(const Attrs& a) const { return active >= 0 ? active : dispatch::active_tokens(a); }
+  std::vector<uint16_t> x;   // (BS, H) raw bf16 or fp16 bits (empty in a timing-only run)
+  std::vector<int32_t> ids;  // (BS, K)
+  int active = -1;           // 1-D mask: the first `active` tokens are active (-1: the attrs')
+  int active_tokens(const Attrs& a) const {
+    return active >= 0 ? active : dispatch::active_tokens(a);
+  }
 };
 
 struct RankOutputs {
   // Only the rows the kernel defines (rows <= A); the device tensors have A rows.
   int rows = 0;
-  std::vector<uint8_t> expand_x;         // (rows, H) x-dtype or int8, row-major bytes
-  std::vector<float> dynamic_scales;     // (rows,) int8 only
-  std::vector<int32_t> assist_info;      // (rows * 3,) the triples
+  std::vector<uint8_t> expand_x;           // (rows, H) x-dtype or int8, row-major bytes
+  std::vector<float> dynamic_scales;       // (rows,) int8 only
+  std::vector<int32_t> assist_info;        // (rows * 3,) the triples
   std::vector<int64_t> expert_token_nums;  // (L,)
-  std::vector<int32_t> ep_recv_counts;   // (W * L,) cumulative
+  std::vector<int32_t> ep_recv_counts;     // (W * L,) cumulative
 };
 
 // bf16 (is_bf16) or fp16 token -> int8 row and its scale, as the kernel computes them.

@@ -16,7 +16,7 @@ struct RankBuffers {  // GM addresses of one rank's tensors for one call
 
 struct Knobs {
   bool window_flip = true;
-  int delay_rank = -1;    // this rank stalls before its local copy in the first call
+  int delay_rank = -1;  // this rank stalls before its local copy in the first call
   uint64_t delay_ps = 0;
 };
 

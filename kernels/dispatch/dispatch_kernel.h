@@ -32,9 +32,9 @@ struct DeviceArgs {
   GM_ADDR expand_x, dynamic_scales, assist_info, expert_token_nums, ep_recv_counts;
   GM_ADDR workspace;  // cores x 512 B: each core's received count, for the prefix sum
   Attrs attrs;
-  int buffer_num = 2;       // after the UB fallback
-  bool window_flip = true;  // 0/1 halves on consecutive calls
-  uint64_t* phase_ps = nullptr;  // per core: 5 timestamps (start, sent, status, waited, done)
+  int buffer_num = 2;                 // after the UB fallback
+  bool window_flip = true;            // 0/1 halves on consecutive calls
+  uint64_t* phase_ps = nullptr;       // per core: 5 timestamps (start, sent, status, waited, done)
   uint64_t stall_before_copy_ps = 0;  // what-if: this rank stalls before its local copy
   int active_tokens = 0;              // this rank's 1-D mask: the first N tokens are active
 };
@@ -134,7 +134,8 @@ class KernelDispatch {
     const Attrs& a = g_.attrs;
     LocalTensor<int32_t> ids = ids_.Get<int32_t>();
     if (n_entries_ > 0) {
-      DataCopyPad(ids, idsGm_, DataCopyExtParams{1, static_cast<uint32_t>(4 * n_entries_), 0, 0, 0});
+      DataCopyPad(ids, idsGm_,
+                  DataCopyExtParams{1, static_cast<uint32_t>(4 * n_entries_), 0, 0, 0});
     }
     SetFlag<HardEvent::MTE2_S>(0);
     WaitFlag<HardEvent::MTE2_S>(0);
@@ -332,7 +333,8 @@ class KernelDispatch {
       for (int b = 0; b < n; ++b) {
         recv_counts_[c0 - begin + b] = blk.GetValue(b * 8 + 1);
         my_sum += recv_counts_[c0 - begin + b];
-        blk.template ReinterpretCast<float>().SetValue(b * 8, 0.0f);  // clear the flag, keep the count
+        blk.template ReinterpretCast<float>().SetValue(b * 8,
+                                                       0.0f);  // clear the flag, keep the count
       }
       SetFlag<HardEvent::S_MTE3>(0);
       WaitFlag<HardEvent::S_MTE3>(0);
@@ -375,10 +377,10 @@ class KernelDispatch {
       int block = is_shared_rank(a, rank_) ? src : src * my_l_ + local_expert;
       for (int j = 0; j < recv_counts_[b]; ++j, ++row) {
         GlobalTensor<uint8_t> slot;
-        slot.SetGlobalBuffer(
-            GetWindAddrByRankId(rank_) + data_state_ * (GetWindSize() / 2) +
-                combine_area_bytes(a) + (static_cast<uint64_t>(block) * a.bs + j) * slot_,
-            rec_bytes_);
+        slot.SetGlobalBuffer(GetWindAddrByRankId(rank_) + data_state_ * (GetWindSize() / 2) +
+                                 combine_area_bytes(a) +
+                                 (static_cast<uint64_t>(block) * a.bs + j) * slot_,
+                             rec_bytes_);
         LocalTensor<uint8_t> r = bindQue_.AllocTensor<uint8_t>();
         {
           PayloadScope payload(data_bytes_ + 32);
@@ -387,7 +389,8 @@ class KernelDispatch {
         bindQue_.EnQue(r);
         r = bindQue_.DeQue<uint8_t>();
         if (a.quant && !int8_on_wire(a)) {
-          StoreQuantized(r, ex[static_cast<uint64_t>(row) * out_row], sc[static_cast<uint64_t>(row) * 4]);
+          StoreQuantized(r, ex[static_cast<uint64_t>(row) * out_row],
+                         sc[static_cast<uint64_t>(row) * 4]);
         } else {
           PayloadScope payload;
           DataCopyPad(ex[static_cast<uint64_t>(row) * out_row], r,

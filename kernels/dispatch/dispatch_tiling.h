@@ -10,22 +10,22 @@
 namespace ascend::dispatch {
 
 struct Attrs {
-  int ep = 16;                   // W, ranks (dies)
-  int shared_expert_ranks = 0;   // S, ranks [0, S) hold shared experts
-  int shared_experts = 0;        // sharedExpertNum
-  int experts = 256;             // E, MoE experts
-  int topk = 8;                  // K
-  int bs = 128;                  // tokens per rank
-  int hidden = 7168;             // H
-  bool quant = true;             // quantMode 2: dynamic per-token int8
-  bool quant_before_send = true; // what-if: false sends the token as is, the receiver quantizes
-  int dtype_bytes = 2;           // bf16 or fp16
-  int token_nums_type = 1;       // 1: count per expert, 0: inclusive cumsum
-  int active_tokens = -1;        // 1D mask: the first N tokens are active (-1: all)
-  int cores = 48;                // AIV cores per die
-  int buffer_num = 2;            // UB buffers per queue (2 -> 1 when UB is short)
-  int shared_send_cores = -1;    // override of the shared-expert send cores (-1: the real rule)
-  std::string split = "entry";   // send core split: "entry" (real) or "rank" (by destination)
+  int ep = 16;                    // W, ranks (dies)
+  int shared_expert_ranks = 0;    // S, ranks [0, S) hold shared experts
+  int shared_experts = 0;         // sharedExpertNum
+  int experts = 256;              // E, MoE experts
+  int topk = 8;                   // K
+  int bs = 128;                   // tokens per rank
+  int hidden = 7168;              // H
+  bool quant = true;              // quantMode 2: dynamic per-token int8
+  bool quant_before_send = true;  // what-if: false sends the token as is, the receiver quantizes
+  int dtype_bytes = 2;            // bf16 or fp16
+  int token_nums_type = 1;        // 1: count per expert, 0: inclusive cumsum
+  int active_tokens = -1;         // 1D mask: the first N tokens are active (-1: all)
+  int cores = 48;                 // AIV cores per die
+  int buffer_num = 2;             // UB buffers per queue (2 -> 1 when UB is short)
+  int shared_send_cores = -1;     // override of the shared-expert send cores (-1: the real rule)
+  std::string split = "entry";    // send core split: "entry" (real) or "rank" (by destination)
 };
 
 // Checks the A3 limits of the operator document; throws SimError(kExitBadInput) naming the
@@ -36,11 +36,11 @@ uint64_t align_up(uint64_t v, uint64_t a);
 int local_experts(const Attrs& a, int rank);  // L: 1 on a shared rank, E/(W-S) on a MoE rank
 bool is_shared_rank(const Attrs& a, int rank);
 int active_tokens(const Attrs& a);
-uint64_t out_row_bytes(const Attrs& a);       // H x (1 B int8 or dtype): an expandX row
-bool int8_on_wire(const Attrs& a);            // records carry int8 (quantized before sending)
-uint64_t data_bytes(const Attrs& a);          // Align32(H x wire bytes): the record's data part
-uint64_t record_bytes(const Attrs& a);        // data + 32-B scale block + 12-B triple (what is sent)
-uint64_t slot_bytes(const Attrs& a);          // Align512(data + 32 + 12): a record's window slot
+uint64_t out_row_bytes(const Attrs& a);  // H x (1 B int8 or dtype): an expandX row
+bool int8_on_wire(const Attrs& a);       // records carry int8 (quantized before sending)
+uint64_t data_bytes(const Attrs& a);     // Align32(H x wire bytes): the record's data part
+uint64_t record_bytes(const Attrs& a);   // data + 32-B scale block + 12-B triple (what is sent)
+uint64_t slot_bytes(const Attrs& a);     // Align512(data + 32 + 12): a record's window slot
 uint64_t combine_area_bytes(const Attrs& a);  // maxBS x (K + shared) x Align512(2H)
 uint64_t window_needed(const Attrs& a);       // the README's HCCL_BUFFSIZE formula
 int capacity_rows(const Attrs& a, int rank);  // A: rows of expandX on that rank
@@ -59,8 +59,8 @@ UbPlan ub_plan(const Attrs& a);
 int effective_buffer_num(const Attrs& a, uint64_t ub_bytes);
 
 // Byte offsets inside the status window.
-constexpr uint64_t kStatusHalf = 500 * 1024;    // WIN_STATE_OFFSET: the 0/1 halves
+constexpr uint64_t kStatusHalf = 500 * 1024;     // WIN_STATE_OFFSET: the 0/1 halves
 constexpr uint64_t kStateWordBase = 950 * 1024;  // per-core dataState words, 512 B apart
-constexpr uint64_t kMaxUbBytes = 170 * 1024;    // MAX_UB_SIZE of the real tiling
+constexpr uint64_t kMaxUbBytes = 170 * 1024;     // MAX_UB_SIZE of the real tiling
 
 }  // namespace ascend::dispatch

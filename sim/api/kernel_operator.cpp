@@ -38,9 +38,15 @@ void bind_memory(m::GlobalMemory* gm) {
 }
 
 static bool g_payload = true;
-void bind_payload(bool moves) { g_payload = moves; }
-bool payload_moves() { return g_payload; }
-uint32_t skipped_prefix(const m::AivCore& c) { return g_payload ? 0 : c.payload_prefix; }
+void bind_payload(bool moves) {
+  g_payload = moves;
+}
+bool payload_moves() {
+  return g_payload;
+}
+uint32_t skipped_prefix(const m::AivCore& c) {
+  return g_payload ? 0 : c.payload_prefix;
+}
 
 static HcclWindows g_windows;
 void bind_hccl(HcclWindows w) {
@@ -324,7 +330,9 @@ PayloadScope::PayloadScope() : PayloadScope(ascend::model::AivCore::kAllPayload)
 PayloadScope::PayloadScope(uint32_t prefix_bytes) : saved_(detail::core().payload_prefix) {
   detail::core().payload_prefix = prefix_bytes;
 }
-PayloadScope::~PayloadScope() { detail::core().payload_prefix = saved_; }
+PayloadScope::~PayloadScope() {
+  detail::core().payload_prefix = saved_;
+}
 
 TPipe::TPipe() : core_(&detail::core()) {
   if (core_->pipe_active) detail::fault("a second TPipe in one kernel (Ascend C allows one)");
