@@ -118,6 +118,8 @@ expect 0 "every output of every rank matches" -- --ep 4 --experts 16 --bs 8 --hi
 "$py" -c "import numpy as np; d='$tmp/np/rank2'; np.save(d+'/expert_ids.npy', np.zeros((3,8), np.int32))"
 expect 2 "expert_ids.npy: is <i4 \(3,8\); expected <i4 \(8,8\)" -- --ep 4 --experts 16 --bs 8 --hidden 1024 --input "$tmp/np"
 expect 2 "cannot be read" -- --ep 4 --experts 16 --bs 8 --hidden 1024 --input "$tmp/nowhere"
+here=$(cd "$(dirname "$0")/../.." && pwd)
+expect 0 "every output of every rank matches" -- --ep 4 --experts 16 --bs 8 --hidden 1024 --input "$here/traces/inputs/dispatch_ep4_zipf"
 
 # --- properties, through the CLI
 lat() { "$sim" --kernel pipeline "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['latency_ns']"; }
