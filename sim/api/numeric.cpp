@@ -134,6 +134,9 @@ bfloat16_t to_bf16(double v, RoundMode m) {
   return bfloat16_t::from_bits(static_cast<uint16_t>(encode(v, m, kBf16)));
 }
 float to_f32(double v, RoundMode m) {
+  // The host's double -> float conversion rounds to nearest even (IEEE default mode): the same
+  // result as encode() for RINT and NONE, much faster on the vector hot path.
+  if (m == RoundMode::CAST_RINT || m == RoundMode::CAST_NONE) return static_cast<float>(v);
   const auto bits = static_cast<uint32_t>(encode(v, m, kF32));
   float r;
   std::memcpy(&r, &bits, sizeof r);
