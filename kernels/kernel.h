@@ -18,6 +18,8 @@ struct KernelDef {
   // Returns a one-line summary of the check; throws SimError(kExitCheckFailed) on a mismatch.
   std::string (*run)(Simulation&, const Params&);
   int (*dies)(const Params&);  // ranks the kernel runs on
+  // Prefix of the parameters the workload shorthands (--bs, --hidden, ...) set.
+  std::string workload = "dispatch";
 };
 
 const std::vector<KernelDef>& all_kernels();

@@ -19,7 +19,9 @@ using namespace ascend;
 
 namespace {
 
-// Flags that are shorthands for a parameter: --flag VALUE is --set key=VALUE.
+// Flags that are shorthands for a parameter: --flag VALUE is --set key=VALUE. A key that starts
+// with '*' belongs to the workload of the chosen kernel: '*.bs' is dispatch.bs for dispatch,
+// combine and moe, and ffn.bs for ffn_worker_batching (KernelDef::workload).
 struct Shorthand {
   const char* flag;
   const char* key;
@@ -27,17 +29,20 @@ struct Shorthand {
 };
 const Shorthand kShorthands[] = {
     {"ep", "ep.world_size", "ranks (dies) of the EP group"},
-    {"bs", "dispatch.bs", "dispatch: tokens per rank"},
-    {"hidden", "dispatch.hidden", "dispatch: hidden size H"},
-    {"topk", "dispatch.topk", "dispatch: experts per token K"},
-    {"experts", "dispatch.experts", "dispatch: MoE experts"},
-    {"shared-experts", "dispatch.shared_experts", "dispatch: shared experts"},
-    {"shared-expert-ranks", "dispatch.shared_expert_ranks", "dispatch: ranks of shared experts"},
-    {"quant", "dispatch.quant", "dispatch: none | int8"},
-    {"dtype", "dispatch.dtype", "dispatch: bf16 | fp16"},
+    {"bs", "*.bs", "tokens per rank (dispatch, combine, moe) or per micro-batch (ffn)"},
+    {"hidden", "*.hidden", "hidden size H"},
+    {"topk", "*.topk", "experts per token K (ffn: selected experts = K + 1)"},
+    {"experts", "*.experts", "MoE experts (ffn: per layer)"},
+    {"shared-experts", "dispatch.shared_experts", "dispatch/combine/moe: shared experts"},
+    {"shared-expert-ranks", "dispatch.shared_expert_ranks",
+     "dispatch/combine/moe: ranks of shared experts"},
+    {"quant", "dispatch.quant", "dispatch/moe: none | int8"},
+    {"dtype", "dispatch.dtype", "dispatch/combine/moe: bf16 | fp16"},
     {"token-nums-type", "dispatch.token_nums_type", "dispatch: 0 cumsum | 1 count per expert"},
-    {"active-tokens", "dispatch.active_tokens", "dispatch: the first N tokens are active"},
-    {"routing", "dispatch.routing", "dispatch: uniform | balanced | zipf:ALPHA"},
+    {"active-tokens", "dispatch.active_tokens",
+     "dispatch/combine/moe: the first N tokens are active"},
+    {"comm-quant", "combine.comm_quant", "combine/moe: none | int8 communication quantization"},
+    {"routing", "*.routing", "uniform | balanced | zipf:ALPHA"},
     {"seed", "sim.seed", "seed of the generated inputs"},
     {"dump", "run.dump_dir", "write inputs and outputs as DIR/rank{r}/NAME.npy"},
     {"input", "run.input_dir", "read inputs from DIR/rank{r}/NAME.npy"},
@@ -87,13 +92,24 @@ int run_cli(int argc, char** argv) {
   if (vm.count("config"))
     for (const auto& f : vm["config"].as<std::vector<std::string>>()) params.load_ini_file(f);
   if (vm.count("kernel")) params.set("run.kernel", vm["kernel"].as<std::string>(), "--kernel");
-  for (const Shorthand& s : kShorthands)
-    if (vm.count(s.flag))
-      params.set(s.key, vm[s.flag].as<std::string>(), std::string("--") + s.flag);
+  auto apply_sets = [&] {
+    if (vm.count("set"))
+      for (const auto& kv : vm["set"].as<std::vector<std::string>>())
+        params.set_assignment(kv, "--set");
+  };
+  apply_sets();  // --set run.kernel=... decides what the workload shorthands mean
+  const std::string workload = find_kernel(params.text("run.kernel")).workload;
+  for (const Shorthand& s : kShorthands) {
+    if (!vm.count(s.flag)) continue;
+    std::string key = s.key, flag = std::string("--") + s.flag;
+    if (key[0] == '*') key = workload + key.substr(1);
+    if (!params.has(key))
+      throw SimError(kExitBadInput, flag + " does not apply to kernel " +
+                                        params.text("run.kernel") + " (no parameter " + key + ")");
+    params.set(key, vm[s.flag].as<std::string>(), flag);
+  }
   if (vm.count("no-check")) params.set("run.check", "0", "--no-check");
-  if (vm.count("set"))
-    for (const auto& kv : vm["set"].as<std::vector<std::string>>())
-      params.set_assignment(kv, "--set");
+  apply_sets();  // --set overrides everything
   if (vm.count("list-params")) {
     params.write_help(std::cout);
     return 0;
