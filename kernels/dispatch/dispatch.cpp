@@ -66,6 +66,10 @@ int dies(const Params& p) {
   return ep_ranks(p, 16);
 }
 
+}  // namespace
+
+namespace dispatch {
+
 Attrs attrs_of(const Params& p, int ep, int cores) {
   Attrs a;
   a.ep = ep;
@@ -126,7 +130,7 @@ std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
   return ids;
 }
 
-std::vector<uint16_t> tokens(const Attrs& a, bool bf16, std::mt19937& rng) {
+std::vector<uint16_t> random_tokens(const Attrs& a, bool bf16, std::mt19937& rng) {
   std::vector<uint16_t> x(static_cast<size_t>(a.bs) * a.hidden);
   std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
   for (uint16_t& v : x)
@@ -137,8 +141,8 @@ std::vector<uint16_t> tokens(const Attrs& a, bool bf16, std::mt19937& rng) {
 
 // --input DIR/rank{r}/: expert_ids (BS, K) <i4, x (BS, H), x_active_mask (BS,) |b1 (optional, a
 // prefix of true values).
-dispatch::RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir) {
-  dispatch::RankInputs in;
+RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir) {
+  RankInputs in;
   uint64_t bs = a.bs, k = a.topk, h = a.hidden;
   npy::Array ids = npy::read_expect(dir + "/expert_ids.npy", "<i4", {bs, k});
   in.ids.resize(bs * k);
@@ -201,16 +205,59 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const dispatch::RankInputs
              from_gm(b.recv_counts, a.ep * l * 4).data());
 }
 
+std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a, bool bf16,
+                                                 int calls) {
+  const bool payload = p.integer("sim.payload") != 0;
+  std::vector<std::vector<RankInputs>> inputs(calls, std::vector<RankInputs>(a.ep));
+  const std::string routing = p.text("dispatch.routing"), input_dir = p.text("run.input_dir");
+  for (int c = 0; c < calls; ++c)
+    for (int r = 0; r < a.ep; ++r) {
+      if (!input_dir.empty()) {
+        inputs[c][r] = read_inputs(a, bf16, input_dir + "/rank" + std::to_string(r));
+        if (!payload) inputs[c][r].x.clear();
+        continue;
+      }
+      std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + c));
+      inputs[c][r].ids = route(a, routing, r, rng);
+      if (payload) inputs[c][r].x = random_tokens(a, bf16, rng);  // timing-only: no hidden states
+    }
+  return inputs;
+}
+
+void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs>& first_call,
+                 const Execution& ex, int calls) {
+  const int ranks = a.ep, cores = a.cores;
+  uint64_t msg = record_bytes(a);
+  nlohmann::json bw = nlohmann::json::array(), phase = nlohmann::json::object();
+  const char* names[4] = {"send_ns", "status_ns", "wait_ns", "local_copy_ns"};
+  for (int i = 0; i < 4; ++i) phase[names[i]] = nlohmann::json::array();
+  for (int r = 0; r < ranks; ++r) {
+    double ns = model::ps_to_ns(rec.rank_latency[r]);
+    int n_bs = first_call[r].active_tokens(a);
+    bw.push_back(ns > 0 ? static_cast<double>(n_bs) * a.topk * msg * calls / ns : 0.0);
+    for (int i = 0; i < 4; ++i) {
+      uint64_t worst = 0;
+      for (int c = 0; c < cores; ++c) {
+        const uint64_t* ph = &ex.phases[(static_cast<size_t>(r) * cores + c) * 5];
+        worst = std::max(worst, ph[i + 1] - ph[i]);
+      }
+      phase[names[i]].push_back(model::ps_to_ns(worst));
+    }
+  }
+  rec.extra["rank_bandwidth_GBps"] = bw;
+  rec.extra["phase_max_over_cores"] = phase;
+  rec.extra["record_bytes"] = msg;
+  rec.extra["buffer_num"] = ex.buffer_num;
+  rec.extra["calls"] = calls;
+  rec.extra["active_tokens_rank0"] = first_call[0].active_tokens(a);
+}
+
 template <class V>
 std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
   std::vector<V> v(n);
   if (n) sim.read(addr, v.data(), n * sizeof(V));
   return v;
 }
-
-}  // namespace
-
-namespace dispatch {
 
 std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, const RankBuffers& b,
                     int rank, int call, bool payload) {
@@ -316,7 +363,7 @@ namespace {
 
 std::string run(Simulation& sim, const Params& p) {
   const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
-  Attrs a = attrs_of(p, ranks, cores);
+  Attrs a = dispatch::attrs_of(p, ranks, cores);
   dispatch::validate(a);
   sim.require_window(
       "dispatch", dispatch::window_needed(a),
@@ -329,60 +376,20 @@ std::string run(Simulation& sim, const Params& p) {
                                       " is not a rank of ep.world_size = " + std::to_string(ranks));
   const bool check = p.integer("run.check") != 0;
   const bool payload = p.integer("sim.payload") != 0;
-  std::vector<std::vector<dispatch::RankInputs>> inputs(calls,
-                                                        std::vector<dispatch::RankInputs>(ranks));
-  std::string routing = p.text("dispatch.routing");
-  const std::string input_dir = p.text("run.input_dir"), dump_dir = p.text("run.dump_dir");
-  for (int c = 0; c < calls; ++c)
-    for (int r = 0; r < ranks; ++r) {
-      if (!input_dir.empty()) {
-        inputs[c][r] = read_inputs(a, bf16, input_dir + "/rank" + std::to_string(r));
-        if (!payload) inputs[c][r].x.clear();
-        continue;
-      }
-      std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + c));
-      inputs[c][r].ids = route(a, routing, r, rng);
-      if (payload) inputs[c][r].x = tokens(a, bf16, rng);  // timing-only: no hidden states
-    }
+  const std::string dump_dir = p.text("run.dump_dir");
+  std::vector<std::vector<dispatch::RankInputs>> inputs = dispatch::make_inputs(p, a, bf16, calls);
   dispatch::Knobs knobs;
   knobs.window_flip = p.integer("dispatch.window_flip") != 0;
   knobs.delay_rank = delay_rank;
   knobs.delay_ps = static_cast<model::Tick>(p.real("dispatch.delay_us") * 1e6);
   dispatch::Execution ex = dispatch::execute(sim, a, bf16, inputs, knobs);
-  KernelRecord& rec = *ex.record;
-  const std::vector<uint64_t>& phases = ex.phases;
-  const int buffer_num = ex.buffer_num;
+  dispatch::add_figures(*ex.record, a, inputs[0], ex, calls);
   const auto& bufs = ex.bufs;
-
-  // Figures: per-rank bandwidth in the published convention, phase times (max over cores).
-  uint64_t msg = dispatch::record_bytes(a);
-  nlohmann::json bw = nlohmann::json::array(), phase = nlohmann::json::object();
-  const char* names[4] = {"send_ns", "status_ns", "wait_ns", "local_copy_ns"};
-  for (int i = 0; i < 4; ++i) phase[names[i]] = nlohmann::json::array();
-  for (int r = 0; r < ranks; ++r) {
-    double ns = model::ps_to_ns(rec.rank_latency[r]);
-    int n_bs = inputs[0][r].active_tokens(a);
-    bw.push_back(ns > 0 ? static_cast<double>(n_bs) * a.topk * msg * calls / ns : 0.0);
-    for (int i = 0; i < 4; ++i) {
-      uint64_t worst = 0;
-      for (int c = 0; c < cores; ++c) {
-        const uint64_t* ph = &phases[(static_cast<size_t>(r) * cores + c) * 5];
-        worst = std::max(worst, ph[i + 1] - ph[i]);
-      }
-      phase[names[i]].push_back(model::ps_to_ns(worst));
-    }
-  }
-  rec.extra["rank_bandwidth_GBps"] = bw;
-  rec.extra["phase_max_over_cores"] = phase;
-  rec.extra["record_bytes"] = msg;
-  rec.extra["buffer_num"] = buffer_num;
-  rec.extra["calls"] = calls;
-  rec.extra["active_tokens_rank0"] = inputs[0][0].active_tokens(a);
 
   if (!dump_dir.empty())
     for (int c = 0; c < calls; ++c)
       for (int r = 0; r < ranks; ++r)
-        dump(sim, a, bf16, inputs[c][r], bufs[c][r], r,
+        dispatch::dump(sim, a, bf16, inputs[c][r], bufs[c][r], r,
              dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/rank" +
                  std::to_string(r));
   if (!check) return "not checked (run.check = 0)";

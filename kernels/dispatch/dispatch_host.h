@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <random>
+
 #include "kernels/dispatch/dispatch_golden.h"
+#include "sim/params.h"
 #include "sim/simulation.h"
 
 namespace ascend::dispatch {
@@ -27,9 +30,28 @@ struct Execution {
   int buffer_num = 2;
 };
 
+// The attributes from the dispatch.* parameters.
+Attrs attrs_of(const Params& p, int ep, int cores);
+// Expert ids by the routing (uniform, balanced or zipf:ALPHA) and random tokens.
+std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
+                           std::mt19937& rng);
+std::vector<uint16_t> random_tokens(const Attrs& a, bool bf16, std::mt19937& rng);
+// --input DIR/rank{r}/: expert_ids, x, optional x_active_mask (bad files: status 2).
+RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir);
+// inputs[call][rank], generated (dispatch.routing, sim.seed) or read (run.input_dir).
+std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a, bool bf16,
+                                                 int calls);
+// --dump: a rank's inputs and outputs as DIR/NAME.npy.
+void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, const RankBuffers& b,
+          int rank, const std::string& dir);
+
 // inputs[call][rank]: the calls run back to back in one launch, on every rank.
 Execution execute(Simulation& sim, const Attrs& a, bool bf16,
                   const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs);
+
+// Per-rank bandwidth (published convention), phase times and the run's settings in rec.extra.
+void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs>& first_call,
+                 const Execution& ex, int calls);
 
 // The first difference between a rank's outputs and the golden ones, or "". Without payload
 // (a timing-only run) only ids, counts and triples are compared.

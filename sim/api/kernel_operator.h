@@ -690,6 +690,75 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
   });
 }
 
+// Per-block reductions and broadcasts (the communication quantization of combine uses them).
+// BlockReduceMax: each repeat reads up to 8 blocks of 32 B from src (`mask` elements of the
+// repeat, srcBlkStride / srcRepStride in blocks) and writes one maximum per block, 8 results per
+// repeat; dstRepStride is in units of one repeat's results (8 elements), so 1 packs them.
+template <class T>
+void BlockReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t repeat,
+                    int32_t mask, int32_t dstRepStride, int32_t srcBlkStride,
+                    int32_t srcRepStride) {
+  constexpr int32_t per_block = 32 / sizeof(T);
+  if (mask < 1 || mask > 8 * per_block || repeat < 0 || repeat > 255)
+    detail::fault("BlockReduceMax: mask " + std::to_string(mask) + " or repeat " +
+                  std::to_string(repeat) + " out of range");
+  int32_t blocks = (mask + per_block - 1) / per_block;
+  if (repeat == 0) return;
+  detail::check_operand(
+      src,
+      (uint64_t(repeat - 1) * srcRepStride + uint64_t(blocks - 1) * srcBlkStride) * 32 +
+          uint64_t((mask - 1) % per_block + 1) * sizeof(T),
+      "BlockReduceMax");
+  detail::check_operand(dst, (uint64_t(repeat - 1) * dstRepStride * 8 + blocks) * sizeof(T),
+                        "BlockReduceMax");
+  detail::issue_vector("BlockReduceMax", static_cast<uint64_t>(repeat),
+                       [=] {
+                         const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
+                         T* d = dst.ptr();
+                         for (int32_t r = 0; r < repeat; ++r)
+                           for (int32_t b = 0; b < blocks; ++b) {
+                             int32_t n = std::min(per_block, mask - b * per_block);
+                             const uint8_t* blk = s + (uint64_t(r) * srcRepStride +
+                                                       uint64_t(b) * srcBlkStride) *
+                                                          32;
+                             T best;
+                             std::memcpy(&best, blk, sizeof(T));
+                             for (int32_t i = 1; i < n; ++i) {
+                               T x;
+                               std::memcpy(&x, blk + i * sizeof(T), sizeof(T));
+                               if (to_double(x) > to_double(best)) best = x;
+                             }
+                             d[uint64_t(r) * dstRepStride * 8 + b] = best;
+                           }
+                       });
+}
+// Brcb: each repeat reads 8 consecutive elements of src and fills one 32-B block of dst with
+// each (block j of repeat r at (r x dstRepStride + j x dstBlkStride) x 32 B).
+struct BrcbRepeatParams {
+  uint16_t dstBlkStride = 1;
+  uint16_t dstRepStride = 8;
+};
+template <class T>
+void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint8_t repeatTimes,
+          const BrcbRepeatParams& p) {
+  constexpr uint32_t per_block = 32 / sizeof(T);
+  if (repeatTimes == 0) return;
+  detail::check_operand(src, uint64_t{repeatTimes} * 8 * sizeof(T), "Brcb");
+  detail::check_operand(
+      dst, (uint64_t{repeatTimes - 1u} * p.dstRepStride + 7ull * p.dstBlkStride + 1) * 32,
+      "Brcb");
+  detail::issue_vector("Brcb", repeatTimes, [=] {
+    const T* s = src.ptr();
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
+    for (uint32_t r = 0; r < repeatTimes; ++r)
+      for (uint32_t j = 0; j < 8; ++j) {
+        T v = s[r * 8 + j];
+        uint8_t* blk = d + (uint64_t{r} * p.dstRepStride + uint64_t{j} * p.dstBlkStride) * 32;
+        for (uint32_t i = 0; i < per_block; ++i) std::memcpy(blk + i * sizeof(T), &v, sizeof(T));
+      }
+  });
+}
+
 // Level-0 form: `repeatTimes` repeats of 8 blocks of 32 B; `mask` elements per repeat (count
 // mode); block and repeat strides in 32-B blocks. Lets one instruction sweep a strided region
 // or revisit the same data (repStride 0).

@@ -1,0 +1,376 @@
+// Host side of MoeDistributeCombine: attributes, generated or read inputs, GM placement, launch,
+// the golden check, the figures, and `--kernel combine`.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "kernels/combine/combine_host.h"
+#include "kernels/combine/combine_kernel.h"
+#include "kernels/dispatch/dispatch_host.h"
+#include "kernels/kernel.h"
+#include "models/errors.h"
+#include "sim/api/numeric.h"
+#include "sim/npy.h"
+
+namespace ascend {
+
+namespace combine {
+
+namespace {
+template <class V>
+std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
+  std::vector<V> v(n);
+  if (n) sim.read(addr, v.data(), n * sizeof(V));
+  return v;
+}
+uint64_t npos(int v) {
+  return static_cast<uint64_t>(v);
+}
+std::string hex16(uint16_t v) {
+  char s[8];
+  std::snprintf(s, sizeof s, "0x%04x", v);
+  return s;
+}
+}  // namespace
+
+Attrs attrs_of(const Params& p, int ep, int cores) {
+  Attrs a;
+  a.d = dispatch::attrs_of(p, ep, cores);
+  a.comm_quant = p.text("combine.comm_quant") == "int8";
+  a.shared_expert_x = p.integer("combine.shared_expert_x") != 0;
+  a.receiver = p.text("combine.receiver");
+  a.rows_per_barrier = static_cast<int>(p.integer("combine.rows_per_barrier"));
+  a.buffer_num = static_cast<int>(p.integer("combine.buffer_num"));
+  return a;
+}
+
+std::vector<float> make_expert_scales(const Params& p, const Attrs& a, std::mt19937& rng) {
+  const int k_top = a.d.topk;
+  std::vector<float> w(npos(a.d.bs) * k_top);
+  if (p.text("combine.expert_scales") == "uniform") {
+    std::fill(w.begin(), w.end(), 1.0f / static_cast<float>(k_top));
+    return w;
+  }
+  std::uniform_real_distribution<float> logit(-2.0f, 2.0f);
+  for (int t = 0; t < a.d.bs; ++t) {  // softmax of random logits, as a router's top-K weights
+    float sum = 0;
+    for (int k = 0; k < k_top; ++k) sum += (w[npos(t) * k_top + k] = std::exp(logit(rng)));
+    for (int k = 0; k < k_top; ++k) w[npos(t) * k_top + k] /= sum;
+  }
+  return w;
+}
+
+std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf16, int call) {
+  const int w = a.d.ep;
+  const bool payload = p.integer("sim.payload") != 0;
+  std::vector<dispatch::RankInputs> routed(w);
+  for (int r = 0; r < w; ++r) {  // the seeds of dispatch: the same routing for the same seed
+    std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + call));
+    routed[r].ids = dispatch::route(a.d, p.text("dispatch.routing"), r, rng);
+  }
+  // Rows, triples and counts as dispatch lays them out (ids only: no hidden states needed).
+  std::vector<dispatch::RankOutputs> layout = dispatch::golden(a.d, bf16, routed);
+  std::vector<RankInputs> in(w);
+  for (int r = 0; r < w; ++r) {
+    std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + call) ^
+                     0x5bd1e995u);
+    in[r].ids = routed[r].ids;
+    in[r].assist = layout[r].assist_info;
+    in[r].ep_send_counts = layout[r].ep_recv_counts;
+    in[r].expert_scales = make_expert_scales(p, a, rng);
+    if (payload) {
+      dispatch::Attrs rows = a.d;
+      rows.bs = layout[r].rows;  // random expert outputs, one per received row
+      in[r].expand_x = dispatch::random_tokens(rows, bf16, rng);
+      if (a.shared_expert_x) in[r].shared_expert_x = dispatch::random_tokens(a.d, bf16, rng);
+    }
+  }
+  return in;
+}
+
+RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir, int rank) {
+  RankInputs in;
+  const uint64_t rows = npos(dispatch::capacity_rows(a.d, rank)), h = npos(a.d.hidden);
+  const uint64_t bs = npos(a.d.bs), k = npos(a.d.topk);
+  const uint64_t l = npos(dispatch::local_experts(a.d, rank));
+  const char* xdt = bf16 ? "<u2" : "<f2";
+  auto load = [&](const std::string& name, const char* dt, std::vector<uint64_t> shape,
+                  auto& out) {
+    npy::Array arr = npy::read_expect(dir + "/" + name + ".npy", dt, shape);
+    out.resize(arr.bytes.size() / sizeof(out[0]));
+    std::memcpy(out.data(), arr.bytes.data(), arr.bytes.size());
+  };
+  load("expand_x", xdt, {rows, h}, in.expand_x);
+  std::vector<int32_t> assist;
+  load("assist_info_for_combine", "<i4", {rows * 128}, assist);
+  load("ep_send_counts", "<i4", {npos(a.d.ep) * l}, in.ep_send_counts);
+  load("expert_ids", "<i4", {bs, k}, in.ids);
+  load("expert_scales", "<f4", {bs, k}, in.expert_scales);
+  int32_t prev = 0;
+  for (size_t i = 0; i < in.ep_send_counts.size(); ++i) {
+    if (in.ep_send_counts[i] < prev || in.ep_send_counts[i] > static_cast<int32_t>(rows))
+      throw SimError(kExitBadInput, dir + "/ep_send_counts.npy: entry " + std::to_string(i) +
+                                        " = " + std::to_string(in.ep_send_counts[i]) +
+                                        " is not a cumulative count within [" +
+                                        std::to_string(prev) + ", " + std::to_string(rows) + "]");
+    prev = in.ep_send_counts[i];
+  }
+  in.assist.assign(assist.begin(), assist.begin() + 3 * in.rows_to_send());
+  if (a.shared_expert_x) load("shared_expert_x", xdt, {bs, h}, in.shared_expert_x);
+  if (std::filesystem::exists(dir + "/x_active_mask.npy")) {
+    npy::Array m = npy::read_expect(dir + "/x_active_mask.npy", "|b1", {bs});
+    int n = 0;
+    while (n < a.d.bs && m.bytes[n]) ++n;
+    for (int t = n; t < a.d.bs; ++t)
+      if (m.bytes[t])
+        throw SimError(kExitBadInput, dir + "/x_active_mask.npy: token " + std::to_string(t) +
+                                          " is active after an inactive one; a 1-D mask is a "
+                                          "prefix");
+    in.active = n;
+  }
+  return in;
+}
+
+Execution execute(Simulation& sim, const Attrs& a, bool bf16,
+                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs) {
+  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+  const int calls = static_cast<int>(inputs.size());
+  const uint64_t h = npos(a.d.hidden), bs = npos(a.d.bs), k = npos(a.d.topk);
+  locate(a, inputs[0]);  // inconsistent triples are bad input, not a deadlock
+  Execution ex;
+  ex.buffer_num = effective_buffer_num(a, sim.cluster().config().core.ub_bytes);
+  ex.bufs.assign(calls, std::vector<RankBuffers>(ranks));
+  for (int c = 0; c < calls; ++c)
+    for (int r = 0; r < ranks; ++r) {
+      const RankInputs& in = inputs[c][r];
+      RankBuffers& b = ex.bufs[c][r];
+      uint64_t rows = npos(dispatch::capacity_rows(a.d, r));
+      b.expand_x = sim.alloc(r, "combine.expand_x", rows * h * 2);
+      b.assist = sim.alloc(r, "combine.assist_info_for_combine", rows * 128 * 4);
+      b.send_counts = sim.alloc(r, "combine.ep_send_counts", in.ep_send_counts.size() * 4);
+      b.scales = sim.alloc(r, "combine.expert_scales", bs * k * 4);
+      b.shared_x = a.shared_expert_x ? sim.alloc(r, "combine.shared_expert_x", bs * h * 2) : 0;
+      b.x_out = sim.alloc(r, "combine.x_out", bs * h * 2);
+      if (!in.expand_x.empty()) sim.write(b.expand_x, in.expand_x.data(), in.expand_x.size() * 2);
+      if (!in.assist.empty()) sim.write(b.assist, in.assist.data(), in.assist.size() * 4);
+      sim.write(b.send_counts, in.ep_send_counts.data(), in.ep_send_counts.size() * 4);
+      sim.write(b.scales, in.expert_scales.data(), in.expert_scales.size() * 4);
+      if (!in.shared_expert_x.empty())
+        sim.write(b.shared_x, in.shared_expert_x.data(), in.shared_expert_x.size() * 2);
+    }
+  ex.phases.assign(static_cast<size_t>(ranks) * cores * 3, 0);
+  ex.wait_ps.assign(static_cast<size_t>(ranks) * cores, 0);
+  ex.record = &sim.run_kernel("combine", cores, [&](int rank) {
+    return [&, rank] {
+      for (int c = 0; c < calls; ++c) {
+        const RankBuffers& b = ex.bufs[c][rank];
+        DeviceArgs args;
+        args.expand_x = reinterpret_cast<GM_ADDR>(b.expand_x);
+        args.assist_info = reinterpret_cast<GM_ADDR>(b.assist);
+        args.ep_send_counts = reinterpret_cast<GM_ADDR>(b.send_counts);
+        args.expert_scales = reinterpret_cast<GM_ADDR>(b.scales);
+        args.shared_expert_x = b.shared_x ? reinterpret_cast<GM_ADDR>(b.shared_x) : nullptr;
+        args.x_out = reinterpret_cast<GM_ADDR>(b.x_out);
+        args.attrs = a;
+        args.buffer_num = ex.buffer_num;
+        args.window_flip = knobs.window_flip;
+        args.active_tokens = inputs[c][rank].active_tokens(a);
+        args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 3];
+        args.wait_ps = &ex.wait_ps[static_cast<size_t>(rank) * cores];
+        args.stall_before_send_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
+        if (bf16) {
+          KernelCombine<AscendC::bfloat16_t> kernel;
+          kernel.Init(args);
+          kernel.Process();
+        } else {
+          KernelCombine<AscendC::half> kernel;
+          kernel.Init(args);
+          kernel.Process();
+        }
+      }
+    };
+  });
+  return ex;
+}
+
+void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs>& first_call,
+                 const Execution& ex, int calls) {
+  const int ranks = a.d.ep, cores = a.d.cores;
+  const uint64_t msg = align_up(2ull * a.d.hidden, 512);
+  nlohmann::json bw = nlohmann::json::array(), send = nlohmann::json::array(),
+                 recv = nlohmann::json::array(), wait = nlohmann::json::array();
+  for (int r = 0; r < ranks; ++r) {
+    double ns = model::ps_to_ns(rec.rank_latency[r]);
+    int n_bs = first_call[r].active_tokens(a);
+    bw.push_back(ns > 0 ? static_cast<double>(n_bs) * a.d.topk * msg * calls / ns : 0.0);
+    uint64_t worst_send = 0, worst_recv = 0;
+    nlohmann::json w = nlohmann::json::array();
+    for (int c = 0; c < cores; ++c) {
+      const uint64_t* ph = &ex.phases[(static_cast<size_t>(r) * cores + c) * 3];
+      worst_send = std::max(worst_send, ph[1] - ph[0]);
+      worst_recv = std::max(worst_recv, ph[2] - ph[1]);
+      w.push_back(model::ps_to_ns(ex.wait_ps[static_cast<size_t>(r) * cores + c]));
+    }
+    send.push_back(model::ps_to_ns(worst_send));
+    recv.push_back(model::ps_to_ns(worst_recv));
+    wait.push_back(w);
+  }
+  rec.extra["rank_bandwidth_GBps"] = bw;
+  rec.extra["phase_max_over_cores"] = {{"send_ns", send}, {"wait_and_combine_ns", recv}};
+  rec.extra["core_wait_ns"] = wait;  // [rank][core]: polls that found the token not ready
+  rec.extra["message_bytes"] = msg;
+  rec.extra["wire_bytes_per_row"] = wire_bytes(a);
+  rec.extra["comm_quant"] = a.comm_quant ? "int8" : "none";
+  rec.extra["receiver"] = a.receiver;
+  rec.extra["rows_per_barrier"] = a.rows_per_barrier;
+  rec.extra["buffer_num"] = ex.buffer_num;
+  rec.extra["calls"] = calls;
+  rec.extra["active_tokens_rank0"] = first_call[0].active_tokens(a);
+}
+
+std::string compare(const Attrs& a, const std::vector<uint16_t>& want, Simulation& sim,
+                    const RankBuffers& b, int rank, int call, int active) {
+  const uint64_t h = npos(a.d.hidden);
+  auto got = read_vec<uint16_t>(sim, b.x_out, npos(a.d.bs) * h);
+  std::string where = "call " + std::to_string(call) + ", rank " + std::to_string(rank);
+  for (uint64_t i = 0; i < got.size(); ++i) {
+    uint16_t expect = i < npos(active) * h ? want[i] : 0;  // inactive rows are not written
+    if (got[i] != expect)
+      return "tensor x_out, " + where + ", row " + std::to_string(i / h) + ", column " +
+             std::to_string(i % h) + ": bits " + hex16(got[i]) + ", golden " + hex16(expect) +
+             (i < npos(active) * h ? "" : " (an inactive token's row)");
+  }
+  return "";
+}
+
+void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, const RankBuffers& b,
+          int rank, const std::string& dir) {
+  const uint64_t bs = npos(a.d.bs), h = npos(a.d.hidden), k = npos(a.d.topk);
+  const uint64_t rows = npos(dispatch::capacity_rows(a.d, rank));
+  const char* xdt = bf16 ? "<u2" : "<f2";
+  auto from_gm = [&](uint64_t addr, uint64_t bytes) {
+    std::vector<uint8_t> v(bytes);
+    sim.read(addr, v.data(), bytes);
+    return v;
+  };
+  npy::write(dir + "/expand_x.npy", xdt, {rows, h}, from_gm(b.expand_x, rows * h * 2).data());
+  npy::write(dir + "/assist_info_for_combine.npy", "<i4", {rows * 128},
+             from_gm(b.assist, rows * 128 * 4).data());
+  npy::write(dir + "/ep_send_counts.npy", "<i4", {in.ep_send_counts.size()},
+             in.ep_send_counts.data());
+  npy::write(dir + "/expert_ids.npy", "<i4", {bs, k}, in.ids.data());
+  npy::write(dir + "/expert_scales.npy", "<f4", {bs, k}, in.expert_scales.data());
+  if (b.shared_x)
+    npy::write(dir + "/shared_expert_x.npy", xdt, {bs, h}, from_gm(b.shared_x, bs * h * 2).data());
+  if (in.active_tokens(a) < a.d.bs) {
+    std::vector<uint8_t> mask(bs, 0);
+    for (int t = 0; t < in.active_tokens(a); ++t) mask[t] = 1;
+    npy::write(dir + "/x_active_mask.npy", "|b1", {bs}, mask.data());
+  }
+  npy::write(dir + "/x_out.npy", xdt, {bs, h}, from_gm(b.x_out, bs * h * 2).data());
+}
+
+void check(const Attrs& a, bool bf16, const std::vector<std::vector<RankInputs>>& inputs,
+           Simulation& sim, const Execution& ex) {
+  for (size_t c = 0; c < inputs.size(); ++c) {
+    std::vector<std::vector<uint16_t>> want = golden(a, bf16, inputs[c]);
+    for (int r = 0; r < a.d.ep; ++r) {
+      std::string diff = compare(a, want[r], sim, ex.bufs[c][r], r, static_cast<int>(c),
+                                 inputs[c][r].active_tokens(a));
+      if (!diff.empty()) throw SimError(kExitCheckFailed, "combine: " + diff);
+    }
+  }
+}
+
+}  // namespace combine
+
+namespace {
+
+void declare(Params& p) {
+  const char* w = "workload";
+  const char* doc = "MoeDistributeCombineV2 (kernels.md 2)";
+  p.declare(choice_param("combine.comm_quant", "none", {"none", "int8"},
+                         "communication quantization (commQuantMode 2): int8 blocks of 8 with an "
+                         "XType scale each",
+                         doc));
+  p.declare(int_param("combine.shared_expert_x", "", "0", 0, 1,
+                      "1: add a sharedExpertX (BS, H) input unweighted (S = 0 only)", doc));
+  p.declare(choice_param("combine.receiver", "in_order", {"in_order", "ready_first"},
+                         "receiver strategy: wait for each token in turn ([OLD]) or poll the "
+                         "unfinished tokens round-robin and combine whichever is ready ([NEW])",
+                         w));
+  p.declare(int_param("combine.rows_per_barrier", "rows", "1", 1, 64,
+                      "rows sent before each PipeBarrier<PIPE_MTE3> and their flags ([OLD] 1, "
+                      "[NEW] 2)",
+                      w));
+  p.declare(int_param("combine.buffer_num", "", "2", 1, 2,
+                      "UB buffers per queue (falls back to 1 when the plan passes 170 KiB)", w));
+  p.declare(choice_param("combine.expert_scales", "random", {"random", "uniform"},
+                         "generated weights: random (softmax of random logits) or uniform (1/K)",
+                         w));
+  p.declare(int_param("combine.delay_rank", "rank", "-1", -1, 767,
+                      "a rank that starts sending late in call 1 (-1: none)", w));
+  p.declare(real_param("combine.delay_us", "us", "20", 0, 1e6, "how late it starts", w));
+}
+
+int dies(const Params& p) {
+  return ep_ranks(p, 16);
+}
+
+std::string run(Simulation& sim, const Params& p) {
+  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+  combine::Attrs a = combine::attrs_of(p, ranks, cores);
+  combine::validate(a);
+  sim.require_window("combine", 2 * dispatch::combine_area_bytes(a.d),
+                     "2 x (K + shared) x BS x Align512(2H)");
+  const bool bf16 = p.text("dispatch.dtype") == "bf16";
+  // One call per launch: back-to-back combines with nothing in between can race (a rank two calls
+  // ahead reuses a window half a slow core still reads); moe.layers alternates the halves the way
+  // a model does, with a dispatch in between.
+  const int calls = 1;
+  const bool payload = p.integer("sim.payload") != 0;
+  const std::string input_dir = p.text("run.input_dir"), dump_dir = p.text("run.dump_dir");
+  std::vector<std::vector<combine::RankInputs>> inputs;
+  for (int c = 0; c < calls; ++c) {
+    if (input_dir.empty()) {
+      inputs.push_back(combine::generate_inputs(p, a, bf16, c));
+      continue;
+    }
+    std::vector<combine::RankInputs> in(ranks);
+    for (int r = 0; r < ranks; ++r) {
+      in[r] = combine::read_inputs(a, bf16, input_dir + "/rank" + std::to_string(r), r);
+      if (!payload) in[r].expand_x.clear(), in[r].shared_expert_x.clear();
+    }
+    inputs.push_back(std::move(in));
+  }
+  combine::Knobs knobs;
+  knobs.delay_rank = static_cast<int>(p.integer("combine.delay_rank"));
+  if (knobs.delay_rank >= ranks)
+    throw SimError(kExitBadInput, "combine.delay_rank = " + std::to_string(knobs.delay_rank) +
+                                      " is not a rank of ep.world_size = " + std::to_string(ranks));
+  knobs.delay_ps = static_cast<model::Tick>(p.real("combine.delay_us") * 1e6);
+  combine::Execution ex = combine::execute(sim, a, bf16, inputs, knobs);
+  combine::add_figures(*ex.record, a, inputs[0], ex, calls);
+  if (!dump_dir.empty())
+    for (int c = 0; c < calls; ++c)
+      for (int r = 0; r < ranks; ++r)
+        combine::dump(sim, a, bf16, inputs[c][r], ex.bufs[c][r], r,
+                      dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/rank" +
+                          std::to_string(r));
+  if (p.integer("run.check") == 0) return "not checked (run.check = 0)";
+  if (!payload) return "not checked (timing-only run: sim.payload = 0 moves no hidden states)";
+  combine::check(a, bf16, inputs, sim, ex);
+  return "x_out of every rank matches the golden reference (" + std::to_string(ranks) +
+         " ranks, " + std::to_string(calls) + " call(s))";
+}
+
+}  // namespace
+
+KernelDef combine_kernel_def() {
+  return {"combine",
+          "MoeDistributeCombine (A3 fullmesh_v1): expert outputs back to their tokens, weighted sum",
+          declare, run, dies};
+}
+
+}  // namespace ascend

@@ -1,0 +1,45 @@
+// The golden reference of MoeDistributeCombine in plain C++ (kernels.md 2.2 and 2.5): for every
+// active token of every rank, its expert outputs are found through the triples on the ranks that
+// computed them and summed in fp32 in the documented order, with the kernel's rounding.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/combine/combine_tiling.h"
+
+namespace ascend::combine {
+
+struct RankInputs {
+  std::vector<uint16_t> expand_x;        // (rows, H) expert outputs, raw bf16/fp16 bits
+  std::vector<int32_t> assist;           // (3 x rows) triples (srcRank, token, k)
+  std::vector<int32_t> ep_send_counts;   // (W x L) cumulative: the last is the rows to send
+  std::vector<int32_t> ids;              // (BS, K) expert ids of this rank's tokens
+  std::vector<float> expert_scales;      // (BS, K) weights
+  std::vector<uint16_t> shared_expert_x;  // (BS, H) or empty
+  int active = -1;                       // 1-D mask: the first N tokens are active (-1: all)
+  int active_tokens(const Attrs& a) const {
+    return active >= 0 ? active : dispatch::active_tokens(a.d);
+  }
+  int rows_to_send() const { return ep_send_counts.empty() ? 0 : ep_send_counts.back(); }
+};
+
+// Where each (source rank, token, k) of an active token was computed: rank and expandX row.
+// Throws SimError(kExitBadInput) when the triples do not cover every active (token, k) exactly
+// once, or point outside the attributes (the kernel would wait forever or write out of bounds).
+struct Origin {
+  int rank = -1, row = -1;
+};
+std::vector<std::vector<Origin>> locate(const Attrs& a, const std::vector<RankInputs>& in);
+
+// Communication quantization of one row (2.5): int8 values and one XType scale per block of 8,
+// as the sender computes them; and the receiver's dequantized XType row.
+void comm_quantize(const uint16_t* x, int hidden, bool is_bf16, int8_t* q, uint16_t* scales);
+void comm_dequantize(const int8_t* q, const uint16_t* scales, int hidden, bool is_bf16,
+                     uint16_t* out);
+
+// x_out (active tokens x H raw bits) of every rank.
+std::vector<std::vector<uint16_t>> golden(const Attrs& a, bool is_bf16,
+                                          const std::vector<RankInputs>& in);
+
+}  // namespace ascend::combine

@@ -1,0 +1,362 @@
+// Device code of MoeDistributeCombine (A3 fullmesh_v1, kernels.md section 2), written against the
+// Ascend C facade.
+//
+// Every AIV core of every rank runs Process():
+//  1. InitWinState  combine's own 0/1 flip: a per-core state word at 975 KB of the status window
+//  2. send          this core's contiguous share of the rows to send (the expert outputs this rank
+//                   computed), visited from offset rankId: read the row's triple (rank, token, k),
+//                   MTE2 the expandX row (optionally int8-quantized per block of 8 on VECTOR),
+//                   MTE3 it to the slot (token, k) of the source rank's window; after every
+//                   rows_per_barrier rows a PipeBarrier<PIPE_MTE3>, then one 32-B flag per row
+//  3. receive       this core's contiguous share of the active tokens. A token is ready when its
+//                   K + shared flags sum to 8 x (K + shared); in_order waits for each token in
+//                   turn ([OLD]), ready_first polls the unfinished ones round-robin and combines
+//                   whichever is ready ([NEW]). Then the flags are cleared and the token combined
+//                   in fp32: weighted MoE slots, unweighted shared slots, unweighted
+//                   sharedExpertX, cast (RINT) to the token dtype and written to xOut.
+#pragma once
+
+#include <vector>
+
+#include "kernels/combine/combine_tiling.h"
+#include "sim/api/kernel_operator.h"
+
+namespace ascend::combine {
+
+using namespace AscendC;
+
+struct DeviceArgs {
+  GM_ADDR expand_x, assist_info, ep_send_counts, expert_scales, shared_expert_x, x_out;
+  Attrs attrs;
+  int buffer_num = 2;             // after the UB fallback
+  bool window_flip = true;        // 0/1 halves on consecutive calls
+  int active_tokens = 0;          // this rank's 1-D mask: the first N tokens are active
+  uint64_t* phase_ps = nullptr;   // per core: 3 timestamps (start, sent, combined)
+  uint64_t* wait_ps = nullptr;    // per core: time spent in polls that found a token not ready
+  uint64_t stall_before_send_ps = 0;  // what-if: this rank starts sending late
+};
+
+template <class T>
+class KernelCombine {
+ public:
+  __aicore__ void Init(const DeviceArgs& args) {
+    g_ = args;
+    const dispatch::Attrs& d = g_.attrs.d;
+    rank_ = static_cast<int>(GetRankId());
+    core_ = static_cast<int>(GetBlockIdx());
+    cores_ = static_cast<int>(GetBlockNum());
+    h_ = static_cast<uint32_t>(d.hidden);
+    slots_ = slots_per_token(d);
+    slot_bytes_ = combine::slot_bytes(g_.attrs);
+    wire_ = static_cast<uint32_t>(wire_bytes(g_.attrs));
+    nblk_ = static_cast<uint32_t>(align_up(h_, 16) / 8);
+    uint64_t rows = static_cast<uint64_t>(dispatch::capacity_rows(d, rank_));
+    expandGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.expand_x), rows * h_);
+    assistGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.assist_info), rows * 128);
+    int blocks = dispatch::is_shared_rank(d, rank_) ? d.ep : d.ep * dispatch::local_experts(d, rank_);
+    countsGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.ep_send_counts), blocks);
+    send_rows_ = countsGm_.GetValue(blocks - 1);
+    scalesGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(g_.expert_scales),
+                              static_cast<uint64_t>(d.bs) * d.topk);
+    if (g_.shared_expert_x)
+      sharedGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.shared_expert_x),
+                                static_cast<uint64_t>(d.bs) * h_);
+    outGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.x_out), static_cast<uint64_t>(d.bs) * h_);
+
+    UbPlan ub = ub_plan(g_.attrs);
+    pipe_.InitBuffer(rowQue_, g_.buffer_num, ub.row);  // a row in: expandX row or window slot
+    pipe_.InitBuffer(outQue_, g_.buffer_num, ub.out);  // a row out: quantized record or xOut row
+    if (ub.bind) pipe_.InitBuffer(bindQue_, g_.buffer_num, ub.bind);  // a row passed through
+    pipe_.InitBuffer(acc_, ub.acc);
+    pipe_.InitBuffer(tmp_, ub.tmp);
+    if (g_.attrs.comm_quant) {
+      pipe_.InitBuffer(bcast_, ub.bcast);
+      pipe_.InitBuffer(h16_, ub.h16);
+    }
+    pipe_.InitBuffer(small_, ub.small);
+    LocalTensor<float> ones = small_.Get<float>()[kOnes / 4];
+    Duplicate(ones, kFlagValue, 8);
+    LocalTensor<float> zeros = small_.Get<float>()[kZeros / 4];
+    Duplicate(zeros, 0.0f, static_cast<uint32_t>(slots_ * 8));
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+  }
+
+  __aicore__ void Process() {
+    Stamp(0);
+    InitWinState();
+    if (g_.stall_before_send_ps) detail::core().scalar_work(StallCycles());
+    Send();
+    Stamp(1);
+    Receive();
+    PipeBarrier<PIPE_ALL>();
+    Stamp(2);
+  }
+
+ private:
+  // Offsets inside the small scratch buffer.
+  static constexpr uint32_t kFlags = 0;          // a token's flags (up to 20 x 32 B)
+  static constexpr uint32_t kZeros = 1024;       // the cleared flags
+  static constexpr uint32_t kOnes = 2048;        // one flag block of eight 1.0
+  static constexpr uint32_t kSum = 2080;         // ReduceSum result
+  static constexpr uint32_t kWeights = 2112;     // a token's K weights (up to 16 fp32)
+  static constexpr uint32_t kTriples = 2176;     // up to kTripleRows triples
+  static constexpr uint32_t kTripleRows = 256;   // 3 KB
+  static constexpr uint32_t kBlockMax = 5248;    // block scales, fp32 (up to 1024 + pad)
+
+  uint64_t StallCycles() const {
+    return static_cast<uint64_t>(static_cast<double>(g_.stall_before_send_ps) *
+                                 detail::core().timing().clock.ghz / 1000.0);
+  }
+  void Stamp(int i) {
+    if (g_.phase_ps) g_.phase_ps[core_ * 3 + i] = SimNowPs();
+  }
+
+  void InitWinState() {
+    GlobalTensor<int32_t> state;
+    state.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId(rank_) +
+                                                            kStateWordBase + core_ * 512ull),
+                          8);
+    data_state_ = g_.window_flip ? state.GetValue(0) : 0;
+    state.SetValue(0, data_state_ ? 0 : 1);
+  }
+
+  uint64_t SlotIndex(int t, int k) const { return static_cast<uint64_t>(t) * slots_ + k; }
+  GM_ADDR DataSlot(int rank, int t, int k) const {
+    return GetWindAddrByRankId(rank) + data_state_ * (GetWindSize() / 2) +
+           SlotIndex(t, k) * slot_bytes_;
+  }
+  GM_ADDR Flag(int rank, int t, int k) const {
+    return GetWindStateAddrByRankId(rank) + kFlagBase + data_state_ * dispatch::kStatusHalf +
+           SlotIndex(t, k) * 32;
+  }
+
+  // ---- 2. send: rows [begin, end) of expandX, visited from offset rankId
+  void Send() {
+    auto [begin, end] = split_to_core(send_rows_, cores_, core_);
+    int64_t n = end - begin;
+    if (n == 0) return;
+    int64_t first = begin + rank_ % n;
+    // The rotated walk is two contiguous runs of rows; triples come in by chunks of each run.
+    for (auto [from, to] : {std::pair<int64_t, int64_t>{first, end}, {begin, first}})
+      for (int64_t c0 = from; c0 < to; c0 += kTripleRows) {
+        int rows = static_cast<int>(std::min<int64_t>(kTripleRows, to - c0));
+        LocalTensor<int32_t> tri = small_.Get<int32_t>()[kTriples / 4];
+        DataCopyPad(tri, assistGm_[static_cast<uint64_t>(c0) * 3],
+                    DataCopyExtParams{1, static_cast<uint32_t>(12 * rows), 0, 0, 0});
+        SetFlag<HardEvent::MTE2_S>(0);
+        WaitFlag<HardEvent::MTE2_S>(0);
+        for (int i = 0; i < rows; ++i)
+          SendRow(c0 + i, tri.GetValue(3 * i), tri.GetValue(3 * i + 1), tri.GetValue(3 * i + 2));
+      }
+    FlushFlags();
+  }
+
+  void SendRow(int64_t row, int dst, int t, int k) {
+    GlobalTensor<uint8_t> slot;
+    slot.SetGlobalBuffer(DataSlot(dst, t, k), wire_);
+    if (g_.attrs.comm_quant) {
+      LocalTensor<T> in = rowQue_.AllocTensor<T>();
+      {
+        PayloadScope payload;
+        DataCopyPad(in, expandGm_[static_cast<uint64_t>(row) * h_],
+                    DataCopyExtParams{1, h_ * static_cast<uint32_t>(sizeof(T)), 0, 0, 0});
+      }
+      rowQue_.EnQue(in);
+      in = rowQue_.DeQue<T>();
+      Quantize(in);
+      rowQue_.FreeTensor(in);
+      LocalTensor<uint8_t> rec = outQue_.DeQue<uint8_t>();
+      {
+        PayloadScope payload;
+        DataCopyPad(slot, rec, DataCopyExtParams{1, wire_, 0, 0, 0});
+      }
+      outQue_.FreeTensor(rec);
+    } else {
+      // The row goes back out of the buffer it came in (MTE2 -> MTE3 through the bound queue).
+      LocalTensor<T> in = bindQue_.AllocTensor<T>();
+      {
+        PayloadScope payload;
+        DataCopyPad(in, expandGm_[static_cast<uint64_t>(row) * h_],
+                    DataCopyExtParams{1, h_ * static_cast<uint32_t>(sizeof(T)), 0, 0, 0});
+      }
+      bindQue_.EnQue(in);
+      LocalTensor<uint8_t> rec = bindQue_.DeQue<uint8_t>();
+      {
+        PayloadScope payload;
+        DataCopyPad(slot, rec, DataCopyExtParams{1, wire_, 0, 0, 0});
+      }
+      bindQue_.FreeTensor(rec);
+    }
+    pending_.push_back({dst, t, k});
+    if (static_cast<int>(pending_.size()) >= g_.attrs.rows_per_barrier) FlushFlags();
+  }
+
+  // Every row before the barrier has landed in its window before its flag is written.
+  void FlushFlags() {
+    if (pending_.empty()) return;
+    PipeBarrier<PIPE_MTE3>();
+    LocalTensor<float> ones = small_.Get<float>()[kOnes / 4];
+    for (const Pending& p : pending_) {
+      GlobalTensor<float> flag;
+      flag.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(Flag(p.rank, p.t, p.k)), 8);
+      DataCopy(flag, ones, 8);
+    }
+    pending_.clear();
+  }
+
+  // commQuantMode 2: per block of 8, s = max|x| x (1/127) in fp32; q = int8(RINT(fp16(RINT(x/s))));
+  // the record is Align32(H) int8 values, then the block scales rounded (RINT) to the dtype.
+  void Quantize(const LocalTensor<T>& in) {
+    PayloadScope payload;
+    uint32_t padded = static_cast<uint32_t>(align_up(h_, 16));
+    LocalTensor<float> xf = tmp_.Get<float>(), ax = bcast_.Get<float>();
+    LocalTensor<float> mx = small_.Get<float>()[kBlockMax / 4];
+    if (padded > h_) Duplicate(xf, 0.0f, padded);  // the last blocks are zero-padded
+    Cast(xf, in, RoundMode::CAST_NONE, h_);
+    Abs(ax, xf, padded);
+    int32_t repeats = static_cast<int32_t>((padded + 63) / 64);
+    BlockReduceMax(mx, ax, repeats, 64, 1, 1, 8);
+    Muls(mx, mx, 1.0f / 127.0f, nblk_);
+    Brcb(ax, mx, static_cast<uint8_t>((nblk_ + 7) / 8), BrcbRepeatParams{1, 8});
+    Div(xf, xf, ax, h_);
+    LocalTensor<half> xh = h16_.Get<half>();
+    Cast(xh, xf, RoundMode::CAST_RINT, h_);
+    LocalTensor<uint8_t> rec = outQue_.AllocTensor<uint8_t>();
+    Cast(rec.template ReinterpretCast<int8_t>(), xh, RoundMode::CAST_RINT, h_);
+    Cast(rec[quant_scale_offset(g_.attrs)].template ReinterpretCast<T>(), mx, RoundMode::CAST_RINT,
+         nblk_);
+    outQue_.EnQue(rec);
+  }
+
+  // The receiver's side: fp32(fp16(q)) x fp32(s), rounded (RINT) to the dtype, into `xf` as fp32.
+  void Dequantize(const LocalTensor<uint8_t>& rec, const LocalTensor<float>& xf) {
+    PayloadScope payload;
+    LocalTensor<half> xh = h16_.Get<half>();
+    LocalTensor<float> bc = bcast_.Get<float>(), sf = small_.Get<float>()[kBlockMax / 4];
+    Cast(xh, rec.template ReinterpretCast<int8_t>(), RoundMode::CAST_NONE, h_);
+    Cast(xf, xh, RoundMode::CAST_NONE, h_);
+    Cast(sf, rec[quant_scale_offset(g_.attrs)].template ReinterpretCast<T>(),
+         RoundMode::CAST_NONE, nblk_);
+    Brcb(bc, sf, static_cast<uint8_t>((nblk_ + 7) / 8), BrcbRepeatParams{1, 8});
+    Mul(xf, xf, bc, h_);
+    LocalTensor<T> xt = xh.template ReinterpretCast<T>();
+    Cast(xt, xf, RoundMode::CAST_RINT, h_);
+    Cast(xf, xt, RoundMode::CAST_NONE, h_);
+  }
+
+  // ---- 3. receive
+  void Receive() {
+    auto [begin, end] = split_to_core(g_.active_tokens, cores_, core_);
+    if (g_.attrs.receiver == "in_order") {
+      for (int64_t t = begin; t < end; ++t) {
+        while (!Ready(static_cast<int>(t))) {
+        }
+        CombineToken(static_cast<int>(t));
+      }
+      return;
+    }
+    std::vector<int> pending;
+    for (int64_t t = begin; t < end; ++t) pending.push_back(static_cast<int>(t));
+    while (!pending.empty()) {
+      std::vector<int> left;
+      for (int t : pending) {
+        if (Ready(t)) {
+          CombineToken(t);
+        } else {
+          left.push_back(t);
+        }
+      }
+      pending.swap(left);
+    }
+  }
+
+  // One poll of a token's flags: sum of its (K + shared) x 8 floats == 8 x (K + shared) +- 0.5.
+  bool Ready(int t) {
+    uint64_t t0 = SimNowPs();
+    LocalTensor<float> flags = small_.Get<float>()[kFlags / 4];
+    LocalTensor<float> sum = small_.Get<float>()[kSum / 4];
+    GlobalTensor<float> gm;
+    gm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(Flag(rank_, t, 0)), slots_ * 8ull);
+    uint32_t n = static_cast<uint32_t>(slots_ * 8);
+    DataCopy(flags, gm, n);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    ReduceSum(sum, flags, flags, n);
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+    float s = sum.GetValue(0);
+    bool ready = s > static_cast<float>(n) - 0.5f && s < static_cast<float>(n) + 0.5f;
+    if (ready) {
+      DataCopy(gm, small_.Get<float>()[kZeros / 4], n);  // clear for the next use of this half
+    } else if (g_.wait_ps) {
+      g_.wait_ps[core_] += SimNowPs() - t0;
+    }
+    return ready;
+  }
+
+  void CombineToken(int t) {
+    const dispatch::Attrs& d = g_.attrs.d;
+    LocalTensor<float> w = small_.Get<float>()[kWeights / 4];
+    DataCopyPad(w, scalesGm_[static_cast<uint64_t>(t) * d.topk],
+                DataCopyExtParams{1, static_cast<uint32_t>(4 * d.topk), 0, 0, 0});
+    SetFlag<HardEvent::MTE2_S>(1);
+    WaitFlag<HardEvent::MTE2_S>(1);
+    LocalTensor<float> acc = acc_.Get<float>(), term = tmp_.Get<float>();
+    PayloadScope payload;
+    Duplicate(acc, 0.0f, h_);
+    for (int k = 0; k < slots_; ++k) {
+      GlobalTensor<uint8_t> slot;
+      slot.SetGlobalBuffer(DataSlot(rank_, t, k), wire_);
+      LocalTensor<uint8_t> in = rowQue_.AllocTensor<uint8_t>();
+      DataCopyPad(in, slot, DataCopyExtParams{1, wire_, 0, 0, 0});
+      rowQue_.EnQue(in);
+      in = rowQue_.DeQue<uint8_t>();
+      if (g_.attrs.comm_quant) {
+        Dequantize(in, term);
+      } else {
+        Cast(term, in.template ReinterpretCast<T>(), RoundMode::CAST_NONE, h_);
+      }
+      rowQue_.FreeTensor(in);
+      if (k < d.topk) Muls(term, term, w.GetValue(static_cast<uint32_t>(k)), h_);
+      Add(acc, acc, term, h_);
+    }
+    if (g_.shared_expert_x) {
+      LocalTensor<T> in = rowQue_.AllocTensor<T>();
+      DataCopyPad(in, sharedGm_[static_cast<uint64_t>(t) * h_],
+                  DataCopyExtParams{1, h_ * static_cast<uint32_t>(sizeof(T)), 0, 0, 0});
+      rowQue_.EnQue(in);
+      in = rowQue_.DeQue<T>();
+      Cast(term, in, RoundMode::CAST_NONE, h_);
+      rowQue_.FreeTensor(in);
+      Add(acc, acc, term, h_);
+    }
+    LocalTensor<T> out = outQue_.AllocTensor<T>();
+    Cast(out, acc, RoundMode::CAST_RINT, h_);
+    outQue_.EnQue(out);
+    out = outQue_.DeQue<T>();
+    DataCopyPad(outGm_[static_cast<uint64_t>(t) * h_], out,
+                DataCopyExtParams{1, h_ * static_cast<uint32_t>(sizeof(T)), 0, 0, 0});
+    outQue_.FreeTensor(out);
+  }
+
+  struct Pending {
+    int rank, t, k;
+  };
+  DeviceArgs g_;
+  int rank_ = 0, core_ = 0, cores_ = 1, slots_ = 1, data_state_ = 0;
+  uint32_t h_ = 0, wire_ = 0, nblk_ = 0;
+  uint64_t slot_bytes_ = 0;
+  int64_t send_rows_ = 0;
+  std::vector<Pending> pending_;
+  TPipe pipe_;
+  TQue<TPosition::VECIN, 1> rowQue_;
+  TQue<TPosition::VECOUT, 1> outQue_;
+  TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bindQue_;
+  TBuf<TPosition::VECCALC> acc_, tmp_, bcast_, h16_, small_;
+  GlobalTensor<T> expandGm_, sharedGm_, outGm_;
+  GlobalTensor<int32_t> assistGm_, countsGm_;
+  GlobalTensor<float> scalesGm_;
+};
+
+}  // namespace ascend::combine
