@@ -137,10 +137,19 @@ int run_cli(int argc, char** argv) {
   const KernelRecord& r = sim.records().back();
   const nlohmann::json& rank0 = r.ranks.at(0);
   std::cout << std::fixed << std::setprecision(3);
-  std::cout << "ascend-sim: kernel " << r.name << " on preset " << preset << ", "
+  std::cout << "ascend-sim: kernel " << kernel.name << " on preset " << preset << ", "
             << r.rank_latency.size() << " rank(s) x " << r.cores << " of "
             << params.integer("die.aiv_count") << " AIV cores\n";
-  std::cout << "  latency        " << model::ps_to_ns(r.latency()) / 1000.0 << " us\n";
+  const auto& recs = sim.records();
+  if (recs.size() > 1) {  // several launches (moe): each, then launch of the first to end
+    for (const KernelRecord& k : recs)
+      std::cout << "  " << std::left << std::setw(15) << k.name << std::right
+                << model::ps_to_ns(k.latency()) / 1000.0 << " us\n";
+    std::cout << "  total          "
+              << model::ps_to_ns(r.start + r.latency() - recs.front().start) / 1000.0 << " us\n";
+  } else {
+    std::cout << "  latency        " << model::ps_to_ns(r.latency()) / 1000.0 << " us\n";
+  }
   if (r.extra.contains("bandwidth_GBps"))
     std::cout << "  bandwidth      " << r.extra["bandwidth_GBps"].get<double>() << " GB/s ("
               << r.extra["bytes"].get<uint64_t>() << " B)\n";

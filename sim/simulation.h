@@ -3,6 +3,7 @@
 // deadlock, hang or kernel fault into its error, and collects the figures of every launch.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -65,7 +66,8 @@ class Simulation {
   KernelRecord& run_kernel(const std::string& name, int cores,
                            const std::function<std::function<void()>(int die)>& program);
 
-  const std::vector<KernelRecord>& records() const { return records_; }
+  // A deque: the record a launch returns stays valid across later launches.
+  const std::deque<KernelRecord>& records() const { return records_; }
   nlohmann::json stats(double wall_s) const;
   // Writes stats.json and config.ini (and closes trace.json / waves.vcd) when out_dir is set.
   void write_outputs(double wall_s, const std::string& preset, const std::string& kernel);
@@ -81,7 +83,7 @@ class Simulation {
   std::unique_ptr<model::Cluster> cluster_;
   std::unique_ptr<TraceRecorder> trace_;
   sc_core::sc_trace_file* vcd_ = nullptr;
-  std::vector<KernelRecord> records_;
+  std::deque<KernelRecord> records_;
   AscendC::detail::HcclWindows windows_;
   std::map<const model::BandwidthServer*, int> resource_level_;  // traced resources (VCD levels)
   bool traces_closed_ = false;

@@ -95,8 +95,7 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir, int ra
   const uint64_t bs = npos(a.d.bs), k = npos(a.d.topk);
   const uint64_t l = npos(dispatch::local_experts(a.d, rank));
   const char* xdt = bf16 ? "<u2" : "<f2";
-  auto load = [&](const std::string& name, const char* dt, std::vector<uint64_t> shape,
-                  auto& out) {
+  auto load = [&](const std::string& name, const char* dt, std::vector<uint64_t> shape, auto& out) {
     npy::Array arr = npy::read_expect(dir + "/" + name + ".npy", dt, shape);
     out.resize(arr.bytes.size() / sizeof(out[0]));
     std::memcpy(out.data(), arr.bytes.data(), arr.bytes.size());
@@ -361,16 +360,17 @@ std::string run(Simulation& sim, const Params& p) {
   if (p.integer("run.check") == 0) return "not checked (run.check = 0)";
   if (!payload) return "not checked (timing-only run: sim.payload = 0 moves no hidden states)";
   combine::check(a, bf16, inputs, sim, ex);
-  return "x_out of every rank matches the golden reference (" + std::to_string(ranks) +
-         " ranks, " + std::to_string(calls) + " call(s))";
+  return "x_out of every rank matches the golden reference (" + std::to_string(ranks) + " ranks, " +
+         std::to_string(calls) + " call(s))";
 }
 
 }  // namespace
 
 KernelDef combine_kernel_def() {
-  return {"combine",
-          "MoeDistributeCombine (A3 fullmesh_v1): expert outputs back to their tokens, weighted sum",
-          declare, run, dies};
+  return {
+      "combine",
+      "MoeDistributeCombine (A3 fullmesh_v1): expert outputs back to their tokens, weighted sum",
+      declare, run, dies};
 }
 
 }  // namespace ascend

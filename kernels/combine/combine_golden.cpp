@@ -38,13 +38,13 @@ std::vector<std::vector<Origin>> locate(const Attrs& a, const std::vector<RankIn
     for (int i = 0; i < rows; ++i) {
       int src = in[r].assist[3 * i], t = in[r].assist[3 * i + 1], k = in[r].assist[3 * i + 2];
       std::string at = "rank " + std::to_string(r) + ", assist_info_for_combine row " +
-                       std::to_string(i) + " = (" + std::to_string(src) + ", " +
-                       std::to_string(t) + ", " + std::to_string(k) + ")";
+                       std::to_string(i) + " = (" + std::to_string(src) + ", " + std::to_string(t) +
+                       ", " + std::to_string(k) + ")";
       if (src < 0 || src >= w || k < 0 || k >= slots || t < 0 || t >= in[src].active_tokens(a))
         bad(at + " names no active (rank, token, slot)");
       Origin& o = where[src][static_cast<size_t>(t) * slots + k];
-      if (o.rank >= 0) bad(at + " duplicates rank " + std::to_string(o.rank) + ", row " +
-                           std::to_string(o.row));
+      if (o.rank >= 0)
+        bad(at + " duplicates rank " + std::to_string(o.rank) + ", row " + std::to_string(o.row));
       o = {r, i};
     }
   }

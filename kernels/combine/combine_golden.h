@@ -11,13 +11,13 @@
 namespace ascend::combine {
 
 struct RankInputs {
-  std::vector<uint16_t> expand_x;        // (rows, H) expert outputs, raw bf16/fp16 bits
-  std::vector<int32_t> assist;           // (3 x rows) triples (srcRank, token, k)
-  std::vector<int32_t> ep_send_counts;   // (W x L) cumulative: the last is the rows to send
-  std::vector<int32_t> ids;              // (BS, K) expert ids of this rank's tokens
-  std::vector<float> expert_scales;      // (BS, K) weights
+  std::vector<uint16_t> expand_x;         // (rows, H) expert outputs, raw bf16/fp16 bits
+  std::vector<int32_t> assist;            // (3 x rows) triples (srcRank, token, k)
+  std::vector<int32_t> ep_send_counts;    // (W x L) cumulative: the last is the rows to send
+  std::vector<int32_t> ids;               // (BS, K) expert ids of this rank's tokens
+  std::vector<float> expert_scales;       // (BS, K) weights
   std::vector<uint16_t> shared_expert_x;  // (BS, H) or empty
-  int active = -1;                       // 1-D mask: the first N tokens are active (-1: all)
+  int active = -1;                        // 1-D mask: the first N tokens are active (-1: all)
   int active_tokens(const Attrs& a) const {
     return active >= 0 ? active : dispatch::active_tokens(a.d);
   }

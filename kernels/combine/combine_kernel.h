@@ -28,11 +28,11 @@ using namespace AscendC;
 struct DeviceArgs {
   GM_ADDR expand_x, assist_info, ep_send_counts, expert_scales, shared_expert_x, x_out;
   Attrs attrs;
-  int buffer_num = 2;             // after the UB fallback
-  bool window_flip = true;        // 0/1 halves on consecutive calls
-  int active_tokens = 0;          // this rank's 1-D mask: the first N tokens are active
-  uint64_t* phase_ps = nullptr;   // per core: 3 timestamps (start, sent, combined)
-  uint64_t* wait_ps = nullptr;    // per core: time spent in polls that found a token not ready
+  int buffer_num = 2;                 // after the UB fallback
+  bool window_flip = true;            // 0/1 halves on consecutive calls
+  int active_tokens = 0;              // this rank's 1-D mask: the first N tokens are active
+  uint64_t* phase_ps = nullptr;       // per core: 3 timestamps (start, sent, combined)
+  uint64_t* wait_ps = nullptr;        // per core: time spent in polls that found a token not ready
   uint64_t stall_before_send_ps = 0;  // what-if: this rank starts sending late
 };
 
@@ -53,7 +53,8 @@ class KernelCombine {
     uint64_t rows = static_cast<uint64_t>(dispatch::capacity_rows(d, rank_));
     expandGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.expand_x), rows * h_);
     assistGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.assist_info), rows * 128);
-    int blocks = dispatch::is_shared_rank(d, rank_) ? d.ep : d.ep * dispatch::local_experts(d, rank_);
+    int blocks =
+        dispatch::is_shared_rank(d, rank_) ? d.ep : d.ep * dispatch::local_experts(d, rank_);
     countsGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.ep_send_counts), blocks);
     send_rows_ = countsGm_.GetValue(blocks - 1);
     scalesGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(g_.expert_scales),
@@ -95,14 +96,14 @@ class KernelCombine {
 
  private:
   // Offsets inside the small scratch buffer.
-  static constexpr uint32_t kFlags = 0;          // a token's flags (up to 20 x 32 B)
-  static constexpr uint32_t kZeros = 1024;       // the cleared flags
-  static constexpr uint32_t kOnes = 2048;        // one flag block of eight 1.0
-  static constexpr uint32_t kSum = 2080;         // ReduceSum result
-  static constexpr uint32_t kWeights = 2112;     // a token's K weights (up to 16 fp32)
-  static constexpr uint32_t kTriples = 2176;     // up to kTripleRows triples
-  static constexpr uint32_t kTripleRows = 256;   // 3 KB
-  static constexpr uint32_t kBlockMax = 5248;    // block scales, fp32 (up to 1024 + pad)
+  static constexpr uint32_t kFlags = 0;         // a token's flags (up to 20 x 32 B)
+  static constexpr uint32_t kZeros = 1024;      // the cleared flags
+  static constexpr uint32_t kOnes = 2048;       // one flag block of eight 1.0
+  static constexpr uint32_t kSum = 2080;        // ReduceSum result
+  static constexpr uint32_t kWeights = 2112;    // a token's K weights (up to 16 fp32)
+  static constexpr uint32_t kTriples = 2176;    // up to kTripleRows triples
+  static constexpr uint32_t kTripleRows = 256;  // 3 KB
+  static constexpr uint32_t kBlockMax = 5248;   // block scales, fp32 (up to 1024 + pad)
 
   uint64_t StallCycles() const {
     return static_cast<uint64_t>(static_cast<double>(g_.stall_before_send_ps) *
@@ -236,8 +237,8 @@ class KernelCombine {
     LocalTensor<float> bc = bcast_.Get<float>(), sf = small_.Get<float>()[kBlockMax / 4];
     Cast(xh, rec.template ReinterpretCast<int8_t>(), RoundMode::CAST_NONE, h_);
     Cast(xf, xh, RoundMode::CAST_NONE, h_);
-    Cast(sf, rec[quant_scale_offset(g_.attrs)].template ReinterpretCast<T>(),
-         RoundMode::CAST_NONE, nblk_);
+    Cast(sf, rec[quant_scale_offset(g_.attrs)].template ReinterpretCast<T>(), RoundMode::CAST_NONE,
+         nblk_);
     Brcb(bc, sf, static_cast<uint8_t>((nblk_ + 7) / 8), BrcbRepeatParams{1, 8});
     Mul(xf, xf, bc, h_);
     LocalTensor<T> xt = xh.template ReinterpretCast<T>();

@@ -13,8 +13,8 @@ void validate(const Attrs& a) {
                    "combine: shared_expert_x is allowed only without shared-expert ranks "
                    "(--shared-expert-ranks 0), as the operator document says");
   if (a.receiver != "in_order" && a.receiver != "ready_first")
-    throw SimError(kExitBadInput, "combine.receiver = '" + a.receiver +
-                                      "': in_order or ready_first");
+    throw SimError(kExitBadInput,
+                   "combine.receiver = '" + a.receiver + "': in_order or ready_first");
   if (a.rows_per_barrier < 1 || a.rows_per_barrier > 64)
     throw SimError(kExitBadInput, "combine.rows_per_barrier = " +
                                       std::to_string(a.rows_per_barrier) + " is outside [1, 64]");
@@ -45,9 +45,9 @@ uint64_t flags_bytes(const Attrs& a) {
 }
 
 // Per core: a row queue (a slot or an expandX row coming in), an out queue (a record or an xOut
-// row going out), a bound queue (unquantized sends: a row in and straight out), the fp32 accumulator and a fp32 term, and for communication quantization a
-// fp32 broadcast of the block scales and a fp16 row; a small scratch holds flags, weights,
-// triples and block maxima.
+// row going out), a bound queue (unquantized sends: a row in and straight out), the fp32
+// accumulator and a fp32 term, and for communication quantization a fp32 broadcast of the block
+// scales and a fp16 row; a small scratch holds flags, weights, triples and block maxima.
 UbPlan ub_plan(const Attrs& a) {
   uint32_t h = static_cast<uint32_t>(a.d.hidden);
   UbPlan p{};

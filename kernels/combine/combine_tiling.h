@@ -14,9 +14,9 @@ using dispatch::align_up;
 using dispatch::split_to_core;
 
 struct Attrs {
-  dispatch::Attrs d;                // EP, BS, H, K, experts, shared experts, active tokens, cores
-  bool comm_quant = false;          // commQuantMode 2: int8 blocks of 8 on the wire
-  bool shared_expert_x = false;     // sharedExpertX (BS, H) is added unweighted (S = 0 only)
+  dispatch::Attrs d;                  // EP, BS, H, K, experts, shared experts, active tokens, cores
+  bool comm_quant = false;            // commQuantMode 2: int8 blocks of 8 on the wire
+  bool shared_expert_x = false;       // sharedExpertX (BS, H) is added unweighted (S = 0 only)
   std::string receiver = "in_order";  // in_order ([OLD]) or ready_first ([NEW] round-robin)
   int rows_per_barrier = 1;           // rows sent before each PipeBarrier<PIPE_MTE3> + flags
   int buffer_num = 2;                 // UB buffers per queue (falls back to 1 when UB is short)
@@ -44,8 +44,8 @@ UbPlan ub_plan(const Attrs& a);
 int effective_buffer_num(const Attrs& a, uint64_t ub_bytes);
 
 // Byte offsets inside the status window ([OLD] layout, kernels.md 1.3 and 2.3).
-constexpr uint64_t kFlagBase = 64 * 1024;         // combine's flags: +64 KB in each half
-constexpr uint64_t kStateWordBase = 975 * 1024;   // combine's per-core dataState words
-constexpr float kFlagValue = 1.0f;                // each flag block is eight fp32 1.0
+constexpr uint64_t kFlagBase = 64 * 1024;        // combine's flags: +64 KB in each half
+constexpr uint64_t kStateWordBase = 975 * 1024;  // combine's per-core dataState words
+constexpr float kFlagValue = 1.0f;               // each flag block is eight fp32 1.0
 
 }  // namespace ascend::combine

@@ -390,8 +390,8 @@ std::string run(Simulation& sim, const Params& p) {
     for (int c = 0; c < calls; ++c)
       for (int r = 0; r < ranks; ++r)
         dispatch::dump(sim, a, bf16, inputs[c][r], bufs[c][r], r,
-             dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/rank" +
-                 std::to_string(r));
+                       dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/rank" +
+                           std::to_string(r));
   if (!check) return "not checked (run.check = 0)";
   for (int c = 0; c < calls; ++c) {
     std::vector<dispatch::RankOutputs> want = dispatch::golden(a, bf16, inputs[c]);

@@ -2,10 +2,9 @@
 // pass their own), and comparing a rank's device outputs with the golden reference.
 #pragma once
 
+#include <random>
 #include <string>
 #include <vector>
-
-#include <random>
 
 #include "kernels/dispatch/dispatch_golden.h"
 #include "sim/params.h"
@@ -33,8 +32,7 @@ struct Execution {
 // The attributes from the dispatch.* parameters.
 Attrs attrs_of(const Params& p, int ep, int cores);
 // Expert ids by the routing (uniform, balanced or zipf:ALPHA) and random tokens.
-std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
-                           std::mt19937& rng);
+std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank, std::mt19937& rng);
 std::vector<uint16_t> random_tokens(const Attrs& a, bool bf16, std::mt19937& rng);
 // --input DIR/rank{r}/: expert_ids, x, optional x_active_mask (bad files: status 2).
 RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir);

@@ -711,26 +711,23 @@ void BlockReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_
       "BlockReduceMax");
   detail::check_operand(dst, (uint64_t(repeat - 1) * dstRepStride * 8 + blocks) * sizeof(T),
                         "BlockReduceMax");
-  detail::issue_vector("BlockReduceMax", static_cast<uint64_t>(repeat),
-                       [=] {
-                         const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
-                         T* d = dst.ptr();
-                         for (int32_t r = 0; r < repeat; ++r)
-                           for (int32_t b = 0; b < blocks; ++b) {
-                             int32_t n = std::min(per_block, mask - b * per_block);
-                             const uint8_t* blk = s + (uint64_t(r) * srcRepStride +
-                                                       uint64_t(b) * srcBlkStride) *
-                                                          32;
-                             T best;
-                             std::memcpy(&best, blk, sizeof(T));
-                             for (int32_t i = 1; i < n; ++i) {
-                               T x;
-                               std::memcpy(&x, blk + i * sizeof(T), sizeof(T));
-                               if (to_double(x) > to_double(best)) best = x;
-                             }
-                             d[uint64_t(r) * dstRepStride * 8 + b] = best;
-                           }
-                       });
+  detail::issue_vector("BlockReduceMax", static_cast<uint64_t>(repeat), [=] {
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
+    T* d = dst.ptr();
+    for (int32_t r = 0; r < repeat; ++r)
+      for (int32_t b = 0; b < blocks; ++b) {
+        int32_t n = std::min(per_block, mask - b * per_block);
+        const uint8_t* blk = s + (uint64_t(r) * srcRepStride + uint64_t(b) * srcBlkStride) * 32;
+        T best;
+        std::memcpy(&best, blk, sizeof(T));
+        for (int32_t i = 1; i < n; ++i) {
+          T x;
+          std::memcpy(&x, blk + i * sizeof(T), sizeof(T));
+          if (to_double(x) > to_double(best)) best = x;
+        }
+        d[uint64_t(r) * dstRepStride * 8 + b] = best;
+      }
+  });
 }
 // Brcb: each repeat reads 8 consecutive elements of src and fills one 32-B block of dst with
 // each (block j of repeat r at (r x dstRepStride + j x dstBlkStride) x 32 B).
@@ -745,8 +742,7 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint8_t repeatTi
   if (repeatTimes == 0) return;
   detail::check_operand(src, uint64_t{repeatTimes} * 8 * sizeof(T), "Brcb");
   detail::check_operand(
-      dst, (uint64_t{repeatTimes - 1u} * p.dstRepStride + 7ull * p.dstBlkStride + 1) * 32,
-      "Brcb");
+      dst, (uint64_t{repeatTimes - 1u} * p.dstRepStride + 7ull * p.dstBlkStride + 1) * 32, "Brcb");
   detail::issue_vector("Brcb", repeatTimes, [=] {
     const T* s = src.ptr();
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
