@@ -20,6 +20,7 @@
 
 #include <vector>
 
+#include "kernels/dispatch/dispatch_quant.h"
 #include "kernels/dispatch/dispatch_tiling.h"
 #include "sim/api/kernel_operator.h"
 
@@ -251,24 +252,13 @@ class KernelDispatch {
   float Quantize(const LocalTensor<T>& tok) {
     PayloadScope payload;
     uint32_t h = static_cast<uint32_t>(g_.attrs.hidden);
-    LocalTensor<float> xf = f32_.Get<float>();
-    LocalTensor<float> ax = abs_.Get<float>();
-    LocalTensor<float> mx = small_.Get<float>();
-    Cast(xf, tok, RoundMode::CAST_NONE, h);
-    Abs(ax, xf, h);
-    ReduceMax(mx, ax, ax, h);
-    SetFlag<HardEvent::V_S>(0);
-    WaitFlag<HardEvent::V_S>(0);
-    float d = 127.0f / mx.GetValue(0);
-    Muls(xf, xf, d, h);
-    LocalTensor<int32_t> xi = xf.template ReinterpretCast<int32_t>();
-    Cast(xi, xf, RoundMode::CAST_RINT, h);
     LocalTensor<half> xh = f16_.Get<half>();
-    Cast(xh, xi, RoundMode::CAST_ROUND, h);
+    float scale =
+        QuantizeToHalf(tok, f32_.Get<float>(), abs_.Get<float>(), small_.Get<float>(), xh, h);
     LocalTensor<uint8_t> rec = recQue_.AllocTensor<uint8_t>();
     Cast(rec.template ReinterpretCast<int8_t>(), xh, RoundMode::CAST_TRUNC, h);
     recQue_.EnQue(rec);
-    return 1.0f / d;
+    return scale;
   }
 
   // ---- 3. SetStatus: counts per destination, then one {1.0f, count} block to each

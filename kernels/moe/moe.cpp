@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <random>
 
+#include "kernels/alltoallv/alltoallv_host.h"
 #include "kernels/combine/combine_host.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "kernels/kernel.h"
@@ -92,7 +93,7 @@ std::string run(Simulation& sim, const Params& p) {
     std::vector<dispatch::RankInputs>& din = inputs[layer];
     // 1. dispatch
     dispatch::Execution dex = fused ? dispatch::execute(sim, a.d, bf16, {din}, dispatch::Knobs{})
-                                    : dispatch::execute(sim, a.d, bf16, {din}, dispatch::Knobs{});
+                                    : alltoallv::execute(sim, a.d, bf16, din);
     if (fused) dispatch::add_figures(*dex.record, a.d, din, dex, 1);
     if (layer == 0) first_start = dex.record->start;
     std::vector<dispatch::RankOutputs> dgold;
