@@ -143,9 +143,9 @@ int run_cli(int argc, char** argv) {
   const auto& recs = sim.records();
   if (recs.size() > 1) {  // several launches (moe): each, then launch of the first to end
     for (const KernelRecord& k : recs)
-      std::cout << "  " << std::left << std::setw(15) << k.name << std::right
+      std::cout << "  " << std::left << std::setw(20) << k.name << std::right
                 << model::ps_to_ns(k.latency()) / 1000.0 << " us\n";
-    std::cout << "  total          "
+    std::cout << "  total               "
               << model::ps_to_ns(r.start + r.latency() - recs.front().start) / 1000.0 << " us\n";
   } else {
     std::cout << "  latency        " << model::ps_to_ns(r.latency()) / 1000.0 << " us\n";
