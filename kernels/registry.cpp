@@ -10,11 +10,13 @@ KernelDef syncbug_kernel_def();
 KernelDef ub_write_kernel_def();
 KernelDef flag_ring_kernel_def();
 KernelDef dispatch_kernel_def();
+KernelDef ffn_worker_batching_kernel_def();
 
 const std::vector<KernelDef>& all_kernels() {
   static const std::vector<KernelDef> kernels = {dispatch_kernel_def(), pipeline_kernel_def(),
                                                  stream_kernel_def(),   syncbug_kernel_def(),
-                                                 ub_write_kernel_def(), flag_ring_kernel_def()};
+                                                 ub_write_kernel_def(), flag_ring_kernel_def(),
+                                                 ffn_worker_batching_kernel_def()};
   return kernels;
 }
 
