@@ -21,7 +21,8 @@ using ffn::Attrs;
 void declare(Params& p) {
   const char* doc = "FfnWorkerBatching document limits (seeds/000, kernels.md 3)";
   const char* w = "workload";
-  p.declare(int_param("ffn.attn_ranks", "ranks", "8", 1, 1024, "attention ranks A (sessions)", doc));
+  p.declare(
+      int_param("ffn.attn_ranks", "ranks", "8", 1, 1024, "attention ranks A (sessions)", doc));
   p.declare(int_param("ffn.ffn_ranks", "ranks", "1", 1, 64,
                       "FFN ranks F; the routed experts of a layer are split evenly over them", w));
   p.declare(int_param("ffn.micro_batches", "", "2", 1, 64, "micro-batches M", doc));
@@ -53,9 +54,9 @@ void declare(Params& p) {
                       "NORM: sessions collected per call (0: all A)", doc));
   p.declare(int_param("ffn.cores", "cores", "0", 0, 96,
                       "launch cores (0: the tiling, 32 in RECV with Y <= 200000, else all)", w));
-  p.declare(int_param("ffn.sort_max_elements", "elements", "0", 0, 100000000,
-                      "sortLoopMaxElement override: keys one core sorts in UB (0: from ub.size_KiB)",
-                      w));
+  p.declare(
+      int_param("ffn.sort_max_elements", "elements", "0", 0, 100000000,
+                "sortLoopMaxElement override: keys one core sorts in UB (0: from ub.size_KiB)", w));
   p.declare(int_param("ffn.sort_cores", "cores", "0", 0, 96,
                       "at most this many cores sort runs (0: no limit; 1: everything on core 0)",
                       w));
@@ -87,8 +88,9 @@ Attrs attrs_of(const Params& p) {
   a.layers = static_cast<int>(p.integer("ffn.layers"));
   a.hidden = static_cast<int>(p.integer("ffn.hidden"));
   std::string dt = p.text("ffn.token_dtype");
-  a.dtype = dt == "fp16" ? ffn::TokenDtype::Fp16
-                         : dt == "bf16" ? ffn::TokenDtype::Bf16 : ffn::TokenDtype::Int8;
+  a.dtype = dt == "fp16"   ? ffn::TokenDtype::Fp16
+            : dt == "bf16" ? ffn::TokenDtype::Bf16
+                           : ffn::TokenDtype::Int8;
   a.recv = p.integer("ffn.need_schedule") != 0;
   a.mask_rate = p.real("ffn.mask_rate");
   a.out_num = static_cast<int>(p.integer("ffn.out_num"));
@@ -286,8 +288,8 @@ Execution execute(Simulation& sim, const Attrs& a, const Inputs& in, const Knobs
   const uint64_t pb = payload_bytes(a);
   for (int s = 0; s < a.attn; ++s) {
     x[s] = sim.alloc(s, "attn.x", static_cast<uint64_t>(calls) * a.bs * pb);
-    desc[s] = sim.alloc(s, "attn.descriptors",
-                        static_cast<uint64_t>(calls) * a.ffn * (1 + eps) * 4);
+    desc[s] =
+        sim.alloc(s, "attn.descriptors", static_cast<uint64_t>(calls) * a.ffn * (1 + eps) * 4);
     for (int l = 0; l < a.layers; ++l)
       for (int m = 0; m < a.micro_batches; ++m) {
         int c = l * a.micro_batches + m;
@@ -386,8 +388,8 @@ std::string compare(const Attrs& a, const Outputs& want, Simulation& sim, const 
     auto got = read_vec<int32_t>(sim, t.addr, n);
     for (size_t i = 0; i < n; ++i)
       if (got[i] != (*t.want)[i])
-        return std::string("tensor ") + t.name + ", row " + num(i) + ", column 0: " +
-               num(got[i]) + ", golden " + num((*t.want)[i]);
+        return std::string("tensor ") + t.name + ", row " + num(i) + ", column 0: " + num(got[i]) +
+               ", golden " + num((*t.want)[i]);
   }
   if (!payload) return "";
   const uint64_t rb = row_bytes(a), eb = elem_bytes(a);
@@ -440,7 +442,9 @@ void dump(Simulation& sim, const Attrs& a, const ffn::Inputs& in, const ffn::Exe
     if (bytes) sim.read(addr, v.data(), bytes);
     return v;
   };
-  const char* ydt = a.dtype == TokenDtype::Int8 ? "|i1" : a.dtype == TokenDtype::Bf16 ? "<u2" : "<f2";
+  const char* ydt = a.dtype == TokenDtype::Int8   ? "|i1"
+                    : a.dtype == TokenDtype::Bf16 ? "<u2"
+                                                  : "<f2";
   npy::write(dir + "/y.npy", ydt, {y, h}, gm(b.y, y * ffn::row_bytes(a)).data());
   npy::write(dir + "/group_list.npy", "<i8", {static_cast<uint64_t>(ffn::expert_num(a)), 2},
              gm(b.group_list, ffn::expert_num(a) * 16).data());
@@ -466,17 +470,16 @@ std::string run(Simulation& sim, const Params& p) {
   std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 31 + 7));
   std::uniform_real_distribution<double> u(0, 1);
   for (int s = 0; s < a.attn; ++s) {
-    double us = p.text("ffn.skew_dist") == "uniform"
-                    ? skew * u(rng)
-                    : (a.attn > 1 ? skew * s / (a.attn - 1) : 0.0);
+    double us = p.text("ffn.skew_dist") == "uniform" ? skew * u(rng)
+                                                     : (a.attn > 1 ? skew * s / (a.attn - 1) : 0.0);
     if (s == p.integer("ffn.late_rank")) us += p.real("ffn.late_us");
     knobs.start_delay_ps.push_back(static_cast<uint64_t>(us * 1e6));
   }
   for (const char* key : {"ffn.late_rank", "ffn.drop_rank"})
     if (p.integer(key) >= a.attn)
       throw SimError(kExitBadInput, std::string(key) + " = " + p.text(key) +
-                                        " is not an attention rank (A = " +
-                                        std::to_string(a.attn) + ")");
+                                        " is not an attention rank (A = " + std::to_string(a.attn) +
+                                        ")");
   knobs.compute_ps = static_cast<uint64_t>(p.real("ffn.attn_compute_us") * 1e6);
   knobs.drop_rank = static_cast<int>(p.integer("ffn.drop_rank"));
   ffn::Execution ex = ffn::execute(sim, a, in, knobs);
@@ -493,7 +496,8 @@ std::string run(Simulation& sim, const Params& p) {
       for (int s = 0; s < a.attn; ++s)
         last_write = std::max(last_write, ex.landed[static_cast<size_t>(s) * calls + c]);
       for (int k = 0; k < ex.cores; ++k)
-        gather = std::max(gather, ex.gather_end[(static_cast<size_t>(f) * calls + c) * ex.cores + k]);
+        gather =
+            std::max(gather, ex.gather_end[(static_cast<size_t>(f) * calls + c) * ex.cores + k]);
       auto ns = [](uint64_t from, uint64_t to) {
         return to > from ? model::ps_to_ns(to - from) : 0.0;
       };
@@ -513,7 +517,8 @@ std::string run(Simulation& sim, const Params& p) {
       j["kernel_latency_ns"] = ns(st[ffn::kCallStart], st[ffn::kCallEnd]);
       j["batching_ns"] = ns(st[ffn::kPollEnd], st[ffn::kCallEnd]);
       j["last_write_to_end_ns"] = ns(last_write, st[ffn::kCallEnd]);
-      worst_after_last_write = std::max(worst_after_last_write, j["last_write_to_end_ns"].get<double>());
+      worst_after_last_write =
+          std::max(worst_after_last_write, j["last_write_to_end_ns"].get<double>());
       worst_latency = std::max(worst_latency, j["batching_ns"].get<double>());
       int64_t actual = 0;
       sim.read(ex.out[f][c].actual, &actual, 8);

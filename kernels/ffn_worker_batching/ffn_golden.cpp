@@ -20,7 +20,8 @@ Outputs golden(const Attrs& a, const Inputs& in, int f, int l, int m) {
         v.push_back({static_cast<int64_t>(l) * local_experts(a) + ids[j], s,
                      static_cast<int>(j / k1), static_cast<int>(j % k1)});
   }
-  std::stable_sort(v.begin(), v.end(), [](const Entry& x, const Entry& y) { return x.gid < y.gid; });
+  std::stable_sort(v.begin(), v.end(),
+                   [](const Entry& x, const Entry& y) { return x.gid < y.gid; });
   Outputs o;
   o.actual = static_cast<int64_t>(v.size());
   const uint64_t rb = row_bytes(a), pb = payload_bytes(a);

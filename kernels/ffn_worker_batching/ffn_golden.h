@@ -26,10 +26,10 @@ struct Inputs {
 
 struct Outputs {
   int64_t actual = 0;
-  std::vector<uint8_t> y;             // actual rows of row_bytes
-  std::vector<int64_t> group_list;    // expert_num x 2
+  std::vector<uint8_t> y;           // actual rows of row_bytes
+  std::vector<int64_t> group_list;  // expert_num x 2
   std::vector<int32_t> session_ids, micro_batch_ids, token_ids, expert_offsets;  // actual
-  std::vector<float> dynamic_scale;   // actual (int8 only)
+  std::vector<float> dynamic_scale;  // actual (int8 only)
 };
 
 // The outputs of FFN rank f for the call of layer l, micro-batch m.

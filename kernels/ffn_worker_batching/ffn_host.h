@@ -27,9 +27,9 @@ struct Execution {
   int cores = 0;
   std::vector<uint64_t> context, info, data, workspace;  // per FFN rank
   std::vector<std::vector<FfnBuffers>> out;              // [f][call]
-  std::vector<uint64_t> stamps;    // [f][call][kStamps]
-  std::vector<uint64_t> gather_end;  // [f][call][core]
-  std::vector<uint64_t> landed;    // [a][call]
+  std::vector<uint64_t> stamps;                          // [f][call][kStamps]
+  std::vector<uint64_t> gather_end;                      // [f][call][core]
+  std::vector<uint64_t> landed;                          // [a][call]
 };
 
 Execution execute(Simulation& sim, const Attrs& a, const Inputs& in, const Knobs& knobs);

@@ -53,10 +53,10 @@ struct AttnArgs {
   std::vector<GM_ADDR> info, data;  // every FFN rank's token_info_buf and token_data_buf
   std::vector<GM_ADDR> ffn_ws;      // every FFN rank's workspace (its done-call counter)
   Attrs attrs;
-  int session = 0;            // this attention rank's index a
-  uint64_t start_delay_ps = 0;  // the staggered start of this rank
-  uint64_t compute_ps = 0;      // attention compute before each micro-batch
-  bool drop = false;            // what-if: this rank never sends (a missing flag)
+  int session = 0;                // this attention rank's index a
+  uint64_t start_delay_ps = 0;    // the staggered start of this rank
+  uint64_t compute_ps = 0;        // attention compute before each micro-batch
+  bool drop = false;              // what-if: this rank never sends (a missing flag)
   uint64_t* landed_ps = nullptr;  // per call: when the last flag of this rank had landed
 };
 
@@ -148,7 +148,8 @@ class KernelAttentionToFfn {
     dst.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.data[f]), token_data_bytes(a));
     for (int k = 0; k < k_; ++k) {
       if (ids.GetValue(static_cast<uint32_t>(local * k_ + k)) >= kMaskId) continue;
-      uint64_t slot = ((static_cast<uint64_t>(g_.session) * a.micro_batches + m) * a.bs + b) * k_ + k;
+      uint64_t slot =
+          ((static_cast<uint64_t>(g_.session) * a.micro_batches + m) * a.bs + b) * k_ + k;
       PayloadScope payload;
       DataCopyPad(dst[slot * token_size(a)], row, DataCopyExtParams{1, pb_, 0, 0, 0});
     }
@@ -231,8 +232,8 @@ struct FfnArgs {
 
 // Core 0 polls the flag words {flag, layer_id} of sessions [0, n) at micro-batch m with one
 // strided DMA per poll until they sum to n. `buf` holds n 32-B slots. Returns the polls made.
-inline int64_t PollFlags(const GlobalTensor<int32_t>& info, const LocalTensor<int32_t>& buf,
-                         int n, int m, int mbs, int64_t words) {
+inline int64_t PollFlags(const GlobalTensor<int32_t>& info, const LocalTensor<int32_t>& buf, int n,
+                         int m, int mbs, int64_t words) {
   int64_t polls = 0;
   int32_t sum = -1;
   uint32_t gap = static_cast<uint32_t>(mbs * words * 4 - 8);
@@ -451,7 +452,8 @@ class KernelFfnWorkerBatching {
       l.SetValue(static_cast<uint32_t>(s), fl.GetValue(static_cast<uint32_t>(s * 8 + 1)));
     SetFlag<HardEvent::S_MTE3>(0);
     WaitFlag<HardEvent::S_MTE3>(0);
-    DataCopyPad(ws_[kWsLayers], l, DataCopyExtParams{1, static_cast<uint32_t>(a.attn) * 4, 0, 0, 0});
+    DataCopyPad(ws_[kWsLayers], l,
+                DataCopyExtParams{1, static_cast<uint32_t>(a.attn) * 4, 0, 0, 0});
     ws_.SetValue(kWsMicroBatch, m);
     PipeBarrier<PIPE_ALL>();
     // The descriptors are consumed: the flags go back to 0 (the ids are reset by the sort).
@@ -489,15 +491,15 @@ class KernelFfnWorkerBatching {
       int64_t s = s0 / eps_, s1 = std::min(hi, (s + 1) * eps_), n = s1 - s0;
       uint64_t src = a.recv ? (static_cast<uint64_t>(s) * mbs_ + m_) * words_ + 2 + (s0 - s * eps_)
                             : static_cast<uint64_t>(s0);
-      DataCopyPadExtParams<int32_t> pad{true, 0, static_cast<uint8_t>((n + 7) / 8 * 8 - n),
-                                        kPadId};
+      DataCopyPadExtParams<int32_t> pad{true, 0, static_cast<uint8_t>((n + 7) / 8 * 8 - n), kPadId};
       DataCopyPad(ids[static_cast<uint32_t>(off)], a.recv ? info_[src] : eids_[src],
                   DataCopyExtParams{1, static_cast<uint32_t>(n * 4), 0, 0, 0}, pad);
       pieces.push_back({off, n, s, s0});
       off += (n + 7) / 8 * 8;
       s0 = s1;
     }
-    if (off < cap) Duplicate(ids[static_cast<uint32_t>(off)], kPadId, static_cast<uint32_t>(cap - off));
+    if (off < cap)
+      Duplicate(ids[static_cast<uint32_t>(off)], kPadId, static_cast<uint32_t>(cap - off));
     if (a.recv) {  // RECV consumes the descriptors: the ids go back to INT_MAX
       Duplicate(tmp.ReinterpretCast<int32_t>(), kPadId, static_cast<uint32_t>(cap));
       SetFlag<HardEvent::V_MTE3>(0);
@@ -605,8 +607,8 @@ class KernelFfnWorkerBatching {
         src = listB[0].Get<float>();
         used[0] = cnt[0];
       } else {
-        MrgSortSrcList<float> l{listB[0].Get<float>(), listB[1].Get<float>(),
-                                listB[2].Get<float>(), listB[3].Get<float>()};
+        MrgSortSrcList<float> l{listB[0].Get<float>(), listB[1].Get<float>(), listB[2].Get<float>(),
+                                listB[3].Get<float>()};
         MrgSort<float, true>(o, l, cnt, static_cast<uint16_t>((1u << na) - 1));
         SetFlag<HardEvent::V_S>(0);
         WaitFlag<HardEvent::V_S>(0);
@@ -659,8 +661,10 @@ class KernelFfnWorkerBatching {
       DataCopyPad(sess[kMaxSessions], mb, p);
     }
     GlobalTensor<uint8_t> y, scale;
-    y.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.y), static_cast<uint64_t>(y_rows_) * rb_);
-    if (int8_) scale.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.dynamic_scale), y_rows_ * 4);
+    y.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.y),
+                      static_cast<uint64_t>(y_rows_) * rb_);
+    if (int8_)
+      scale.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.dynamic_scale), y_rows_ * 4);
     GlobalTensor<int32_t> outs[4];
     GM_ADDR dst[4] = {g_.session_ids, g_.micro_batch_ids, g_.token_ids, g_.expert_offsets};
     for (int i = 0; i < 4; ++i)
@@ -680,7 +684,8 @@ class KernelFfnWorkerBatching {
         int64_t flat = prop.ReinterpretCast<int32_t>().GetValue(2 * j + 1);
         int64_t s = flat / eps_, rem = flat % eps_;
         int32_t b = static_cast<int32_t>(rem / k_), k = static_cast<int32_t>(rem % k_);
-        int32_t session = a.recv ? static_cast<int32_t>(s) : sess.GetValue(static_cast<uint32_t>(s));
+        int32_t session =
+            a.recv ? static_cast<int32_t>(s) : sess.GetValue(static_cast<uint32_t>(s));
         int32_t mb = a.recv ? m_ : sess.GetValue(static_cast<uint32_t>(kMaxSessions + s));
         uint64_t src = (((static_cast<uint64_t>(session) * mbs_ + mb) * bs_ + b) * k_ + k) * hs_;
         LocalTensor<uint8_t> row = rowQue.AllocTensor<uint8_t>();

@@ -14,8 +14,9 @@ void require(bool ok, const std::string& what) {
 
 void validate(const Attrs& a, int max_dies) {
   using std::to_string;
-  require(a.attn >= 1 && a.attn <= kMaxSessions,
-          "ffn.attn_ranks = " + to_string(a.attn) + " outside [1, 1024] (document limit A <= 1024)");
+  require(
+      a.attn >= 1 && a.attn <= kMaxSessions,
+      "ffn.attn_ranks = " + to_string(a.attn) + " outside [1, 1024] (document limit A <= 1024)");
   require(a.ffn >= 1, "ffn.ffn_ranks = " + to_string(a.ffn) + " must be >= 1");
   require(a.attn + a.ffn <= max_dies,
           "ffn.attn_ranks + ffn.ffn_ranks = " + to_string(a.attn + a.ffn) +
@@ -35,13 +36,13 @@ void validate(const Attrs& a, int max_dies) {
               ") and a multiple of ffn.ffn_ranks (" + to_string(a.ffn) + ")");
   require(a.layers >= 1 && a.layers <= 256,
           "ffn.layers = " + to_string(a.layers) + " outside [1, 256]");
-  require(expert_num(a) < kMaskId, "expert_num = " + to_string(expert_num(a)) +
-                                       " reaches the mask value 1000000");
+  require(expert_num(a) < kMaskId,
+          "expert_num = " + to_string(expert_num(a)) + " reaches the mask value 1000000");
   require(a.mask_rate >= 0 && a.mask_rate <= 1,
           "ffn.mask_rate = " + to_string(a.mask_rate) + " outside [0, 1]");
-  require(a.out_num >= 0 && a.out_num <= a.attn,
-          "ffn.out_num = " + to_string(a.out_num) + " outside [0, A = " + to_string(a.attn) +
-              "] (0: all sessions)");
+  require(a.out_num >= 0 && a.out_num <= a.attn, "ffn.out_num = " + to_string(a.out_num) +
+                                                     " outside [0, A = " + to_string(a.attn) +
+                                                     "] (0: all sessions)");
   require(a.recv ? a.out_num == 0 || a.out_num == a.attn : true,
           "ffn.out_num = " + to_string(a.out_num) +
               " applies to NORM mode only (need_schedule = 0); RECV batches all A sessions");

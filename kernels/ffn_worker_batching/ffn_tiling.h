@@ -16,9 +16,9 @@ constexpr int kMaxSessions = 1024, kMaxMicroBatches = 64, kMaxSelected = 64;
 // ScheduleContext (1024 B, packed), byte offsets as in the document.
 namespace ctx {
 constexpr uint64_t kBytes = 1024;
-constexpr uint64_t kSessionNum = 0, kMicroBatchNum = 4, kMicroBatchSize = 8, kSelectedExpertNum = 12,
-                   kExpertNum = 16, kAttnToFfnTokenSize = 20, kFfnToAttnTokenSize = 24,
-                   kScheduleMode = 28;
+constexpr uint64_t kSessionNum = 0, kMicroBatchNum = 4, kMicroBatchSize = 8,
+                   kSelectedExpertNum = 12, kExpertNum = 16, kAttnToFfnTokenSize = 20,
+                   kFfnToAttnTokenSize = 24, kScheduleMode = 28;
 constexpr uint64_t kRunFlag = 128;
 constexpr uint64_t kAttnArea = 256;  // AttentionArea (not used by the FFN side)
 constexpr uint64_t kTokenInfoBuf = 384, kTokenInfoBufSize = 392, kTokenDataBuf = 400,
@@ -31,19 +31,19 @@ constexpr uint64_t kLayerIdsBuf = 512, kLayerIdsBufSize = 520, kSessionIdsBuf = 
 enum class TokenDtype { Fp16 = 0, Bf16 = 1, Int8 = 2 };
 
 struct Attrs {
-  int attn = 8;            // A: attention ranks (sessions)
-  int ffn = 1;             // F: FFN ranks
-  int micro_batches = 2;   // M
-  int bs = 64;             // BS: tokens per micro-batch
-  int topk = 8;            // K; selected experts K' = K + 1 (the last slot is the shared expert)
-  int experts = 64;        // routed experts per layer, spread over the F FFN ranks
-  int layers = 1;          // layer_num
-  int hidden = 7168;       // H
+  int attn = 8;           // A: attention ranks (sessions)
+  int ffn = 1;            // F: FFN ranks
+  int micro_batches = 2;  // M
+  int bs = 64;            // BS: tokens per micro-batch
+  int topk = 8;           // K; selected experts K' = K + 1 (the last slot is the shared expert)
+  int experts = 64;       // routed experts per layer, spread over the F FFN ranks
+  int layers = 1;         // layer_num
+  int hidden = 7168;      // H
   TokenDtype dtype = TokenDtype::Int8;
-  bool recv = true;        // need_schedule = 1
-  double mask_rate = 0;    // share of entries masked by the attention side
-  int out_num = 0;         // NORM: sessions handed to the batching (0: all A)
-  int cores = 0;           // launch cores (0: the tiling's choice)
+  bool recv = true;           // need_schedule = 1
+  double mask_rate = 0;       // share of entries masked by the attention side
+  int out_num = 0;            // NORM: sessions handed to the batching (0: all A)
+  int cores = 0;              // launch cores (0: the tiling's choice)
   int sort_max_elements = 0;  // sortLoopMaxElement override (0: from the UB size)
   int sort_cores = 0;         // at most this many cores sort (0: no limit)
   int buffer_num = 2;

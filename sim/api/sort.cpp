@@ -1,8 +1,7 @@
-#include "sim/api/kernel_operator.h"
-
 #include <cmath>
 #include <map>
 
+#include "sim/api/kernel_operator.h"
 #include "sim/params.h"
 
 namespace AscendC::detail {

@@ -68,8 +68,8 @@ void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat,
   for (uint64_t runs = static_cast<uint64_t>(repeatTimes); runs > 1; runs = (runs + 3) / 4)
     ++passes;
   const detail::SortCosts& c = detail::sort_costs();
-  double cycles = repeatTimes * c.sort32_cycles +
-                  passes * static_cast<double>(n) / c.merge_elements_per_cycle;
+  double cycles =
+      repeatTimes * c.sort32_cycles + passes * static_cast<double>(n) / c.merge_elements_per_cycle;
   detail::issue_vector_cycles("Sort", cycles, [dst, concat, index, n] {
     const float* s = concat.ptr();
     const uint32_t* ix = index.ptr();
