@@ -13,11 +13,19 @@ KernelDef dispatch_kernel_def();
 KernelDef combine_kernel_def();
 KernelDef moe_kernel_def();
 KernelDef alltoallv_kernel_def();
+KernelDef ffn_worker_batching_kernel_def();
 
 const std::vector<KernelDef>& all_kernels() {
-  static const std::vector<KernelDef> kernels = {
-      dispatch_kernel_def(), combine_kernel_def(), moe_kernel_def(), alltoallv_kernel_def(),      pipeline_kernel_def(),
-      stream_kernel_def(),   syncbug_kernel_def(), ub_write_kernel_def(), flag_ring_kernel_def()};
+  static const std::vector<KernelDef> kernels = {dispatch_kernel_def(),
+                                                 combine_kernel_def(),
+                                                 moe_kernel_def(),
+                                                 alltoallv_kernel_def(),
+                                                 ffn_worker_batching_kernel_def(),
+                                                 pipeline_kernel_def(),
+                                                 stream_kernel_def(),
+                                                 syncbug_kernel_def(),
+                                                 ub_write_kernel_def(),
+                                                 flag_ring_kernel_def()};
   return kernels;
 }
 

@@ -151,6 +151,16 @@ void declare_hardware_params(Params& p) {
                       "HCCL status window (windowsExp) of every rank",
                       "[NEW] status area = first 1 MB"));
 
+  // ---- sorting instructions (sim/api/sort.h: Sort, MrgSort), used by FfnWorkerBatching.
+  // No published cycle counts were found (reference/kernels.md section 6); both are estimates.
+  p.declare(real_param("sort.sort32_cycles", "cycles", "32", 1, 100000,
+                       "Sort: cycles to sort one group of 32 (score, index) proposals (one "
+                       "Sort32 repeat)",
+                       "est., uncalibrated (about one cycle per element), L"));
+  p.declare(real_param("sort.merge_elements_per_cycle", "elements/cycle", "2", 0.01, 1024,
+                       "MrgSort and the merge passes of a full Sort: proposals merged per cycle",
+                       "est., uncalibrated, L"));
+
   p.declare(
       real_param("sim.poll_timeout_us", "us", "50000", 1, 1e9,
                  "a kernel still running this long after launch is reported as a hang (exit 3)",

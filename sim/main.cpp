@@ -44,6 +44,12 @@ const Shorthand kShorthands[] = {
     {"comm-quant", "combine.comm_quant", "combine/moe: none | int8 communication quantization"},
     {"routing", "*.routing", "uniform | balanced | zipf:ALPHA"},
     {"seed", "sim.seed", "seed of the generated inputs"},
+    {"attn-ranks", "ffn.attn_ranks", "ffn_worker_batching: attention ranks A"},
+    {"micro-batches", "ffn.micro_batches", "ffn_worker_batching: micro-batches M"},
+    {"layers", "ffn.layers", "ffn_worker_batching: layers"},
+    {"token-dtype", "ffn.token_dtype", "ffn_worker_batching: fp16 | bf16 | int8"},
+    {"need-schedule", "ffn.need_schedule", "ffn_worker_batching: 1 RECV | 0 NORM"},
+    {"mask-rate", "ffn.mask_rate", "ffn_worker_batching: share of masked entries"},
     {"dump", "run.dump_dir", "write inputs and outputs as DIR/rank{r}/NAME.npy"},
     {"input", "run.input_dir", "read inputs from DIR/rank{r}/NAME.npy"},
 };

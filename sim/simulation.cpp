@@ -88,6 +88,7 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
   cluster_ = std::make_unique<model::Cluster>(cfg);
   AscendC::detail::bind_memory(&cluster_->gm());
   AscendC::detail::bind_payload(params.integer("sim.payload") != 0);
+  AscendC::detail::bind_sort_costs(params);
 
   // Every rank's HCCL windows, in its own HBM (sparse: they cost nothing until written).
   AscendC::detail::HcclWindows w;

@@ -807,3 +807,5 @@ void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint64_t ma
 }
 
 }  // namespace AscendC
+
+#include "sim/api/sort.h"  // Sort, MrgSort, CreateVecIndex (FfnWorkerBatching)

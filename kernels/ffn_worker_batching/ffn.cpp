@@ -1,0 +1,572 @@
+// Host side of FfnWorkerBatching: attributes from the parameters, the deployment (attention and
+// FFN ranks), generated inputs, the ScheduleContext in each FFN rank's HBM, the launch, the golden
+// check, --dump and the figures.
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "kernels/ffn_worker_batching/ffn_host.h"
+#include "kernels/ffn_worker_batching/ffn_kernel.h"
+#include "kernels/kernel.h"
+#include "models/errors.h"
+#include "sim/api/numeric.h"
+#include "sim/npy.h"
+
+namespace ascend {
+
+namespace {
+
+using ffn::Attrs;
+
+void declare(Params& p) {
+  const char* doc = "FfnWorkerBatching document limits (seeds/000, kernels.md 3)";
+  const char* w = "workload";
+  p.declare(
+      int_param("ffn.attn_ranks", "ranks", "8", 1, 1024, "attention ranks A (sessions)", doc));
+  p.declare(int_param("ffn.ffn_ranks", "ranks", "1", 1, 64,
+                      "FFN ranks F; the routed experts of a layer are split evenly over them", w));
+  p.declare(int_param("ffn.micro_batches", "", "2", 1, 64, "micro-batches M", doc));
+  p.declare(int_param("ffn.bs", "tokens", "64", 1, 4096, "tokens per micro-batch BS", w));
+  p.declare(int_param("ffn.topk", "", "8", 1, 63,
+                      "routed experts per token K; selected experts K + 1 <= 64 (the last slot is "
+                      "the shared expert)",
+                      doc));
+  p.declare(int_param("ffn.experts", "", "64", 1, 100000,
+                      "routed experts per layer (a multiple of ffn.ffn_ranks); each FFN rank also "
+                      "holds one shared expert",
+                      w));
+  p.declare(int_param("ffn.layers", "", "1", 1, 256,
+                      "layers; the run makes layers x micro-batches batching calls; global expert "
+                      "id = layer x experts per card per layer + local id",
+                      doc));
+  p.declare(int_param("ffn.hidden", "", "7168", 1, 16384, "hidden size H", w));
+  p.declare(choice_param("ffn.token_dtype", "int8", {"fp16", "bf16", "int8"},
+                         "token dtype (int8: int8 rows followed by their fp32 scale)", doc));
+  p.declare(int_param("ffn.need_schedule", "", "1", 0, 1,
+                      "1 RECV (core 0 polls the flags), 0 NORM (FfnWorkerScheduler fills the "
+                      "context's output area first)",
+                      doc));
+  p.declare(real_param("ffn.mask_rate", "", "0", 0, 1,
+                       "share of entries the attention side masks (id 1000000)", w));
+  p.declare(text_param("ffn.routing", "uniform",
+                       "uniform, balanced (round-robin) or zipf:ALPHA (expert 0 hottest)", w));
+  p.declare(int_param("ffn.out_num", "sessions", "0", 0, 1024,
+                      "NORM: sessions collected per call (0: all A)", doc));
+  p.declare(int_param("ffn.cores", "cores", "0", 0, 96,
+                      "launch cores (0: the tiling, 32 in RECV with Y <= 200000, else all)", w));
+  p.declare(
+      int_param("ffn.sort_max_elements", "elements", "0", 0, 100000000,
+                "sortLoopMaxElement override: keys one core sorts in UB (0: from ub.size_KiB)", w));
+  p.declare(int_param("ffn.sort_cores", "cores", "0", 0, 96,
+                      "at most this many cores sort runs (0: no limit; 1: everything on core 0)",
+                      w));
+  p.declare(int_param("ffn.buffer_num", "", "2", 1, 2, "UB buffers of the gather queue", w));
+  p.declare(real_param("ffn.start_skew_us", "us", "0", 0, 1e6,
+                       "spread of the attention ranks' start times", w));
+  p.declare(choice_param("ffn.skew_dist", "linear", {"linear", "uniform"},
+                         "linear: rank a starts a / (A - 1) x skew late; uniform: random in [0, "
+                         "skew]",
+                         w));
+  p.declare(int_param("ffn.late_rank", "rank", "-1", -1, 1023,
+                      "one attention rank that starts ffn.late_us late (-1: none)", w));
+  p.declare(real_param("ffn.late_us", "us", "20", 0, 1e6, "how late it starts", w));
+  p.declare(real_param("ffn.attn_compute_us", "us", "0", 0, 1e6,
+                       "attention compute before each micro-batch (every rank)", w));
+  p.declare(int_param("ffn.drop_rank", "rank", "-1", -1, 1023,
+                      "what-if: an attention rank that never writes its flags (a hang, exit 3)",
+                      w));
+}
+
+Attrs attrs_of(const Params& p) {
+  Attrs a;
+  a.attn = static_cast<int>(p.integer("ffn.attn_ranks"));
+  a.ffn = static_cast<int>(p.integer("ffn.ffn_ranks"));
+  a.micro_batches = static_cast<int>(p.integer("ffn.micro_batches"));
+  a.bs = static_cast<int>(p.integer("ffn.bs"));
+  a.topk = static_cast<int>(p.integer("ffn.topk"));
+  a.experts = static_cast<int>(p.integer("ffn.experts"));
+  a.layers = static_cast<int>(p.integer("ffn.layers"));
+  a.hidden = static_cast<int>(p.integer("ffn.hidden"));
+  std::string dt = p.text("ffn.token_dtype");
+  a.dtype = dt == "fp16"   ? ffn::TokenDtype::Fp16
+            : dt == "bf16" ? ffn::TokenDtype::Bf16
+                           : ffn::TokenDtype::Int8;
+  a.recv = p.integer("ffn.need_schedule") != 0;
+  a.mask_rate = p.real("ffn.mask_rate");
+  a.out_num = static_cast<int>(p.integer("ffn.out_num"));
+  a.cores = static_cast<int>(p.integer("ffn.cores"));
+  a.sort_max_elements = static_cast<int>(p.integer("ffn.sort_max_elements"));
+  a.sort_cores = static_cast<int>(p.integer("ffn.sort_cores"));
+  a.buffer_num = static_cast<int>(p.integer("ffn.buffer_num"));
+  return a;
+}
+
+int dies(const Params& p) {
+  int n = static_cast<int>(p.integer("ffn.attn_ranks") + p.integer("ffn.ffn_ranks"));
+  int64_t ep = p.integer("ep.world_size");
+  if (ep != 0 && ep != n)
+    throw SimError(kExitBadInput, "ep.world_size = " + std::to_string(ep) +
+                                      " but ffn_worker_batching runs on ffn.attn_ranks + "
+                                      "ffn.ffn_ranks = " +
+                                      std::to_string(n) + " dies (leave --ep unset)");
+  ffn::validate(attrs_of(p), 768);  // before the cluster is built
+  return n;
+}
+
+template <class V>
+std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
+  std::vector<V> v(n);
+  if (n) sim.read(addr, v.data(), n * sizeof(V));
+  return v;
+}
+
+}  // namespace
+
+namespace ffn {
+
+Inputs generate(const Attrs& a, const std::string& routing, uint64_t seed, bool payload) {
+  Inputs in;
+  const int k1 = selected(a), per_f = a.experts / a.ffn;
+  std::vector<double> weight(a.experts, 1.0);
+  bool balanced = routing == "balanced";
+  if (routing.rfind("zipf:", 0) == 0) {
+    double alpha = -1;
+    try {
+      alpha = std::stod(routing.substr(5));
+    } catch (const std::exception&) {
+    }
+    if (!(alpha >= 0 && alpha <= 10))
+      throw SimError(kExitBadInput,
+                     "ffn.routing = '" + routing + "': zipf:ALPHA with ALPHA in [0, 10]");
+    for (int e = 0; e < a.experts; ++e) weight[e] = 1.0 / std::pow(e + 1.0, alpha);
+  } else if (routing != "uniform" && !balanced) {
+    throw SimError(kExitBadInput,
+                   "ffn.routing = '" + routing + "': one of uniform, balanced, zipf:ALPHA");
+  }
+  const size_t calls = static_cast<size_t>(a.layers) * a.micro_batches;
+  in.x.resize(static_cast<size_t>(a.attn) * calls);
+  in.ids.resize(static_cast<size_t>(a.ffn) * a.attn * calls);
+  const uint64_t pb = payload_bytes(a), rb = row_bytes(a);
+  for (int s = 0; s < a.attn; ++s)
+    for (size_t c = 0; c < calls; ++c) {
+      std::mt19937 rng(static_cast<uint32_t>(seed * 1000003 + s * 7919 + c));
+      std::uniform_real_distribution<double> u(0, 1);
+      std::vector<int> global(static_cast<size_t>(a.bs) * k1);
+      std::vector<bool> masked(global.size());
+      for (int b = 0; b < a.bs; ++b) {
+        std::vector<double> wt = weight;
+        for (int k = 0; k < a.topk; ++k) {
+          int e;
+          if (balanced) {
+            e = static_cast<int>((static_cast<int64_t>(s) * a.bs * a.topk + b * a.topk + k) %
+                                 a.experts);
+          } else {
+            std::discrete_distribution<int> pick(wt.begin(), wt.end());
+            e = pick(rng);
+            wt[e] = 0;
+          }
+          global[static_cast<size_t>(b) * k1 + k] = e;
+        }
+        global[static_cast<size_t>(b) * k1 + a.topk] = -1 - ((s * a.bs + b) % a.ffn);  // shared
+        for (int k = 0; k < k1; ++k) masked[static_cast<size_t>(b) * k1 + k] = u(rng) < a.mask_rate;
+      }
+      for (int f = 0; f < a.ffn; ++f) {
+        std::vector<int32_t>& ids = in.ids[(static_cast<size_t>(f) * a.attn + s) * calls + c];
+        ids.assign(global.size(), kMaskId);
+        for (size_t j = 0; j < global.size(); ++j) {
+          if (masked[j]) continue;
+          int e = global[j];
+          if (e < 0 && -1 - e == f) ids[j] = per_f;  // the shared expert: local id experts / F
+          if (e >= 0 && e / per_f == f) ids[j] = e % per_f;
+        }
+      }
+      std::vector<uint8_t>& x = in.x[static_cast<size_t>(s) * calls + c];
+      x.assign(static_cast<size_t>(a.bs) * pb, 0);
+      if (!payload) continue;
+      std::uniform_real_distribution<float> v(-2.0f, 2.0f);
+      std::uniform_int_distribution<int> byte(-127, 127);
+      for (int b = 0; b < a.bs; ++b) {
+        uint8_t* row = x.data() + b * pb;
+        for (int h = 0; h < a.hidden; ++h) {
+          if (a.dtype == TokenDtype::Int8) {
+            row[h] = static_cast<uint8_t>(static_cast<int8_t>(byte(rng)));
+            continue;
+          }
+          uint16_t bits = a.dtype == TokenDtype::Bf16
+                              ? AscendC::to_bf16(v(rng), AscendC::RoundMode::CAST_RINT).bits
+                              : AscendC::to_half(v(rng), AscendC::RoundMode::CAST_RINT).bits;
+          std::memcpy(row + 2 * h, &bits, 2);
+        }
+        if (a.dtype == TokenDtype::Int8) {
+          float sc = 0.001f + static_cast<float>(u(rng)) * 0.05f;
+          std::memcpy(row + rb, &sc, 4);
+        }
+      }
+    }
+  return in;
+}
+
+Execution execute(Simulation& sim, const Attrs& a, const Inputs& in, const Knobs& knobs) {
+  Execution ex;
+  const int aiv = sim.cluster().config().aiv_per_die;
+  const uint32_t ub = sim.cluster().config().core.ub_bytes;
+  ex.cores = launch_cores(a, aiv);
+  ex.plan = sort_plan(a, ub, ex.cores);
+  if (sort_ub_bytes(ex.plan.run_cap) > ub)
+    throw SimError(kExitBadInput, "ffn_worker_batching: a sort run of " +
+                                      std::to_string(ex.plan.run_cap) +
+                                      " keys needs more UB than ub.size_KiB holds");
+  sim.require_window("ffn_worker_batching", window_needed(a),
+                     "token_info A x M x (2 + BS x K') x 4 B (4 KiB aligned) + token_data A x M x "
+                     "BS x K' x Align512(payload)");
+  const int calls = a.layers * a.micro_batches;
+  const int64_t y = call_rows(a), eps = entries_per_session(a);
+  const uint64_t rb = row_bytes(a);
+  // ---- FFN ranks: the context, its buffers, the outputs of every call
+  ex.out.assign(a.ffn, std::vector<FfnBuffers>(calls));
+  for (int f = 0; f < a.ffn; ++f) {
+    int die = a.attn + f;
+    uint64_t win = sim.window(die);
+    uint64_t info = win, data = win + token_data_offset(a);
+    ex.info.push_back(info);
+    ex.data.push_back(data);
+    // token_info starts with every flag 0 and every id INT_MAX
+    std::vector<int32_t> init(token_info_bytes(a) / 4, kPadId);
+    for (int64_t i = 0; i < static_cast<int64_t>(init.size()); i += info_words(a)) {
+      init[i] = 0;
+      init[i + 1] = 0;
+    }
+    sim.write(info, init.data(), init.size() * 4);
+    uint64_t c = sim.alloc(die, "ffn.schedule_context", ctx::kBytes);
+    uint64_t lids = sim.alloc(die, "ffn.layer_ids_buf", a.attn * 4ull);
+    uint64_t sids = sim.alloc(die, "ffn.session_ids_buf", a.attn * 4ull);
+    uint64_t mids = sim.alloc(die, "ffn.micro_batch_ids_buf", a.attn * 4ull);
+    uint64_t eids = sim.alloc(die, "ffn.expert_ids_buf", a.attn * eps * 4ull);
+    std::vector<uint8_t> cx(ctx::kBytes, 0);
+    auto put32 = [&](uint64_t off, uint32_t v) { std::memcpy(&cx[off], &v, 4); };
+    auto put64 = [&](uint64_t off, uint64_t v) { std::memcpy(&cx[off], &v, 8); };
+    put32(ctx::kSessionNum, static_cast<uint32_t>(a.attn));
+    put32(ctx::kMicroBatchNum, static_cast<uint32_t>(a.micro_batches));
+    put32(ctx::kMicroBatchSize, static_cast<uint32_t>(a.bs));
+    put32(ctx::kSelectedExpertNum, static_cast<uint32_t>(selected(a)));
+    put32(ctx::kExpertNum, static_cast<uint32_t>(local_experts(a)));
+    put32(ctx::kAttnToFfnTokenSize, static_cast<uint32_t>(token_size(a)));
+    put32(ctx::kFfnToAttnTokenSize, static_cast<uint32_t>((rb * 2 + 511) / 512 * 512));
+    put32(ctx::kScheduleMode, 0);  // only the FFN side is scheduled here
+    put32(ctx::kRunFlag, 1);
+    put64(ctx::kTokenInfoBuf, info);
+    put64(ctx::kTokenInfoBufSize, token_info_bytes(a));
+    put64(ctx::kTokenDataBuf, data);
+    put64(ctx::kTokenDataBufSize, token_data_bytes(a));
+    put64(ctx::kPollingIndex, 0);
+    put64(ctx::kLayerIdsBuf, lids);
+    put64(ctx::kLayerIdsBufSize, a.attn * 4ull);
+    put64(ctx::kSessionIdsBuf, sids);
+    put64(ctx::kSessionIdsBufSize, a.attn * 4ull);
+    put64(ctx::kMicroBatchIdsBuf, mids);
+    put64(ctx::kMicroBatchIdsBufSize, a.attn * 4ull);
+    put64(ctx::kExpertIdsBuf, eids);
+    put64(ctx::kExpertIdsBufSize, a.attn * eps * 4ull);
+    put32(ctx::kOutNum, 0);
+    sim.write(c, cx.data(), cx.size());
+    ex.context.push_back(c);
+    ex.workspace.push_back(sim.alloc(die, "ffn.workspace", workspace_bytes(ex.plan)));
+    for (int k = 0; k < calls; ++k) {
+      FfnBuffers& b = ex.out[f][k];
+      b.y = sim.alloc(die, "ffn.y", std::max<uint64_t>(1, y * rb));
+      b.group_list = sim.alloc(die, "ffn.group_list", expert_num(a) * 16ull);
+      b.session_ids = sim.alloc(die, "ffn.session_ids", y * 4ull);
+      b.micro_batch_ids = sim.alloc(die, "ffn.micro_batch_ids", y * 4ull);
+      b.token_ids = sim.alloc(die, "ffn.token_ids", y * 4ull);
+      b.expert_offsets = sim.alloc(die, "ffn.expert_offsets", y * 4ull);
+      b.dynamic_scale = sim.alloc(die, "ffn.dynamic_scale", y * 4ull);
+      b.actual = sim.alloc(die, "ffn.actual_token_num", 8);
+    }
+  }
+  // ---- attention ranks: their token rows and descriptors (the routing they computed)
+  std::vector<uint64_t> x(a.attn), desc(a.attn);
+  const uint64_t pb = payload_bytes(a);
+  for (int s = 0; s < a.attn; ++s) {
+    x[s] = sim.alloc(s, "attn.x", static_cast<uint64_t>(calls) * a.bs * pb);
+    desc[s] =
+        sim.alloc(s, "attn.descriptors", static_cast<uint64_t>(calls) * a.ffn * (1 + eps) * 4);
+    for (int l = 0; l < a.layers; ++l)
+      for (int m = 0; m < a.micro_batches; ++m) {
+        int c = l * a.micro_batches + m;
+        const std::vector<uint8_t>& rows = in.rows(a, s, l, m);
+        if (sim.params().integer("sim.payload"))
+          sim.write(x[s] + static_cast<uint64_t>(c) * a.bs * pb, rows.data(), rows.size());
+        for (int f = 0; f < a.ffn; ++f) {
+          std::vector<int32_t> d(1 + eps);
+          d[0] = l;
+          const std::vector<int32_t>& ids = in.expert_ids(a, f, s, l, m);
+          std::copy(ids.begin(), ids.end(), d.begin() + 1);
+          sim.write(desc[s] + (static_cast<uint64_t>(c) * a.ffn + f) * (1 + eps) * 4, d.data(),
+                    d.size() * 4);
+        }
+      }
+  }
+  ex.stamps.assign(static_cast<size_t>(a.ffn) * calls * kStamps, 0);
+  ex.gather_end.assign(static_cast<size_t>(a.ffn) * calls * ex.cores, 0);
+  ex.landed.assign(static_cast<size_t>(a.attn) * calls, 0);
+  ex.record = &sim.run_kernel("ffn_worker_batching", ex.cores, [&](int die) {
+    return std::function<void()>([&, die] {
+      if (die < a.attn) {
+        AttnArgs args;
+        args.x = reinterpret_cast<GM_ADDR>(x[die]);
+        args.desc = reinterpret_cast<GM_ADDR>(desc[die]);
+        for (int f = 0; f < a.ffn; ++f) {
+          args.info.push_back(reinterpret_cast<GM_ADDR>(ex.info[f]));
+          args.data.push_back(reinterpret_cast<GM_ADDR>(ex.data[f]));
+          args.ffn_ws.push_back(reinterpret_cast<GM_ADDR>(ex.workspace[f]));
+        }
+        args.attrs = a;
+        args.session = die;
+        args.start_delay_ps = knobs.start_delay_ps.empty() ? 0 : knobs.start_delay_ps[die];
+        args.compute_ps = knobs.compute_ps;
+        args.drop = die == knobs.drop_rank;
+        args.landed_ps = &ex.landed[static_cast<size_t>(die) * calls];
+        KernelAttentionToFfn k;
+        k.Init(args);
+        k.Process();
+        return;
+      }
+      const int f = die - a.attn;
+      for (int c = 0; c < calls; ++c) {
+        FfnArgs args;
+        const FfnBuffers& b = ex.out[f][c];
+        args.context = reinterpret_cast<GM_ADDR>(ex.context[f]);
+        args.y = reinterpret_cast<GM_ADDR>(b.y);
+        args.group_list = reinterpret_cast<GM_ADDR>(b.group_list);
+        args.session_ids = reinterpret_cast<GM_ADDR>(b.session_ids);
+        args.micro_batch_ids = reinterpret_cast<GM_ADDR>(b.micro_batch_ids);
+        args.token_ids = reinterpret_cast<GM_ADDR>(b.token_ids);
+        args.expert_offsets = reinterpret_cast<GM_ADDR>(b.expert_offsets);
+        args.dynamic_scale = reinterpret_cast<GM_ADDR>(b.dynamic_scale);
+        args.actual_token_num = reinterpret_cast<GM_ADDR>(b.actual);
+        args.workspace = reinterpret_cast<GM_ADDR>(ex.workspace[f]);
+        args.attrs = a;
+        args.plan = ex.plan;
+        args.call = c;
+        args.stamps = &ex.stamps[(static_cast<size_t>(f) * calls + c) * kStamps];
+        args.gather_end = &ex.gather_end[(static_cast<size_t>(f) * calls + c) * ex.cores];
+        if (!a.recv) {
+          KernelFfnWorkerScheduler s;
+          s.Init(args);
+          s.Process();
+        }
+        KernelFfnWorkerBatching k;
+        k.Init(args);
+        k.Process();
+      }
+    });
+  });
+  return ex;
+}
+
+std::string compare(const Attrs& a, const Outputs& want, Simulation& sim, const FfnBuffers& b,
+                    bool payload) {
+  auto num = [](auto v) { return std::to_string(v); };
+  int64_t actual = read_vec<int64_t>(sim, b.actual, 1)[0];
+  if (actual != want.actual)
+    return "tensor actual_token_num: " + num(actual) + ", golden " + num(want.actual);
+  auto gl = read_vec<int64_t>(sim, b.group_list, want.group_list.size());
+  for (size_t i = 0; i < gl.size(); ++i)
+    if (gl[i] != want.group_list[i])
+      return "tensor group_list, row " + num(i / 2) + ", column " + num(i % 2) + ": " + num(gl[i]) +
+             ", golden " + num(want.group_list[i]);
+  const size_t n = static_cast<size_t>(want.actual);
+  struct Ids {
+    const char* name;
+    uint64_t addr;
+    const std::vector<int32_t>* want;
+  } ids[] = {{"session_ids", b.session_ids, &want.session_ids},
+             {"micro_batch_ids", b.micro_batch_ids, &want.micro_batch_ids},
+             {"token_ids", b.token_ids, &want.token_ids},
+             {"expert_offsets", b.expert_offsets, &want.expert_offsets}};
+  for (const Ids& t : ids) {
+    auto got = read_vec<int32_t>(sim, t.addr, n);
+    for (size_t i = 0; i < n; ++i)
+      if (got[i] != (*t.want)[i])
+        return std::string("tensor ") + t.name + ", row " + num(i) + ", column 0: " + num(got[i]) +
+               ", golden " + num((*t.want)[i]);
+  }
+  if (!payload) return "";
+  const uint64_t rb = row_bytes(a), eb = elem_bytes(a);
+  auto yv = read_vec<uint8_t>(sim, b.y, n * rb);
+  for (size_t i = 0; i < yv.size(); ++i)
+    if (yv[i] != want.y[i])
+      return "tensor y, row " + num(i / rb) + ", column " + num(i % rb / eb) + " (byte " +
+             num(int{yv[i]}) + ", golden " + num(int{want.y[i]}) + ")";
+  if (a.dtype == TokenDtype::Int8) {
+    auto sc = read_vec<float>(sim, b.dynamic_scale, n);
+    for (size_t i = 0; i < n; ++i)
+      if (std::memcmp(&sc[i], &want.dynamic_scale[i], 4) != 0)
+        return "tensor dynamic_scale, row " + num(i) + ", column 0: " + num(sc[i]) + ", golden " +
+               num(want.dynamic_scale[i]);
+  }
+  return "";
+}
+
+}  // namespace ffn
+
+namespace {
+
+void dump(Simulation& sim, const Attrs& a, const ffn::Inputs& in, const ffn::Execution& ex, int f,
+          int l, int m, const std::string& dir) {
+  using ffn::TokenDtype;
+  const uint64_t A = a.attn, M = a.micro_batches, bs = a.bs, k1 = ffn::selected(a),
+                 hs = ffn::token_size(a), y = ffn::call_rows(a), h = a.hidden;
+  // The context's inputs as the attention ranks wrote them for this layer (flag 1).
+  std::vector<int32_t> info(A * M * ffn::info_words(a));
+  std::vector<uint8_t> data(ffn::token_data_bytes(a), 0);
+  const uint64_t pb = ffn::payload_bytes(a);
+  for (uint64_t s = 0; s < A; ++s)
+    for (uint64_t mb = 0; mb < M; ++mb) {
+      int32_t* d = &info[(s * M + mb) * ffn::info_words(a)];
+      d[0] = 1;
+      d[1] = l;
+      const auto& ids = in.expert_ids(a, f, static_cast<int>(s), l, static_cast<int>(mb));
+      std::copy(ids.begin(), ids.end(), d + 2);
+      const auto& rows = in.rows(a, static_cast<int>(s), l, static_cast<int>(mb));
+      for (uint64_t j = 0; j < bs * k1; ++j)
+        if (ids[j] < ffn::kMaskId)
+          std::memcpy(&data[((s * M + mb) * bs * k1 + j) * hs], &rows[j / k1 * pb], pb);
+    }
+  npy::write(dir + "/token_info.npy", "<i4", {A, M, static_cast<uint64_t>(ffn::info_words(a))},
+             info.data());
+  npy::write(dir + "/token_data.npy", "|u1", {A, M, bs, k1, hs}, data.data());
+  const ffn::FfnBuffers& b = ex.out[f][l * a.micro_batches + m];
+  auto gm = [&](uint64_t addr, uint64_t bytes) {
+    std::vector<uint8_t> v(bytes);
+    if (bytes) sim.read(addr, v.data(), bytes);
+    return v;
+  };
+  const char* ydt = a.dtype == TokenDtype::Int8   ? "|i1"
+                    : a.dtype == TokenDtype::Bf16 ? "<u2"
+                                                  : "<f2";
+  npy::write(dir + "/y.npy", ydt, {y, h}, gm(b.y, y * ffn::row_bytes(a)).data());
+  npy::write(dir + "/group_list.npy", "<i8", {static_cast<uint64_t>(ffn::expert_num(a)), 2},
+             gm(b.group_list, ffn::expert_num(a) * 16).data());
+  npy::write(dir + "/session_ids.npy", "<i4", {y}, gm(b.session_ids, y * 4).data());
+  npy::write(dir + "/micro_batch_ids.npy", "<i4", {y}, gm(b.micro_batch_ids, y * 4).data());
+  npy::write(dir + "/token_ids.npy", "<i4", {y}, gm(b.token_ids, y * 4).data());
+  npy::write(dir + "/expert_offsets.npy", "<i4", {y}, gm(b.expert_offsets, y * 4).data());
+  if (a.dtype == TokenDtype::Int8)
+    npy::write(dir + "/dynamic_scale.npy", "<f4", {y}, gm(b.dynamic_scale, y * 4).data());
+  else
+    npy::write(dir + "/dynamic_scale.npy", "<f4", {0}, nullptr);
+  npy::write(dir + "/actual_token_num.npy", "<i8", {}, gm(b.actual, 8).data());
+}
+
+std::string run(Simulation& sim, const Params& p) {
+  Attrs a = attrs_of(p);
+  ffn::validate(a, 768);
+  const bool payload = p.integer("sim.payload") != 0, check = p.integer("run.check") != 0;
+  ffn::Inputs in = ffn::generate(a, p.text("ffn.routing"),
+                                 static_cast<uint64_t>(p.integer("sim.seed")), payload);
+  ffn::Knobs knobs;
+  double skew = p.real("ffn.start_skew_us");
+  std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 31 + 7));
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int s = 0; s < a.attn; ++s) {
+    double us = p.text("ffn.skew_dist") == "uniform" ? skew * u(rng)
+                                                     : (a.attn > 1 ? skew * s / (a.attn - 1) : 0.0);
+    if (s == p.integer("ffn.late_rank")) us += p.real("ffn.late_us");
+    knobs.start_delay_ps.push_back(static_cast<uint64_t>(us * 1e6));
+  }
+  for (const char* key : {"ffn.late_rank", "ffn.drop_rank"})
+    if (p.integer(key) >= a.attn)
+      throw SimError(kExitBadInput, std::string(key) + " = " + p.text(key) +
+                                        " is not an attention rank (A = " + std::to_string(a.attn) +
+                                        ")");
+  knobs.compute_ps = static_cast<uint64_t>(p.real("ffn.attn_compute_us") * 1e6);
+  knobs.drop_rank = static_cast<int>(p.integer("ffn.drop_rank"));
+  ffn::Execution ex = ffn::execute(sim, a, in, knobs);
+  KernelRecord& rec = *ex.record;
+  const int calls = a.layers * a.micro_batches;
+
+  // Figures per FFN rank and call.
+  nlohmann::json per = nlohmann::json::array();
+  double worst_after_last_write = 0, worst_latency = 0;
+  for (int f = 0; f < a.ffn; ++f)
+    for (int c = 0; c < calls; ++c) {
+      const uint64_t* st = &ex.stamps[(static_cast<size_t>(f) * calls + c) * ffn::kStamps];
+      uint64_t last_write = 0, gather = st[ffn::kSortEnd];
+      for (int s = 0; s < a.attn; ++s)
+        last_write = std::max(last_write, ex.landed[static_cast<size_t>(s) * calls + c]);
+      for (int k = 0; k < ex.cores; ++k)
+        gather =
+            std::max(gather, ex.gather_end[(static_cast<size_t>(f) * calls + c) * ex.cores + k]);
+      auto ns = [](uint64_t from, uint64_t to) {
+        return to > from ? model::ps_to_ns(to - from) : 0.0;
+      };
+      nlohmann::json j;
+      j["ffn_rank"] = f;
+      j["call"] = c;
+      j["layer"] = c / a.micro_batches;
+      j["micro_batch"] = c % a.micro_batches;
+      j["actual_token_num"] = 0;
+      j["start_ns"] = model::ps_to_ns(st[ffn::kCallStart] - rec.start);
+      j["last_attention_write_ns"] = model::ps_to_ns(last_write - rec.start);
+      j["batching_start_ns"] = model::ps_to_ns(st[ffn::kPollEnd] - rec.start);
+      j["poll_ns"] = ns(st[ffn::kCallStart], st[ffn::kPollEnd]);
+      j["sort_ns"] = ns(st[ffn::kPollEnd], st[ffn::kSortEnd]);
+      j["gather_ns"] = ns(st[ffn::kSortEnd], gather);
+      j["group_list_ns"] = ns(st[ffn::kSortEnd], st[ffn::kGroupEnd]);
+      j["kernel_latency_ns"] = ns(st[ffn::kCallStart], st[ffn::kCallEnd]);
+      j["batching_ns"] = ns(st[ffn::kPollEnd], st[ffn::kCallEnd]);
+      j["last_write_to_end_ns"] = ns(last_write, st[ffn::kCallEnd]);
+      worst_after_last_write =
+          std::max(worst_after_last_write, j["last_write_to_end_ns"].get<double>());
+      worst_latency = std::max(worst_latency, j["batching_ns"].get<double>());
+      int64_t actual = 0;
+      sim.read(ex.out[f][c].actual, &actual, 8);
+      j["actual_token_num"] = actual;
+      per.push_back(j);
+    }
+  rec.extra["calls"] = per;
+  rec.extra["last_write_to_end_max_ns"] = worst_after_last_write;
+  rec.extra["batching_max_ns"] = worst_latency;
+  rec.extra["launch_cores"] = ex.cores;
+  rec.extra["sort_runs"] = ex.plan.runs;
+  rec.extra["sort_cores"] = ex.plan.sort_cores;
+  rec.extra["sort_max_elements"] = ex.plan.max_elements;
+  rec.extra["merge_rounds"] = ex.plan.merge_rounds;
+  rec.extra["Y"] = ffn::call_rows(a);
+  rec.extra["mode"] = a.recv ? "RECV" : "NORM";
+
+  const std::string dump_dir = p.text("run.dump_dir");
+  if (!dump_dir.empty())
+    for (int f = 0; f < a.ffn; ++f)
+      for (int c = 0; c < calls; ++c)
+        dump(sim, a, in, ex, f, c / a.micro_batches, c % a.micro_batches,
+             dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/ffn_rank" +
+                 std::to_string(f));
+  if (!check) return "not checked (run.check = 0)";
+  for (int f = 0; f < a.ffn; ++f)
+    for (int c = 0; c < calls; ++c) {
+      ffn::Outputs want = ffn::golden(a, in, f, c / a.micro_batches, c % a.micro_batches);
+      std::string diff = ffn::compare(a, want, sim, ex.out[f][c], payload);
+      if (!diff.empty())
+        throw SimError(kExitCheckFailed, "ffn_worker_batching: FFN rank " + std::to_string(f) +
+                                             ", call " + std::to_string(c) + ": " + diff);
+    }
+  return std::string(payload ? "every output" : "every id and count (timing-only)") +
+         " of every FFN rank and call matches the golden reference (" + std::to_string(a.ffn) +
+         " FFN rank(s), " + std::to_string(calls) + " call(s), Y " +
+         std::to_string(ffn::call_rows(a)) + ")";
+}
+
+}  // namespace
+
+KernelDef ffn_worker_batching_kernel_def() {
+  KernelDef k{"ffn_worker_batching",
+              "FfnWorkerBatching: A attention ranks feed F FFN ranks, which sort and gather "
+              "tokens by expert",
+              declare, run, dies};
+  k.workload = "ffn";
+  return k;
+}
+
+}  // namespace ascend

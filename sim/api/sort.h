@@ -1,0 +1,158 @@
+// Sorting instructions of the Ascend C facade (AscendC Sort / MrgSort / CreateVecIndex), in their
+// own file so that kernel_operator.h only includes it. They run on the VECTOR pipe like every
+// vector instruction, operate on "proposals" of 8 bytes (a float score, then its uint32 index),
+// and sort descending by score.
+//
+// Stability: equal scores keep ascending index order in Sort, and in MrgSort the element of the
+// lower-numbered list comes first (then list order). The hardware's tie order is not published
+// (../shared/reference/kernels.md section 6); the FfnWorkerBatching golden assumes a stable sort,
+// and so does this model.
+//
+// Cost (parameters sort.*, all estimates): Sort of n = 32 x repeatTimes elements takes
+// repeatTimes x sort.sort32_cycles (sorting each group of 32) plus ceil(log4(repeatTimes)) merge
+// passes of n / sort.merge_elements_per_cycle cycles; MrgSort takes (sum of the offered element
+// counts) / sort.merge_elements_per_cycle cycles, even when exhausted suspension stops it early
+// (an upper bound). vector.overhead_cycles is added per instruction as for every vector op.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace ascend {
+class Params;
+}
+
+namespace AscendC {
+
+namespace detail {
+struct SortCosts {
+  double sort32_cycles = 32;
+  double merge_elements_per_cycle = 2;
+};
+void bind_sort_costs(const ascend::Params& p);  // called by the Simulation
+const SortCosts& sort_costs();
+// Issues a vector instruction that lasts `cycles` core cycles (independent of the vector width).
+void issue_vector_cycles(const char* name, double cycles, std::function<void()> effect);
+void record_mrgsort_result(const ascend::model::AivCore* core, std::array<uint16_t, 4> n);
+std::array<uint16_t, 4> last_mrgsort_result(const ascend::model::AivCore* core);
+}  // namespace detail
+
+// dst[i] = firstValue + i, i in [0, count).
+template <class T>
+void CreateVecIndex(const LocalTensor<T>& dst, T firstValue, uint32_t count) {
+  static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, float>,
+                "CreateVecIndex: int32_t or float");
+  detail::check_operand(dst, uint64_t{count} * sizeof(T), "CreateVecIndex");
+  detail::issue_vector("CreateVecIndex", detail::repeats_for(count, sizeof(T)),
+                       [dst, firstValue, count] {
+                         T* d = dst.ptr();
+                         for (uint32_t i = 0; i < count; ++i)
+                           d[i] = static_cast<T>(firstValue + static_cast<T>(i));
+                       });
+}
+
+// Full sort (isFullSort = true) of 32 x repeatTimes scores with their indices into proposals
+// (score, index) in dst, descending. tmp must hold as many bytes as dst; concat is the scores.
+template <class T, bool isFullSort>
+void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat,
+          const LocalTensor<uint32_t>& index, const LocalTensor<T>& tmp, int32_t repeatTimes) {
+  static_assert(std::is_same_v<T, float>, "Sort: float scores only in this model");
+  static_assert(isFullSort, "Sort: only the full sort is modelled");
+  if (repeatTimes <= 0) detail::fault("Sort: repeatTimes " + std::to_string(repeatTimes) + " <= 0");
+  uint64_t n = uint64_t{32} * static_cast<uint64_t>(repeatTimes);
+  detail::check_operand(concat, n * 4, "Sort");
+  detail::check_operand(index, n * 4, "Sort");
+  detail::check_operand(dst, n * 8, "Sort");
+  detail::check_operand(tmp, n * 8, "Sort");
+  int passes = 0;
+  for (uint64_t runs = static_cast<uint64_t>(repeatTimes); runs > 1; runs = (runs + 3) / 4)
+    ++passes;
+  const detail::SortCosts& c = detail::sort_costs();
+  double cycles =
+      repeatTimes * c.sort32_cycles + passes * static_cast<double>(n) / c.merge_elements_per_cycle;
+  detail::issue_vector_cycles("Sort", cycles, [dst, concat, index, n] {
+    const float* s = concat.ptr();
+    const uint32_t* ix = index.ptr();
+    std::vector<std::pair<float, uint32_t>> v(n);
+    for (uint64_t i = 0; i < n; ++i) v[i] = {s[i], ix[i]};
+    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+      if (a.first != b.first) return a.first > b.first;
+      return a.second < b.second;
+    });
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
+    for (uint64_t i = 0; i < n; ++i) {
+      std::memcpy(d + 8 * i, &v[i].first, 4);
+      std::memcpy(d + 8 * i + 4, &v[i].second, 4);
+    }
+  });
+}
+
+template <class T>
+struct MrgSortSrcList {
+  LocalTensor<T> src1, src2, src3, src4;
+};
+
+// Merges up to 4 sorted proposal lists (validBit: bit i = list i takes part, lists in order,
+// 0b0011, 0b0111 or 0b1111) into dst, descending by score. With isExhaustedSuspension the merge
+// stops as soon as one list is used up; GetMrgSortResult then gives how many elements of each
+// list went out. Without it, every element goes out.
+template <class T, bool isExhaustedSuspension = false>
+void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& list,
+             const uint16_t elementCountList[4], uint16_t validBit) {
+  static_assert(std::is_same_v<T, float>, "MrgSort: float proposals only in this model");
+  int lists = validBit == 0b11 ? 2 : validBit == 0b111 ? 3 : validBit == 0b1111 ? 4 : 0;
+  if (!lists)
+    detail::fault("MrgSort: validBit " + std::to_string(validBit) +
+                  " is not 0b11, 0b111 or 0b1111");
+  std::array<LocalTensor<T>, 4> src = {list.src1, list.src2, list.src3, list.src4};
+  std::array<uint16_t, 4> count = {0, 0, 0, 0};
+  uint64_t total = 0;
+  for (int i = 0; i < lists; ++i) {
+    count[i] = elementCountList[i];
+    detail::check_operand(src[i], uint64_t{count[i]} * 8, "MrgSort");
+    total += count[i];
+  }
+  if (total == 0) detail::fault("MrgSort of 0 elements");
+  detail::check_operand(dst, total * 8, "MrgSort");
+  ascend::model::AivCore* core = &detail::core();
+  double cycles = static_cast<double>(total) / detail::sort_costs().merge_elements_per_cycle;
+  detail::issue_vector_cycles("MrgSort", cycles, [dst, src, count, lists, core] {
+    std::array<uint16_t, 4> pos = {0, 0, 0, 0};
+    std::vector<uint8_t> out;
+    out.reserve(8ull * (count[0] + count[1] + count[2] + count[3]));
+    auto score = [&](int i) {
+      float f;
+      std::memcpy(&f, reinterpret_cast<const uint8_t*>(src[i].ptr()) + 8ull * pos[i], 4);
+      return f;
+    };
+    while (true) {
+      int best = -1;
+      bool exhausted = false;
+      for (int i = 0; i < lists; ++i) {
+        if (pos[i] == count[i]) {
+          exhausted = true;
+          continue;
+        }
+        if (best < 0 || score(i) > score(best)) best = i;
+      }
+      if (best < 0 || (isExhaustedSuspension && exhausted)) break;
+      const uint8_t* p = reinterpret_cast<const uint8_t*>(src[best].ptr()) + 8ull * pos[best];
+      out.insert(out.end(), p, p + 8);
+      ++pos[best];
+    }
+    std::memcpy(dst.ptr(), out.data(), out.size());
+    detail::record_mrgsort_result(core, pos);
+  });
+}
+
+// The per-list counts of the last MrgSort with exhausted suspension on this core (the scalar must
+// wait for the vector pipe first: SetFlag/WaitFlag<V_S>).
+inline void GetMrgSortResult(uint16_t& n1, uint16_t& n2, uint16_t& n3, uint16_t& n4) {
+  std::array<uint16_t, 4> r = detail::last_mrgsort_result(&detail::core());
+  n1 = r[0];
+  n2 = r[1];
+  n3 = r[2];
+  n4 = r[3];
+}
+
+}  // namespace AscendC
