@@ -20,6 +20,10 @@ struct KernelDef {
   int (*dies)(const Params&);  // ranks the kernel runs on
   // Prefix of the parameters the workload shorthands (--bs, --hidden, ...) set.
   std::string workload = "dispatch";
+  // Other parameter groups the kernel reads (besides its workload, its own name and ep, sim, run):
+  // a shorthand for another kernel's parameter is bad input, not silently ignored.
+  std::vector<std::string> also_reads = {};
+  bool reads(const std::string& key) const;
 };
 
 const std::vector<KernelDef>& all_kernels();

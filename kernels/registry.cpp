@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "kernels/kernel.h"
 #include "models/errors.h"
 #include "sim/hardware_params.h"
@@ -27,6 +29,13 @@ const std::vector<KernelDef>& all_kernels() {
                                                  ub_write_kernel_def(),
                                                  flag_ring_kernel_def()};
   return kernels;
+}
+
+bool KernelDef::reads(const std::string& key) const {
+  std::string group = key.substr(0, key.find('.'));
+  if (group == "ep" || group == "sim" || group == "run" || group == workload || group == name)
+    return true;
+  return std::find(also_reads.begin(), also_reads.end(), group) != also_reads.end();
 }
 
 int single_die(const Params& p, const char* kernel) {

@@ -104,12 +104,13 @@ int run_cli(int argc, char** argv) {
         params.set_assignment(kv, "--set");
   };
   apply_sets();  // --set run.kernel=... decides what the workload shorthands mean
-  const std::string workload = find_kernel(params.text("run.kernel")).workload;
+  const KernelDef& chosen = find_kernel(params.text("run.kernel"));
+  const std::string workload = chosen.workload;
   for (const Shorthand& s : kShorthands) {
     if (!vm.count(s.flag)) continue;
     std::string key = s.key, flag = std::string("--") + s.flag;
     if (key[0] == '*') key = workload + key.substr(1);
-    if (!params.has(key))
+    if (!params.has(key) || !chosen.reads(key))
       throw SimError(kExitBadInput, flag + " does not apply to kernel " +
                                         params.text("run.kernel") + " (no parameter " + key + ")");
     params.set(key, vm[s.flag].as<std::string>(), flag);

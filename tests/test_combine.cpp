@@ -357,3 +357,29 @@ TEST(CombineTimingOnly, GivesExactlyTheTimingOfTheFullRun) {
 
 }  // namespace
 }  // namespace ascend::test
+
+#include "kernels/combine/combine_host.h"
+
+namespace ascend::test {
+namespace {
+
+TEST(CombineCheckReport, NamesTensorRankRowAndColumnAndCatchesWritesToInactiveRows) {
+  Bench b;
+  combine::Attrs a;
+  a.d.bs = 2;
+  a.d.hidden = 16;
+  combine::RankBuffers bufs{};
+  bufs.x_out = b.alloc(64);
+  std::vector<uint16_t> want(32, 0);
+  want[19] = 0x3f80;  // row 1, column 3
+  EXPECT_EQ(combine::compare(a, want, b.sim(), bufs, 0, 0, 2),
+            "tensor x_out, call 0, rank 0, row 1, column 3: bits 0x0000, golden 0x3f80");
+  uint16_t one = 0x3f80;
+  b.sim().write(bufs.x_out + 2 * 19, &one, 2);
+  EXPECT_EQ(combine::compare(a, want, b.sim(), bufs, 0, 0, 2), "");
+  EXPECT_NE(combine::compare(a, want, b.sim(), bufs, 0, 0, 1).find("an inactive token's row"),
+            std::string::npos);  // token 1 is inactive: its row must stay untouched
+}
+
+}  // namespace
+}  // namespace ascend::test

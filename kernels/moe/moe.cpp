@@ -196,7 +196,11 @@ std::string run(Simulation& sim, const Params& p) {
 KernelDef moe_kernel_def() {
   return {"moe",
           "MoE layer round trip: dispatch (fused or alltoallv) -> expert stand-in -> combine",
-          declare, run, dies};
+          declare,
+          run,
+          dies,
+          "dispatch",
+          {"combine"}};
 }
 
 }  // namespace ascend

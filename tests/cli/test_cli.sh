@@ -121,6 +121,34 @@ expect 2 "cannot be read" -- --ep 4 --experts 16 --bs 8 --hidden 1024 --input "$
 here=$(cd "$(dirname "$0")/../.." && pwd)
 expect 0 "every output of every rank matches" -- --ep 4 --experts 16 --bs 8 --hidden 1024 --input "$here/traces/inputs/dispatch_ep4_zipf"
 
+# --- combine, the moe round trip and the alltoallv baseline
+c=(--ep 4 --experts 16 --bs 8 --hidden 1024)
+expect 0 "x_out of every rank matches the golden reference" -- --kernel combine "${c[@]}" --comm-quant int8
+expect 2 "combine.comm_quant = 'int4'" -- --kernel combine "${c[@]}" --comm-quant int4
+expect 2 "shared_expert_x is allowed only without shared-expert ranks" -- --kernel combine --ep 4 --experts 12 --bs 8 --hidden 1024 --shared-experts 1 --shared-expert-ranks 2 --set combine.shared_expert_x=1
+expect 2 "--attn-ranks does not apply to kernel combine" -- --kernel combine "${c[@]}" --attn-ranks 4
+expect 2 "MoE experts only" -- --kernel alltoallv_dispatch --ep 4 --experts 12 --bs 8 --hidden 1024 --shared-experts 1 --shared-expert-ranks 2
+expect 0 "total +[0-9.]+ us" -- --kernel moe "${c[@]}" --set moe.expert_us=3 --dump "$tmp/moe" --out "$tmp/moe_out"
+[ "$(json "$tmp/moe_out/stats.json" "[k['name'] for k in j['kernels']]")" = "['dispatch', 'experts', 'combine']" ] && ok || bad "moe kernel entries"
+within "$(json "$tmp/moe_out/stats.json" "j['kernels'][1]['latency_ns']")" 2999 3001 && ok || bad "experts time"
+"$py" - "$tmp/moe" <<'PY' && ok || bad "moe --dump shapes"
+import numpy as np, sys
+d = sys.argv[1]
+assert np.load(f"{d}/combine/rank0/x_out.npy").shape == (8, 1024)
+assert np.load(f"{d}/combine/rank0/expand_x.npy").shape == (4 * 8 * 4, 1024)
+assert np.load(f"{d}/combine/rank0/expert_scales.npy").dtype == np.float32
+assert np.load(f"{d}/dispatch/rank0/expand_x.npy").dtype == np.int8
+PY
+# combine replays the round trip's combine inputs and must give the same x_out
+expect 0 "x_out of every rank matches" -- --kernel combine "${c[@]}" --input "$tmp/moe/combine" --dump "$tmp/replay"
+cmp -s "$tmp/moe/combine/rank2/x_out.npy" "$tmp/replay/rank2/x_out.npy" && ok || bad "combine replay x_out"
+"$py" - "$tmp/moe/combine/rank1" <<'PY' && ok || bad "corrupting assist_info"
+import numpy as np, sys
+a = np.load(f"{sys.argv[1]}/assist_info_for_combine.npy"); a[1] = 99; np.save(f"{sys.argv[1]}/assist_info_for_combine.npy", a)
+PY
+expect 2 "rank 1, assist_info_for_combine row 0 = \(.*, 99, .*\) names no active" -- --kernel combine "${c[@]}" --input "$tmp/moe/combine"
+expect 0 "match the golden chain" -- --kernel moe "${c[@]}" --set moe.dispatch=alltoallv --comm-quant int8
+
 # --- properties, through the CLI
 lat() { "$sim" --kernel pipeline "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['latency_ns']"; }
 bw() { "$sim" --kernel stream "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['bandwidth_GBps']"; }
