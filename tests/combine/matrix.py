@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""The full --check matrix of MoeDistributeCombine and the moe round trip (issue 5), as one command:
+
+    python3 tests/combine/matrix.py [build/ascend-sim] [--jobs 2]
+
+It takes the dispatch matrix's workloads (tests/dispatch/matrix.py: every EP size, batch size,
+hidden size, top-k, experts per rank, shared experts, mask, dtype and routing skew the dispatch
+issue lists) and runs each as `--kernel combine` and as `--kernel moe`, with and without
+communication quantization, plus combine's own knobs. One line per run; exits 1 if any fails.
+The test suite runs a representative subset (tests/test_combine.cpp).
+"""
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "dispatch"))
+import matrix as dispatch_matrix  # noqa: E402
+
+WORKLOADS = [s for s in dispatch_matrix.SCENARIOS if "set" not in s]  # dispatch-only knobs out
+KNOBS = [
+    {"set": ["combine.receiver=ready_first"]},
+    {"set": ["combine.rows_per_barrier=2"]},
+    {"set": ["combine.buffer_num=1"]},
+    {"set": ["combine.shared_expert_x=1"], "shared-experts": 1, "experts": 16, "ep": 4},
+    {"set": ["moe.layers=3"], "active-tokens": 11},
+    {"set": ["moe.dispatch=alltoallv"], "routing": "zipf:2"},
+    {"set": ["moe.dispatch=alltoallv"], "quant": "none", "dtype": "fp16"},
+]
+
+
+def runs():
+    for scenario in WORKLOADS:
+        for kernel in ("combine", "moe"):
+            for comm in ("none", "int8"):
+                yield kernel, {**scenario, "comm-quant": comm}
+    for knob in KNOBS:
+        yield ("moe" if any(s.startswith("moe.") for s in knob["set"]) else "combine"), knob
+
+
+def command(binary, kernel, scenario):
+    args = [binary, "--kernel", kernel]
+    merged = {**dispatch_matrix.BASE, **scenario}
+    if kernel == "combine":
+        merged.pop("quant", None)
+        merged.pop("token-nums-type", None)
+    for key, value in merged.items():
+        if key == "set":
+            for kv in value:
+                args += ["--set", kv]
+        else:
+            args += [f"--{key}", str(value)]
+    return args
+
+
+def main():
+    binary = next((a for a in sys.argv[1:] if not a.startswith("--") and not a.isdigit()),
+                  "build/ascend-sim")
+    jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 2
+    todo = list(runs())
+
+    def run(item):
+        args = command(binary, *item)
+        return args, subprocess.run(args, capture_output=True, text=True)
+
+    failed = 0
+    with ThreadPoolExecutor(jobs) as pool:
+        for args, proc in pool.map(run, todo):
+            ok = proc.returncode == 0
+            failed += not ok
+            detail = "" if ok else (proc.stderr.strip().splitlines() or ["?"])[0]
+            print(f"{'pass' if ok else 'FAIL'}  {' '.join(args[1:])}  {detail}", flush=True)
+    print(f"{len(todo) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
