@@ -9,13 +9,17 @@ issue lists) and runs each as `--kernel combine` and as `--kernel moe`, with and
 communication quantization, plus combine's own knobs. One line per run; exits 1 if any fails.
 The test suite runs a representative subset (tests/test_combine.cpp).
 """
+import importlib.util
 import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "dispatch"))
-import matrix as dispatch_matrix  # noqa: E402
+_spec = importlib.util.spec_from_file_location(
+    "dispatch_matrix", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dispatch",
+                                    "matrix.py"))
+dispatch_matrix = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dispatch_matrix)
 
 WORKLOADS = [s for s in dispatch_matrix.SCENARIOS if "set" not in s]  # dispatch-only knobs out
 KNOBS = [
