@@ -38,7 +38,8 @@ AivCore& AivCore::current() {
 void AivCore::launch(std::function<void()> program, int block_idx, int block_num) {
   program_ = std::move(program);
   flags_.clear();
-  vcd_flags.fill(0);
+  for (int e = 0; e < kHardEvents; ++e) set_level(flag_level(static_cast<HardEvent>(e)), 0);
+  poll_ = PollRun{};
   next_queue_event_ = kQueueEventBase;
   pipe_active = false;
   payload_prefix = 0;
@@ -55,6 +56,7 @@ void AivCore::run() {
     current_ = this;
     started_at_ = now();
     scalar_run_start_ = scalar_run_end_ = started_at_;
+    set_level(busy_level(PipeId::S), 1);
     try {
       program_();
       drain();  // a kernel ends when its last instruction has completed
@@ -73,6 +75,7 @@ void AivCore::run() {
       state_ = State::Aborted;
     }
     finished_at_ = now();
+    set_level(busy_level(PipeId::S), 0);
   }
 }
 
@@ -109,10 +112,10 @@ void AivCore::block_on(sc_core::sc_event& ev, const std::function<bool()>& ready
   scalar_waiting_ = name;
   scalar_waiting_describe_ = std::move(describe);
   scalar_waiting_since_ = t0;
-  vcd_busy[static_cast<int>(PipeId::S)] = false;
+  set_level(busy_level(PipeId::S), 0);
   while (!ready()) sc_core::wait(ev);
   current_ = this;
-  vcd_busy[static_cast<int>(PipeId::S)] = true;
+  set_level(busy_level(PipeId::S), 1);
   scalar_stall_ps_ += now() - t0;
   emit(Lane::FLOWCTRL, scalar_waiting_, t0, now());
   scalar_waiting_.clear();
@@ -133,7 +136,7 @@ void AivCore::issue(Instr in) {
         scalar_wake_, [&] { return pp.q.size() < timing_.queue_depth; },
         std::string("issue queue full: ") + lane_name(lane_of(p)));
   pp.q.push_back(std::move(in));
-  vcd_depth[static_cast<int>(p)] = static_cast<int>(pp.q.size());
+  set_level(depth_level(p), static_cast<int>(pp.q.size()));
   kick(p);
 }
 
@@ -150,7 +153,7 @@ void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
         scalar_wake_, [&] { return flags_.count(key) > 0; },
         std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")");
   if (--flags_[key] == 0) flags_.erase(key);
-  --vcd_flags[static_cast<int>(e)];
+  set_level(flag_level(e), levels_[flag_level(e)] - 1);
 }
 
 bool AivCore::all_pipes_idle() const {
@@ -198,7 +201,7 @@ uint64_t AivCore::flag_key(HardEvent e, uint32_t id) const {
 
 void AivCore::set_flag(HardEvent e, uint32_t id) {
   ++flags_[flag_key(e, id)];
-  ++vcd_flags[static_cast<int>(e)];
+  set_level(flag_level(e), levels_[flag_level(e)] + 1);
   PipeId dst = event_dst(e);
   if (dst == PipeId::S) {
     wake_scalar();
@@ -238,15 +241,18 @@ void AivCore::step(PipeId p) {
         break;
       }
       if (--it->second == 0) flags_.erase(it);
-      --vcd_flags[static_cast<int>(in.event)];
+      set_level(flag_level(in.event), levels_[flag_level(in.event)] - 1);
       if (pp.blocked) {
         pp.blocked = false;
-        if (observer_) {
+        // The wait shows where the lane is otherwise idle: transfers still in flight (booked to
+        // end after t) cover it.
+        Tick s = std::max(pp.blocked_since, pp.last_slice_end);
+        if (observer_ && t > s) {
           emit(lane_of(p),
                std::string("WaitFlag<") + event_name(in.event) + ">(" +
                    std::to_string(in.event_id) + ")",
-               std::max(pp.blocked_since, pp.last_slice_end), t);
-          pp.last_slice_end = std::max(pp.last_slice_end, t);
+               s, t);
+          pp.last_slice_end = t;
         }
       }
     } else {  // SetFlag and PipeBarrier wait for every earlier instruction of the pipe
@@ -256,7 +262,7 @@ void AivCore::step(PipeId p) {
     pp.q.pop_front();
     popped = true;
   }
-  vcd_depth[static_cast<int>(p)] = static_cast<int>(pp.q.size());
+  set_level(depth_level(p), static_cast<int>(pp.q.size()));
   if (popped && !scalar_waiting_.empty()) wake_scalar();
 }
 
@@ -285,6 +291,7 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
     done = tm.done;
     pp.engine_free = start + hold;
     pp.stats.bytes += in.work.amount;
+    if (!write) note_gm_read(in.work.gm, in.work.amount);
   }
   // The source is read when the transfer really starts (it may wait for a busy resource). The
   // start event exists even when there is nothing to read (a timing-only payload DMA), so that a
@@ -298,11 +305,13 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
   ++pp.stats.instrs;
   if (pp.outstanding++ == 0) {
     pp.busy_since = t;
-    vcd_busy[static_cast<int>(p)] = true;
+    set_level(busy_level(p), 1);
   }
   if (observer_) {
     Tick s = std::max(start, pp.last_slice_end);
-    if (done > s) emit(lane_of(p), in.name, s, done);
+    SliceArgs args{in.work.kind == Work::Kind::Vector ? 0 : in.work.amount, in.work.gm};
+    if (done > s)
+      emit(lane_of(p), in.name, s, done, in.work.kind == Work::Kind::Vector ? nullptr : &args);
     pp.last_slice_end = std::max(pp.last_slice_end, done);
   }
   sched_.at(done, [this, p, effect = std::move(in.effect)] { complete(p, effect); });
@@ -313,17 +322,33 @@ void AivCore::complete(PipeId p, const std::function<void()>& effect) {
   if (effect) effect();
   if (--pp.outstanding == 0) {
     pp.stats.busy_ps += now() - pp.busy_since;
-    vcd_busy[static_cast<int>(p)] = false;
+    set_level(busy_level(p), 0);
   }
   if (!pp.q.empty()) kick(p);
   if (!scalar_waiting_.empty()) wake_scalar();
 }
 
-void AivCore::emit(Lane lane, const std::string& name, Tick start, Tick end) {
-  if (observer_) observer_->slice(die_, index_, lane, name, start, end);
+void AivCore::emit(Lane lane, const std::string& name, Tick start, Tick end,
+                   const SliceArgs* args) {
+  if (observer_) observer_->slice(die_, index_, lane, name, start, end, args);
 }
 
-std::string AivCore::blocked_report() const {
+void AivCore::note_gm_read(GmAddr gm, uint64_t bytes) {
+  if (gm == poll_.gm && bytes == poll_.bytes) {
+    ++poll_.reads;
+  } else {
+    poll_ = PollRun{gm, bytes, now(), 1};
+  }
+}
+
+std::string level_name(int level) {
+  if (level < kPipes) return std::string(lane_name(static_cast<Lane>(level))) + "_busy";
+  if (level < 2 * kPipes)
+    return std::string(lane_name(static_cast<Lane>(level - kPipes))) + "_queue";
+  return std::string("flag_") + event_name(static_cast<HardEvent>(level - 2 * kPipes));
+}
+
+std::string AivCore::blocked_report(const std::function<std::string(GmAddr)>& gm_name) const {
   std::ostringstream os;
   os << "die " << die_ << " core " << index_ << ": ";
   if (!scalar_waiting_.empty()) {
@@ -333,6 +358,10 @@ std::string AivCore::blocked_report() const {
   } else {
     os << "scalar running";
   }
+  if (poll_.reads > 1)
+    os << "; polling GM " << (gm_name ? gm_name(poll_.gm) : std::to_string(poll_.gm)) << " ("
+       << poll_.bytes << " B) since " << ps_to_ns(poll_.since) << " ns, " << poll_.reads
+       << " reads";
   for (int i = 1; i < kPipes; ++i) {
     const Pipe& pp = pipes_[i];
     if (pp.q.empty() && pp.outstanding == 0) continue;

@@ -61,11 +61,36 @@ class GmPort {
                       uint64_t bytes, bool write) = 0;
 };
 
+// A core's waveform levels: per pipe busy (0/1) and queue depth, per HardEvent the count of set
+// flags not yet consumed.
+constexpr int kLevels = 2 * kPipes + kHardEvents;
+inline int busy_level(PipeId p) {
+  return static_cast<int>(p);
+}
+inline int depth_level(PipeId p) {
+  return kPipes + static_cast<int>(p);
+}
+inline int flag_level(HardEvent e) {
+  return 2 * kPipes + static_cast<int>(e);
+}
+std::string level_name(int level);
+
+// What a DMA slice carries to a trace: its bytes and GM-side address (whose die is the source
+// of an MTE2 read and the destination of an MTE3 write).
+struct SliceArgs {
+  uint64_t bytes = 0;
+  GmAddr gm = 0;
+};
+
+// Sees a core's activity without taking part in it: it is called synchronously, never schedules
+// anything, and so never changes timing.
 class CoreObserver {
  public:
   virtual ~CoreObserver() = default;
-  virtual void slice(int die, int core, Lane lane, const std::string& name, Tick start,
-                     Tick end) = 0;
+  virtual void slice(int die, int core, Lane lane, const std::string& name, Tick start, Tick end,
+                     const SliceArgs* args) = 0;
+  // A waveform level changed to `value` at the current time.
+  virtual void level(int die, int core, int level, int value) = 0;
 };
 
 // What a pipe instruction costs; the model turns it into time.
@@ -106,7 +131,10 @@ class AivCore : public sc_core::sc_module {
   State state() const { return state_; }
   Tick started_at() const { return started_at_; }
   Tick finished_at() const { return finished_at_; }
-  std::string blocked_report() const;  // what the scalar and each pipe wait for, and since when
+  // What the scalar and each pipe wait for, and since when; a core that keeps re-reading the same
+  // GM words (a polling loop) also says which, since when and how often. `gm_name` names a GM
+  // address (its allocation and offset).
+  std::string blocked_report(const std::function<std::string(GmAddr)>& gm_name = nullptr) const;
   // Unwinds a kernel thread that will never run again (after a deadlock or hang), so that its
   // stack releases what it holds; the core is left Aborted.
   void abort_kernel();
@@ -151,10 +179,7 @@ class AivCore : public sc_core::sc_module {
   Tick scalar_busy_ps() const { return scalar_busy_ps_; }
   Tick scalar_stall_ps() const { return scalar_stall_ps_; }
 
-  // ---- waveform state (sc_trace reads these) ----
-  std::array<bool, kPipes> vcd_busy{};
-  std::array<int, kPipes> vcd_depth{};
-  std::array<int, kHardEvents> vcd_flags{};
+  int level(int l) const { return levels_[l]; }
 
  private:
   struct Pipe {
@@ -184,7 +209,14 @@ class AivCore : public sc_core::sc_module {
                 std::function<std::string()> describe = nullptr);
   void scalar_advance(Tick dt);
   void flush_scalar_run();
-  void emit(Lane lane, const std::string& name, Tick start, Tick end);
+  void emit(Lane lane, const std::string& name, Tick start, Tick end,
+            const SliceArgs* args = nullptr);
+  void set_level(int l, int value) {
+    if (levels_[l] == value) return;
+    levels_[l] = value;
+    if (observer_) observer_->level(die_, index_, l, value);
+  }
+  void note_gm_read(GmAddr gm, uint64_t bytes);
   Pipe& pipe(PipeId p) { return pipes_[static_cast<int>(p)]; }
   const Pipe& pipe(PipeId p) const { return pipes_[static_cast<int>(p)]; }
 
@@ -201,6 +233,14 @@ class AivCore : public sc_core::sc_module {
   std::vector<uint8_t> ub_;
   std::array<Pipe, kPipes> pipes_;
   std::unordered_map<uint64_t, int> flags_;
+  std::array<int, kLevels> levels_{};
+  // The latest run of MTE2 reads of one GM range (a polling loop, when reads > 1).
+  struct PollRun {
+    GmAddr gm = 0;
+    uint64_t bytes = 0;
+    Tick since = 0;
+    uint64_t reads = 0;
+  } poll_;
   uint32_t next_queue_event_ = kQueueEventBase;
 
   std::string kernel_name_;

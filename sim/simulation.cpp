@@ -15,6 +15,7 @@
 #include "sim/api/kernel_operator.h"
 #include "sim/hardware_params.h"
 #include "sim/trace.h"
+#include "sim/vcd.h"
 
 namespace ascend {
 
@@ -107,47 +108,59 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
   run_systemc(sc_core::SC_ZERO_TIME, sc_core::SC_RUN_TO_TIME);
 }
 
+// Both observers of a core when --trace and --vcd are on together.
+class ObserverFanOut : public model::CoreObserver {
+ public:
+  std::vector<model::CoreObserver*> to;
+  void slice(int die, int core, model::Lane lane, const std::string& name, Tick start, Tick end,
+             const model::SliceArgs* args) override {
+    for (auto* o : to) o->slice(die, core, lane, name, start, end, args);
+  }
+  void level(int die, int core, int level, int value) override {
+    for (auto* o : to) o->level(die, core, level, value);
+  }
+};
+
 // --trace and --vcd record the cores in trace.cores of the ranks in trace.ranks, and every fabric
-// port or HBM of those ranks (switch-level ports always) that carries traffic.
+// port or HBM of those ranks (switch-level ports always) that carries traffic. Neither schedules
+// anything: observing leaves the run's events, and so its timing, exactly as they are.
 void Simulation::setup_traces() {
   std::set<int> ranks = parse_scope("trace.ranks", params_.text("trace.ranks"));
   std::set<int> cores = parse_scope("trace.cores", params_.text("trace.cores"));
   auto rank_in = [&](int r) { return ranks.empty() || ranks.count(r) > 0; };
   auto core_in = [&](int c) { return cores.empty() || cores.count(c) > 0; };
   if (!opts_.trace && !opts_.vcd) return;
-  if (opts_.trace) trace_ = std::make_unique<TraceRecorder>();
-  if (opts_.vcd) {
-    vcd_ = sc_core::sc_create_vcd_trace_file((opts_.out_dir + "/waves").c_str());
-    vcd_->set_time_unit(1, sc_core::SC_PS);
+  observers_ = std::make_unique<ObserverFanOut>();
+  if (opts_.trace) {
+    trace_ = std::make_unique<TraceRecorder>(&cluster_->gm());
+    observers_->to.push_back(trace_.get());
   }
+  if (opts_.vcd) {
+    vcd_ = std::make_unique<VcdWriter>();
+    observers_->to.push_back(vcd_.get());
+  }
+  model::CoreObserver* observer = observers_->to.size() == 1
+                                      ? observers_->to.front()
+                                      : static_cast<model::CoreObserver*>(observers_.get());
   for (int d = 0; d < cluster_->dies(); ++d) {
     if (!rank_in(d)) continue;
     for (auto& c : cluster_->die(d).cores) {
       if (!core_in(c->index())) continue;
-      if (trace_) c->set_observer(trace_.get());
-      if (!vcd_) continue;
-      std::string base = "die" + std::to_string(d) + ".core" + std::to_string(c->index()) + ".";
-      for (int p = 0; p < model::kPipes; ++p) {
-        std::string lane = model::lane_name(static_cast<model::Lane>(p));
-        sc_core::sc_trace(vcd_, c->vcd_busy[p], base + lane + "_busy");
-        if (p > 0) sc_core::sc_trace(vcd_, c->vcd_depth[p], base + lane + "_queue");
-      }
-      for (int e = 0; e < model::kHardEvents; ++e)
-        sc_core::sc_trace(vcd_, c->vcd_flags[e],
-                          base + "flag_" + model::event_name(static_cast<model::HardEvent>(e)));
+      if (vcd_) vcd_->add_core(d, c->index());
+      c->set_observer(observer);
     }
   }
-  // Resources: a VCD signal counts the transfers holding each one (two events per hold, only
-  // when --vcd is on); the trace gets one slice per hold.
+  // Resources: a VCD signal counts the transfers holding each one; the trace gets one slice per
+  // hold. Both are recorded when the hold is booked.
   std::vector<const model::BandwidthServer*> resources = cluster_->fabric().ports();
   for (int d = 0; d < cluster_->dies(); ++d) resources.push_back(&cluster_->die(d).hbm);
   for (const model::BandwidthServer* r : resources) {
     if (r->owner_die() >= 0 && !rank_in(r->owner_die())) continue;
-    int& level = resource_level_[r];
+    int& id = resource_level_[r];
     if (vcd_) {
       std::string name = r->name();
       std::replace(name.begin(), name.end(), '.', '_');
-      sc_core::sc_trace(vcd_, level, "fabric." + name + "_transfers");
+      id = vcd_->add("fabric", name + "_transfers", 32);
     }
   }
   cluster_->on_hold = [this](const model::BandwidthServer& r, Tick start, Tick end) {
@@ -155,9 +168,8 @@ void Simulation::setup_traces() {
     if (it == resource_level_.end()) return;
     if (trace_) trace_->link(r, start, end);
     if (vcd_) {
-      int* level = &it->second;
-      cluster_->scheduler().at(start, [level] { ++*level; });
-      cluster_->scheduler().at(end, [level] { --*level; });
+      vcd_->add_delta(it->second, start, +1);
+      vcd_->add_delta(it->second, end, -1);
     }
   };
 }
@@ -179,7 +191,10 @@ void Simulation::require_window(const std::string& kernel, uint64_t needed,
 }
 
 Simulation::~Simulation() {
-  close_traces();
+  try {
+    close_traces();
+  } catch (const std::exception&) {  // an unwritable trace was already reported, or is moot
+  }
 }
 
 void Simulation::check_thread_budget(int threads) const {
@@ -333,13 +348,22 @@ std::string Simulation::stuck_report(bool hang, Tick deadline) const {
     os << "deadlock: simulated time cannot advance at " << model::ps_to_ns(model::now())
        << " ns while cores are still blocked";
   }
+  auto gm_name = [this](model::GmAddr a) {
+    const model::GlobalMemory::Region* r = cluster_->gm().region_of(a, 1);
+    std::ostringstream n;
+    if (r)
+      n << r->name << " + " << (a - r->base);
+    else
+      n << "0x" << std::hex << a;
+    return n.str();
+  };
   int shown = 0, stuck = 0;
   for (int d = 0; d < cluster_->dies(); ++d) {
     const model::Die& die = cluster_->die(d);
     for (const auto& c : die.cores) {
       if (c->state() != model::AivCore::State::Running) continue;
       ++stuck;
-      if (shown++ < 64) os << "\n  " << c->blocked_report();
+      if (shown++ < 64) os << "\n  " << c->blocked_report(gm_name);
     }
   }
   if (shown > 64) os << "\n  ... and " << (stuck - 64) << " more cores";
@@ -380,8 +404,7 @@ void Simulation::close_traces() {
   if (traces_closed_) return;
   traces_closed_ = true;
   if (trace_ && !opts_.out_dir.empty()) trace_->write(opts_.out_dir + "/trace.json");
-  if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
-  vcd_ = nullptr;
+  if (vcd_ && !opts_.out_dir.empty()) vcd_->write(opts_.out_dir + "/waves.vcd");
 }
 
 void Simulation::write_outputs(double wall_s, const std::string& preset,

@@ -20,6 +20,8 @@
 namespace ascend {
 
 class TraceRecorder;
+class VcdWriter;
+class ObserverFanOut;
 
 struct RunOptions {
   std::string out_dir;  // "" = write nothing
@@ -82,10 +84,11 @@ class Simulation {
   RunOptions opts_;
   std::unique_ptr<model::Cluster> cluster_;
   std::unique_ptr<TraceRecorder> trace_;
-  sc_core::sc_trace_file* vcd_ = nullptr;
+  std::unique_ptr<VcdWriter> vcd_;
+  std::unique_ptr<ObserverFanOut> observers_;
   std::deque<KernelRecord> records_;
   AscendC::detail::HcclWindows windows_;
-  std::map<const model::BandwidthServer*, int> resource_level_;  // traced resources (VCD levels)
+  std::map<const model::BandwidthServer*, int> resource_level_;  // traced resources -> VCD id
   bool traces_closed_ = false;
 };
 

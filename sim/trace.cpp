@@ -9,8 +9,8 @@
 namespace ascend {
 
 void TraceRecorder::slice(int die, int core, model::Lane lane, const std::string& name,
-                          model::Tick start, model::Tick end) {
-  slices_.push_back(Slice{die, core, lane, name, start, end});
+                          model::Tick start, model::Tick end, const model::SliceArgs* args) {
+  slices_.push_back(Slice{die, core, lane, name, start, end, args ? *args : model::SliceArgs{}});
 }
 
 void TraceRecorder::link(const model::BandwidthServer& port, model::Tick start, model::Tick end) {
@@ -27,12 +27,20 @@ void TraceRecorder::write(const std::string& path) const {
   std::map<std::pair<int, int>, bool> lanes;
   for (const Slice& s : slices_) {
     lanes[{s.die, tid(s.core, s.lane)}] = true;
-    events.push_back({{"name", s.name},
-                      {"ph", "X"},
-                      {"pid", s.die},
-                      {"tid", tid(s.core, s.lane)},
-                      {"ts", us(s.start)},
-                      {"dur", us(s.end - s.start)}});
+    json e = {{"name", s.name},    {"ph", "X"},
+              {"pid", s.die},      {"tid", tid(s.core, s.lane)},
+              {"ts", us(s.start)}, {"dur", us(s.end - s.start)}};
+    if (s.args.bytes) {  // a DMA: MTE2 reads GM into this die's UB, MTE3 writes it out
+      int gm_die = model::GlobalMemory::die_of(s.args.gm);
+      bool in = s.lane == model::Lane::MTE2;
+      json a = {{"bytes", s.args.bytes},
+                {"src_die", in ? gm_die : s.die},
+                {"dst_die", in ? s.die : gm_die}};
+      if (const model::GlobalMemory::Region* r = gm_ ? gm_->region_of(s.args.gm, 1) : nullptr)
+        a["gm"] = r->name + " + " + std::to_string(s.args.gm - r->base);
+      e["args"] = a;
+    }
+    events.push_back(std::move(e));
   }
   // Link lanes: one per resource that carried traffic, after the core lanes of its die.
   constexpr int kFabricPid = 1 << 20, kLinkTidBase = 1 << 20;

@@ -296,6 +296,10 @@ class KernelDispatch {
       DataCopy(out, b, 8);
       if (slot == 63 && i + 1 < end) SetFlag<HardEvent::MTE3_S>(7);
     }
+    // WaitDispatch polls into the same status_ buffer: its first MTE2 must not overwrite blocks
+    // that queued MTE3 writes have not read yet (Ascend C's SyncFunc<HardEvent::MTE3_MTE2>).
+    SetFlag<HardEvent::MTE3_MTE2>(0);
+    WaitFlag<HardEvent::MTE3_MTE2>(0);
     Stamp(2);
   }
 
