@@ -325,3 +325,20 @@ TEST(DispatchWhatIf, QuantizingAfterReceivingGivesTheSameOutputsButSendsTwiceThe
 
 }  // namespace
 }  // namespace ascend::test
+
+namespace ascend::test {
+namespace {
+
+// A user's report: at EP 16 every AIV count from 8 to 31 hung, because WaitDispatch's first poll
+// overwrote status blocks that SetStatus's queued MTE3 writes had not read yet.
+TEST(DispatchCoreCounts, TheDefaultWorkloadFinishesWithFewerCores) {
+  for (int cores : {8, 24, 31}) {
+    Outcome o = run_scenario("dispatch", {"sim.payload=0", "die.aiv_count=" + std::to_string(cores),
+                                          "sim.poll_timeout_us=1000"});
+    ASSERT_EQ(o.exit_code, 0) << cores << " cores: " << o.message;
+    EXPECT_EQ(o.kernel()["cores_per_rank"], cores);
+  }
+}
+
+}  // namespace
+}  // namespace ascend::test
