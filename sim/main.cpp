@@ -256,6 +256,9 @@ int run_cli(int argc, char** argv) {
       "reads");
   add("list-kernels", "the kernels: workload prefix, --dump/--input support, summary");
   add("json", "--list-params and --list-kernels as JSON");
+  add("dry-run",
+      "check the command (flags, keys, values, ranks, trace scope, --out and --dump) and stop "
+      "before simulating; the kernel's own attribute limits are checked at launch");
   for (const Shorthand& s : kShorthands) add(s.flag, po::value<std::string>(), s.help);
   po::variables_map vm;
   std::vector<std::string> positional;
@@ -420,6 +423,13 @@ int run_cli(int argc, char** argv) {
                          "run.dump_max_MiB=" +
                          std::to_string((dump_estimate >> 20) + 1) + ")");
     require_writable_dir(dump_dir, "--dump");
+  }
+
+  if (vm.count("dry-run")) {
+    std::cout << "ascend-sim: dry run: kernel " << kernel.name << " on preset " << preset << ", "
+              << dies << " rank(s); the command passes the CLI's checks (the kernel's attribute "
+              << "limits are checked at launch)\n";
+    return 0;
   }
 
   auto t0 = std::chrono::steady_clock::now();
