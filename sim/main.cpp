@@ -429,6 +429,10 @@ int run_cli(int argc, char** argv) {
     std::cout << "ascend-sim: dry run: kernel " << kernel.name << " on preset " << preset << ", "
               << dies << " rank(s); the command passes the CLI's checks (the kernel's attribute "
               << "limits are checked at launch)\n";
+    if (!dump_dir.empty())
+      std::cout << "  dump           " << dump_dir << ", about " << std::fixed
+                << std::setprecision(1) << static_cast<double>(dump_estimate) / (1 << 20)
+                << " MiB (estimate: " << dump_estimate << " B)\n";
     return 0;
   }
 
