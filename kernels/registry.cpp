@@ -178,6 +178,10 @@ Params declare_all_params() {
   p.declare(int_param(
       "run.check", "", "1", 0, 1,
       "compare every output with the golden reference after the run (--no-check: 0)", "CLI"));
+  p.declare(int_param("run.racecheck", "", "0", 0, 1,
+                      "check every core for pipes that touch the same UB or GM bytes with no "
+                      "flag, barrier or queue ordering them (--racecheck: 1); exit 6 if any",
+                      "CLI"));
   for (const KernelDef& k : all_kernels()) {
     run.choices.push_back(k.name);
     k.declare(p);

@@ -250,6 +250,7 @@ int run_cli(int argc, char** argv) {
   add("trace", "also write trace.json (ranks and cores chosen by trace.ranks, trace.cores)");
   add("vcd", "also write waves.vcd (ranks and cores chosen by trace.ranks, trace.cores)");
   add("no-check", "skip the comparison with the golden reference (run.check = 0)");
+  add("racecheck", "report pipes that touch the same UB/GM bytes unordered (exit 6)");
   add("list-params",
       "every parameter with unit, default, range, description and source; "
       "--list-params PREFIX... only keys starting with a PREFIX; with --kernel K only the keys K "
@@ -287,7 +288,7 @@ int run_cli(int argc, char** argv) {
     std::cout << opts
               << "\nExit status: 0 ok, 2 bad input, 3 deadlock or hang, 4 outputs differ "
                  "from the golden reference, 5 kernel fault (UB overflow, GM out of bounds, API "
-                 "misuse), 1 internal error.\n";
+                 "misuse), 6 --racecheck found unordered pipes, 1 internal error.\n";
     return 0;
   }
   if (vm.count("version")) {
@@ -339,6 +340,7 @@ int run_cli(int argc, char** argv) {
                      "default");
   }
   if (vm.count("no-check")) params.set("run.check", "0", "--no-check");
+  if (vm.count("racecheck")) params.set("run.racecheck", "1", "--racecheck");
   apply_sets();  // --set overrides everything
   if (list_params) {
     // With --kernel, only what that kernel reads; with prefixes, only keys starting with one.
@@ -537,10 +539,11 @@ int sc_main(int argc, char** argv) {
     return run_cli(argc, argv);
   } catch (const SimError& e) {
     const char* kind[] = {
-        "", "internal error", "bad input", "deadlock or hang", "check failed", "kernel fault"};
-    // A deadlock report names itself (deadlock or hang).
-    std::cerr << "ascend-sim: " << (e.code == kExitDeadlock ? "" : std::string(kind[e.code]) + ": ")
-              << e.what() << "\n";
+        "", "internal error", "bad input", "deadlock or hang", "check failed", "kernel fault", ""};
+    // Deadlock and race reports name themselves.
+    bool named = e.code == kExitDeadlock || e.code == kExitRace;
+    std::cerr << "ascend-sim: " << (named ? "" : std::string(kind[e.code]) + ": ") << e.what()
+              << "\n";
     return e.code;
   } catch (const std::exception& e) {
     std::cerr << "ascend-sim: internal error: " << e.what() << "\n";

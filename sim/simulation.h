@@ -81,6 +81,7 @@ class Simulation {
   void check_thread_budget(int threads) const;
   void setup_traces();
   std::string stuck_report(bool hang, model::Tick deadline) const;
+  std::string race_report() const;  // "" when the race check is off or found nothing
 
   const Params& params_;
   RunOptions opts_;
