@@ -297,7 +297,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
     Tick lat = end - t0;
     rec.rank_latency.push_back(lat);
     nlohmann::json busy = nlohmann::json::object();
-    nlohmann::json stall = nlohmann::json::array();
+    nlohmann::json stall = nlohmann::json::array(), core_lat = nlohmann::json::array();
     for (int p = 0; p < model::kPipes; ++p)
       busy[model::lane_name(static_cast<model::Lane>(p))] = nlohmann::json::array();
     uint64_t mte2_bytes = 0, mte3_bytes = 0;
@@ -314,6 +314,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
             pct(core.pipe_stats(pid).busy_ps - b.pipes[p].busy_ps));
       }
       stall.push_back(pct(core.scalar_stall_ps() - b.scalar_stall));
+      core_lat.push_back(model::ps_to_ns(std::max(core.finished_at(), t0) - t0));
       mte2_bytes += core.pipe_stats(model::PipeId::MTE2).bytes - b.pipes[2].bytes;
       mte3_bytes += core.pipe_stats(model::PipeId::MTE3).bytes - b.pipes[3].bytes;
     }
@@ -324,6 +325,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
          {"latency_ns", model::ps_to_ns(lat)},
          {"pipe_busy_pct", busy},
          {"scalar_stall_pct", stall},
+         {"core_latency_ns", core_lat},
          {"mte2_bytes", mte2_bytes},
          {"mte3_bytes", mte3_bytes},
          {"hbm_bytes", hbm_bytes},
@@ -433,11 +435,12 @@ void Simulation::close_traces() {
   if (vcd_ && !opts_.out_dir.empty()) vcd_->write(opts_.out_dir + "/waves.vcd");
 }
 
-void Simulation::write_outputs(double wall_s, const std::string& preset,
-                               const std::string& kernel) {
+void Simulation::write_outputs(double wall_s, const std::string& preset, const std::string& kernel,
+                               const nlohmann::json& extra) {
   if (opts_.out_dir.empty()) return;
   nlohmann::json s = stats(wall_s);
   s["run"] = {{"preset", preset}, {"kernel", kernel}, {"config", "config.ini"}};
+  s.merge_patch(extra);
   std::ofstream(opts_.out_dir + "/stats.json") << s.dump(2) << "\n";
   std::ofstream cfg(opts_.out_dir + "/config.ini");
   cfg << "# resolved parameters of this run: ascend-sim --config config.ini reruns it\n"
