@@ -1,5 +1,7 @@
 #include <algorithm>
 
+#include "kernels/dispatch/dispatch_host.h"
+#include "kernels/ffn_worker_batching/ffn_tiling.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
 #include "sim/hardware_params.h"
@@ -17,18 +19,128 @@ KernelDef moe_kernel_def();
 KernelDef alltoallv_kernel_def();
 KernelDef ffn_worker_batching_kernel_def();
 
+namespace {
+
+// --dump size estimates: the tensors each kernel's dump() writes (kernels/*/ *.cpp), per rank and
+// call, from the same attributes (the .npy headers, 128 B each, are left out).
+dispatch::Attrs dispatch_attrs(const Params& p, int dies) {
+  dispatch::Attrs a = dispatch::attrs_of(p, dies, static_cast<int>(p.integer("die.aiv_count")));
+  dispatch::validate(a);  // the run would stop on the same message
+  return a;
+}
+
+uint64_t dispatch_rank_dump(const dispatch::Attrs& a, int r) {
+  const uint64_t bs = a.bs, h = a.hidden, k = a.topk, rows = dispatch::capacity_rows(a, r),
+                 l = dispatch::local_experts(a, r);
+  return bs * h * 2 + bs * k * 4 + bs + rows * (dispatch::out_row_bytes(a) + 4 + 128 * 4) + l * 8 +
+         a.ep * l * 4;
+}
+
+uint64_t combine_rank_dump(const dispatch::Attrs& a, int r, bool shared_x) {
+  const uint64_t bs = a.bs, h = a.hidden, k = a.topk, rows = dispatch::capacity_rows(a, r),
+                 l = dispatch::local_experts(a, r);
+  return rows * (h * 2 + 128 * 4) + a.ep * l * 4 + bs * k * 8 + (shared_x ? bs * h * 2 : 0) + bs +
+         bs * h * 2;
+}
+
+uint64_t dispatch_dump(const Params& p, int dies) {
+  dispatch::Attrs a = dispatch_attrs(p, dies);
+  uint64_t sum = 0;
+  for (int r = 0; r < dies; ++r) sum += dispatch_rank_dump(a, r);
+  return sum * static_cast<uint64_t>(p.integer("dispatch.calls"));
+}
+
+uint64_t alltoallv_dump(const Params& p, int dies) {
+  dispatch::Attrs a = dispatch_attrs(p, dies);
+  uint64_t sum = 0;
+  for (int r = 0; r < dies; ++r) sum += dispatch_rank_dump(a, r);
+  return sum;
+}
+
+uint64_t combine_dump(const Params& p, int dies) {
+  dispatch::Attrs a = dispatch_attrs(p, dies);
+  uint64_t sum = 0;
+  for (int r = 0; r < dies; ++r)
+    sum += combine_rank_dump(a, r, p.integer("combine.shared_expert_x") != 0);
+  return sum;
+}
+
+uint64_t moe_dump(const Params& p, int dies) {
+  dispatch::Attrs a = dispatch_attrs(p, dies);
+  uint64_t sum = 0;
+  for (int r = 0; r < dies; ++r) sum += dispatch_rank_dump(a, r) + combine_rank_dump(a, r, false);
+  return sum * static_cast<uint64_t>(p.integer("moe.layers"));
+}
+
+uint64_t ffn_dump(const Params& p, int) {
+  ffn::Attrs a;
+  a.attn = static_cast<int>(p.integer("ffn.attn_ranks"));
+  a.ffn = static_cast<int>(p.integer("ffn.ffn_ranks"));
+  a.micro_batches = static_cast<int>(p.integer("ffn.micro_batches"));
+  a.bs = static_cast<int>(p.integer("ffn.bs"));
+  a.topk = static_cast<int>(p.integer("ffn.topk"));
+  a.experts = static_cast<int>(p.integer("ffn.experts"));
+  a.layers = static_cast<int>(p.integer("ffn.layers"));
+  a.hidden = static_cast<int>(p.integer("ffn.hidden"));
+  const std::string dt = p.text("ffn.token_dtype");
+  a.dtype = dt == "fp16"   ? ffn::TokenDtype::Fp16
+            : dt == "bf16" ? ffn::TokenDtype::Bf16
+                           : ffn::TokenDtype::Int8;
+  a.recv = p.integer("ffn.need_schedule") != 0;
+  a.out_num = static_cast<int>(p.integer("ffn.out_num"));
+  // Per FFN rank and call: the context's token_info and token_data, y and its five id/scale
+  // vectors, group_list, actual_token_num.
+  const uint64_t y = static_cast<uint64_t>(ffn::call_rows(a));
+  const uint64_t per_call = ffn::token_info_bytes(a) + ffn::token_data_bytes(a) +
+                            y * (ffn::row_bytes(a) + 5 * 4) +
+                            static_cast<uint64_t>(ffn::expert_num(a)) * 16 + 8;
+  return per_call * static_cast<uint64_t>(a.ffn) * a.layers * a.micro_batches;
+}
+
+// The workload prefix of the shorthands and the tensor I/O a kernel supports: what the CLI checks
+// its flags against.
+KernelDef with(KernelDef k, std::string workload, bool inputs,
+               uint64_t (*dump_bytes)(const Params&, int)) {
+  k.workload = std::move(workload);
+  k.inputs = inputs;
+  k.dumps = dump_bytes != nullptr;
+  k.dump_bytes = dump_bytes;
+  return k;
+}
+
+}  // namespace
+
 const std::vector<KernelDef>& all_kernels() {
-  static const std::vector<KernelDef> kernels = {dispatch_kernel_def(),
-                                                 combine_kernel_def(),
-                                                 moe_kernel_def(),
-                                                 alltoallv_kernel_def(),
-                                                 ffn_worker_batching_kernel_def(),
-                                                 pipeline_kernel_def(),
-                                                 stream_kernel_def(),
-                                                 syncbug_kernel_def(),
-                                                 ub_write_kernel_def(),
-                                                 flag_ring_kernel_def()};
+  static const std::vector<KernelDef> kernels = {
+      with(dispatch_kernel_def(), "dispatch", true, dispatch_dump),
+      with(combine_kernel_def(), "dispatch", true, combine_dump),
+      with(moe_kernel_def(), "dispatch", true, moe_dump),
+      with(alltoallv_kernel_def(), "dispatch", true, alltoallv_dump),
+      with(ffn_worker_batching_kernel_def(), "ffn", false, ffn_dump),
+      with(pipeline_kernel_def(), "", false, nullptr),
+      with(stream_kernel_def(), "", false, nullptr),
+      with(syncbug_kernel_def(), "", false, nullptr),
+      with(ub_write_kernel_def(), "", false, nullptr),
+      with(flag_ring_kernel_def(), "", false, nullptr)};
   return kernels;
+}
+
+const std::set<std::string>& kernel_groups() {
+  static const std::set<std::string> groups = [] {
+    std::set<std::string> g;
+    for (const KernelDef& k : all_kernels()) {
+      Params own;  // what the kernel declares, apart from everything else
+      k.declare(own);
+      for (const ParamSpec* s : own.specs()) g.insert(s->key.substr(0, s->key.find('.')));
+      g.insert(k.name);
+    }
+    return g;
+  }();
+  return groups;
+}
+
+bool belongs_to_other_kernel(const KernelDef& k, const std::string& key) {
+  return kernel_groups().count(key.substr(0, key.find('.'))) > 0 && !k.reads(key);
 }
 
 bool KernelDef::reads(const std::string& key) const {
@@ -60,9 +172,16 @@ Params declare_all_params() {
                        "CLI"));
   p.declare(text_param("run.input_dir", "",
                        "--input DIR: read the kernel's inputs from DIR/rank{r}/NAME.npy", "CLI"));
+  p.declare(int_param("run.dump_max_MiB", "MiB", "4096", 1, 1e9,
+                      "--dump refuses to start (exit 2) when its estimated size is above this",
+                      "CLI"));
   p.declare(int_param(
       "run.check", "", "1", 0, 1,
       "compare every output with the golden reference after the run (--no-check: 0)", "CLI"));
+  p.declare(int_param("run.racecheck", "", "0", 0, 1,
+                      "check every core for pipes that touch the same UB or GM bytes with no "
+                      "flag, barrier or queue ordering them (--racecheck: 1); exit 6 if any",
+                      "CLI"));
   for (const KernelDef& k : all_kernels()) {
     run.choices.push_back(k.name);
     k.declare(p);
@@ -73,11 +192,16 @@ Params declare_all_params() {
 
 const KernelDef& find_kernel(const std::string& name) {
   std::string known;
+  std::vector<std::string> names;
   for (const KernelDef& k : all_kernels()) {
     if (k.name == name) return k;
     known += (known.empty() ? "" : ", ") + k.name;
+    names.push_back(k.name);
   }
-  throw SimError(kExitBadInput, "unknown kernel '" + name + "'; known kernels: " + known);
+  std::string guess = closest(name, names);
+  throw SimError(kExitBadInput, "unknown kernel '" + name + "'" +
+                                    (guess.empty() ? "" : " (did you mean " + guess + "?)") +
+                                    "; known kernels: " + known);
 }
 
 }  // namespace ascend

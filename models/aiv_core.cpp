@@ -40,6 +40,9 @@ void AivCore::launch(std::function<void()> program, int block_idx, int block_num
   flags_.clear();
   for (int e = 0; e < kHardEvents; ++e) set_level(flag_level(static_cast<HardEvent>(e)), 0);
   poll_ = PollRun{};
+  issued_ = 0;
+  pending_accesses_.clear();
+  if (race_) race_->reset();
   next_queue_event_ = kQueueEventBase;
   pipe_active = false;
   payload_prefix = 0;
@@ -128,6 +131,13 @@ void AivCore::scalar_work(uint64_t cycles) {
 }
 
 void AivCore::issue(Instr in) {
+  if (race_) {
+    in.issued_at = now();
+    in.seq = ++issued_;
+    in.issued_clock = race_->scalar_clock();
+    in.accesses.insert(in.accesses.end(), pending_accesses_.begin(), pending_accesses_.end());
+    pending_accesses_.clear();
+  }
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   PipeId p = in.pipe;
   Pipe& pp = pipe(p);
@@ -154,6 +164,17 @@ void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
         std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")");
   if (--flags_[key] == 0) flags_.erase(key);
   set_level(flag_level(e), levels_[flag_level(e)] - 1);
+  if (race_) race_->wait_flag(PipeId::S, key);
+}
+
+void AivCore::scalar_access(const char* name, const Access& a) {
+  if (!race_) return;
+  race_->begin(PipeId::S, race_->scalar_clock(), name, now(), ++issued_);
+  if (a.gm) {
+    race_->gm(PipeId::S, a.lo, a.hi, a.write);
+  } else {
+    race_->ub(PipeId::S, a.lo, a.hi, a.write);
+  }
 }
 
 bool AivCore::all_pipes_idle() const {
@@ -170,6 +191,7 @@ void AivCore::pipe_barrier_all() {
 void AivCore::drain() {
   block_on(
       scalar_wake_, [&] { return all_pipes_idle(); }, "PipeBarrier<PIPE_ALL>");
+  if (race_) race_->join_all_into_scalar();
 }
 
 void AivCore::sync_all() {
@@ -201,6 +223,7 @@ uint64_t AivCore::flag_key(HardEvent e, uint32_t id) const {
 
 void AivCore::set_flag(HardEvent e, uint32_t id) {
   ++flags_[flag_key(e, id)];
+  if (race_) race_->set_flag(event_src(e), flag_key(e, id));
   set_level(flag_level(e), levels_[flag_level(e)] + 1);
   PipeId dst = event_dst(e);
   if (dst == PipeId::S) {
@@ -242,6 +265,7 @@ void AivCore::step(PipeId p) {
       }
       if (--it->second == 0) flags_.erase(it);
       set_level(flag_level(in.event), levels_[flag_level(in.event)] - 1);
+      if (race_) race_->wait_flag(p, flag_key(in.event, in.event_id));
       if (pp.blocked) {
         pp.blocked = false;
         // The wait shows where the lane is otherwise idle: transfers still in flight (booked to
@@ -268,6 +292,18 @@ void AivCore::step(PipeId p) {
 
 void AivCore::start_work(PipeId p, Instr& in, Tick t) {
   Pipe& pp = pipe(p);
+  if (race_) {
+    race_->begin(p, in.issued_clock, in.name, in.issued_at, in.seq);
+    for (bool writes : {false, true})  // an in-place op reads its operand, then writes it
+      for (const Access& a : in.accesses) {
+        if (a.write != writes) continue;
+        if (a.gm) {
+          race_->gm(p, a.lo, a.hi, a.write);
+        } else {
+          race_->ub(p, a.lo, a.hi, a.write);
+        }
+      }
+  }
   const Clock& clk = timing_.clock;
   Tick start = t, done = t;
   if (in.work.kind == Work::Kind::Vector) {

@@ -20,6 +20,7 @@
 #include <array>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <unordered_map>
@@ -27,6 +28,7 @@
 
 #include "models/events.h"
 #include "models/global_memory.h"
+#include "models/race_checker.h"
 #include "models/scheduler.h"
 #include "models/time.h"
 
@@ -100,6 +102,13 @@ struct Work {
   GmAddr gm = 0;        // DMA: GM-side address
 };
 
+// A UB or GM byte range an instruction reads or writes (recorded only under the race check).
+struct Access {
+  uint64_t lo, hi;
+  bool write;
+  bool gm;
+};
+
 struct Instr {
   enum class Kind : uint8_t { Work, SetFlag, WaitFlag, Barrier } kind = Kind::Work;
   PipeId pipe = PipeId::V;
@@ -109,6 +118,11 @@ struct Instr {
   const char* name = "";
   std::function<void()> on_start;  // reads the source of a DMA
   std::function<void()> effect;    // memory effect at completion
+  // Race check only: what the instruction touches, and the scalar's clock when it was issued.
+  std::vector<Access> accesses;
+  RaceChecker::VClock issued_clock{};
+  Tick issued_at = 0;
+  uint64_t seq = 0;
 };
 
 class SyncAllBarrier;
@@ -161,6 +175,16 @@ class AivCore : public sc_core::sc_module {
   // instruction) issued now carry payload, whose effect is skipped (see PayloadScope).
   static constexpr uint32_t kAllPayload = UINT32_MAX;
   uint32_t payload_prefix = 0;
+
+  // ---- race check (off unless enabled: then nullptr and free) ----
+  void enable_race_check() { race_ = std::make_unique<RaceChecker>(die_, index_); }
+  const RaceChecker* race_checker() const { return race_.get(); }
+  // Accesses of the next issued instruction (vector operands, noted by the API).
+  void note_access(const Access& a) {
+    if (race_) pending_accesses_.push_back(a);
+  }
+  // A scalar access of UB or GM (GetValue/SetValue), in program order.
+  void scalar_access(const char* name, const Access& a);
 
   void issue(Instr in);               // scalar pays the issue cost; stalls on a full queue
   void scalar_work(uint64_t cycles);  // scalar busy (GetValue/SetValue, address math)
@@ -234,6 +258,9 @@ class AivCore : public sc_core::sc_module {
   std::array<Pipe, kPipes> pipes_;
   std::unordered_map<uint64_t, int> flags_;
   std::array<int, kLevels> levels_{};
+  std::unique_ptr<RaceChecker> race_;
+  std::vector<Access> pending_accesses_;
+  uint64_t issued_ = 0;  // instructions issued this launch (program order, for race reports)
   // The latest run of MTE2 reads of one GM range (a polling loop, when reads > 1).
   struct PollRun {
     GmAddr gm = 0;

@@ -14,6 +14,7 @@ enum ExitCode : int {
   kExitDeadlock = 3,     // simulated deadlock or hang
   kExitCheckFailed = 4,  // outputs differ from the golden reference
   kExitKernelFault = 5,  // UB overflow, out-of-bounds GM access, misuse of the kernel API
+  kExitRace = 6,         // --racecheck found pipes touching the same bytes with no ordering
 };
 
 struct SimError : std::runtime_error {

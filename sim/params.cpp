@@ -36,7 +36,39 @@ std::string fmt(double v) {
   return os.str();
 }
 
+// Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, sub});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+std::string suggestion(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string guess = closest(word, candidates);
+  return guess.empty() ? "" : " (did you mean " + guess + "?)";
+}
+
 }  // namespace
+
+std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = std::string::npos;
+  for (const std::string& c : candidates) {
+    size_t d = edit_distance(word, c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  // A typo, not another word: at most a third of the word, and at most 3 edits.
+  size_t limit = std::min<size_t>(3, std::max<size_t>(1, word.size() / 3));
+  return best_d <= limit ? best : "";
+}
 
 std::string describe_range(const ParamSpec& s) {
   switch (s.type) {
@@ -95,9 +127,12 @@ void Params::retire(const std::string& key, std::string replaced_by) {
 
 const ParamSpec& Params::spec(const std::string& key) const {
   auto it = specs_.find(key);
-  if (it == specs_.end())
-    throw SimError(kExitBadInput,
-                   "unknown parameter '" + key + "' (ascend-sim --list-params lists every key)");
+  if (it == specs_.end()) {
+    std::vector<std::string> keys;
+    for (const auto& kv : specs_) keys.push_back(kv.first);
+    throw SimError(kExitBadInput, "unknown parameter '" + key + "'" + suggestion(key, keys) +
+                                      " (ascend-sim --list-params lists every key)");
+  }
   return it->second;
 }
 
@@ -121,9 +156,10 @@ void Params::set(const std::string& raw_key, const std::string& raw_value,
   } else if (s.type == ParamSpec::Type::Choice) {
     bool ok = false;
     for (const auto& c : s.choices) ok = ok || c == value;
-    if (!ok) throw bad("is not a known choice");
+    if (!ok) throw bad("is not a known choice" + suggestion(value, s.choices));
   }
   values_[key] = value;
+  origins_[key] = origin;
 }
 
 void Params::set_assignment(const std::string& kv, const std::string& origin) {
@@ -179,6 +215,11 @@ const std::string& Params::text(const std::string& key) const {
   return values_.at(key);
 }
 
+const std::string& Params::origin(const std::string& key) const {
+  spec(key);
+  return origins_.at(key);
+}
+
 std::vector<const ParamSpec*> Params::specs() const {
   std::vector<const ParamSpec*> out;
   for (const auto& kv : specs_) out.push_back(&kv.second);
@@ -199,13 +240,42 @@ void Params::write_ini(std::ostream& os) const {
   }
 }
 
-void Params::write_help(std::ostream& os) const {
+void Params::write_help(std::ostream& os, const Filter& keep) const {
+  size_t shown = 0;
   for (const ParamSpec* s : specs()) {
+    if (keep && !keep(*s)) continue;
+    ++shown;
     os << s->key << " = " << values_.at(s->key) << (s->unit.empty() ? "" : " " + s->unit)
        << "   (default " << s->default_value << "; " << describe_range(*s) << ")\n"
        << "    " << s->description << "\n";
     if (!s->source.empty()) os << "    source: " << s->source << "\n";
   }
+  os << shown << " parameter(s). Sources: [KEY] names a reference and H/M/L the confidence (high: "
+     << "official document or platform file; medium; low: estimate), defined in " << kSourcesDoc
+     << "; 'workload' and 'CLI' are choices of the run, not hardware facts.\n";
+}
+
+nlohmann::json Params::to_json(const Filter& keep) const {
+  nlohmann::json out = nlohmann::json::array();
+  const char* types[] = {"int", "real", "choice", "text"};
+  for (const ParamSpec* s : specs()) {
+    if (keep && !keep(*s)) continue;
+    nlohmann::json j = {{"key", s->key},
+                        {"value", values_.at(s->key)},
+                        {"default", s->default_value},
+                        {"type", types[static_cast<int>(s->type)]},
+                        {"unit", s->unit},
+                        {"range", describe_range(*s)},
+                        {"description", s->description},
+                        {"source", s->source}};
+    if (s->type == ParamSpec::Type::Int || s->type == ParamSpec::Type::Real) {
+      j["min"] = s->min;
+      j["max"] = s->max;
+    }
+    if (s->type == ParamSpec::Type::Choice) j["choices"] = s->choices;
+    out.push_back(j);
+  }
+  return out;
 }
 
 }  // namespace ascend

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -54,15 +56,30 @@ class Params {
   const ParamSpec& spec(const std::string& key) const;
   std::vector<const ParamSpec*> specs() const;  // sorted by key
 
-  void write_ini(std::ostream& os) const;   // the resolved values, one [section] per prefix
-  void write_help(std::ostream& os) const;  // --list-params
+  // Where the current value came from: "default", a preset, a config file's path, "--set", ...
+  const std::string& origin(const std::string& key) const;
+
+  void write_ini(std::ostream& os) const;  // the resolved values, one [section] per prefix
+  // --list-params: the parameters `keep` accepts (all when it is empty), as text or as JSON.
+  using Filter = std::function<bool(const ParamSpec&)>;
+  void write_help(std::ostream& os, const Filter& keep = {}) const;
+  nlohmann::json to_json(const Filter& keep = {}) const;
 
  private:
   std::map<std::string, std::string> retired_;  // removed key -> what replaced it
   std::map<std::string, ParamSpec> specs_;
   std::map<std::string, std::string> values_;
+  std::map<std::string, std::string> origins_;
 };
 
 std::string describe_range(const ParamSpec& s);
+
+// The file of the repository that defines the source keys ([CM], [INI-C], ...) and confidence
+// letters (H, M, L) of the parameters' sources.
+constexpr const char* kSourcesDoc = "docs/sources.md";
+
+// The candidate closest to `word` by edit distance, or "" when none is close enough to be a
+// plausible misspelling (for "did you mean ...?").
+std::string closest(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace ascend

@@ -101,6 +101,9 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
   }
   windows_ = w;
   AscendC::detail::bind_hccl(std::move(w));
+  if (params.integer("run.racecheck"))
+    for (int d = 0; d < cluster_->dies(); ++d)
+      for (auto& c : cluster_->die(d).cores) c->enable_race_check();
 
   if (!opts_.out_dir.empty()) std::filesystem::create_directories(opts_.out_dir);
   setup_traces();
@@ -258,6 +261,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   run_systemc(sc_core::sc_time::from_value(deadline - t0), sc_core::SC_EXIT_ON_STARVATION);
 
   if (const SimError* f = first_kernel_fault()) throw *f;
+  std::string races = race_report();
   bool all_done = true;
   for (int d = 0; d < cluster_->dies(); ++d)
     for (int c = 0; c < cores; ++c)
@@ -265,7 +269,10 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   // Stopped with events still pending: the deadline cut it off (a hang). No events left: nothing
   // can ever wake the blocked cores (a deadlock).
   if (!all_done) {
-    SimError e(kExitDeadlock, stuck_report(sc_core::sc_pending_activity(), deadline));
+    // A race found on the way is the cause to report first: it often is why the run hangs.
+    SimError e(races.empty() ? kExitDeadlock : kExitRace,
+               races + (races.empty() ? "" : "\nand then a ") +
+                   stuck_report(sc_core::sc_pending_activity(), deadline));
     // Unwind the stuck kernel threads: a kill must come from inside the simulation, so it is
     // scheduled and run in one more picosecond.
     for (int d = 0; d < cluster_->dies(); ++d)
@@ -276,6 +283,8 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
     run_systemc(sc_core::sc_time::from_value(1), sc_core::SC_RUN_TO_TIME);
     throw e;
   }
+
+  if (!races.empty()) throw SimError(kExitRace, races);
 
   KernelRecord rec;
   rec.name = name;
@@ -288,7 +297,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
     Tick lat = end - t0;
     rec.rank_latency.push_back(lat);
     nlohmann::json busy = nlohmann::json::object();
-    nlohmann::json stall = nlohmann::json::array();
+    nlohmann::json stall = nlohmann::json::array(), core_lat = nlohmann::json::array();
     for (int p = 0; p < model::kPipes; ++p)
       busy[model::lane_name(static_cast<model::Lane>(p))] = nlohmann::json::array();
     uint64_t mte2_bytes = 0, mte3_bytes = 0;
@@ -305,6 +314,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
             pct(core.pipe_stats(pid).busy_ps - b.pipes[p].busy_ps));
       }
       stall.push_back(pct(core.scalar_stall_ps() - b.scalar_stall));
+      core_lat.push_back(model::ps_to_ns(std::max(core.finished_at(), t0) - t0));
       mte2_bytes += core.pipe_stats(model::PipeId::MTE2).bytes - b.pipes[2].bytes;
       mte3_bytes += core.pipe_stats(model::PipeId::MTE3).bytes - b.pipes[3].bytes;
     }
@@ -315,6 +325,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
          {"latency_ns", model::ps_to_ns(lat)},
          {"pipe_busy_pct", busy},
          {"scalar_stall_pct", stall},
+         {"core_latency_ns", core_lat},
          {"mte2_bytes", mte2_bytes},
          {"mte3_bytes", mte3_bytes},
          {"hbm_bytes", hbm_bytes},
@@ -337,6 +348,23 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
     rec.link_class_bytes[cls] = bytes - class_before[cls];
   records_.push_back(std::move(rec));
   return records_.back();
+}
+
+std::string Simulation::race_report() const {
+  std::ostringstream os;
+  uint64_t hazards = 0, cores = 0, shown = 0;
+  for (int d = 0; d < cluster_->dies(); ++d)
+    for (const auto& c : cluster_->die(d).cores) {
+      const model::RaceChecker* rc = c->race_checker();
+      if (!rc || rc->hazards() == 0) continue;
+      hazards += rc->hazards();
+      ++cores;
+      for (const std::string& f : rc->findings())
+        if (shown++ < 16) os << "\n  " << f;
+    }
+  if (hazards == 0) return "";
+  return "race check: " + std::to_string(hazards) + " unordered access(es) on " +
+         std::to_string(cores) + " core(s); the distinct ones:" + os.str();
 }
 
 std::string Simulation::stuck_report(bool hang, Tick deadline) const {
@@ -407,11 +435,12 @@ void Simulation::close_traces() {
   if (vcd_ && !opts_.out_dir.empty()) vcd_->write(opts_.out_dir + "/waves.vcd");
 }
 
-void Simulation::write_outputs(double wall_s, const std::string& preset,
-                               const std::string& kernel) {
+void Simulation::write_outputs(double wall_s, const std::string& preset, const std::string& kernel,
+                               const nlohmann::json& extra) {
   if (opts_.out_dir.empty()) return;
   nlohmann::json s = stats(wall_s);
   s["run"] = {{"preset", preset}, {"kernel", kernel}, {"config", "config.ini"}};
+  s.merge_patch(extra);
   std::ofstream(opts_.out_dir + "/stats.json") << s.dump(2) << "\n";
   std::ofstream cfg(opts_.out_dir + "/config.ini");
   cfg << "# resolved parameters of this run: ascend-sim --config config.ini reruns it\n"

@@ -72,13 +72,16 @@ class Simulation {
   const std::deque<KernelRecord>& records() const { return records_; }
   nlohmann::json stats(double wall_s) const;
   // Writes stats.json and config.ini (and closes trace.json / waves.vcd) when out_dir is set.
-  void write_outputs(double wall_s, const std::string& preset, const std::string& kernel);
+  // `extra` is merged into stats.json (the CLI adds its version and command line under "run").
+  void write_outputs(double wall_s, const std::string& preset, const std::string& kernel,
+                     const nlohmann::json& extra = nlohmann::json::object());
   void close_traces();  // also on failure, so a deadlock can be inspected
 
  private:
   void check_thread_budget(int threads) const;
   void setup_traces();
   std::string stuck_report(bool hang, model::Tick deadline) const;
+  std::string race_report() const;  // "" when the race check is off or found nothing
 
   const Params& params_;
   RunOptions opts_;

@@ -288,8 +288,20 @@ class KernelAlltoallvDispatch {
 
   void SendDone() {
     auto [begin, end] = split_to_core(g_.attrs.ep, cores_, core_);
-    for (int64_t d = begin; d < end; ++d)
-      WriteFlag(Status(static_cast<int>(d)) + kDoneBase + rank_ * 32ull);
+    LocalTensor<float> one = small_.Get<float>();
+    one.SetValue(0, 1.0f);  // once: the scalar must not rewrite a block queued MTE3 still reads
+    SetFlag<HardEvent::S_MTE3>(1);
+    WaitFlag<HardEvent::S_MTE3>(1);
+    for (int64_t d = begin; d < end; ++d) {
+      GlobalTensor<float> flag;
+      flag.SetGlobalBuffer(
+          reinterpret_cast<__gm__ float*>(Status(static_cast<int>(d)) + kDoneBase + rank_ * 32ull),
+          8);
+      DataCopy(flag, one, 8);
+    }
+    // WaitAll polls into the same small_ block: its first MTE2 comes after these reads of it.
+    SetFlag<HardEvent::MTE3_MTE2>(0);
+    WaitFlag<HardEvent::MTE3_MTE2>(0);
   }
 
   // ---- the receiver: this core's share of the W count and done flags, then everyone's counts

@@ -1,10 +1,15 @@
 // `syncbug`: a correct little kernel and the classic ways to break its synchronisation, so that a
-// kernel engineer can see what each bug looks like on the simulator. Every core loads a tile,
-// doubles it on VECTOR, stores it, then all cores meet in a SyncAll.
-//   none          correct: the check passes
-//   missing_flag  no MTE2->V flag: the vector op reads the UB before the copy lands (exit 4)
-//   unset_flag    WaitFlag<MTE2_V> with no SetFlag: deadlock report (exit 3)
-//   skip_syncall  the last core never reaches SyncAll: deadlock report (exit 3)
+// kernel engineer can see what each bug looks like on the simulator. Every core loads its tile in
+// two halves through one UB buffer, doubles each half on VECTOR, stores it, then all cores meet
+// in a SyncAll.
+//   none           correct: the check passes, and --racecheck finds nothing
+//   missing_flag   no MTE2->V flag: the vector op reads the UB before the copy lands (exit 4;
+//                  --racecheck names the two instructions, exit 6)
+//   no_reuse_wait  no MTE3->MTE2 flag before the second half reuses the buffer: the load may
+//                  overwrite bytes the store has not read yet. At the default timing the store
+//                  happens to read first, so the check passes; --racecheck catches it (exit 6)
+//   unset_flag     WaitFlag<MTE2_V> with no SetFlag: deadlock report (exit 3)
+//   skip_syncall   the last core never reaches SyncAll: deadlock report (exit 3)
 #include <random>
 
 #include "kernels/kernel.h"
@@ -18,6 +23,7 @@ namespace {
 using namespace AscendC;
 
 constexpr uint32_t kTile = 4096;  // fp32 elements per core
+constexpr uint32_t kHalf = kTile / 2;
 
 class KernelSyncBug {
  public:
@@ -25,19 +31,25 @@ class KernelSyncBug {
     bug_ = bug;
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x) + GetBlockIdx() * kTile, kTile);
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y) + GetBlockIdx() * kTile, kTile);
-    pipe_.InitBuffer(buf_, kTile * sizeof(float));
+    pipe_.InitBuffer(buf_, kHalf * sizeof(float));
   }
   void Process() {
     LocalTensor<float> t = buf_.Get<float>();
-    DataCopy(t, xGm_, kTile);
-    if (bug_ != "missing_flag") {
-      if (bug_ != "unset_flag") SetFlag<HardEvent::MTE2_V>(0);
-      WaitFlag<HardEvent::MTE2_V>(0);
+    for (uint32_t half = 0; half < 2; ++half) {
+      if (half > 0 && bug_ != "no_reuse_wait") {  // the store has read the buffer
+        SetFlag<HardEvent::MTE3_MTE2>(0);
+        WaitFlag<HardEvent::MTE3_MTE2>(0);
+      }
+      DataCopy(t, xGm_[half * kHalf], kHalf);
+      if (bug_ != "missing_flag") {
+        if (bug_ != "unset_flag") SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+      }
+      Muls(t, t, 2.0f, kHalf);
+      SetFlag<HardEvent::V_MTE3>(0);
+      WaitFlag<HardEvent::V_MTE3>(0);
+      DataCopy(yGm_[half * kHalf], t, kHalf);
     }
-    Muls(t, t, 2.0f, kTile);
-    SetFlag<HardEvent::V_MTE3>(0);
-    WaitFlag<HardEvent::V_MTE3>(0);
-    DataCopy(yGm_, t, kTile);
     PipeBarrier<PIPE_ALL>();
     if (bug_ == "skip_syncall" && GetBlockIdx() == GetBlockNum() - 1) return;
     SyncAll();
@@ -54,7 +66,7 @@ void declare(Params& p) {
   p.declare(
       int_param("syncbug.cores", "cores", "4", 1, 96, "cores running the kernel", "workload"));
   p.declare(choice_param("syncbug.bug", "none",
-                         {"none", "missing_flag", "unset_flag", "skip_syncall"},
+                         {"none", "missing_flag", "no_reuse_wait", "unset_flag", "skip_syncall"},
                          "which synchronisation bug to plant", "workload"));
 }
 

@@ -87,6 +87,14 @@ void check_ub_aligned(uint64_t offset, const char* instr) {
     fault(std::string(instr) + ": UB address " + std::to_string(offset) + " is not 32-B aligned");
 }
 
+static bool in_hccl_window(uint64_t gm) {
+  size_t die = static_cast<size_t>(m::GlobalMemory::die_of(gm));
+  if (die >= g_windows.data.size()) return false;
+  auto inside = [gm](uint64_t base, uint64_t bytes) { return gm >= base && gm < base + bytes; };
+  return inside(g_windows.data[die], g_windows.data_bytes) ||
+         inside(g_windows.status[die], g_windows.status_bytes);
+}
+
 void issue_dma(const DmaDesc& d) {
   m::AivCore& c = core();
   if (d.block_count == 0 || d.block_bytes == 0) fault(std::string(d.name) + " of 0 bytes");
@@ -108,6 +116,16 @@ void issue_dma(const DmaDesc& d) {
   m::Instr in;
   in.pipe = d.to_gm ? m::PipeId::MTE3 : m::PipeId::MTE2;
   in.name = d.name;
+  if (c.race_checker()) {  // each block: MTE2 writes UB and reads GM, MTE3 the reverse
+    // HCCL windows are ordered by the values polled in them (flags), which the check cannot see:
+    // it covers the core's other GM (inputs, outputs, workspaces) only.
+    bool window = in_hccl_window(d.gm);
+    for (uint32_t b = 0; b < d.block_count; ++b) {
+      uint64_t u = d.ub + uint64_t{b} * d.ub_stride, g = d.gm + uint64_t{b} * d.gm_stride;
+      in.accesses.push_back({u, u + ub_block, !d.to_gm, false});
+      if (!window) in.accesses.push_back({g, g + d.block_bytes, d.to_gm, true});
+    }
+  }
   in.work.kind = d.to_gm ? m::Work::Kind::DmaOut : m::Work::Kind::DmaIn;
   in.work.amount = uint64_t{d.block_count} * d.block_bytes;
   in.work.gm = d.gm;
@@ -227,6 +245,7 @@ static void check_scalar_gm(const m::AivCore& c, uint64_t addr, size_t bytes, co
 void scalar_gm_read(uint64_t addr, void* dst, size_t bytes) {
   m::AivCore& c = core();
   check_scalar_gm(c, addr, bytes, "GetValue");
+  if (!in_hccl_window(addr)) c.scalar_access("GetValue (GM)", {addr, addr + bytes, false, true});
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
   memory().read(addr, dst, bytes);
 }
@@ -234,13 +253,20 @@ void scalar_gm_read(uint64_t addr, void* dst, size_t bytes) {
 void scalar_gm_write(uint64_t addr, const void* src, size_t bytes) {
   m::AivCore& c = core();
   check_scalar_gm(c, addr, bytes, "SetValue");
+  if (!in_hccl_window(addr)) c.scalar_access("SetValue (GM)", {addr, addr + bytes, true, true});
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
   memory().write(addr, src, bytes);
 }
 
-void scalar_ub_access() {
+void scalar_ub_access(uint64_t offset, uint64_t bytes, bool write) {
   m::AivCore& c = core();
   c.scalar_work(c.timing().issue_cycles);
+  c.scalar_access(write ? "SetValue (UB)" : "GetValue (UB)",
+                  {offset, offset + bytes, write, false});
+}
+
+void note_ub(uint64_t offset, uint64_t bytes, Access access) {
+  core().note_access({offset, offset + bytes, access == kWrite, false});
 }
 
 // ------------------------------------------------------------------ queues

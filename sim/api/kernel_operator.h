@@ -66,8 +66,12 @@ std::string describe_gm(uint64_t addr);
 void check_ub(const m::AivCore* c, uint64_t offset, uint64_t bytes, const char* instr);
 void check_ub_aligned(uint64_t offset, const char* instr);
 // A vector operand: an allocated tensor starting on a 32-B boundary, `bytes` inside it.
+enum Access : bool { kRead = false, kWrite = true };
+// Checks a vector operand (bounds, alignment) and, under the race check, notes the UB range the
+// next issued instruction reads or writes.
 template <class T>
-void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr);
+void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr, Access access);
+void note_ub(uint64_t offset, uint64_t bytes, Access access);
 
 // One DMA between GM and UB, possibly strided: blocks of `block_bytes`, GM blocks `gm_stride`
 // bytes apart, UB blocks `ub_stride` bytes apart (32-B aligned). GM ranges are checked against
@@ -101,7 +105,7 @@ void pipe_barrier(pipe_t p);
 // Scalar access to GM (GetValue/SetValue on a GlobalTensor): the scalar stalls for the latency.
 void scalar_gm_read(uint64_t addr, void* dst, size_t bytes);
 void scalar_gm_write(uint64_t addr, const void* src, size_t bytes);
-void scalar_ub_access();
+void scalar_ub_access(uint64_t offset, uint64_t bytes, bool write);
 
 // Element arithmetic in T's own precision: floating types round the exact result to nearest
 // even; integer types compute in 64 bits and keep the low bits (wrap-around, as the hardware).
@@ -218,14 +222,14 @@ class LocalTensor {
   }
   T GetValue(uint32_t i) const {
     check(i, "GetValue");
-    detail::scalar_ub_access();
+    detail::scalar_ub_access(offset_ + uint64_t{i} * sizeof(T), sizeof(T), false);
     T v;
     std::memcpy(&v, core_->ub() + offset_ + i * sizeof(T), sizeof(T));
     return v;
   }
   void SetValue(uint32_t i, T v) const {
     check(i, "SetValue");
-    detail::scalar_ub_access();
+    detail::scalar_ub_access(offset_ + uint64_t{i} * sizeof(T), sizeof(T), true);
     std::memcpy(core_->ub() + offset_ + i * sizeof(T), &v, sizeof(T));
   }
   uint32_t GetSize() const { return size_; }
@@ -259,12 +263,13 @@ void bind_ub(DmaDesc& d, const LocalTensor<T>& t) {
   d.ub_hi = t.ub_offset() + uint64_t{t.GetSize()} * sizeof(T);
 }
 template <class T>
-void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr) {
+void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr, Access access) {
   check_ub(t.owner(), t.ub_offset(), bytes, instr);
   check_ub_aligned(t.ub_offset(), instr);
   if (bytes > uint64_t{t.GetSize()} * sizeof(T))
     fault(std::string(instr) + ": " + std::to_string(bytes) + " B beyond a LocalTensor of " +
           std::to_string(uint64_t{t.GetSize()} * sizeof(T)) + " B");
+  note_ub(t.ub_offset(), bytes, access);
 }
 }  // namespace detail
 
@@ -574,8 +579,8 @@ namespace detail {
 template <class D, class S, class F>
 void unary(const char* name, const LocalTensor<D>& dst, const LocalTensor<S>& src, uint32_t count,
            F f) {
-  check_operand(dst, uint64_t{count} * sizeof(D), name);
-  check_operand(src, uint64_t{count} * sizeof(S), name);
+  check_operand(dst, uint64_t{count} * sizeof(D), name, kWrite);
+  check_operand(src, uint64_t{count} * sizeof(S), name, kRead);
   issue_vector(name, repeats_for(count, std::max(sizeof(D), sizeof(S))), [dst, src, count, f] {
     D* d = dst.ptr();
     const S* s = src.ptr();
@@ -586,7 +591,7 @@ template <class T, class F>
 void binary(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& a,
             const LocalTensor<T>& b, uint32_t count, F f) {
   for (const LocalTensor<T>* t : {&dst, &a, &b})
-    check_operand(*t, uint64_t{count} * sizeof(T), name);
+    check_operand(*t, uint64_t{count} * sizeof(T), name, t == &dst ? kWrite : kRead);
   issue_vector(name, repeats_for(count, sizeof(T)), [dst, a, b, count, f] {
     T* d = dst.ptr();
     const T* x = a.ptr();
@@ -657,8 +662,8 @@ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
                uint32_t count, bool calIndex = false) {
   (void)work;
   if (count == 0) detail::fault("ReduceMax of 0 elements");
-  detail::check_operand(src, uint64_t{count} * sizeof(T), "ReduceMax");
-  detail::check_operand(dst, (calIndex ? 2 : 1) * sizeof(T), "ReduceMax");
+  detail::check_operand(src, uint64_t{count} * sizeof(T), "ReduceMax", detail::kRead);
+  detail::check_operand(dst, (calIndex ? 2 : 1) * sizeof(T), "ReduceMax", detail::kWrite);
   detail::issue_vector(
       "ReduceMax", detail::repeats_for(count, sizeof(T)), [dst, src, count, calIndex] {
         const T* s = src.ptr();
@@ -680,8 +685,8 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
                uint32_t count) {
   (void)work;
   if (count == 0) detail::fault("ReduceSum of 0 elements");
-  detail::check_operand(src, uint64_t{count} * sizeof(T), "ReduceSum");
-  detail::check_operand(dst, sizeof(T), "ReduceSum");
+  detail::check_operand(src, uint64_t{count} * sizeof(T), "ReduceSum", detail::kRead);
+  detail::check_operand(dst, sizeof(T), "ReduceSum", detail::kWrite);
   detail::issue_vector("ReduceSum", detail::repeats_for(count, sizeof(T)), [dst, src, count] {
     const T* s = src.ptr();
     T acc = s[0];
@@ -708,9 +713,9 @@ void BlockReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_
       src,
       (uint64_t(repeat - 1) * srcRepStride + uint64_t(blocks - 1) * srcBlkStride) * 32 +
           uint64_t((mask - 1) % per_block + 1) * sizeof(T),
-      "BlockReduceMax");
+      "BlockReduceMax", detail::kRead);
   detail::check_operand(dst, (uint64_t(repeat - 1) * dstRepStride * 8 + blocks) * sizeof(T),
-                        "BlockReduceMax");
+                        "BlockReduceMax", detail::kWrite);
   detail::issue_vector("BlockReduceMax", static_cast<uint64_t>(repeat), [=] {
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
     T* d = dst.ptr();
@@ -740,9 +745,10 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint8_t repeatTi
           const BrcbRepeatParams& p) {
   constexpr uint32_t per_block = 32 / sizeof(T);
   if (repeatTimes == 0) return;
-  detail::check_operand(src, uint64_t{repeatTimes} * 8 * sizeof(T), "Brcb");
+  detail::check_operand(src, uint64_t{repeatTimes} * 8 * sizeof(T), "Brcb", detail::kRead);
   detail::check_operand(
-      dst, (uint64_t{repeatTimes - 1u} * p.dstRepStride + 7ull * p.dstBlkStride + 1) * 32, "Brcb");
+      dst, (uint64_t{repeatTimes - 1u} * p.dstRepStride + 7ull * p.dstBlkStride + 1) * 32, "Brcb",
+      detail::kWrite);
   detail::issue_vector("Brcb", repeatTimes, [=] {
     const T* s = src.ptr();
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
@@ -777,8 +783,8 @@ void unary_level0(const char* name, const LocalTensor<T>& dst, const LocalTensor
     return (uint64_t{repeatTimes ? repeatTimes - 1u : 0u} * rep + (last / per_block) * blk) * 32 +
            (last % per_block + 1) * sizeof(T);
   };
-  check_operand(dst, span(p.dstBlkStride, p.dstRepStride), name);
-  check_operand(src, span(p.srcBlkStride, p.srcRepStride), name);
+  check_operand(dst, span(p.dstBlkStride, p.dstRepStride), name, kWrite);
+  check_operand(src, span(p.srcBlkStride, p.srcRepStride), name, kRead);
   issue_vector(name, repeatTimes, [dst, src, mask, repeatTimes, p, f] {
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());

@@ -42,7 +42,7 @@ template <class T>
 void CreateVecIndex(const LocalTensor<T>& dst, T firstValue, uint32_t count) {
   static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, float>,
                 "CreateVecIndex: int32_t or float");
-  detail::check_operand(dst, uint64_t{count} * sizeof(T), "CreateVecIndex");
+  detail::check_operand(dst, uint64_t{count} * sizeof(T), "CreateVecIndex", detail::kWrite);
   detail::issue_vector("CreateVecIndex", detail::repeats_for(count, sizeof(T)),
                        [dst, firstValue, count] {
                          T* d = dst.ptr();
@@ -60,10 +60,10 @@ void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat,
   static_assert(isFullSort, "Sort: only the full sort is modelled");
   if (repeatTimes <= 0) detail::fault("Sort: repeatTimes " + std::to_string(repeatTimes) + " <= 0");
   uint64_t n = uint64_t{32} * static_cast<uint64_t>(repeatTimes);
-  detail::check_operand(concat, n * 4, "Sort");
-  detail::check_operand(index, n * 4, "Sort");
-  detail::check_operand(dst, n * 8, "Sort");
-  detail::check_operand(tmp, n * 8, "Sort");
+  detail::check_operand(concat, n * 4, "Sort", detail::kRead);
+  detail::check_operand(index, n * 4, "Sort", detail::kRead);
+  detail::check_operand(dst, n * 8, "Sort", detail::kWrite);
+  detail::check_operand(tmp, n * 8, "Sort", detail::kWrite);
   int passes = 0;
   for (uint64_t runs = static_cast<uint64_t>(repeatTimes); runs > 1; runs = (runs + 3) / 4)
     ++passes;
@@ -109,11 +109,11 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& list,
   uint64_t total = 0;
   for (int i = 0; i < lists; ++i) {
     count[i] = elementCountList[i];
-    detail::check_operand(src[i], uint64_t{count[i]} * 8, "MrgSort");
+    detail::check_operand(src[i], uint64_t{count[i]} * 8, "MrgSort", detail::kRead);
     total += count[i];
   }
   if (total == 0) detail::fault("MrgSort of 0 elements");
-  detail::check_operand(dst, total * 8, "MrgSort");
+  detail::check_operand(dst, total * 8, "MrgSort", detail::kWrite);
   ascend::model::AivCore* core = &detail::core();
   double cycles = static_cast<double>(total) / detail::sort_costs().merge_elements_per_cycle;
   detail::issue_vector_cycles("MrgSort", cycles, [dst, src, count, lists, core] {

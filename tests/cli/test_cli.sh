@@ -30,6 +30,23 @@ expect() {
   fi
 }
 
+# expect_not PATTERN -- args...: like expect with status 0 given by the caller's STATUS, but the
+# output must NOT contain PATTERN.
+expect_not() {
+  local want=$1 pattern=$2
+  shift 3
+  local out status
+  out=$("$sim" "$@" 2>&1)
+  status=$?
+  if [ "$status" != "$want" ]; then
+    bad "ascend-sim $*: exit $status, wanted $want"$'\n'"$out"
+  elif grep -Eq -- "$pattern" <<<"$out"; then
+    bad "ascend-sim $*: output has /$pattern/"$'\n'"$out"
+  else
+    ok
+  fi
+}
+
 within() { "$py" -c "import sys; v=float(sys.argv[1]); sys.exit(0 if float(sys.argv[2]) <= v <= float(sys.argv[3]) else 1)" "$@"; }
 json() {  # json FILE EXPR: evaluates a Python expression over the parsed file as `j`
   "$py" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
@@ -78,6 +95,95 @@ if [ -f "$tmp/a/stats.json" ]; then
 else
   bad "no stats.json"
 fi
+
+# --- input that does nothing is refused (exit 2) or, for keys of another kernel, warned about
+small=(--ep 4 --experts 16 --bs 8 --hidden 1024)
+expect 2 "--bs does not apply to kernel stream: it has no workload shorthands" -- --kernel stream --bs 64 --routing zipf:1.2
+expect 2 "--routing does not apply to kernel pipeline" -- --kernel pipeline --routing zipf:1.2
+expect 2 "--quant does not apply to kernel ffn_worker_batching" -- --kernel ffn_worker_batching --quant int8
+expect 2 "kernel pipeline writes no tensors: --dump \(run.dump_dir\) applies to dispatch" -- --kernel pipeline --dump "$tmp/pd"
+[ ! -e "$tmp/pd" ] && ok || bad "a refused --dump created its directory"
+expect 2 "kernel pipeline reads no input tensors: --input" -- --kernel pipeline --input /missing
+expect 2 "kernel ffn_worker_batching reads no input tensors" -- --kernel ffn_worker_batching --input "$tmp"
+expect 2 "--input \(run.input_dir\): directory '/missing' cannot be read: it does not exist" -- "${small[@]}" --input /missing
+expect 2 "unexpected argument 'pipeline': did you mean --kernel pipeline\?" -- pipeline
+expect 2 "unexpected argument 'out': options start with --" -- --kernel pipeline out
+expect 2 "did you mean --set trace.ranks=all\?" -- trace.ranks=all
+expect 2 "--ep 0: the EP group has 1 to 768 ranks; leave --ep out" -- --kernel ub_write --ep 0
+expect 2 "--json applies only to --list-params and --list-kernels" -- --kernel pipeline --json
+expect 0 "warning: pipeline.buffer_num = 1 \(from --set\) is not read by kernel dispatch" -- "${small[@]}" --set pipeline.buffer_num=1
+expect_not 0 "warning" -- --kernel pipeline --set hbm.bandwidth_GBps=800 --set pipeline.buffer_num=1
+printf '[pipeline]\nbuffer_num = 1\n[stream]\ncores = 2\n[combine]\nreceiver = in_order\n' >"$tmp/multi.ini"
+expect 0 "warning: pipeline.buffer_num = 1 \(from $tmp/multi.ini\) is not read by kernel stream" -- --kernel stream --config "$tmp/multi.ini"
+expect_not 0 "warning: (stream|combine)" -- --kernel stream --config "$tmp/multi.ini"
+# ep.world_size = 0 (the kernel's default) is recorded resolved: config.ini reruns the same run
+expect 0 "outputs" -- --kernel ub_write --set ub_write.bytes=4096 --out "$tmp/e1"
+grep -qx "world_size = 2  # ranks" "$tmp/e1/config.ini" && ok || bad "config.ini ep.world_size: $(grep world_size "$tmp/e1/config.ini")"
+expect_not 0 "warning" -- --config "$tmp/e1/config.ini" --out "$tmp/e2"
+[ "$(json "$tmp/e1/stats.json" "j['kernels']")" = "$(json "$tmp/e2/stats.json" "j['kernels']")" ] && ok || bad "config.ini rerun of ub_write differs"
+# a trace scope that selects nothing of the run
+expect 2 "trace.ranks = '5' selects no rank of this run: ranks are 0-0 \(ep.world_size = 1\)" -- --kernel pipeline --set trace.ranks=5 --trace --out "$tmp/t5"
+expect 2 "trace.ranks = '4-7' selects no rank of this run: ranks are 0-3" -- --kernel ub_write --ep 4 --set trace.ranks=4-7 --vcd --out "$tmp/t5"
+expect 2 "trace.cores = '48-50' selects no core of a die: cores are 0-47" -- --kernel pipeline --set trace.cores=48-50 --trace --out "$tmp/t5"
+expect 0 "warning: trace.cores = 4 selects none of the 1 core\(s\) the kernel ran on" -- --kernel pipeline --set trace.cores=4 --trace --out "$tmp/t5"
+expect 0 "outputs" -- --kernel pipeline --set trace.ranks=5 --out "$tmp/t5"  # no trace: no scope
+# output directories that cannot be written are bad input, found before the run
+expect 2 "--out: cannot create directory '/proc/x'" -- --kernel pipeline --out /proc/x
+touch "$tmp/file"
+expect 2 "--out: cannot create directory '$tmp/file': Not a directory" -- --kernel pipeline --out "$tmp/file"
+expect 2 "--dump: cannot create directory '/proc/x'" -- "${small[@]}" --dump /proc/x
+# did you mean: --set and --config keys, choices, kernels, options
+expect 2 "unknown parameter 'hbm.bandwith_GBps' \(did you mean hbm.bandwidth_GBps\?\)" -- --set hbm.bandwith_GBps=1
+printf '[pipeline]\nbufer_num = 1\n' >"$tmp/typo.ini"
+expect 2 "unknown parameter 'pipeline.bufer_num' \(did you mean pipeline.buffer_num\?\)" -- --config "$tmp/typo.ini"
+expect 2 "'missing_flg' .*is not a known choice \(did you mean missing_flag\?\)" -- --kernel syncbug --set syncbug.bug=missing_flg
+expect 2 "unknown kernel 'pipelin' \(did you mean pipeline\?\)" -- --kernel pipelin
+expect 2 "run.kernel = 'pipelin' .*\(did you mean pipeline\?\)" -- --set run.kernel=pipelin
+expect 2 "unrecognised option '--kernal' \(did you mean --kernel\?\)" -- --kernal pipeline
+# a fault on several cores at once reports the first, without SystemC's W545 (repeated sc_stop)
+expect_not 5 "W545|sc_stop" -- --kernel stream --set stream.tile_bytes=131072 --set stream.cores=4
+expect 5 "UB overflow" -- --kernel stream --set stream.tile_bytes=131072 --set stream.cores=4
+
+# --- --version, the summary, stats.json's run, --list-kernels, --list-params
+expect 0 "^ascend-sim [0-9]+\.[0-9]+\.[0-9]+ \(git [^ )]+\)$" -- --version
+expect 0 "slowest +rank 0 core [0-9]+, ends [0-9.]+ us after launch" -- --kernel stream --set stream.cores=4 --out "$tmp/v"
+[ "$(json "$tmp/v/stats.json" "(j['run']['version'] in open('/dev/stdin').read(), 'stream.cores=4' in j['run']['command_line'], j['run']['argv'][1:3])" <<<"$("$sim" --version)")" = "(True, True, ['--kernel', 'stream'])" ] && ok || bad "stats.json run: version and command line"
+json "$tmp/v/stats.json" "'effective rate' in j['notes']['kernels[].ports[].utilization_pct'] and len(j['kernels'][0]['ranks'][0]['core_latency_ns']) == 4" | grep -q True && ok || bad "stats.json notes and core_latency_ns"
+expect 0 "phases +dispatch, max over cores and ranks: send [0-9.]+ us \(rank [0-9]\) status .* wait .* local_copy" -- "${small[@]}"
+expect 0 "phases +ffn_worker_batching, max over calls: poll .* sort .* gather .* group_list .* batching" -- --kernel ffn_worker_batching --attn-ranks 4 --bs 8 --hidden 64
+expect 0 "busiest port +die0.ub_egress [0-9.]+% busy \([0-9.]+ us at its effective rate, [0-9]+ B, in ub_write\)" -- --kernel ub_write --ep 4 --set ub_write.dst=2 --set ub_write.cores=8 --set ub_write.bytes=1048576
+expect 0 "total +[0-9.]+ us +\(stats.json: kernels\[2\] 'combine' round_trip.total_ns\)" -- --kernel moe "${small[@]}" --out "$tmp/mt"
+json "$tmp/mt/stats.json" "j['kernels'][2]['name'] == 'combine' and j['kernels'][2]['round_trip']['total_ns'] > 0" | grep -q True && ok || bad "moe total entry"
+expect 0 "^kernel +workload +dump +input +summary" -- --list-kernels
+expect 0 "^stream +- +- +- +each core" -- --list-kernels
+expect 0 "^ffn_worker_batching +ffn\. +yes +- " -- --list-kernels
+[ "$("$sim" --list-kernels --json | "$py" -c "import json,sys; k={x['name']: x for x in json.load(sys.stdin)}; print(k['dispatch']['dump'], k['dispatch']['input'], k['pipeline']['dump'], k['ffn_worker_batching']['workload'])")" = "True True False ffn" ] && ok || bad "--list-kernels --json"
+keys=$("$sim" --list-params dispatch. ep. | grep -Eo '^[a-z_0-9]+\.[a-zA-Z_0-9]+ =' | cut -d. -f1 | sort -u | tr '\n' ' ')
+[ "$keys" = "dispatch ep " ] && ok || bad "--list-params dispatch. ep.: groups $keys"
+groups=$("$sim" --list-params --kernel pipeline --json | "$py" -c "import json,sys; print(sorted({p['key'].split('.')[0] for p in json.load(sys.stdin)} & {'dispatch','ffn','pipeline','stream','hbm'}))")
+[ "$groups" = "['hbm', 'pipeline']" ] && ok || bad "--list-params --kernel pipeline: $groups"
+expect 0 "defined in docs/sources.md" -- --list-params hbm.
+"$sim" --list-params --json | "$py" -c "import json,sys; p={x['key']: x for x in json.load(sys.stdin)}; d=p['run.dump_max_MiB']; sys.exit(0 if d['unit'] == 'MiB' and d['type'] == 'int' and d['description'] else 1)" && ok || bad "--list-params --json run.dump_max_MiB"
+
+# --- --dump: estimated before the run, refused above run.dump_max_MiB, close to what it writes
+ffn_big=(--kernel ffn_worker_batching --attn-ranks 16 --micro-batches 4 --bs 64 --topk 16 --token-dtype bf16 --need-schedule 0 --mask-rate 0.3 --layers 2 --set ffn.ffn_ranks=2)
+expect 2 "--dump would write about [0-9]+ MiB into '$tmp/big', above run.dump_max_MiB = 4096" -- "${ffn_big[@]}" --dump "$tmp/big"
+[ ! -e "$tmp/big" ] && ok || bad "a refused --dump created its directory"
+expect 2 "above run.dump_max_MiB = 1;" -- "${small[@]}" --dump "$tmp/cap" --set run.dump_max_MiB=1 --set dispatch.calls=2
+dump_close() {  # dump_close NAME ARGS...: the estimate is within 10% of the bytes written
+  local name=$1
+  shift
+  local est
+  est=$("$sim" "$@" --dump "$tmp/dump_$name" 2>&1 | sed -n 's/.*(estimate: \([0-9]*\) B).*/\1/p')
+  "$py" -c "import os,sys; n=sum(os.path.getsize(os.path.join(d,f)) for d,_,fs in os.walk(sys.argv[1]) for f in fs); e=int(sys.argv[2] or 0); sys.exit(0 if 0.9*n <= e <= 1.1*n else print(f'estimate {e} B, wrote {n} B') or 1)" "$tmp/dump_$name" "$est" && ok || bad "dump estimate of $name"
+}
+dump_close dispatch "${small[@]}" --set dispatch.calls=2
+dump_close shared "${small[@]}" --experts 12 --shared-experts 1 --shared-expert-ranks 1 --quant none
+dump_close combine --kernel combine "${small[@]}" --set combine.shared_expert_x=1
+dump_close moe --kernel moe "${small[@]}" --set moe.layers=2
+dump_close alltoallv --kernel alltoallv_dispatch "${small[@]}"
+dump_close ffn --kernel ffn_worker_batching --attn-ranks 4 --bs 8 --hidden 1024 --layers 2 --token-dtype bf16 --set ffn.ffn_ranks=2
+dump_close ffn_norm --kernel ffn_worker_batching --attn-ranks 4 --bs 8 --hidden 512 --need-schedule 0 --set ffn.out_num=2
 
 # --- the fabric
 expect 0 "every core saw its predecessor's flag \(16 ranks x 48 cores\)" -- --kernel flag_ring --ep 16
