@@ -21,9 +21,11 @@ class BandwidthServer {
 
   const std::string& name() const { return name_; }
   int owner_die() const { return owner_die_; }
+  // The rate the server was created at: for a fabric port the nominal rate; a route's hop crosses
+  // it at gbps() x Hop::efficiency (models/fabric.h), booked with that occupancy through hold().
   double gbps() const { return gbps_; }
   Tick free_at() const { return free_at_; }
-  Tick occupancy(uint64_t bytes) const { return transfer_ps(bytes, gbps_); }
+  Tick occupancy(uint64_t bytes) const { return transfer_ps(bytes, gbps_); }  // at gbps()
 
   // Holds the resource for [start, start + occupancy); returns the end.
   Tick hold(Tick start, Tick occupancy, uint64_t bytes) {
@@ -35,6 +37,9 @@ class BandwidthServer {
   }
 
   uint64_t bytes() const { return bytes_; }
+  // The sum of the occupancies booked through hold(): time held at each transfer's own rate
+  // (for a UB port, nominal x that transfer's write or read efficiency), so busy / elapsed time is
+  // utilisation against the effective rate, not the nominal one.
   Tick busy_ps() const { return busy_ps_; }
   uint64_t transfers() const { return transfers_; }
 

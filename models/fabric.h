@@ -32,6 +32,9 @@ struct FabricConfig {
   // behind the L1 UB switches, nodes joined by the non-blocking L2 level.
   int dies_per_chip = 2;
   int dies_per_node = 16;
+  // A UB port is created at its nominal rate; a write crosses it at ub_port_GBps x
+  // ub_write_efficiency, a read at ub_port_GBps x ub_read_efficiency (Hop::efficiency), so the
+  // effective rates follow the nominal one. The other links move data at their full rate.
   double ub_port_GBps = 196;  // per die per direction, nominal
   double ub_write_efficiency = 137.0 / 196.0;
   double ub_read_efficiency = 167.0 / 196.0;

@@ -459,7 +459,8 @@ int run_cli(int argc, char** argv) {
        {{"kernels[].ports[].utilization_pct",
          "busy_ns / span x 100: busy_ns sums each transfer's hold of the port, bytes / (the "
          "port's nominal rate x its efficiency), i.e. at the effective rate (UB egress/ingress: "
-         "fabric.write_GBps for writes, fabric.read_GBps for reads; other ports: their nominal "
+         "fabric.port_GBps x fabric.write_efficiency for writes, x fabric.read_efficiency for "
+         "reads; other ports: their nominal "
          "rate); span is the launch to the end of the simulated run of that launch"},
         {"kernels[].ranks[].core_latency_ns", "launch to each core's end, per core"}}}};
   sim.write_outputs(wall, preset, kernel.name, extra);

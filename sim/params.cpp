@@ -119,6 +119,12 @@ void Params::declare(ParamSpec spec) {
   set(key, def, "default");
 }
 
+void Params::retire(const std::string& key, std::string replaced_by) {
+  if (specs_.count(key) || retired_.count(key))
+    throw SimError(kExitInternal, "parameter retired twice or still declared: " + key);
+  retired_.emplace(key, std::move(replaced_by));
+}
+
 const ParamSpec& Params::spec(const std::string& key) const {
   auto it = specs_.find(key);
   if (it == specs_.end()) {
@@ -133,6 +139,9 @@ const ParamSpec& Params::spec(const std::string& key) const {
 void Params::set(const std::string& raw_key, const std::string& raw_value,
                  const std::string& origin) {
   std::string key = trim(raw_key), value = trim(raw_value);
+  if (auto r = retired_.find(key); r != retired_.end())
+    throw SimError(kExitBadInput, "parameter " + key + " = '" + value + "' (from " + origin +
+                                      ") was removed: " + r->second);
   const ParamSpec& s = spec(key);
   auto bad = [&](const std::string& why) {
     return SimError(kExitBadInput, "parameter " + key + " = '" + value + "' (from " + origin +

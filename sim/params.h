@@ -39,6 +39,9 @@ class Params {
  public:
   // Declares a parameter; declaring the same key twice is a programming error.
   void declare(ParamSpec spec);
+  // A key that no longer exists: setting it (--set, --config, a preset) is a bad-input error that
+  // names what replaced it, instead of the generic unknown-parameter message.
+  void retire(const std::string& key, std::string replaced_by);
   bool has(const std::string& key) const { return specs_.count(key) > 0; }
 
   void set(const std::string& key, const std::string& value, const std::string& origin);
@@ -63,6 +66,7 @@ class Params {
   nlohmann::json to_json(const Filter& keep = {}) const;
 
  private:
+  std::map<std::string, std::string> retired_;  // removed key -> what replaced it
   std::map<std::string, ParamSpec> specs_;
   std::map<std::string, std::string> values_;
   std::map<std::string, std::string> origins_;

@@ -272,7 +272,7 @@ TEST(DispatchTiming, Int8SendsFewerBytesThanBf16) {
 TEST(DispatchTiming, HalvingTheLinkBandwidthSlowsABandwidthBoundDispatch) {
   auto base = with(with(kBase, "dispatch.bs=128"), "dispatch.quant=none");
   double full = latency_of(base);
-  double half = latency_of(with(with(base, "fabric.write_GBps=68.5"), "fabric.d2d_GBps=135"));
+  double half = latency_of(with(with(base, "fabric.port_GBps=98"), "fabric.d2d_GBps=135"));
   EXPECT_GT(half, 1.3 * full) << full << " vs " << half;
   EXPECT_LT(half, 2.1 * full) << full << " vs " << half;
 }

@@ -1,6 +1,9 @@
 // The fabric's gates and contention: a lone 512-B access lands exactly after the configured
-// latency of its path class (not 1 ps earlier), senders into one die share its ingress, one die
-// sending to many shares its egress, and every remote byte is real.
+// latency of its path class (not 1 ps earlier), a large one after its link's occupancy at the rate
+// its parameters give plus that latency, senders into one die share its ingress, one die sending
+// to many shares its egress, and every remote byte is real.
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 
 #include "sim/api/kernel_operator.h"
@@ -94,6 +97,217 @@ TEST(FabricGate, A2HccsAndRoceClasses) {
   expect_lone_512({"fabric.topology=a2"}, 7, true, 1300, "hccs");
   expect_lone_512({"fabric.topology=a2", "fabric.write_latency_roce_ns=4000"}, 8, true, 4000,
                   "roce");
+}
+
+// ---- link rates: each link's rate is one coherent set of parameters (for a UB port, the nominal
+// fabric.port_GBps times fabric.write_efficiency or fabric.read_efficiency); changing any of them
+// moves the timing. A lone large transfer from die 0 to `dst` completes at
+//   start + max(engine, HBM, every hop's occupancy) + fixed latency,
+// where the fixed latency is the path's measured 512-B latency minus the model's own time for
+// 512 B (models/cluster.cpp). With the MTE engines at their fastest, the link's occupancy
+// bytes / rate is the largest term, so the transfer time is occupancy + fixed latency.
+
+// What a lone transfer of `n` bytes over a path of rate `gbps` (every hop the same) and measured
+// 512-B latency `latency_ns` should take, from the parameters alone.
+struct Expected {
+  Tick occupancy, fixed;
+  Tick total() const { return occupancy + fixed; }
+};
+
+Expected expected_transfer(const std::vector<std::string>& sets, uint64_t n, bool write,
+                           double gbps, double latency_ns) {
+  Params p = make_params(sets);
+  model::Clock clock{p.real("core.clock_GHz")};
+  double per_cycle = p.real(write ? "mte3.bytes_per_cycle" : "mte2.bytes_per_cycle");
+  auto engine = [&](uint64_t bytes) {
+    return clock.cycles(
+        static_cast<uint64_t>(p.integer("dma.setup_cycles")) +
+        static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / per_cycle - 1e-9)));
+  };
+  double hbm = p.real("hbm.bandwidth_GBps");
+  Tick own_512 =
+      std::max({engine(512), model::transfer_ps(512, hbm), model::transfer_ps(512, gbps)});
+  Expected e{model::transfer_ps(n, gbps), ns_to_ps(latency_ns) - own_512};
+  // The link is the bottleneck, so its occupancy is what the transfer time shows.
+  EXPECT_GT(e.occupancy, engine(n));
+  EXPECT_GT(e.occupancy, model::transfer_ps(n, hbm));
+  return e;
+}
+
+// A lone transfer of `n` bytes between die 0 and die `dst` (a write of die 0's UB into dst's HBM,
+// or a read of dst's HBM into die 0's UB), run on `dies` dies. Returns how long it took from the
+// DMA's issue to its completion as seen by the scalar, whether its last byte had landed 1 ps
+// before `want`, whether it had landed at completion, and the path's link class.
+nlohmann::json lone_transfer(const std::vector<std::string>& sets, int dies, int dst, bool write,
+                             uint32_t n, Tick want) {
+  return in_child([&] {
+    Bench b(sets, dies);
+    uint64_t remote = b.sim().window(dst);
+    if (!write) {
+      std::vector<uint8_t> v(n, 0x5A);
+      b.sim().write(remote, v.data(), n);
+    }
+    model::AivCore& core0 = *b.cluster().die(0).cores[0];
+    auto last_byte = [&] {
+      uint8_t x = 0;
+      if (write) {
+        b.sim().read(remote + n - 1, &x, 1);
+      } else {
+        x = core0.ub()[n - 1];
+      }
+      return x;
+    };
+    Tick start = 0, done = 0;
+    int early = -1, landed = -1;
+    b.run(1, [&] {
+      if (GetRankId() != 0) return;
+      TPipe pipe;
+      TBuf<TPosition::VECCALC> buf;
+      pipe.InitBuffer(buf, n);
+      LocalTensor<uint8_t> t = buf.Get<uint8_t>();
+      GlobalTensor<uint8_t> rg;
+      rg.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(remote), n);
+      if (write) {
+        Duplicate(t.ReinterpretCast<int32_t>(), 0x5A5A5A5A, static_cast<int32_t>(n / 4));
+        PipeBarrier<PIPE_ALL>();  // the scalar waits too, so `start` is the DMA's issue
+        DataCopy(rg, t, n);
+      } else {
+        DataCopy(t, rg, n);
+      }
+      start = now();
+      b.at(start + want - 1, [&] { early = last_byte() == 0x5A; });
+      if (write) {
+        SetFlag<HardEvent::MTE3_S>(0);
+        WaitFlag<HardEvent::MTE3_S>(0);
+      } else {
+        SetFlag<HardEvent::MTE2_S>(0);
+        WaitFlag<HardEvent::MTE2_S>(0);
+      }
+      done = now();
+      landed = last_byte() == 0x5A;
+    });
+    return nlohmann::json{{"latency_ps", done - start},
+                          {"early", early},
+                          {"landed", landed},
+                          {"class", b.cluster().fabric().link_class(0, dst)}};
+  });
+}
+
+// Runs the lone transfer and checks the tight gate: not done 1 ps before `e.total()`, done at it.
+void expect_gate(const std::vector<std::string>& sets, int dies, int dst, bool write, uint32_t n,
+                 const Expected& e, const char* cls) {
+  nlohmann::json j = lone_transfer(sets, dies, dst, write, n, e.total());
+  ASSERT_FALSE(j.contains("exit_code")) << j.dump();
+  EXPECT_EQ(j["class"], cls);
+  EXPECT_EQ(j["latency_ps"].get<Tick>(), e.total()) << cls << (write ? " write" : " read");
+  EXPECT_EQ(j["early"], 0) << "the last byte landed before the expected time";
+  EXPECT_EQ(j["landed"], 1) << "the last byte had not landed at completion";
+}
+
+// The UB path inside a node (die 0 -> die 2 of 4): egress and ingress ports at
+// port_GBps x efficiency.
+Expected expected_ub(const std::vector<std::string>& sets, uint32_t n, bool write) {
+  Params p = make_params(sets);
+  double rate = p.real("fabric.port_GBps") *
+                p.real(write ? "fabric.write_efficiency" : "fabric.read_efficiency");
+  return expected_transfer(
+      sets, n, write, rate,
+      p.real(write ? "fabric.write_latency_intra_node_ns" : "fabric.read_latency_intra_node_ns"));
+}
+
+const std::vector<std::string> kFastEngines = {"mte2.bytes_per_cycle=4096",
+                                               "mte3.bytes_per_cycle=4096"};
+
+std::vector<std::string> with(std::vector<std::string> v, const std::string& kv) {
+  v.push_back(kv);
+  return v;
+}
+
+TEST(FabricRate, DoublingThePortRateHalvesTheOccupancyOfAUbWrite) {
+  const uint32_t n = 137 * 512;  // 512 ns at 137 GB/s, 256 ns at 274
+  Expected base = expected_ub(kFastEngines, n, true);
+  Expected wide = expected_ub(with(kFastEngines, "fabric.port_GBps=392"), n, true);
+  EXPECT_EQ(base.occupancy, 512000u) << "196 GB/s x 137/196 = 137 GB/s exactly";
+  EXPECT_EQ(wide.occupancy * 2, base.occupancy);
+  EXPECT_EQ(wide.fixed, base.fixed);
+  expect_gate(kFastEngines, 4, 2, true, n, base, "intra_node");
+  expect_gate(with(kFastEngines, "fabric.port_GBps=392"), 4, 2, true, n, wide, "intra_node");
+}
+
+TEST(FabricRate, DoublingThePortRateHalvesTheOccupancyOfAUbRead) {
+  const uint32_t n = 167 * 512;  // 512 ns at 167 GB/s, 256 ns at 334
+  Expected base = expected_ub(kFastEngines, n, false);
+  Expected wide = expected_ub(with(kFastEngines, "fabric.port_GBps=392"), n, false);
+  EXPECT_EQ(base.occupancy, 512000u) << "196 GB/s x 167/196 = 167 GB/s exactly";
+  EXPECT_EQ(wide.occupancy * 2, base.occupancy);
+  EXPECT_EQ(wide.fixed, base.fixed);
+  expect_gate(kFastEngines, 4, 2, false, n, base, "intra_node");
+  expect_gate(with(kFastEngines, "fabric.port_GBps=392"), 4, 2, false, n, wide, "intra_node");
+}
+
+TEST(FabricRate, HalvingTheEfficiencyDoublesTheOccupancyOfAUbWriteAndRead) {
+  const uint32_t nw = 137 * 512, nr = 167 * 512;
+  // 137/392 and 167/392, printed to round-trip: 68.5 and 83.5 GB/s exactly.
+  auto slow_w = with(kFastEngines, "fabric.write_efficiency=0.3494897959183674");
+  auto slow_r = with(kFastEngines, "fabric.read_efficiency=0.4260204081632653");
+  Expected w = expected_ub(slow_w, nw, true), r = expected_ub(slow_r, nr, false);
+  EXPECT_EQ(w.occupancy, 2 * expected_ub(kFastEngines, nw, true).occupancy);
+  EXPECT_EQ(r.occupancy, 2 * expected_ub(kFastEngines, nr, false).occupancy);
+  expect_gate(slow_w, 4, 2, true, nw, w, "intra_node");
+  expect_gate(slow_r, 4, 2, false, nr, r, "intra_node");
+  // The write efficiency leaves reads alone, and the read efficiency writes.
+  expect_gate(slow_w, 4, 2, false, nr, expected_ub(kFastEngines, nr, false), "intra_node");
+  expect_gate(slow_r, 4, 2, true, nw, expected_ub(kFastEngines, nw, true), "intra_node");
+}
+
+TEST(FabricRate, OnlyTheProductOfNominalAndEfficiencyMatters) {
+  // A port twice as wide at half the efficiency moves a write exactly as the default one.
+  const uint32_t n = 137 * 512;
+  auto same = with(with(kFastEngines, "fabric.port_GBps=392"),
+                   "fabric.write_efficiency=0.3494897959183674");
+  EXPECT_EQ(expected_ub(same, n, true).total(), expected_ub(kFastEngines, n, true).total());
+  expect_gate(same, 4, 2, true, n, expected_ub(kFastEngines, n, true), "intra_node");
+}
+
+// The other links have one rate each, at which transfers move: it moves the timing too.
+TEST(FabricRate, DoublingTheD2dHccsAndRoceRatesHalvesTheirOccupancy) {
+  struct Link {
+    const char* rate_key;
+    const char* latency_key;
+    std::vector<std::string> sets;
+    int dies, dst;
+    uint32_t n;
+    const char* cls;
+  };
+  const Link links[] = {
+      {"fabric.d2d_GBps", "fabric.write_latency_d2d_ns", {}, 2, 1, 27 * 2048, "d2d"},
+      {"fabric.hccs_link_GBps",
+       "fabric.write_latency_hccs_ns",
+       {"fabric.topology=a2"},
+       2,
+       1,
+       7 * 4096,
+       "hccs"},
+      {"fabric.roce_GBps",
+       "fabric.write_latency_roce_ns",
+       {"fabric.topology=a2"},
+       9,
+       8,
+       25 * 2048,
+       "roce"},
+  };
+  for (const Link& l : links) {
+    auto sets = kFastEngines;
+    sets.insert(sets.end(), l.sets.begin(), l.sets.end());
+    Params p = make_params(sets);
+    double rate = p.real(l.rate_key);
+    auto wide = with(sets, std::string(l.rate_key) + "=" + std::to_string(2 * rate));
+    Expected base = expected_transfer(sets, l.n, true, rate, p.real(l.latency_key));
+    Expected fast = expected_transfer(wide, l.n, true, 2 * rate, p.real(l.latency_key));
+    EXPECT_EQ(fast.occupancy * 2, base.occupancy) << l.cls;
+    expect_gate(sets, l.dies, l.dst, true, l.n, base, l.cls);
+    expect_gate(wide, l.dies, l.dst, true, l.n, fast, l.cls);
+  }
 }
 
 // Each flow (sender, receiver) writes `bytes` from the sender's 8 cores into the receiver's window;

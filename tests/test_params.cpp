@@ -46,6 +46,49 @@ TEST(Params, UnknownKeyIsBadInput) {
   EXPECT_NE(std::string(e.what()).find("unknown parameter 'hbm.bandwith_GBps'"), std::string::npos);
 }
 
+// fabric.write_GBps and fabric.read_GBps were effective rates beside a nominal port_GBps that
+// then moved no timing; the effective rates are now port_GBps x write_efficiency / read_efficiency.
+// An old config or --set that still uses them is told what replaced them.
+TEST(Params, RemovedFabricRateKeysAreBadInputNamingTheirReplacement) {
+  for (const char* key : {"write", "read"}) {
+    std::string old_key = std::string("fabric.") + key + "_GBps";
+    std::string replacement = std::string("fabric.") + key + "_efficiency";
+    Params p = make_params();
+    EXPECT_FALSE(p.has(old_key)) << "a removed key is not listed";
+    EXPECT_TRUE(p.has(replacement));
+    SimError e = error_of([&] { p.set(old_key, "137", "--set"); });
+    EXPECT_EQ(e.code, kExitBadInput);
+    std::string m = e.what();
+    EXPECT_NE(m.find(old_key + " = '137' (from --set) was removed"), std::string::npos) << m;
+    EXPECT_NE(m.find("fabric.port_GBps x " + replacement), std::string::npos) << m;
+    EXPECT_NE(m.find(replacement + " = "), std::string::npos) << m;
+    EXPECT_EQ(m.find("unknown parameter"), std::string::npos) << m;
+    // The same from a config file, and from the command line (exit status 2).
+    SimError ini = error_of(
+        [&] { p.load_ini_text(std::string("[fabric]\n") + key + "_GBps = 137\n", "old.ini"); });
+    EXPECT_EQ(ini.code, kExitBadInput);
+    EXPECT_NE(std::string(ini.what()).find("(from old.ini) was removed"), std::string::npos)
+        << ini.what();
+    Outcome o = run_scenario("ub_write", {"ep.world_size=2", old_key + "=137"});
+    EXPECT_EQ(o.exit_code, 2);
+    EXPECT_NE(o.message.find(replacement), std::string::npos) << o.message;
+  }
+}
+
+TEST(Params, FabricEfficienciesAreSharesOfTheNominalRate) {
+  Params p = make_params();
+  EXPECT_DOUBLE_EQ(p.real("fabric.port_GBps"), 196);
+  EXPECT_EQ(p.real("fabric.port_GBps") * p.real("fabric.write_efficiency"), 137.0);
+  EXPECT_EQ(p.real("fabric.port_GBps") * p.real("fabric.read_efficiency"), 167.0);
+  EXPECT_EQ(p.spec("fabric.write_efficiency").unit, "");
+  for (const char* key : {"fabric.write_efficiency", "fabric.read_efficiency"}) {
+    EXPECT_EQ(error_of([&] { p.set(key, "0", "--set"); }).code, kExitBadInput) << key;
+    EXPECT_EQ(error_of([&] { p.set(key, "1.01", "--set"); }).code, kExitBadInput) << key;
+    p.set(key, "1", "--set");
+    EXPECT_EQ(p.real(key), 1.0);
+  }
+}
+
 TEST(Params, OutOfRangeNamesKeyValueAndRange) {
   Params p = make_params();
   SimError e = error_of([&] { p.set("die.aiv_count", "0", "--set"); });

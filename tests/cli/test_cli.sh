@@ -199,7 +199,7 @@ expect 2 "flag_ring needs ep.world_size >= 2" -- --kernel flag_ring
 expect 2 "kernel stream runs on one die" -- --kernel stream --ep 2
 expect 2 "ub_write.dst = 5 is not a rank of ep.world_size = 2" -- --kernel ub_write --ep 2 --set ub_write.dst=5
 expect 2 "needs an HCCL window of 314573312 B \(ub_write.bytes \+ 512\) but hccl.buffsize_MB gives 209715200 B" -- --kernel ub_write --ep 2 --set ub_write.bytes=314572800 --set ub_write.chunk_bytes=65536 --set hccl.buffsize_MB=200
-expect 2 "fabric.write_GBps = 200 exceeds the nominal fabric.port_GBps" -- --kernel ub_write --ep 2 --set fabric.write_GBps=200
+expect 2 "fabric.write_GBps = .200. \(from --set\) was removed: .*fabric.write_efficiency = W / fabric.port_GBps" -- --kernel ub_write --ep 2 --set fabric.write_GBps=200
 expect 2 "ep.world_size = '769'" -- --kernel flag_ring --ep 769
 expect 0 "outputs" -- --kernel ub_write --ep 32 --set ub_write.dst=20 --set ub_write.bytes=512 --out "$tmp/u"
 [ "$(json "$tmp/u/stats.json" "(j['kernels'][0]['first_write_512B_latency_ns'], j['kernels'][0]['link_class'])")" = "(2100.0, 'inter_node')" ] && ok || bad "ub_write 512-B inter-node latency"
