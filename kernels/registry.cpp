@@ -73,21 +73,7 @@ uint64_t moe_dump(const Params& p, int dies) {
 }
 
 uint64_t ffn_dump(const Params& p, int) {
-  ffn::Attrs a;
-  a.attn = static_cast<int>(p.integer("ffn.attn_ranks"));
-  a.ffn = static_cast<int>(p.integer("ffn.ffn_ranks"));
-  a.micro_batches = static_cast<int>(p.integer("ffn.micro_batches"));
-  a.bs = static_cast<int>(p.integer("ffn.bs"));
-  a.topk = static_cast<int>(p.integer("ffn.topk"));
-  a.experts = static_cast<int>(p.integer("ffn.experts"));
-  a.layers = static_cast<int>(p.integer("ffn.layers"));
-  a.hidden = static_cast<int>(p.integer("ffn.hidden"));
-  const std::string dt = p.text("ffn.token_dtype");
-  a.dtype = dt == "fp16"   ? ffn::TokenDtype::Fp16
-            : dt == "bf16" ? ffn::TokenDtype::Bf16
-                           : ffn::TokenDtype::Int8;
-  a.recv = p.integer("ffn.need_schedule") != 0;
-  a.out_num = static_cast<int>(p.integer("ffn.out_num"));
+  const ffn::Attrs a = ffn::attrs_of(p);
   // Per FFN rank and call: the context's token_info and token_data, y and its five id/scale
   // vectors, group_list, actual_token_num.
   const uint64_t y = static_cast<uint64_t>(ffn::call_rows(a));

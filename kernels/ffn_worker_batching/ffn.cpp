@@ -77,6 +77,29 @@ void declare(Params& p) {
                       w));
 }
 
+int dies(const Params& p) {
+  int n = static_cast<int>(p.integer("ffn.attn_ranks") + p.integer("ffn.ffn_ranks"));
+  int64_t ep = p.integer("ep.world_size");
+  if (ep != 0 && ep != n)
+    throw SimError(kExitBadInput, "ep.world_size = " + std::to_string(ep) +
+                                      " but ffn_worker_batching runs on ffn.attn_ranks + "
+                                      "ffn.ffn_ranks = " +
+                                      std::to_string(n) + " dies (leave --ep unset)");
+  ffn::validate(ffn::attrs_of(p), 768);  // before the cluster is built
+  return n;
+}
+
+template <class V>
+std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
+  std::vector<V> v(n);
+  if (n) sim.read(addr, v.data(), n * sizeof(V));
+  return v;
+}
+
+}  // namespace
+
+namespace ffn {
+
 Attrs attrs_of(const Params& p) {
   Attrs a;
   a.attn = static_cast<int>(p.integer("ffn.attn_ranks"));
@@ -100,29 +123,6 @@ Attrs attrs_of(const Params& p) {
   a.buffer_num = static_cast<int>(p.integer("ffn.buffer_num"));
   return a;
 }
-
-int dies(const Params& p) {
-  int n = static_cast<int>(p.integer("ffn.attn_ranks") + p.integer("ffn.ffn_ranks"));
-  int64_t ep = p.integer("ep.world_size");
-  if (ep != 0 && ep != n)
-    throw SimError(kExitBadInput, "ep.world_size = " + std::to_string(ep) +
-                                      " but ffn_worker_batching runs on ffn.attn_ranks + "
-                                      "ffn.ffn_ranks = " +
-                                      std::to_string(n) + " dies (leave --ep unset)");
-  ffn::validate(attrs_of(p), 768);  // before the cluster is built
-  return n;
-}
-
-template <class V>
-std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
-  std::vector<V> v(n);
-  if (n) sim.read(addr, v.data(), n * sizeof(V));
-  return v;
-}
-
-}  // namespace
-
-namespace ffn {
 
 Inputs generate(const Attrs& a, const std::string& routing, uint64_t seed, bool payload) {
   Inputs in;
@@ -460,7 +460,7 @@ void dump(Simulation& sim, const Attrs& a, const ffn::Inputs& in, const ffn::Exe
 }
 
 std::string run(Simulation& sim, const Params& p) {
-  Attrs a = attrs_of(p);
+  Attrs a = ffn::attrs_of(p);
   ffn::validate(a, 768);
   const bool payload = p.integer("sim.payload") != 0, check = p.integer("run.check") != 0;
   ffn::Inputs in = ffn::generate(a, p.text("ffn.routing"),

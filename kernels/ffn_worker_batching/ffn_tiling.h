@@ -7,6 +7,10 @@
 #include <string>
 #include <utility>
 
+namespace ascend {
+class Params;
+}
+
 namespace ascend::ffn {
 
 constexpr int32_t kMaskId = 1000000;    // an entry with id >= this is masked (dropped)
@@ -48,6 +52,9 @@ struct Attrs {
   int sort_cores = 0;         // at most this many cores sort (0: no limit)
   int buffer_num = 2;
 };
+
+// The attributes of a run, read from the ffn.* parameters.
+Attrs attrs_of(const Params& p);
 
 inline int selected(const Attrs& a) {
   return a.topk + 1;
