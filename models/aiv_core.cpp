@@ -7,8 +7,6 @@
 
 namespace ascend::model {
 
-AivCore* AivCore::current_ = nullptr;
-
 AivCore::AivCore(const sc_core::sc_module_name& name, int die, int index, const CoreTiming& timing,
                  Scheduler& sched, GmPort& gm_port, SyncAllBarrier& sync_all, size_t stack_bytes)
     : sc_core::sc_module(name),
@@ -29,12 +27,7 @@ void AivCore::abort_kernel() {
   thread_.kill();
 }
 
-AivCore& AivCore::current() {
-  if (!current_) throw SimError(kExitInternal, "kernel API called outside a running kernel");
-  return *current_;
-}
-
-// A launch starts from a clean core: no flag set, no queue event ids or UB handed out.
+// A launch starts from a clean core: no flag set.
 void AivCore::launch(std::function<void()> program, int block_idx, int block_num) {
   program_ = std::move(program);
   flags_.clear();
@@ -43,9 +36,6 @@ void AivCore::launch(std::function<void()> program, int block_idx, int block_num
   issued_ = 0;
   pending_accesses_.clear();
   if (race_) race_->reset();
-  next_queue_event_ = kQueueEventBase;
-  pipe_active = false;
-  payload_prefix = 0;
   block_idx_ = block_idx;
   block_num_ = block_num;
   state_ = State::Running;
@@ -54,9 +44,7 @@ void AivCore::launch(std::function<void()> program, int block_idx, int block_num
 
 void AivCore::run() {
   for (;;) {
-    current_ = nullptr;
     sc_core::wait(launch_ev_);
-    current_ = this;
     started_at_ = now();
     scalar_run_start_ = scalar_run_end_ = started_at_;
     set_level(busy_level(PipeId::S), 1);
@@ -96,7 +84,6 @@ void AivCore::scalar_advance(Tick dt) {
     scalar_run_start_ = t;
   }
   sc_core::wait(sc_core::sc_time::from_value(dt));
-  current_ = this;
   scalar_run_end_ = now();
   scalar_busy_ps_ += dt;
 }
@@ -117,7 +104,6 @@ void AivCore::block_on(sc_core::sc_event& ev, const std::function<bool()>& ready
   scalar_waiting_since_ = t0;
   set_level(busy_level(PipeId::S), 0);
   while (!ready()) sc_core::wait(ev);
-  current_ = this;
   set_level(busy_level(PipeId::S), 1);
   scalar_stall_ps_ += now() - t0;
   emit(Lane::FLOWCTRL, scalar_waiting_, t0, now());

@@ -133,9 +133,6 @@ class AivCore : public sc_core::sc_module {
   AivCore(const sc_core::sc_module_name& name, int die, int index, const CoreTiming& timing,
           Scheduler& sched, GmPort& gm_port, SyncAllBarrier& sync_all, size_t stack_bytes);
 
-  // The core whose kernel program is running now (valid only inside a kernel).
-  static AivCore& current();
-
   // ---- host side ----
   void launch(std::function<void()> program, int block_idx, int block_num);
   void set_observer(CoreObserver* o) { observer_ = o; }
@@ -163,18 +160,8 @@ class AivCore : public sc_core::sc_module {
   // Grows the UB backing store to cover [0, bytes) (UB bytes are only stored once allocated).
   void reserve_ub(uint32_t bytes);
   uint32_t ub_allocated() const { return static_cast<uint32_t>(ub_.size()); }
-  // Event ids for queues, unique within this core and launch (never colliding with user ids).
-  uint32_t next_queue_event_ids(uint32_t n) {
-    uint32_t first = next_queue_event_;
-    next_queue_event_ += n;
-    return first;
-  }
-  // One TPipe per kernel, as in Ascend C.
-  bool pipe_active = false;
-  // Timing-only runs: the leading bytes of each DMA block (or, at kAllPayload, the whole
-  // instruction) issued now carry payload, whose effect is skipped (see PayloadScope).
-  static constexpr uint32_t kAllPayload = UINT32_MAX;
-  uint32_t payload_prefix = 0;
+  // The SystemC thread that runs the kernel program (the scalar unit).
+  const sc_core::sc_object* scalar_thread() const { return thread_.get_process_object(); }
 
   // ---- race check (off unless enabled: then nullptr and free) ----
   void enable_race_check() { race_ = std::make_unique<RaceChecker>(die_, index_); }
@@ -244,8 +231,6 @@ class AivCore : public sc_core::sc_module {
   Pipe& pipe(PipeId p) { return pipes_[static_cast<int>(p)]; }
   const Pipe& pipe(PipeId p) const { return pipes_[static_cast<int>(p)]; }
 
-  static AivCore* current_;
-
   const int die_;
   const int index_;
   const CoreTiming timing_;
@@ -268,7 +253,6 @@ class AivCore : public sc_core::sc_module {
     Tick since = 0;
     uint64_t reads = 0;
   } poll_;
-  uint32_t next_queue_event_ = kQueueEventBase;
 
   std::string kernel_name_;
   std::function<void()> program_;

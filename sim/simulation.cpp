@@ -12,7 +12,6 @@
 #include <sstream>
 
 #include "models/errors.h"
-#include "sim/api/kernel_operator.h"
 #include "sim/hardware_params.h"
 #include "sim/trace.h"
 #include "sim/vcd.h"
@@ -87,20 +86,19 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   cluster_ = std::make_unique<model::Cluster>(cfg);
-  AscendC::detail::bind_memory(&cluster_->gm());
-  AscendC::detail::bind_payload(params.integer("sim.payload") != 0);
-  AscendC::detail::bind_sort_costs(params);
-
   // Every rank's HCCL windows, in its own HBM (sparse: they cost nothing until written).
-  AscendC::detail::HcclWindows w;
+  AscendC::detail::RuntimeConfig api;
+  api.payload = params.integer("sim.payload") != 0;
+  api.sort.sort32_cycles = params.real("sort.sort32_cycles");
+  api.sort.merge_elements_per_cycle = params.real("sort.merge_elements_per_cycle");
+  AscendC::detail::HcclWindows& w = api.windows;
   w.data_bytes = static_cast<uint64_t>(params.integer("hccl.buffsize_MB")) << 20;
   w.status_bytes = static_cast<uint64_t>(params.integer("hccl.status_KiB")) << 10;
   for (int r = 0; r < cluster_->dies(); ++r) {
     w.data.push_back(alloc(r, "rank" + std::to_string(r) + ".windowsIn", w.data_bytes));
     w.status.push_back(alloc(r, "rank" + std::to_string(r) + ".windowsExp", w.status_bytes));
   }
-  windows_ = w;
-  AscendC::detail::bind_hccl(std::move(w));
+  runtime_ = std::make_unique<AscendC::detail::Runtime>(*cluster_, std::move(api));
   if (params.integer("run.racecheck"))
     for (int d = 0; d < cluster_->dies(); ++d)
       for (auto& c : cluster_->die(d).cores) c->enable_race_check();
@@ -178,19 +176,20 @@ void Simulation::setup_traces() {
 }
 
 uint64_t Simulation::window(int rank) const {
-  return windows_.data.at(rank);
+  return runtime_->windows().data.at(rank);
 }
 uint64_t Simulation::status_window(int rank) const {
-  return windows_.status.at(rank);
+  return runtime_->windows().status.at(rank);
 }
 
 void Simulation::require_window(const std::string& kernel, uint64_t needed,
                                 const std::string& formula) const {
-  if (needed > windows_.data_bytes)
+  uint64_t window_bytes = runtime_->windows().data_bytes;
+  if (needed > window_bytes)
     throw SimError(kExitBadInput, "kernel " + kernel + " needs an HCCL window of " +
                                       std::to_string(needed) + " B (" + formula +
                                       ") but hccl.buffsize_MB gives " +
-                                      std::to_string(windows_.data_bytes) + " B");
+                                      std::to_string(window_bytes) + " B");
 }
 
 Simulation::~Simulation() {
@@ -241,6 +240,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   for (const auto* p : ports) ports_before.push_back({p->bytes(), p->busy_ps()});
   std::map<std::string, uint64_t> class_before = cluster_->class_bytes();
   Tick t0 = model::now();
+  runtime_->begin_launch();
   for (int d = 0; d < cluster_->dies(); ++d) {
     model::Die& die = cluster_->die(d);
     die.sync_all.reset(cores);

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "models/cluster.h"
-#include "sim/api/kernel_operator.h"
+#include "sim/api/runtime.h"
 #include "sim/params.h"
 
 namespace ascend {
@@ -90,7 +90,7 @@ class Simulation {
   std::unique_ptr<VcdWriter> vcd_;
   std::unique_ptr<ObserverFanOut> observers_;
   std::deque<KernelRecord> records_;
-  AscendC::detail::HcclWindows windows_;
+  std::unique_ptr<AscendC::detail::Runtime> runtime_;
   std::map<const model::BandwidthServer*, int> resource_level_;  // traced resources -> VCD id
   bool traces_closed_ = false;
 };

@@ -86,7 +86,7 @@ class KernelCombine {
   __aicore__ void Process() {
     Stamp(0);
     InitWinState();
-    if (g_.stall_before_send_ps) detail::core().scalar_work(StallCycles());
+    if (g_.stall_before_send_ps) SimStall(StallCycles());
     Send();
     Stamp(1);
     Receive();
@@ -106,8 +106,7 @@ class KernelCombine {
   static constexpr uint32_t kBlockMax = 5248;   // block scales, fp32 (up to 1024 + pad)
 
   uint64_t StallCycles() const {
-    return static_cast<uint64_t>(static_cast<double>(g_.stall_before_send_ps) *
-                                 detail::core().timing().clock.ghz / 1000.0);
+    return SimCyclesIn(g_.stall_before_send_ps);
   }
   void Stamp(int i) {
     if (g_.phase_ps) g_.phase_ps[core_ * 3 + i] = SimNowPs();

@@ -91,7 +91,7 @@ class KernelDispatch {
     SetStatus();  // stamps 1 (every send has landed) and 2
     WaitDispatch();
     Stamp(3);
-    if (g_.stall_before_copy_ps) detail::core().scalar_work(StallCycles());
+    if (g_.stall_before_copy_ps) SimStall(StallCycles());
     LocalWindowCopy();
     SyncAll();
     if (core_ == cores_ - 1) TokenCounts();
@@ -101,8 +101,7 @@ class KernelDispatch {
 
  private:
   uint64_t StallCycles() const {
-    return static_cast<uint64_t>(static_cast<double>(g_.stall_before_copy_ps) *
-                                 detail::core().timing().clock.ghz / 1000.0);
+    return SimCyclesIn(g_.stall_before_copy_ps);
   }
 
   // Phase boundaries for the statistics: reads the clock only (no synchronization of its own),

@@ -11,6 +11,7 @@
 #include "kernels/combine/combine_host.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "kernels/kernel.h"
+#include "sim/api/sim_ext.h"
 #include "kernels/moe/experts.h"
 #include "models/errors.h"
 
@@ -138,7 +139,7 @@ std::string run(Simulation& sim, const Params& p) {
     uint64_t stall = static_cast<uint64_t>(expert_us * 1e3 * sim.cluster().config().core.clock.ghz);
     KernelRecord& experts = sim.run_kernel("experts", cores, [stall](int) {
       return [stall] {
-        if (stall) AscendC::detail::core().scalar_work(stall);
+        if (stall) AscendC::SimStall(stall);
       };
     });
     experts.extra["expert_transform"] = identity ? "identity" : "per_expert";

@@ -1,25 +1,8 @@
-#include <cmath>
-#include <map>
+#include "sim/api/sort.h"
 
-#include "sim/api/kernel_operator.h"
-#include "sim/params.h"
+#include <cmath>
 
 namespace AscendC::detail {
-
-namespace {
-SortCosts g_costs;
-std::map<const ascend::model::AivCore*, std::array<uint16_t, 4>> g_mrgsort;
-}  // namespace
-
-void bind_sort_costs(const ascend::Params& p) {
-  g_costs.sort32_cycles = p.real("sort.sort32_cycles");
-  g_costs.merge_elements_per_cycle = p.real("sort.merge_elements_per_cycle");
-  g_mrgsort.clear();
-}
-
-const SortCosts& sort_costs() {
-  return g_costs;
-}
 
 void issue_vector_cycles(const char* name, double cycles, std::function<void()> effect) {
   // The vector pipe charges ceil(repeats * 256 / vector.bytes_per_cycle) cycles per instruction;
@@ -29,14 +12,10 @@ void issue_vector_cycles(const char* name, double cycles, std::function<void()> 
   issue_vector(name, std::max<uint64_t>(1, repeats), std::move(effect));
 }
 
-void record_mrgsort_result(const ascend::model::AivCore* core, std::array<uint16_t, 4> n) {
-  g_mrgsort[core] = n;
-}
-
-std::array<uint16_t, 4> last_mrgsort_result(const ascend::model::AivCore* core) {
-  auto it = g_mrgsort.find(core);
-  if (it == g_mrgsort.end()) fault("GetMrgSortResult before any MrgSort on this core");
-  return it->second;
+std::array<uint16_t, 4> last_mrgsort_result() {
+  const CoreState& s = state();
+  if (!s.has_mrgsort) fault("GetMrgSortResult before any MrgSort on this core");
+  return s.mrgsort;
 }
 
 }  // namespace AscendC::detail

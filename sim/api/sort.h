@@ -17,24 +17,20 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <vector>
 
-namespace ascend {
-class Params;
-}
+#include "sim/api/tensor.h"
 
 namespace AscendC {
 
 namespace detail {
-struct SortCosts {
-  double sort32_cycles = 32;
-  double merge_elements_per_cycle = 2;
-};
-void bind_sort_costs(const ascend::Params& p);  // called by the Simulation
-const SortCosts& sort_costs();
 // Issues a vector instruction that lasts `cycles` core cycles (independent of the vector width).
 void issue_vector_cycles(const char* name, double cycles, std::function<void()> effect);
-void record_mrgsort_result(const ascend::model::AivCore* core, std::array<uint16_t, 4> n);
-std::array<uint16_t, 4> last_mrgsort_result(const ascend::model::AivCore* core);
+std::array<uint16_t, 4> last_mrgsort_result();
 }  // namespace detail
 
 // dst[i] = firstValue + i, i in [0, count).
@@ -67,7 +63,7 @@ void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat,
   int passes = 0;
   for (uint64_t runs = static_cast<uint64_t>(repeatTimes); runs > 1; runs = (runs + 3) / 4)
     ++passes;
-  const detail::SortCosts& c = detail::sort_costs();
+  const detail::SortCosts& c = detail::Runtime::active().sort_costs();
   double cycles =
       repeatTimes * c.sort32_cycles + passes * static_cast<double>(n) / c.merge_elements_per_cycle;
   detail::issue_vector_cycles("Sort", cycles, [dst, concat, index, n] {
@@ -114,9 +110,10 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& list,
   }
   if (total == 0) detail::fault("MrgSort of 0 elements");
   detail::check_operand(dst, total * 8, "MrgSort", detail::kWrite);
-  ascend::model::AivCore* core = &detail::core();
-  double cycles = static_cast<double>(total) / detail::sort_costs().merge_elements_per_cycle;
-  detail::issue_vector_cycles("MrgSort", cycles, [dst, src, count, lists, core] {
+  detail::CoreState* state = &detail::state();
+  double cycles =
+      static_cast<double>(total) / detail::Runtime::active().sort_costs().merge_elements_per_cycle;
+  detail::issue_vector_cycles("MrgSort", cycles, [dst, src, count, lists, state] {
     std::array<uint16_t, 4> pos = {0, 0, 0, 0};
     std::vector<uint8_t> out;
     out.reserve(8ull * (count[0] + count[1] + count[2] + count[3]));
@@ -141,14 +138,15 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& list,
       ++pos[best];
     }
     std::memcpy(dst.ptr(), out.data(), out.size());
-    detail::record_mrgsort_result(core, pos);
+    state->mrgsort = pos;  // read by GetMrgSortResult
+    state->has_mrgsort = true;
   });
 }
 
 // The per-list counts of the last MrgSort with exhausted suspension on this core (the scalar must
 // wait for the vector pipe first: SetFlag/WaitFlag<V_S>).
 inline void GetMrgSortResult(uint16_t& n1, uint16_t& n2, uint16_t& n3, uint16_t& n4) {
-  std::array<uint16_t, 4> r = detail::last_mrgsort_result(&detail::core());
+  std::array<uint16_t, 4> r = detail::last_mrgsort_result();
   n1 = r[0];
   n2 = r[1];
   n3 = r[2];

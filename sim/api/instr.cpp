@@ -1,15 +1,12 @@
-#include "sim/api/kernel_operator.h"
+#include "sim/api/instr.h"
 
+#include <cstring>
 #include <memory>
-#include <sstream>
-
-#include "models/errors.h"
 
 namespace AscendC {
 namespace detail {
 
 namespace {
-m::GlobalMemory* g_memory = nullptr;
 
 m::PipeId pipe_of(pipe_t p) {
   switch (p) {
@@ -24,54 +21,7 @@ m::PipeId pipe_of(pipe_t p) {
   }
 }
 
-HardEvent event_between(m::PipeId src, m::PipeId dst) {
-  for (int e = 0; e < m::kHardEvents; ++e) {
-    auto ev = static_cast<HardEvent>(e);
-    if (m::event_src(ev) == src && m::event_dst(ev) == dst) return ev;
-  }
-  fault("no hardware event orders these two pipes");
-}
 }  // namespace
-
-void bind_memory(m::GlobalMemory* gm) {
-  g_memory = gm;
-}
-
-static bool g_payload = true;
-void bind_payload(bool moves) {
-  g_payload = moves;
-}
-bool payload_moves() {
-  return g_payload;
-}
-uint32_t skipped_prefix(const m::AivCore& c) {
-  return g_payload ? 0 : c.payload_prefix;
-}
-
-static HcclWindows g_windows;
-void bind_hccl(HcclWindows w) {
-  g_windows = std::move(w);
-}
-const HcclWindows& hccl() {
-  return g_windows;
-}
-m::GlobalMemory& memory() {
-  return *g_memory;
-}
-
-void fault(const std::string& what) {
-  m::AivCore& c = core();
-  ascend::kernel_fault("kernel '" + c.kernel_name() + "' die " + std::to_string(c.die()) +
-                       " core " + std::to_string(c.index()) + " at " +
-                       std::to_string(m::ps_to_ns(m::now())) + " ns: " + what);
-}
-
-std::string describe_gm(uint64_t addr) {
-  std::ostringstream os;
-  os << "die " << m::GlobalMemory::die_of(addr) << " GM 0x" << std::hex
-     << (addr & m::GlobalMemory::kOffsetMask);
-  return os.str();
-}
 
 void check_ub(const m::AivCore* c, uint64_t offset, uint64_t bytes, const char* instr) {
   if (!c) fault(std::string(instr) + " on a LocalTensor that was never allocated");
@@ -88,11 +38,11 @@ void check_ub_aligned(uint64_t offset, const char* instr) {
 }
 
 static bool in_hccl_window(uint64_t gm) {
+  const HcclWindows& w = hccl();
   size_t die = static_cast<size_t>(m::GlobalMemory::die_of(gm));
-  if (die >= g_windows.data.size()) return false;
+  if (die >= w.data.size()) return false;
   auto inside = [gm](uint64_t base, uint64_t bytes) { return gm >= base && gm < base + bytes; };
-  return inside(g_windows.data[die], g_windows.data_bytes) ||
-         inside(g_windows.status[die], g_windows.status_bytes);
+  return inside(w.data[die], w.data_bytes) || inside(w.status[die], w.status_bytes);
 }
 
 void issue_dma(const DmaDesc& d) {
@@ -132,7 +82,7 @@ void issue_dma(const DmaDesc& d) {
   // The source is read when the transfer starts; the bytes land at completion.
   m::AivCore* cp = &c;
   // A timing-only run moves only the bytes of each block after the payload prefix.
-  uint32_t skip = std::min(skipped_prefix(c), d.block_bytes);
+  uint32_t skip = std::min(skipped_prefix(state()), d.block_bytes);
   if (skip == d.block_bytes) {
     c.issue(std::move(in));  // all payload: timed, no effect
     return;
@@ -171,7 +121,7 @@ void issue_dma(const DmaDesc& d) {
 }
 
 void issue_vector(const char* name, uint64_t repeats, std::function<void()> effect) {
-  if (skipped_prefix(core()) == m::AivCore::kAllPayload) effect = nullptr;
+  if (skipped_prefix(state()) == CoreState::kAllPayload) effect = nullptr;
   m::Instr in;
   in.pipe = m::PipeId::V;
   in.name = name;
@@ -197,7 +147,7 @@ static void enqueue_flag(m::Instr::Kind kind, HardEvent e, uint32_t id) {
   core().issue(std::move(in));
 }
 
-static void raw_set_flag(HardEvent e, uint32_t id) {
+void raw_set_flag(HardEvent e, uint32_t id) {
   if (m::event_src(e) == m::PipeId::S) {
     core().scalar_set_flag(e, id);
   } else {
@@ -205,7 +155,7 @@ static void raw_set_flag(HardEvent e, uint32_t id) {
   }
 }
 
-static void raw_wait_flag(HardEvent e, uint32_t id) {
+void raw_wait_flag(HardEvent e, uint32_t id) {
   if (m::event_dst(e) == m::PipeId::S) {
     core().scalar_wait_flag(e, id);
   } else {
@@ -269,150 +219,5 @@ void note_ub(uint64_t offset, uint64_t bytes, Access access) {
   core().note_access({offset, offset + bytes, access == kWrite, false});
 }
 
-// ------------------------------------------------------------------ queues
-
-static m::PipeId producer_of(TPosition p) {
-  if (p == TPosition::VECIN) return m::PipeId::MTE2;
-  if (p == TPosition::VECOUT) return m::PipeId::V;
-  fault("a TQue's source position must be VECIN or VECOUT (VECCALC is for TBuf)");
-}
-static m::PipeId consumer_of(TPosition p) {
-  if (p == TPosition::VECIN) return m::PipeId::V;
-  if (p == TPosition::VECOUT) return m::PipeId::MTE3;
-  fault("a TQue's destination position must be VECIN or VECOUT (VECCALC is for TBuf)");
-}
-
-// TQueBind<SRC, DST>: the producer pipe fills a buffer, EnQue/DeQue hand it to the consumer pipe
-// (SetFlag/WaitFlag producer->consumer), FreeTensor hands it back (consumer->producer), and the
-// producer's next use of that buffer waits for it. VECIN: MTE2->V, VECOUT: V->MTE3,
-// TQueBind<VECIN, VECOUT>: MTE2->MTE3.
-QueueBase::QueueBase(TPosition src, TPosition dst)
-    : producer_(src == dst && src == TPosition::VECOUT ? m::PipeId::V : producer_of(src)),
-      consumer_(src == dst && src == TPosition::VECIN ? m::PipeId::V : consumer_of(dst)),
-      ready_(event_between(producer_, consumer_)),
-      release_(event_between(consumer_, producer_)) {}
-
-void QueueBase::init(m::AivCore* c, uint32_t base, uint8_t num, uint32_t len) {
-  core_ = c;
-  len_ = len;
-  slots_.clear();
-  for (uint8_t i = 0; i < num; ++i) slots_.push_back(Slot{base + i * len});
-  event_base_ = c->next_queue_event_ids(num);
-}
-
-int QueueBase::slot_of(uint32_t offset, const char* what) {
-  for (size_t i = 0; i < slots_.size(); ++i)
-    if (slots_[i].base == offset) return static_cast<int>(i);
-  fault(std::string(what) + " of a tensor that does not belong to this queue");
-}
-
-// AllocTensor hands out the next free buffer in turn (round-robin, skipping buffers still in use).
-uint32_t QueueBase::alloc() {
-  if (slots_.empty()) fault("AllocTensor on a queue without InitBuffer");
-  size_t n = slots_.size(), id = next_;
-  while (slots_[id].state != SlotState::Free) {
-    id = (id + 1) % n;
-    if (id == next_)
-      fault("AllocTensor: all " + std::to_string(n) +
-            " buffers of the queue are in use (FreeTensor missing?)");
-  }
-  next_ = (id + 1) % n;
-  Slot& s = slots_[id];
-  s.state = SlotState::Allocated;
-  if (s.used) raw_wait_flag(release_, event_base_ + static_cast<uint32_t>(id));
-  s.used = true;
-  return s.base;
-}
-
-void QueueBase::enque(uint32_t offset) {
-  int id = slot_of(offset, "EnQue");
-  if (slots_[id].state != SlotState::Allocated) fault("EnQue of a tensor that is not allocated");
-  slots_[id].state = SlotState::Queued;
-  raw_set_flag(ready_, event_base_ + id);
-  fifo_.push_back(id);
-}
-
-uint32_t QueueBase::deque() {
-  if (fifo_.empty()) fault("DeQue on an empty queue");
-  int id = fifo_.front();
-  fifo_.pop_front();
-  slots_[id].state = SlotState::Dequeued;
-  raw_wait_flag(ready_, event_base_ + id);
-  return slots_[id].base;
-}
-
-void QueueBase::free(uint32_t offset) {
-  int id = slot_of(offset, "FreeTensor");
-  if (slots_[id].state == SlotState::Free) fault("FreeTensor of a tensor already free");
-  if (slots_[id].state == SlotState::Queued)
-    fault("FreeTensor of a tensor still in the queue (DeQue it first)");
-  slots_[id].state = SlotState::Free;
-  raw_set_flag(release_, event_base_ + id);
-}
-
 }  // namespace detail
-
-PayloadScope::PayloadScope() : PayloadScope(ascend::model::AivCore::kAllPayload) {}
-PayloadScope::PayloadScope(uint32_t prefix_bytes) : saved_(detail::core().payload_prefix) {
-  detail::core().payload_prefix = prefix_bytes;
-}
-PayloadScope::~PayloadScope() {
-  detail::core().payload_prefix = saved_;
-}
-
-TPipe::TPipe() : core_(&detail::core()) {
-  if (core_->pipe_active) detail::fault("a second TPipe in one kernel (Ascend C allows one)");
-  core_->pipe_active = true;
-}
-
-TPipe::~TPipe() {
-  core_->pipe_active = false;
-}
-
-uint32_t TPipe::allocate(uint64_t bytes, const char* kind, int num, uint32_t len, const char* file,
-                         int line) {
-  uint32_t cap = core_->timing().ub_bytes;
-  if (used_ + bytes > cap) {
-    detail::fault("UB overflow: InitBuffer(" + std::string(kind) + ", " + std::to_string(num) +
-                  " x " + std::to_string(len) + " B) at " + file + ":" + std::to_string(line) +
-                  " needs " + std::to_string(bytes) + " B but only " + std::to_string(cap - used_) +
-                  " of " + std::to_string(cap) + " B are left (ub.size_KiB)");
-  }
-  uint32_t base = used_;
-  used_ += static_cast<uint32_t>(bytes);
-  core_->reserve_ub(used_);
-  return base;
-}
-
-}  // namespace AscendC
-
-namespace AscendC {
-
-static const detail::HcclWindows& windows_of(uint32_t rank, const char* what) {
-  const detail::HcclWindows& w = detail::hccl();
-  if (rank >= w.data.size())
-    detail::fault(std::string(what) + "(" + std::to_string(rank) + "): the EP group has " +
-                  std::to_string(w.data.size()) + " ranks");
-  return w;
-}
-
-GM_ADDR GetWindAddrByRankId(uint32_t rank) {
-  return reinterpret_cast<GM_ADDR>(windows_of(rank, "GetWindAddrByRankId").data[rank]);
-}
-GM_ADDR GetWindStateAddrByRankId(uint32_t rank) {
-  return reinterpret_cast<GM_ADDR>(windows_of(rank, "GetWindStateAddrByRankId").status[rank]);
-}
-uint64_t GetWindSize() {
-  return detail::hccl().data_bytes;
-}
-uint64_t GetWindStateSize() {
-  return detail::hccl().status_bytes;
-}
-uint32_t GetRankId() {
-  return static_cast<uint32_t>(detail::core().die());
-}
-uint32_t GetRankDim() {
-  return static_cast<uint32_t>(detail::hccl().data.size());
-}
-
 }  // namespace AscendC

@@ -1,0 +1,126 @@
+// Data movement between GM and UB: DataCopy (32-B multiples, optionally strided) and DataCopyPad.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "sim/api/tensor.h"
+
+namespace AscendC {
+
+struct DataCopyParams {  // lengths and gaps in 32-B blocks
+  uint16_t blockCount = 1;
+  uint16_t blockLen = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstStride = 0;
+};
+struct DataCopyExtParams {  // blockLen in bytes; the GM-side gap in bytes, the UB-side in 32-B
+                            // blocks
+  uint16_t blockCount = 1;
+  uint32_t blockLen = 0;
+  uint32_t srcStride = 0;
+  uint32_t dstStride = 0;
+  uint32_t rsv = 0;
+};
+template <class T>
+struct DataCopyPadExtParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;   // elements
+  uint8_t rightPadding = 0;  // elements
+  T paddingValue{};
+};
+
+template <class T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
+  detail::DmaDesc d;
+  d.gm = d.gm_lo = src.address();
+  d.gm_hi = src.address() + src.GetSize() * sizeof(T);
+  detail::bind_ub(d, dst);
+  d.block_bytes = count * sizeof(T);
+  if (d.block_bytes % 32)
+    detail::fault("DataCopy of " + std::to_string(d.block_bytes) +
+                  " B: not a multiple of 32 B (use DataCopyPad)");
+  detail::issue_dma(d);
+}
+
+template <class T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  detail::DmaDesc d;
+  d.to_gm = true;
+  d.gm = d.gm_lo = dst.address();
+  d.gm_hi = dst.address() + dst.GetSize() * sizeof(T);
+  detail::bind_ub(d, src);
+  d.block_bytes = count * sizeof(T);
+  if (d.block_bytes % 32)
+    detail::fault("DataCopy of " + std::to_string(d.block_bytes) +
+                  " B: not a multiple of 32 B (use DataCopyPad)");
+  detail::issue_dma(d);
+}
+
+template <class T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
+  detail::DmaDesc d;
+  d.gm = d.gm_lo = src.address();
+  d.gm_hi = src.address() + src.GetSize() * sizeof(T);
+  detail::bind_ub(d, dst);
+  d.block_count = p.blockCount;
+  d.block_bytes = p.blockLen * 32u;
+  d.gm_stride = (uint64_t{p.blockLen} + p.srcStride) * 32;
+  d.ub_stride = (uint64_t{p.blockLen} + p.dstStride) * 32;
+  detail::issue_dma(d);
+}
+
+template <class T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  detail::DmaDesc d;
+  d.to_gm = true;
+  d.gm = d.gm_lo = dst.address();
+  d.gm_hi = dst.address() + dst.GetSize() * sizeof(T);
+  detail::bind_ub(d, src);
+  d.block_count = p.blockCount;
+  d.block_bytes = p.blockLen * 32u;
+  d.ub_stride = (uint64_t{p.blockLen} + p.srcStride) * 32;
+  d.gm_stride = (uint64_t{p.blockLen} + p.dstStride) * 32;
+  detail::issue_dma(d);
+}
+
+template <class T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                 const DataCopyPadExtParams<T>& pad = {}) {
+  static_assert(sizeof(T) <= 8);
+  detail::DmaDesc d;
+  d.name = "DataCopyPad";
+  d.gm = d.gm_lo = src.address();
+  d.gm_hi = src.address() + src.GetSize() * sizeof(T);
+  detail::bind_ub(d, dst);
+  d.block_count = p.blockCount;
+  d.block_bytes = p.blockLen;
+  d.pad = pad.isPad;
+  d.pad_left = pad.leftPadding * sizeof(T);
+  d.pad_right = pad.rightPadding * sizeof(T);
+  d.pad_elem = sizeof(T);
+  std::memcpy(d.pad_value, &pad.paddingValue, sizeof(T));
+  d.gm_stride = uint64_t{p.blockLen} + p.srcStride;
+  d.ub_stride =
+      (uint64_t{d.pad_left} + p.blockLen + d.pad_right + 31) / 32 * 32 + uint64_t{p.dstStride} * 32;
+  detail::issue_dma(d);
+}
+
+template <class T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+                 const DataCopyExtParams& p) {
+  detail::DmaDesc d;
+  d.name = "DataCopyPad";
+  d.to_gm = true;
+  d.gm = d.gm_lo = dst.address();
+  d.gm_hi = dst.address() + dst.GetSize() * sizeof(T);
+  detail::bind_ub(d, src);
+  d.block_count = p.blockCount;
+  d.block_bytes = p.blockLen;
+  d.ub_stride = (uint64_t{p.blockLen} + 31) / 32 * 32 + uint64_t{p.srcStride} * 32;
+  d.gm_stride = uint64_t{p.blockLen} + p.dstStride;
+  detail::issue_dma(d);
+}
+
+}  // namespace AscendC

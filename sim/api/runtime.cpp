@@ -1,0 +1,80 @@
+#include "sim/api/runtime.h"
+
+#include <sstream>
+
+#include "models/cluster.h"
+#include "models/errors.h"
+#include "sim/api/sim_ext.h"
+
+namespace AscendC {
+namespace detail {
+
+Runtime* Runtime::active_ = nullptr;
+
+Runtime::Runtime(m::Cluster& cluster, RuntimeConfig cfg)
+    : cfg_(std::move(cfg)), memory_(cluster.gm()) {
+  for (int d = 0; d < cluster.dies(); ++d)
+    for (auto& c : cluster.die(d).cores) states_.push_back(CoreState{c.get()});
+  for (CoreState& s : states_) by_thread_[s.core->scalar_thread()] = &s;
+  active_ = this;
+}
+
+Runtime::~Runtime() {
+  if (active_ == this) active_ = nullptr;
+}
+
+Runtime& Runtime::active() {
+  if (!active_) throw ascend::SimError(ascend::kExitInternal, "kernel API used without a run");
+  return *active_;
+}
+
+void Runtime::begin_launch() {
+  for (CoreState& s : states_) s = CoreState{s.core};
+}
+
+CoreState& Runtime::current() {
+  const sc_core::sc_object* thread = sc_core::sc_get_current_process_b();
+  if (thread != last_thread_ || !last_state_) {
+    auto it = by_thread_.find(thread);
+    if (it == by_thread_.end())
+      throw ascend::SimError(ascend::kExitInternal, "kernel API called outside a running kernel");
+    last_thread_ = thread;
+    last_state_ = it->second;
+  }
+  return *last_state_;
+}
+
+void fault(const std::string& what) {
+  m::AivCore& c = core();
+  ascend::kernel_fault("kernel '" + c.kernel_name() + "' die " + std::to_string(c.die()) +
+                       " core " + std::to_string(c.index()) + " at " +
+                       std::to_string(m::ps_to_ns(m::now())) + " ns: " + what);
+}
+
+std::string describe_gm(uint64_t addr) {
+  std::ostringstream os;
+  os << "die " << m::GlobalMemory::die_of(addr) << " GM 0x" << std::hex
+     << (addr & m::GlobalMemory::kOffsetMask);
+  return os.str();
+}
+
+}  // namespace detail
+
+uint64_t SimCyclesIn(uint64_t ps) {
+  return static_cast<uint64_t>(static_cast<double>(ps) * detail::core().timing().clock.ghz /
+                               1000.0);
+}
+
+void SimStall(uint64_t cycles) {
+  detail::core().scalar_work(cycles);
+}
+
+PayloadScope::PayloadScope() : PayloadScope(detail::CoreState::kAllPayload) {}
+PayloadScope::PayloadScope(uint32_t prefix_bytes) : saved_(detail::state().payload_prefix) {
+  detail::state().payload_prefix = prefix_bytes;
+}
+PayloadScope::~PayloadScope() {
+  detail::state().payload_prefix = saved_;
+}
+
+}  // namespace AscendC

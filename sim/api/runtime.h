@@ -1,0 +1,109 @@
+// The kernel API's runtime: what the facade keeps between calls for one simulation, in one object
+// the Simulation owns. It holds what a real AI Core keeps in its registers and its TPipe (per
+// core: the TPipe in use, the queue event ids handed out, the payload scope, the last MrgSort's
+// counts) and what the host bound before the launch (GM, the HCCL windows, payload on or off, the
+// sort costs). The models know nothing of it.
+//
+// The core an API call belongs to is the one whose scalar program (its SC_THREAD) is running, as
+// SystemC reports it: there is no "current core" global to keep in step.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "models/aiv_core.h"
+#include "models/global_memory.h"
+
+namespace ascend::model {
+class Cluster;
+}
+
+namespace AscendC::detail {
+namespace m = ascend::model;
+
+// Every rank's HCCL windows: data (windowsIn) and status (windowsExp), in that rank's HBM.
+struct HcclWindows {
+  std::vector<uint64_t> data, status;
+  uint64_t data_bytes = 0, status_bytes = 0;
+};
+
+// Costs of the sorting instructions (sort.* parameters; see sim/api/sort.h).
+struct SortCosts {
+  double sort32_cycles = 32;
+  double merge_elements_per_cycle = 2;
+};
+
+struct RuntimeConfig {
+  bool payload = true;  // sim.payload: false = timing-only
+  SortCosts sort;
+  HcclWindows windows;
+};
+
+// The API state of one core's kernel; reset at every launch.
+struct CoreState {
+  // Timing-only runs: the leading bytes of each DMA block (or, at kAllPayload, the whole
+  // instruction) issued now carry payload, whose effect is skipped (see PayloadScope).
+  static constexpr uint32_t kAllPayload = UINT32_MAX;
+  m::AivCore* core = nullptr;
+  uint32_t payload_prefix = 0;
+  bool pipe_active = false;  // one TPipe per kernel, as in Ascend C
+  uint32_t next_queue_event = m::kQueueEventBase;
+  bool has_mrgsort = false;
+  std::array<uint16_t, 4> mrgsort{};  // per-list counts of the last MrgSort
+};
+
+class Runtime {
+ public:
+  // Becomes the active runtime until destroyed (one simulation at a time).
+  Runtime(m::Cluster& cluster, RuntimeConfig cfg);
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  static Runtime& active();
+  // Every core's API state starts afresh (called before each launch).
+  void begin_launch();
+
+  // The state of the core whose scalar program is running now; a call from anywhere else is an
+  // internal error.
+  CoreState& current();
+  m::GlobalMemory& memory() { return memory_; }
+  const HcclWindows& windows() const { return cfg_.windows; }
+  bool payload_moves() const { return cfg_.payload; }
+  const SortCosts& sort_costs() const { return cfg_.sort; }
+
+ private:
+  RuntimeConfig cfg_;
+  m::GlobalMemory& memory_;
+  std::vector<CoreState> states_;
+  std::unordered_map<const sc_core::sc_object*, CoreState*> by_thread_;
+  const sc_core::sc_object* last_thread_ = nullptr;  // one-entry cache of the lookup
+  CoreState* last_state_ = nullptr;
+  static Runtime* active_;
+};
+
+inline CoreState& state() {
+  return Runtime::active().current();
+}
+inline m::AivCore& core() {
+  return *state().core;
+}
+inline m::GlobalMemory& memory() {
+  return Runtime::active().memory();
+}
+inline const HcclWindows& hccl() {
+  return Runtime::active().windows();
+}
+// The bytes of each block a DMA issued now skips (0 unless timing-only inside a PayloadScope).
+inline uint32_t skipped_prefix(const CoreState& s) {
+  return Runtime::active().payload_moves() ? 0 : s.payload_prefix;
+}
+
+// A kernel fault naming the kernel, die, core and time (exit status 5); never returns.
+[[noreturn]] void fault(const std::string& what);
+std::string describe_gm(uint64_t addr);
+
+}  // namespace AscendC::detail

@@ -1,0 +1,39 @@
+// Core identity (GetBlockIdx/GetBlockNum) and synchronisation: flags, pipe barriers, SyncAll.
+#pragma once
+
+#include "sim/api/tensor.h"
+
+namespace AscendC {
+
+inline int64_t GetBlockIdx() {
+  return detail::core().block_idx();
+}
+inline int64_t GetBlockNum() {
+  return detail::core().block_num();
+}
+
+template <HardEvent E>
+void SetFlag(int32_t id) {
+  detail::set_flag(E, id);
+}
+template <HardEvent E>
+void WaitFlag(int32_t id) {
+  detail::wait_flag(E, id);
+}
+template <pipe_t P>
+void PipeBarrier() {
+  detail::pipe_barrier(P);
+}
+template <bool HARD = true>
+void SyncAll() {
+  detail::core().sync_all();
+}
+
+// The scalar data cache is not modelled (scalar GM accesses go straight to GM), so cache
+// maintenance has nothing to do; kept so that ported kernels compile unchanged.
+enum class CacheLine { SINGLE_CACHE_LINE, ENTIRE_DATA_CACHE };
+enum class DcciDst { CACHELINE_ALL, CACHELINE_UB, CACHELINE_OUT };
+template <class T, CacheLine L, DcciDst D>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+
+}  // namespace AscendC

@@ -1,0 +1,127 @@
+#include "sim/api/tpipe.h"
+
+#include "sim/api/sync.h"
+
+namespace AscendC {
+namespace detail {
+
+namespace {
+
+HardEvent event_between(m::PipeId src, m::PipeId dst) {
+  for (int e = 0; e < m::kHardEvents; ++e) {
+    auto ev = static_cast<HardEvent>(e);
+    if (m::event_src(ev) == src && m::event_dst(ev) == dst) return ev;
+  }
+  fault("no hardware event orders these two pipes");
+}
+
+}  // namespace
+
+static m::PipeId producer_of(TPosition p) {
+  if (p == TPosition::VECIN) return m::PipeId::MTE2;
+  if (p == TPosition::VECOUT) return m::PipeId::V;
+  fault("a TQue's source position must be VECIN or VECOUT (VECCALC is for TBuf)");
+}
+static m::PipeId consumer_of(TPosition p) {
+  if (p == TPosition::VECIN) return m::PipeId::V;
+  if (p == TPosition::VECOUT) return m::PipeId::MTE3;
+  fault("a TQue's destination position must be VECIN or VECOUT (VECCALC is for TBuf)");
+}
+
+// TQueBind<SRC, DST>: the producer pipe fills a buffer, EnQue/DeQue hand it to the consumer pipe
+// (SetFlag/WaitFlag producer->consumer), FreeTensor hands it back (consumer->producer), and the
+// producer's next use of that buffer waits for it. VECIN: MTE2->V, VECOUT: V->MTE3,
+// TQueBind<VECIN, VECOUT>: MTE2->MTE3.
+QueueBase::QueueBase(TPosition src, TPosition dst)
+    : producer_(src == dst && src == TPosition::VECOUT ? m::PipeId::V : producer_of(src)),
+      consumer_(src == dst && src == TPosition::VECIN ? m::PipeId::V : consumer_of(dst)),
+      ready_(event_between(producer_, consumer_)),
+      release_(event_between(consumer_, producer_)) {}
+
+void QueueBase::init(m::AivCore* c, uint32_t base, uint8_t num, uint32_t len) {
+  core_ = c;
+  len_ = len;
+  slots_.clear();
+  for (uint8_t i = 0; i < num; ++i) slots_.push_back(Slot{base + i * len});
+  CoreState& s = state();
+  event_base_ = s.next_queue_event;  // unique within this core and launch
+  s.next_queue_event += num;
+}
+
+int QueueBase::slot_of(uint32_t offset, const char* what) {
+  for (size_t i = 0; i < slots_.size(); ++i)
+    if (slots_[i].base == offset) return static_cast<int>(i);
+  fault(std::string(what) + " of a tensor that does not belong to this queue");
+}
+
+// AllocTensor hands out the next free buffer in turn (round-robin, skipping buffers still in use).
+uint32_t QueueBase::alloc() {
+  if (slots_.empty()) fault("AllocTensor on a queue without InitBuffer");
+  size_t n = slots_.size(), id = next_;
+  while (slots_[id].state != SlotState::Free) {
+    id = (id + 1) % n;
+    if (id == next_)
+      fault("AllocTensor: all " + std::to_string(n) +
+            " buffers of the queue are in use (FreeTensor missing?)");
+  }
+  next_ = (id + 1) % n;
+  Slot& s = slots_[id];
+  s.state = SlotState::Allocated;
+  if (s.used) raw_wait_flag(release_, event_base_ + static_cast<uint32_t>(id));
+  s.used = true;
+  return s.base;
+}
+
+void QueueBase::enque(uint32_t offset) {
+  int id = slot_of(offset, "EnQue");
+  if (slots_[id].state != SlotState::Allocated) fault("EnQue of a tensor that is not allocated");
+  slots_[id].state = SlotState::Queued;
+  raw_set_flag(ready_, event_base_ + id);
+  fifo_.push_back(id);
+}
+
+uint32_t QueueBase::deque() {
+  if (fifo_.empty()) fault("DeQue on an empty queue");
+  int id = fifo_.front();
+  fifo_.pop_front();
+  slots_[id].state = SlotState::Dequeued;
+  raw_wait_flag(ready_, event_base_ + id);
+  return slots_[id].base;
+}
+
+void QueueBase::free(uint32_t offset) {
+  int id = slot_of(offset, "FreeTensor");
+  if (slots_[id].state == SlotState::Free) fault("FreeTensor of a tensor already free");
+  if (slots_[id].state == SlotState::Queued)
+    fault("FreeTensor of a tensor still in the queue (DeQue it first)");
+  slots_[id].state = SlotState::Free;
+  raw_set_flag(release_, event_base_ + id);
+}
+
+}  // namespace detail
+
+TPipe::TPipe() : state_(&detail::state()), core_(state_->core) {
+  if (state_->pipe_active) detail::fault("a second TPipe in one kernel (Ascend C allows one)");
+  state_->pipe_active = true;
+}
+
+TPipe::~TPipe() {
+  state_->pipe_active = false;
+}
+
+uint32_t TPipe::allocate(uint64_t bytes, const char* kind, int num, uint32_t len, const char* file,
+                         int line) {
+  uint32_t cap = core_->timing().ub_bytes;
+  if (used_ + bytes > cap) {
+    detail::fault("UB overflow: InitBuffer(" + std::string(kind) + ", " + std::to_string(num) +
+                  " x " + std::to_string(len) + " B) at " + file + ":" + std::to_string(line) +
+                  " needs " + std::to_string(bytes) + " B but only " + std::to_string(cap - used_) +
+                  " of " + std::to_string(cap) + " B are left (ub.size_KiB)");
+  }
+  uint32_t base = used_;
+  used_ += static_cast<uint32_t>(bytes);
+  core_->reserve_ub(used_);
+  return base;
+}
+
+}  // namespace AscendC

@@ -1,0 +1,128 @@
+// TPipe, TQue/TQueBind and TBuf: UB allocation and the queues whose EnQue/DeQue/FreeTensor are
+// flag pairs between the producer and consumer pipes.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "sim/api/tensor.h"
+
+namespace AscendC {
+
+namespace detail {
+class QueueBase {
+ public:
+  QueueBase(TPosition src, TPosition dst);
+  void init(ascend::model::AivCore* core, uint32_t base, uint8_t num, uint32_t len);
+  uint32_t alloc();  // offset of the buffer handed out
+  void enque(uint32_t offset);
+  uint32_t deque();
+  void free(uint32_t offset);
+  uint32_t len() const { return len_; }
+  ascend::model::AivCore* core() const { return core_; }
+
+ private:
+  enum class SlotState { Free, Allocated, Queued, Dequeued };
+  struct Slot {
+    uint32_t base;
+    SlotState state = SlotState::Free;
+    bool used = false;
+  };
+  int slot_of(uint32_t offset, const char* what);
+  ascend::model::PipeId producer_, consumer_;
+  HardEvent ready_, release_;  // producer->consumer, consumer->producer
+  ascend::model::AivCore* core_ = nullptr;
+  std::vector<Slot> slots_;
+  std::deque<int> fifo_;
+  size_t next_ = 0;
+  uint32_t len_ = 0;
+  uint32_t event_base_ = 0;
+};
+}  // namespace detail
+
+template <TPosition SRC, TPosition DST, int DEPTH>
+class TQueBind : public detail::QueueBase {
+ public:
+  TQueBind() : detail::QueueBase(SRC, DST) {}
+  template <class T>
+  LocalTensor<T> AllocTensor() {
+    uint32_t off = alloc();
+    return LocalTensor<T>(core(), off, len() / sizeof(T));
+  }
+  template <class T>
+  void EnQue(const LocalTensor<T>& t) {
+    enque(t.ub_offset());
+  }
+  template <class T>
+  LocalTensor<T> DeQue() {
+    uint32_t off = deque();
+    return LocalTensor<T>(core(), off, len() / sizeof(T));
+  }
+  template <class T>
+  void FreeTensor(const LocalTensor<T>& t) {
+    free(t.ub_offset());
+  }
+};
+
+template <TPosition POS, int DEPTH = 1>
+class TQue : public TQueBind<POS, POS, DEPTH> {};
+
+template <TPosition POS>
+class TBuf {
+ public:
+  template <class T>
+  LocalTensor<T> Get() const {
+    return LocalTensor<T>(core_, base_, len_ / sizeof(T));
+  }
+  template <class T>
+  LocalTensor<T> Get(uint32_t count) const {
+    if (count * sizeof(T) > len_) detail::fault("TBuf::Get beyond the buffer");
+    return LocalTensor<T>(core_, base_, count);
+  }
+  void bind(ascend::model::AivCore* c, uint32_t base, uint32_t len) {
+    core_ = c;
+    base_ = base;
+    len_ = len;
+  }
+
+ private:
+  ascend::model::AivCore* core_ = nullptr;
+  uint32_t base_ = 0, len_ = 0;
+};
+
+class TPipe {
+ public:
+  TPipe();
+  ~TPipe();
+  TPipe(const TPipe&) = delete;
+  TPipe& operator=(const TPipe&) = delete;
+  // Allocates `num` buffers of `len` bytes (each rounded up to 32 B) for a queue.
+  template <TPosition S, TPosition D, int N>
+  void InitBuffer(TQueBind<S, D, N>& que, uint8_t num, uint32_t len,
+                  const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    uint32_t aligned = align32(len);
+    uint32_t base = allocate(static_cast<uint64_t>(num) * aligned, "queue", num, len, file, line);
+    que.init(core_, base, num, aligned);
+  }
+  template <TPosition P>
+  void InitBuffer(TBuf<P>& buf, uint32_t len, const char* file = __builtin_FILE(),
+                  int line = __builtin_LINE()) {
+    uint32_t aligned = align32(len);
+    buf.bind(core_, allocate(aligned, "TBuf", 1, len, file, line), aligned);
+  }
+  // An event id for a SetFlag/WaitFlag pair (0..7, handed out in turn).
+  TEventID FetchEventID(HardEvent) { return static_cast<TEventID>(next_event_++ % 8); }
+  uint32_t used_bytes() const { return used_; }
+
+ private:
+  static uint32_t align32(uint32_t n) { return (n + 31) / 32 * 32; }
+  uint32_t allocate(uint64_t bytes, const char* kind, int num, uint32_t len, const char* file,
+                    int line);
+  detail::CoreState* state_;
+  ascend::model::AivCore* core_;
+  uint32_t used_ = 0;
+  int next_event_ = 0;
+};
+
+}  // namespace AscendC

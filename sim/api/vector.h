@@ -1,0 +1,146 @@
+// Element-wise vector instructions: level-2 forms (a count of elements) and level-0 forms (repeats
+// with block and repeat strides).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "sim/api/tensor.h"
+
+namespace AscendC {
+
+// Level-2 forms (a count of elements) on fp32/fp16/bf16/int32/int16/int8. Results are computed
+// in the element type with round-to-nearest-even, integers wrap.
+
+namespace detail {
+template <class D, class S, class F>
+void unary(const char* name, const LocalTensor<D>& dst, const LocalTensor<S>& src, uint32_t count,
+           F f) {
+  check_operand(dst, uint64_t{count} * sizeof(D), name, kWrite);
+  check_operand(src, uint64_t{count} * sizeof(S), name, kRead);
+  issue_vector(name, repeats_for(count, std::max(sizeof(D), sizeof(S))), [dst, src, count, f] {
+    D* d = dst.ptr();
+    const S* s = src.ptr();
+    for (uint32_t i = 0; i < count; ++i) d[i] = f(s[i]);
+  });
+}
+template <class T, class F>
+void binary(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& a,
+            const LocalTensor<T>& b, uint32_t count, F f) {
+  for (const LocalTensor<T>* t : {&dst, &a, &b})
+    check_operand(*t, uint64_t{count} * sizeof(T), name, t == &dst ? kWrite : kRead);
+  issue_vector(name, repeats_for(count, sizeof(T)), [dst, a, b, count, f] {
+    T* d = dst.ptr();
+    const T* x = a.ptr();
+    const T* y = b.ptr();
+    for (uint32_t i = 0; i < count; ++i) d[i] = f(x[i], y[i]);
+  });
+}
+}  // namespace detail
+
+template <class T>
+void Duplicate(const LocalTensor<T>& dst, T value, uint32_t count) {
+  detail::unary("Duplicate", dst, dst, count, [value](T) { return value; });
+}
+template <class T>
+void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t count) {
+  detail::unary("Adds", dst, src, count, [s](T x) { return detail::add(x, s); });
+}
+template <class T>
+void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t count) {
+  detail::unary("Muls", dst, src, count, [s](T x) { return detail::mul(x, s); });
+}
+template <class T>
+void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  detail::unary("Abs", dst, src, count, [](T x) { return detail::abs(x); });
+}
+template <class T>
+void Add(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+         uint32_t count) {
+  detail::binary("Add", dst, a, b, count, [](T x, T y) { return detail::add(x, y); });
+}
+template <class T>
+void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+         uint32_t count) {
+  detail::binary("Sub", dst, a, b, count, [](T x, T y) { return detail::sub(x, y); });
+}
+template <class T>
+void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+         uint32_t count) {
+  detail::binary("Mul", dst, a, b, count, [](T x, T y) { return detail::mul(x, y); });
+}
+template <class T>
+void Div(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+         uint32_t count) {
+  detail::binary("Div", dst, a, b, count, [](T x, T y) { return detail::div(x, y); });
+}
+template <class T>
+void Max(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+         uint32_t count) {
+  detail::binary("Max", dst, a, b, count,
+                 [](T x, T y) { return to_double(x) >= to_double(y) ? x : y; });
+}
+template <class T>
+void Min(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+         uint32_t count) {
+  detail::binary("Min", dst, a, b, count,
+                 [](T x, T y) { return to_double(x) <= to_double(y) ? x : y; });
+}
+template <class D, class S>
+void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, uint32_t count) {
+  detail::unary("Cast", dst, src, count, [mode](S x) { return cast_to<D>(to_double(x), mode); });
+}
+
+// Level-0 form: `repeatTimes` repeats of 8 blocks of 32 B; `mask` elements per repeat (count
+// mode); block and repeat strides in 32-B blocks. Lets one instruction sweep a strided region
+// or revisit the same data (repStride 0).
+struct UnaryRepeatParams {
+  uint16_t dstBlkStride = 1;
+  uint16_t srcBlkStride = 1;
+  uint8_t dstRepStride = 8;
+  uint8_t srcRepStride = 8;
+};
+namespace detail {
+template <class T, class F>
+void unary_level0(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                  uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams& p, F f) {
+  constexpr uint32_t per_block = 32 / sizeof(T);
+  if (mask == 0 || mask > 8 * per_block)
+    fault(std::string(name) + ": mask " + std::to_string(mask) + " outside [1, " +
+          std::to_string(8 * per_block) + "]");
+  auto span = [&](uint16_t blk, uint8_t rep) {
+    uint64_t last = mask - 1;
+    return (uint64_t{repeatTimes ? repeatTimes - 1u : 0u} * rep + (last / per_block) * blk) * 32 +
+           (last % per_block + 1) * sizeof(T);
+  };
+  check_operand(dst, span(p.dstBlkStride, p.dstRepStride), name, kWrite);
+  check_operand(src, span(p.srcBlkStride, p.srcRepStride), name, kRead);
+  issue_vector(name, repeatTimes, [dst, src, mask, repeatTimes, p, f] {
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
+    for (uint32_t r = 0; r < repeatTimes; ++r)
+      for (uint64_t e = 0; e < mask; ++e) {
+        uint64_t blk = e / per_block, in = (e % per_block) * sizeof(T);
+        T x;
+        std::memcpy(&x, s + (r * p.srcRepStride + blk * p.srcBlkStride) * 32 + in, sizeof(T));
+        T y = f(x);
+        std::memcpy(d + (r * p.dstRepStride + blk * p.dstBlkStride) * 32 + in, &y, sizeof(T));
+      }
+  });
+}
+}  // namespace detail
+template <class T>
+void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint64_t mask,
+          uint8_t repeatTimes, const UnaryRepeatParams& p) {
+  detail::unary_level0("Muls", dst, src, mask, repeatTimes, p,
+                       [s](T x) { return detail::mul(x, s); });
+}
+template <class T>
+void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint64_t mask,
+          uint8_t repeatTimes, const UnaryRepeatParams& p) {
+  detail::unary_level0("Adds", dst, src, mask, repeatTimes, p,
+                       [s](T x) { return detail::add(x, s); });
+}
+
+}  // namespace AscendC
