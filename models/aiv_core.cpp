@@ -58,10 +58,10 @@ void AivCore::run() {
     } catch (const sc_core::sc_unwind_exception&) {
       throw;  // a kill after a deadlock: let SystemC finish the unwinding
     } catch (const SimError& e) {
-      record_fault(e);
+      sched_.fault(e);
       state_ = State::Aborted;
     } catch (const std::exception& e) {
-      record_fault(
+      sched_.fault(
           SimError(kExitInternal, std::string("in kernel '") + kernel_name_ + "': " + e.what()));
       state_ = State::Aborted;
     }
@@ -178,6 +178,11 @@ void AivCore::drain() {
   block_on(
       scalar_wake_, [&] { return all_pipes_idle(); }, "PipeBarrier<PIPE_ALL>");
   if (race_) race_->join_all_into_scalar();
+}
+
+void AivCore::kernel_fault(const std::string& msg) {
+  sched_.fault(SimError(kExitKernelFault, msg));
+  throw KernelAbort{};
 }
 
 void AivCore::sync_all() {

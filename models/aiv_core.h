@@ -179,6 +179,9 @@ class AivCore : public sc_core::sc_module {
   void scalar_wait_flag(HardEvent e, uint32_t id);  // WaitFlag<X_S>
   void pipe_barrier_all();                          // PipeBarrier<PIPE_ALL>
   void sync_all();                                  // SyncAll across the launch's cores on this die
+  // A fault of this core's kernel (UB overflow, GM out of bounds, API misuse): recorded as the
+  // run's kernel fault (exit status 5), then the kernel's thread unwinds.
+  [[noreturn]] void kernel_fault(const std::string& msg);
 
   // ---- statistics ----
   struct PipeStats {

@@ -22,14 +22,7 @@ struct SimError : std::runtime_error {
   ExitCode code;
 };
 
-// Thrown inside a kernel's thread to unwind it after its fault was recorded.
+// Thrown inside a kernel's thread to unwind it after its fault was recorded (Scheduler::fault).
 struct KernelAbort {};
-
-// Records the first kernel fault of the run and stops the simulation; the run then ends with
-// kExitKernelFault. Called from a kernel thread it also unwinds that thread.
-[[noreturn]] void kernel_fault(const std::string& msg);
-// Records an error raised inside a kernel thread (the first one wins) and stops the simulation.
-void record_fault(const SimError& e);
-const SimError* first_kernel_fault();
 
 }  // namespace ascend

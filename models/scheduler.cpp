@@ -22,6 +22,12 @@ void Scheduler::at(Tick t, std::function<void()> fn) {
   if (!firing_ && t < armed_) arm();
 }
 
+void Scheduler::fault(const SimError& e) {
+  if (fault_) return;  // the first fault is the cause; later ones follow from the stop
+  fault_ = std::make_unique<SimError>(e);
+  sc_core::sc_stop();
+}
+
 void Scheduler::arm() {
   armed_ = heap_.front().t;
   wake_.notify(sc_core::sc_time::from_value(armed_ - now()));

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <systemc>
 #include <vector>
 
+#include "models/errors.h"
 #include "models/time.h"
 
 namespace ascend::model {
@@ -21,6 +23,11 @@ class Scheduler : public sc_core::sc_module {
   // evaluation if the scheduler is firing, else in the next delta cycle.
   void at(Tick t, std::function<void()> fn);
   uint64_t fired() const { return fired_; }
+
+  // Records an error raised inside a kernel (the first one of the run wins; the run then ends
+  // with its status) and stops the simulation.
+  void fault(const SimError& e);
+  const SimError* first_fault() const { return fault_.get(); }
 
  private:
   struct Item {
@@ -38,6 +45,7 @@ class Scheduler : public sc_core::sc_module {
   uint64_t seq_ = 0;
   uint64_t fired_ = 0;
   bool firing_ = false;
+  std::unique_ptr<SimError> fault_;
 };
 
 }  // namespace ascend::model

@@ -531,11 +531,6 @@ int run_cli(int argc, char** argv) {
 // SystemC's own main() sets up the kernel and calls sc_main.
 int sc_main(int argc, char** argv) {
   (void)kNoBanner;
-  // Every faulting core stops the simulation (models/errors.cpp record_fault); when several fault
-  // in the same delta cycle, SystemC warns about the repeated sc_stop. The first fault is the one
-  // reported, the rest is noise.
-  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_SIMULATION_STOP_CALLED_TWICE_,
-                                          sc_core::SC_DO_NOTHING);
   try {
     return run_cli(argc, argv);
   } catch (const SimError& e) {

@@ -260,7 +260,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   Tick deadline = t0 + static_cast<Tick>(params_.real("sim.poll_timeout_us") * 1e6);
   run_systemc(sc_core::sc_time::from_value(deadline - t0), sc_core::SC_EXIT_ON_STARVATION);
 
-  if (const SimError* f = first_kernel_fault()) throw *f;
+  if (const SimError* f = cluster_->scheduler().first_fault()) throw *f;
   std::string races = race_report();
   bool all_done = true;
   for (int d = 0; d < cluster_->dies(); ++d)

@@ -46,7 +46,7 @@ CoreState& Runtime::current() {
 
 void fault(const std::string& what) {
   m::AivCore& c = core();
-  ascend::kernel_fault("kernel '" + c.kernel_name() + "' die " + std::to_string(c.die()) +
+  c.kernel_fault("kernel '" + c.kernel_name() + "' die " + std::to_string(c.die()) +
                        " core " + std::to_string(c.index()) + " at " +
                        std::to_string(m::ps_to_ns(m::now())) + " ns: " + what);
 }
