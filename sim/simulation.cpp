@@ -132,8 +132,8 @@ void Simulation::setup_traces() {
   auto core_in = [&](int c) { return cores.empty() || cores.count(c) > 0; };
   if (!opts_.trace && !opts_.vcd) return;
   observers_ = std::make_unique<ObserverFanOut>();
-  if (opts_.trace) {
-    trace_ = std::make_unique<TraceRecorder>(&cluster_->gm());
+  if (opts_.trace && !opts_.out_dir.empty()) {
+    trace_ = std::make_unique<TraceRecorder>(opts_.out_dir + "/trace.json", &cluster_->gm());
     observers_->to.push_back(trace_.get());
   }
   if (opts_.vcd) {
@@ -431,7 +431,7 @@ nlohmann::json Simulation::stats(double wall_s) const {
 void Simulation::close_traces() {
   if (traces_closed_) return;
   traces_closed_ = true;
-  if (trace_ && !opts_.out_dir.empty()) trace_->write(opts_.out_dir + "/trace.json");
+  if (trace_) trace_->close();
   if (vcd_ && !opts_.out_dir.empty()) vcd_->write(opts_.out_dir + "/waves.vcd");
 }
 

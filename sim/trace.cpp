@@ -1,106 +1,107 @@
 #include "sim/trace.h"
 
-#include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "models/errors.h"
 
 namespace ascend {
 
+namespace {
+using nlohmann::json;
+constexpr int kFabricPid = 1 << 20, kLinkTidBase = 1 << 20;
+double us(model::Tick t) {
+  return static_cast<double>(t) / 1e6;
+}
+}  // namespace
+
+TraceRecorder::TraceRecorder(const std::string& path, const model::GlobalMemory* gm)
+    : path_(path), gm_(gm), file_(std::fopen(path.c_str(), "w")) {
+  if (!file_) throw SimError(kExitBadInput, "cannot write " + path);
+  buffer_ = R"({"displayTimeUnit":"ns","traceEvents":[)";
+}
+
+TraceRecorder::~TraceRecorder() {
+  try {
+    close();
+  } catch (const std::exception&) {  // a write error was reported when it happened, or is moot
+  }
+}
+
+void TraceRecorder::emit(const std::string& event_json) {
+  if (!file_) return;
+  if (events_++) buffer_ += ",\n";
+  buffer_ += event_json;
+  peak_buffered_ = std::max(peak_buffered_, buffer_.size());
+  if (buffer_.size() >= kChunkBytes) flush();
+}
+
+void TraceRecorder::flush() {
+  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
+    throw SimError(kExitBadInput, "cannot write " + path_);
+  buffer_.clear();
+}
+
+void TraceRecorder::close() {
+  if (!file_) return;
+  buffer_ += "]}\n";
+  flush();
+  std::fclose(file_);
+  file_ = nullptr;
+}
+
+void TraceRecorder::name_process(int pid, const std::string& name) {
+  if (!processes_.insert(pid).second) return;
+  emit(
+      json{{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", name}}}}.dump());
+}
+
+void TraceRecorder::name_lane(int pid, int tid, const std::string& name) {
+  if (!lanes_.insert({pid, tid}).second) return;
+  emit(json{
+      {"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", tid}, {"args", {{"name", name}}}}
+           .dump());
+  emit(json{{"name", "thread_sort_index"},
+            {"ph", "M"},
+            {"pid", pid},
+            {"tid", tid},
+            {"args", {{"sort_index", tid}}}}
+           .dump());
+}
+
 void TraceRecorder::slice(int die, int core, model::Lane lane, const std::string& name,
                           model::Tick start, model::Tick end, const model::SliceArgs* args) {
-  slices_.push_back(Slice{die, core, lane, name, start, end, args ? *args : model::SliceArgs{}});
+  int tid = core * model::kLanes + static_cast<int>(lane);
+  name_process(die, "die " + std::to_string(die));
+  name_lane(die, tid, "core " + std::to_string(core) + " " + model::lane_name(lane));
+  json e = {{"name", name}, {"ph", "X"},       {"pid", die},
+            {"tid", tid},   {"ts", us(start)}, {"dur", us(end - start)}};
+  if (args && args->bytes) {  // a DMA: MTE2 reads GM into this die's UB, MTE3 writes it out
+    int gm_die = model::GlobalMemory::die_of(args->gm);
+    bool in = lane == model::Lane::MTE2;
+    json a = {
+        {"bytes", args->bytes}, {"src_die", in ? gm_die : die}, {"dst_die", in ? die : gm_die}};
+    if (const model::GlobalMemory::Region* r = gm_ ? gm_->region_of(args->gm, 1) : nullptr)
+      a["gm"] = r->name + " + " + std::to_string(args->gm - r->base);
+    e["args"] = a;
+  }
+  emit(e.dump());
 }
 
+// Link lanes: one per resource that carried traffic, after the core lanes of its die.
 void TraceRecorder::link(const model::BandwidthServer& port, model::Tick start, model::Tick end) {
-  links_.push_back(LinkSlice{&port, start, end});
-}
-
-void TraceRecorder::write(const std::string& path) const {
-  using nlohmann::json;
-  auto us = [](model::Tick t) { return static_cast<double>(t) / 1e6; };
-  auto tid = [](int core, model::Lane lane) {
-    return core * model::kLanes + static_cast<int>(lane);
-  };
-  json events = json::array();
-  std::map<std::pair<int, int>, bool> lanes;
-  for (const Slice& s : slices_) {
-    lanes[{s.die, tid(s.core, s.lane)}] = true;
-    json e = {{"name", s.name},    {"ph", "X"},
-              {"pid", s.die},      {"tid", tid(s.core, s.lane)},
-              {"ts", us(s.start)}, {"dur", us(s.end - s.start)}};
-    if (s.args.bytes) {  // a DMA: MTE2 reads GM into this die's UB, MTE3 writes it out
-      int gm_die = model::GlobalMemory::die_of(s.args.gm);
-      bool in = s.lane == model::Lane::MTE2;
-      json a = {{"bytes", s.args.bytes},
-                {"src_die", in ? gm_die : s.die},
-                {"dst_die", in ? s.die : gm_die}};
-      if (const model::GlobalMemory::Region* r = gm_ ? gm_->region_of(s.args.gm, 1) : nullptr)
-        a["gm"] = r->name + " + " + std::to_string(s.args.gm - r->base);
-      e["args"] = a;
-    }
-    events.push_back(std::move(e));
+  auto [it, added] = link_tid_.emplace(&port, kLinkTidBase + static_cast<int>(link_tid_.size()));
+  int pid = port.owner_die() >= 0 ? port.owner_die() : kFabricPid;
+  if (added) {
+    name_process(pid, pid == kFabricPid ? "fabric" : "die " + std::to_string(pid));
+    name_lane(pid, it->second, port.name());
   }
-  // Link lanes: one per resource that carried traffic, after the core lanes of its die.
-  constexpr int kFabricPid = 1 << 20, kLinkTidBase = 1 << 20;
-  std::map<const model::BandwidthServer*, int> link_tid;
-  bool fabric_named = false;
-  for (const LinkSlice& l : links_) {
-    auto [it, added] = link_tid.emplace(l.port, kLinkTidBase + static_cast<int>(link_tid.size()));
-    int pid = l.port->owner_die() >= 0 ? l.port->owner_die() : kFabricPid;
-    if (added) {
-      events.push_back({{"name", "thread_name"},
-                        {"ph", "M"},
-                        {"pid", pid},
-                        {"tid", it->second},
-                        {"args", {{"name", l.port->name()}}}});
-      events.push_back({{"name", "thread_sort_index"},
-                        {"ph", "M"},
-                        {"pid", pid},
-                        {"tid", it->second},
-                        {"args", {{"sort_index", it->second}}}});
-      if (pid == kFabricPid && !fabric_named) {
-        fabric_named = true;
-        events.push_back(
-            {{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", "fabric"}}}});
-      }
-    }
-    events.push_back({{"name", "busy"},
-                      {"ph", "X"},
-                      {"pid", pid},
-                      {"tid", it->second},
-                      {"ts", us(l.start)},
-                      {"dur", us(l.end - l.start)}});
-  }
-  std::map<int, bool> dies;
-  for (const auto& [port, _] : link_tid)
-    if (port->owner_die() >= 0) dies[port->owner_die()] = true;
-  for (const auto& [key, _] : lanes) {
-    auto [die, t] = key;
-    int core = t / model::kLanes;
-    auto lane = static_cast<model::Lane>(t % model::kLanes);
-    std::string name = "core " + std::to_string(core) + " " + model::lane_name(lane);
-    events.push_back({{"name", "thread_name"},
-                      {"ph", "M"},
-                      {"pid", die},
-                      {"tid", t},
-                      {"args", {{"name", name}}}});
-    events.push_back({{"name", "thread_sort_index"},
-                      {"ph", "M"},
-                      {"pid", die},
-                      {"tid", t},
-                      {"args", {{"sort_index", t}}}});
-    dies[die] = true;
-  }
-  for (const auto& [die, _] : dies)
-    events.push_back({{"name", "process_name"},
-                      {"ph", "M"},
-                      {"pid", die},
-                      {"args", {{"name", "die " + std::to_string(die)}}}});
-  std::ofstream f(path);
-  if (!f) throw SimError(kExitBadInput, "cannot write " + path);
-  f << json{{"displayTimeUnit", "ns"}, {"traceEvents", events}}.dump() << "\n";
+  emit(json{{"name", "busy"},
+            {"ph", "X"},
+            {"pid", pid},
+            {"tid", it->second},
+            {"ts", us(start)},
+            {"dur", us(end - start)}}
+           .dump());
 }
 
 }  // namespace ascend

@@ -1,11 +1,18 @@
 // trace.json in the Chrome trace event format (Perfetto, chrome://tracing): one process per die,
 // one thread lane per core pipe (SCALAR, VECTOR, MTE2, MTE3, FLOWCTRL), one slice per
-// instruction. Times are in microseconds with picosecond precision.
+// instruction, and a lane per fabric port or HBM that carried traffic. Times are in microseconds
+// with picosecond precision.
+//
+// Events are streamed to the file as they are recorded, through a buffer of at most
+// kChunkBytes, so a long or wide trace needs no memory for its slices; a lane's name is written
+// when its first slice is.
 #pragma once
 
+#include <cstdio>
+#include <map>
 #include <set>
 #include <string>
-#include <vector>
+#include <utility>
 
 #include "models/aiv_core.h"
 #include "models/bandwidth_server.h"
@@ -15,32 +22,40 @@ namespace ascend {
 
 class TraceRecorder : public model::CoreObserver {
  public:
-  // `gm` names the GM side of DMA slices (its allocation) in their arguments.
-  explicit TraceRecorder(const model::GlobalMemory* gm) : gm_(gm) {}
+  static constexpr size_t kChunkBytes = 1 << 20;
+
+  // Opens `path` (a bad-input error when it cannot be written). `gm` names the GM side of DMA
+  // slices (its allocation) in their arguments.
+  TraceRecorder(const std::string& path, const model::GlobalMemory* gm);
+  ~TraceRecorder() override;
   void slice(int die, int core, model::Lane lane, const std::string& name, model::Tick start,
              model::Tick end, const model::SliceArgs* args) override;
   void level(int, int, int, int) override {}
   // A hold of a fabric port or an HBM: a slice on that resource's lane, in its die's process
   // (switch-level ports go to a "fabric" process).
   void link(const model::BandwidthServer& port, model::Tick start, model::Tick end);
-  void write(const std::string& path) const;
-  size_t size() const { return slices_.size(); }
+  // Writes what is buffered and ends the file; later events are dropped.
+  void close();
+
+  uint64_t events() const { return events_; }
+  // The most the buffer ever held (bounded by kChunkBytes plus one event).
+  size_t peak_buffered_bytes() const { return peak_buffered_; }
 
  private:
-  struct Slice {
-    int die, core;
-    model::Lane lane;
-    std::string name;
-    model::Tick start, end;
-    model::SliceArgs args;  // bytes == 0: none
-  };
+  void name_process(int pid, const std::string& name);
+  void name_lane(int pid, int tid, const std::string& name);
+  void emit(const std::string& event_json);
+  void flush();
+
+  std::string path_;
   const model::GlobalMemory* gm_;
-  std::vector<Slice> slices_;
-  struct LinkSlice {
-    const model::BandwidthServer* port;
-    model::Tick start, end;
-  };
-  std::vector<LinkSlice> links_;
+  std::FILE* file_ = nullptr;
+  std::string buffer_;
+  size_t peak_buffered_ = 0;
+  uint64_t events_ = 0;
+  std::set<int> processes_;
+  std::set<std::pair<int, int>> lanes_;
+  std::map<const model::BandwidthServer*, int> link_tid_;
 };
 
 }  // namespace ascend
