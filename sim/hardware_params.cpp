@@ -1,113 +1,349 @@
 #include "sim/hardware_params.h"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <type_traits>
+
 #include "models/errors.h"
 
 namespace ascend {
 
 namespace {
 
+using AscendC::detail::RuntimeConfig;
+using model::ClusterConfig;
+
 // Source keys follow ../shared/reference/hardware.md: H = official doc / platform ini / Huawei
 // paper, M = consistent third party, L = estimate. "est." marks values derived by us.
 const char* kIniC = "[INI-C] 910PR_9363.ini (Ascend910C4, one die), H";
+const char* kCM = "[CM] Zuo et al., CloudMatrix384, arXiv 2506.12708";
+
+// The default of a parameter that sets a configuration field is that field's initializer
+// (models/*.h, sim/api/runtime.h): each number is written once.
+const char* const kFromField = "";
+
+// The shortest text that reads back as exactly `v` (1.85, not 1.8500000000000001).
+std::string shortest(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<int64_t>(v));
+  char buf[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+// A parameter bound to a field of the configuration C. `scale` turns the parameter's unit into
+// the field's (KiB -> B: 1024).
+template <class C>
+struct FieldParam {
+  ParamSpec spec;
+  std::function<void(C&, const Params&)> apply;
+};
+
+template <class C, class Get>
+FieldParam<C> field(ParamSpec spec, Get get, uint64_t scale = 1) {
+  using F = std::remove_reference_t<decltype(get(std::declval<C&>()))>;
+  C defaults;
+  const F& def = get(defaults);
+  if constexpr (std::is_same_v<F, std::string>) {
+    spec.default_value = def;
+  } else if constexpr (std::is_integral_v<F>) {
+    spec.default_value = std::to_string(static_cast<uint64_t>(def) / scale);
+  } else {
+    spec.default_value = shortest(def / static_cast<double>(scale));
+  }
+  std::string key = spec.key;
+  return {std::move(spec), [get, key, scale](C& c, const Params& p) {
+            if constexpr (std::is_same_v<F, std::string>) {
+              get(c) = p.text(key);
+            } else if constexpr (std::is_integral_v<F>) {
+              get(c) = static_cast<F>(static_cast<uint64_t>(p.integer(key)) * scale);
+            } else {
+              get(c) = p.real(key) * static_cast<double>(scale);
+            }
+          }};
+}
+
+// The hardware: every number of the models' configuration.
+const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
+  static const std::vector<FieldParam<ClusterConfig>> fields = {
+      field<ClusterConfig>(
+          int_param("die.aiv_count", "cores", kFromField, 1, 96,
+                    "AIV (vector) cores per die; a kernel launches on up to this many",
+                    std::string(kIniC) + " [SoCInfo]; [CM] 3.3.1"),
+          [](ClusterConfig & c) -> auto& { return c.aiv_per_die; }),
+      field<ClusterConfig>(
+          real_param("core.clock_GHz", "GHz", kFromField, 0.1, 5,
+                     "AI Core clock; every cycle count converts to ps as ceil(cycles*1000/GHz)",
+                     std::string(kIniC) + " cube_freq=1850"),
+          [](ClusterConfig & c) -> auto& { return c.core.clock.ghz; }),
+      field<ClusterConfig>(
+          int_param("ub.size_KiB", "KiB", kFromField, 16, 1024,
+                    "Unified Buffer per AIV core (allocation is 32-B aligned)",
+                    std::string(kIniC) + " ub_size=196608"),
+          [](ClusterConfig & c) -> auto& { return c.core.ub_bytes; }, 1024),
+      field<ClusterConfig>(
+          real_param(
+              "hbm.bandwidth_GBps", "GB/s", kFromField, 1, 100000,
+              "HBM bandwidth of one die, shared by all its cores' reads and writes; nominal, and "
+              "transfers move at this full rate",
+              "[CM] 3.3.1: 3.2 TB/s per 910C package = 1.6 TB/s per die, H"),
+          [](ClusterConfig & c) -> auto& { return c.hbm.gbps; }),
+      field<ClusterConfig>(
+          real_param("hbm.read_latency_ns", "ns", kFromField, 0, 100000,
+                     "latency added to a GM read after its bytes have streamed",
+                     "est. from the CA-model L2 read latency 241 cycles at 1.85 GHz [SIM-CFG], L"),
+          [](ClusterConfig & c) -> auto& { return c.hbm.read_latency_ns; }),
+      field<ClusterConfig>(
+          real_param("hbm.write_latency_ns", "ns", kFromField, 0, 100000,
+                     "latency added to a GM write before its bytes are visible",
+                     "est. from the CA-model L2 write latency 96 cycles at 1.85 GHz [SIM-CFG], L"),
+          [](ClusterConfig & c) -> auto& { return c.hbm.write_latency_ns; }),
+      field<ClusterConfig>(
+          int_param("hbm.capacity_GiB", "GiB", kFromField, 1, 1024,
+                    "HBM capacity of one die (GM allocations beyond it fail)",
+                    "[CM] 3.3.1: 128 GB per 910C = 64 GB per die, H"),
+          [](ClusterConfig & c) -> auto& { return c.hbm.capacity_bytes; }, uint64_t{1} << 30),
+      field<ClusterConfig>(
+          real_param("mte2.bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
+                     "per-core MTE2 (GM->UB) DMA rate",
+                     std::string(kIniC) + " [AICoreMemoryRates] ddr=32"),
+          [](ClusterConfig & c) -> auto& { return c.core.mte2_bytes_per_cycle; }),
+      field<ClusterConfig>(
+          real_param("mte3.bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
+                     "per-core MTE3 (UB->GM) DMA rate",
+                     std::string(kIniC) + " [AICoreMemoryRates] UB->GM=64"),
+          [](ClusterConfig & c) -> auto& { return c.core.mte3_bytes_per_cycle; }),
+      field<ClusterConfig>(
+          int_param("dma.setup_cycles", "cycles", kFromField, 0, 100000,
+                    "fixed cost of every DMA instruction on its MTE engine; makes transfers below "
+                    "~16 KiB "
+                    "lose bandwidth (16 KiB at 32 B/cycle: 512/(512+50) = 91%)",
+                    "est. to match [DMA] 'single transfers below 16 KB lose bandwidth', L"),
+          [](ClusterConfig & c) -> auto& { return c.core.dma_setup_cycles; }),
+      field<ClusterConfig>(
+          int_param("dma.aligned_bytes", "B", kFromField, 32, 4096,
+                    "GM alignment for full DMA rate", "[DMA]; GM cache line 512 B [ACDOC], H"),
+          [](ClusterConfig & c) -> auto& { return c.core.dma_aligned_bytes; }),
+      field<ClusterConfig>(
+          real_param("dma.unaligned_efficiency", "", kFromField, 0.05, 1,
+                     "DMA rate factor when the GM address is not dma.aligned_bytes-aligned",
+                     "[DMA]: 32-B-aligned GM gets ~70% of the 512-B-aligned bandwidth (A2), H"),
+          [](ClusterConfig & c) -> auto& { return c.core.dma_unaligned_efficiency; }),
+      field<ClusterConfig>(
+          real_param("vector.bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
+                     "vector unit throughput: one 256-B repeat per cycle at 256",
+                     "est. from [VEC] 256 B per repeat and [HC31] 2048-bit vector, M"),
+          [](ClusterConfig & c) -> auto& { return c.core.vector_bytes_per_cycle; }),
+      field<ClusterConfig>(
+          int_param("vector.overhead_cycles", "cycles", kFromField, 0, 10000,
+                    "fixed start-up cost of every vector instruction", "est., uncalibrated, L"),
+          [](ClusterConfig & c) -> auto& { return c.core.vector_overhead_cycles; }),
+      field<ClusterConfig>(
+          int_param(
+              "scalar.issue_cycles", "cycles", kFromField, 1, 10000,
+              "scalar cycles to issue one instruction into a pipe queue (or run a flag/barrier)",
+              "est., uncalibrated, L"),
+          [](ClusterConfig & c) -> auto& { return c.core.issue_cycles; }),
+      field<ClusterConfig>(
+          int_param("scalar.gm_latency_cycles", "cycles", kFromField, 1, 100000,
+                    "scalar GetValue/SetValue on GM (the scalar stalls this long)",
+                    "est. = CA-model L2 read latency [SIM-CFG], L"),
+          [](ClusterConfig & c) -> auto& { return c.core.scalar_gm_latency_cycles; }),
+      field<ClusterConfig>(
+          int_param(
+              "pipe.queue_depth", "instrs", kFromField, 1, 4096,
+              "issue queue depth of each pipe; the scalar stalls while the target queue is full",
+              "est., uncalibrated, L"),
+          [](ClusterConfig & c) -> auto& { return c.core.queue_depth; }),
+      field<ClusterConfig>(
+          int_param("syncall.cycles", "cycles", kFromField, 0, 1000000,
+                    "SyncAll: all cores leave this long after the last one arrives",
+                    "est., uncalibrated, L"),
+          [](ClusterConfig & c) -> auto& { return c.core.syncall_cycles; }),
+      field<ClusterConfig>(
+          choice_param(
+              "fabric.topology", kFromField, {"a3", "a2"},
+              "a3: CloudMatrix384 UB supernode; a2: 8-die HCCS full mesh per server, RoCE between",
+              "hardware.md 1.2"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.topology; }),
+      field<ClusterConfig>(
+          int_param("fabric.dies_per_chip", "dies", kFromField, 1, 2,
+                    "a3: dies per 910C package, joined by the die-to-die link",
+                    std::string(kCM) + " 3.3.1, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.dies_per_chip; }),
+      field<ClusterConfig>(
+          int_param("fabric.dies_per_node", "dies", kFromField, 2, 768,
+                    "a3: dies behind one node's L1 UB switches (8 NPUs x 2 dies)",
+                    std::string(kCM) + " 3.3.2, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.dies_per_node; }),
+      // A UB port's rate is one nominal figure times a measured efficiency per direction of use:
+      // the effective rate follows the nominal, so a wider link is one key (port_GBps), and the
+      // efficiencies are dimensionless shares of it.
+      field<ClusterConfig>(
+          real_param("fabric.port_GBps", "GB/s", kFromField, 1, 100000,
+                     "a3: UB port of a die per direction, nominal (7 x 224 Gb/s SerDes); writes "
+                     "move at fabric.port_GBps x fabric.write_efficiency, reads at "
+                     "fabric.port_GBps x fabric.read_efficiency",
+                     std::string(kCM) + " 3.3.1, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.ub_port_GBps; }),
+      // The defaults are 137/196 and 167/196 printed to round-trip exactly, so that 196 x
+      // efficiency is exactly 137 and 167 GB/s.
+      field<ClusterConfig>(
+          real_param("fabric.write_efficiency", "", kFromField, 0.01, 1,
+                     "a3: share of fabric.port_GBps a UB write achieves (effective / nominal; "
+                     "default 137/196)",
+                     std::string(kCM) +
+                         " Table 1, NPU->NPU write intra-node 137 GB/s (inter 135) of 196, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.ub_write_efficiency; }),
+      field<ClusterConfig>(
+          real_param("fabric.read_efficiency", "", kFromField, 0.01, 1,
+                     "a3: share of fabric.port_GBps a UB read achieves (effective / nominal; "
+                     "default 167/196)",
+                     std::string(kCM) +
+                         " Table 1, NPU->NPU read intra-node 167 GB/s (inter 164) of 196, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.ub_read_efficiency; }),
+      field<ClusterConfig>(
+          real_param(
+              "fabric.d2d_GBps", "GB/s", kFromField, 1, 100000,
+              "a3: die-to-die link inside a package, per direction; nominal, and transfers move at "
+              "this full rate (no measured efficiency published)",
+              std::string(kCM) + " 3.3.1, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.d2d_GBps; }),
+      field<ClusterConfig>(
+          real_param(
+              "fabric.node_uplink_GBps", "GB/s", kFromField, 1, 1000000,
+              "a3: a node's bandwidth into the L2 switch level, per direction (7 L1 chips x 448); "
+              "nominal, and transfers move at this full rate",
+              std::string(kCM) + " 3.3.2, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.node_uplink_GBps; }),
+      field<ClusterConfig>(
+          real_param("fabric.write_latency_intra_node_ns", "ns", kFromField, 0, 1e6,
+                     "a3: one 512-B write to another die of the node, DMA start to data visible",
+                     std::string(kCM) + " Table 1, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.write_512B_intra_node_ns; }),
+      field<ClusterConfig>(
+          real_param("fabric.read_latency_intra_node_ns", "ns", kFromField, 0, 1e6,
+                     "a3: one 512-B read from another die of the node",
+                     std::string(kCM) + " Table 1, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.read_512B_intra_node_ns; }),
+      field<ClusterConfig>(
+          real_param("fabric.write_latency_inter_node_ns", "ns", kFromField, 0, 1e6,
+                     "a3: one 512-B write to a die of another node",
+                     std::string(kCM) + " Table 1, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.write_512B_inter_node_ns; }),
+      field<ClusterConfig>(
+          real_param("fabric.read_latency_inter_node_ns", "ns", kFromField, 0, 1e6,
+                     "a3: one 512-B read from a die of another node",
+                     std::string(kCM) + " Table 1, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.read_512B_inter_node_ns; }),
+      field<ClusterConfig>(
+          real_param("fabric.write_latency_d2d_ns", "ns", kFromField, 0, 1e6,
+                     "a3: one 512-B write to the other die of the package",
+                     "est. = intra-node value (no published die-to-die figure), L"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.write_512B_d2d_ns; }),
+      field<ClusterConfig>(
+          real_param("fabric.read_latency_d2d_ns", "ns", kFromField, 0, 1e6,
+                     "a3: one 512-B read from the other die of the package",
+                     "est. = intra-node value (no published die-to-die figure), L"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.read_512B_d2d_ns; }),
+      field<ClusterConfig>(
+          int_param("fabric.dies_per_server", "dies", kFromField, 2, 64,
+                    "a2: dies in one HCCS full mesh",
+                    "[ARTH] npu-smi topo: HCCS between all 8 NPUs, M"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.dies_per_server; }),
+      field<ClusterConfig>(
+          real_param(
+              "fabric.hccs_link_GBps", "GB/s", kFromField, 1, 100000,
+              "a2: one HCCS link between two dies, per direction; transfers move at this full rate",
+              "est. 392 GB/s / 7 peers, L"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.hccs_link_GBps; }),
+      field<ClusterConfig>(
+          real_param(
+              "fabric.roce_GBps", "GB/s", kFromField, 0.1, 100000,
+              "a2: RoCE NIC of a die per direction (200 Gb/s line rate); transfers move at this "
+              "full rate",
+              "[ARTH] hccn_tool 200000 Mb/s, H"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.roce_GBps; }),
+      field<ClusterConfig>(
+          real_param("fabric.write_latency_hccs_ns", "ns", kFromField, 0, 1e6,
+                     "a2: one 512-B write over HCCS", "est. = A3 intra-node value, L"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.write_512B_hccs_ns; }),
+      field<ClusterConfig>(
+          real_param("fabric.read_latency_hccs_ns", "ns", kFromField, 0, 1e6,
+                     "a2: one 512-B read over HCCS", "est. = A3 intra-node value, L"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.read_512B_hccs_ns; }),
+      field<ClusterConfig>(
+          real_param("fabric.write_latency_roce_ns", "ns", kFromField, 0, 1e7,
+                     "a2: one 512-B write over RoCE between servers", "est., uncalibrated, L"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.write_512B_roce_ns; }),
+      field<ClusterConfig>(
+          real_param("fabric.read_latency_roce_ns", "ns", kFromField, 0, 1e7,
+                     "a2: one 512-B read over RoCE between servers", "est., uncalibrated, L"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.read_512B_roce_ns; }),
+      field<ClusterConfig>(
+          int_param("sim.thread_stack_KiB", "KiB", kFromField, 32, 65536,
+                    "stack of each kernel core's SC_THREAD", "simulator setting"),
+          [](ClusterConfig & c) -> auto& { return c.thread_stack_bytes; }, 1024)};
+  return fields;
+}
+
+// What the kernel API's runtime is given (windows, payload, sorting costs).
+const std::vector<FieldParam<RuntimeConfig>>& runtime_fields() {
+  static const std::vector<FieldParam<RuntimeConfig>> fields = {
+      field<RuntimeConfig>(
+          int_param(
+              "hccl.buffsize_MB", "MiB", kFromField, 1, 65536,
+              "HCCL data window (windowsIn) of every rank, in its HBM (HCCL_BUFFSIZE). CANN's own "
+              "default is 200, but the default dispatch scenario (EP 16, 256 experts, BS 128, H "
+              "7168) needs 956 MiB by the operator's formula; windows are sparse and cost nothing "
+              "until written",
+              "CANN HCCL_BUFFSIZE (default 200); dispatch README formula"),
+          [](RuntimeConfig & c) -> auto& { return c.windows.data_bytes; }, uint64_t{1} << 20),
+      field<RuntimeConfig>(
+          int_param("hccl.status_KiB", "KiB", kFromField, 64, 65536,
+                    "HCCL status window (windowsExp) of every rank",
+                    "[NEW] status area = first 1 MB"),
+          [](RuntimeConfig & c) -> auto& { return c.windows.status_bytes; }, uint64_t{1} << 10),
+      // ---- sorting instructions (sim/api/sort.h: Sort, MrgSort), used by FfnWorkerBatching.
+      // No published cycle counts were found (reference/kernels.md section 6); both are estimates.
+      field<RuntimeConfig>(
+          real_param("sort.sort32_cycles", "cycles", kFromField, 1, 100000,
+                     "Sort: cycles to sort one group of 32 (score, index) proposals (one "
+                     "Sort32 repeat)",
+                     "est., uncalibrated (about one cycle per element), L"),
+          [](RuntimeConfig & c) -> auto& { return c.sort.sort32_cycles; }),
+      field<RuntimeConfig>(
+          real_param("sort.merge_elements_per_cycle", "elements/cycle", kFromField, 0.01, 1024,
+                     "MrgSort and the merge passes of a full Sort: proposals merged per cycle",
+                     "est., uncalibrated, L"),
+          [](RuntimeConfig & c) -> auto& { return c.sort.merge_elements_per_cycle; }),
+      field<RuntimeConfig>(
+          int_param(
+              "sim.payload", "", kFromField, 0, 1,
+              "1: move and compute everything; 0: timing-only, payload (hidden states, scales) is "
+              "timed but not moved, ids/counts/triples/flags move for real; the timing is "
+              "identical",
+              "simulator setting"),
+          [](RuntimeConfig & c) -> auto& { return c.payload; })};
+  return fields;
+}
+
 }  // namespace
 
 void declare_hardware_params(Params& p) {
-  p.declare(int_param("die.aiv_count", "cores", "48", 1, 96,
-                      "AIV (vector) cores per die; a kernel launches on up to this many",
-                      std::string(kIniC) + " [SoCInfo]; [CM] 3.3.1"));
-  p.declare(real_param("core.clock_GHz", "GHz", "1.85", 0.1, 5,
-                       "AI Core clock; every cycle count converts to ps as ceil(cycles*1000/GHz)",
-                       std::string(kIniC) + " cube_freq=1850"));
-  p.declare(int_param("ub.size_KiB", "KiB", "192", 16, 1024,
-                      "Unified Buffer per AIV core (allocation is 32-B aligned)",
-                      std::string(kIniC) + " ub_size=196608"));
-  p.declare(real_param(
-      "hbm.bandwidth_GBps", "GB/s", "1600", 1, 100000,
-      "HBM bandwidth of one die, shared by all its cores' reads and writes; nominal, and "
-      "transfers move at this full rate",
-      "[CM] 3.3.1: 3.2 TB/s per 910C package = 1.6 TB/s per die, H"));
-  p.declare(
-      real_param("hbm.read_latency_ns", "ns", "130", 0, 100000,
-                 "latency added to a GM read after its bytes have streamed",
-                 "est. from the CA-model L2 read latency 241 cycles at 1.85 GHz [SIM-CFG], L"));
-  p.declare(
-      real_param("hbm.write_latency_ns", "ns", "52", 0, 100000,
-                 "latency added to a GM write before its bytes are visible",
-                 "est. from the CA-model L2 write latency 96 cycles at 1.85 GHz [SIM-CFG], L"));
-  p.declare(int_param("hbm.capacity_GiB", "GiB", "64", 1, 1024,
-                      "HBM capacity of one die (GM allocations beyond it fail)",
-                      "[CM] 3.3.1: 128 GB per 910C = 64 GB per die, H"));
-  p.declare(real_param("mte2.bytes_per_cycle", "B/cycle", "32", 1, 4096,
-                       "per-core MTE2 (GM->UB) DMA rate",
-                       std::string(kIniC) + " [AICoreMemoryRates] ddr=32"));
-  p.declare(real_param("mte3.bytes_per_cycle", "B/cycle", "64", 1, 4096,
-                       "per-core MTE3 (UB->GM) DMA rate",
-                       std::string(kIniC) + " [AICoreMemoryRates] UB->GM=64"));
-  p.declare(int_param(
-      "dma.setup_cycles", "cycles", "50", 0, 100000,
-      "fixed cost of every DMA instruction on its MTE engine; makes transfers below ~16 KiB "
-      "lose bandwidth (16 KiB at 32 B/cycle: 512/(512+50) = 91%)",
-      "est. to match [DMA] 'single transfers below 16 KB lose bandwidth', L"));
-  p.declare(int_param("dma.aligned_bytes", "B", "512", 32, 4096, "GM alignment for full DMA rate",
-                      "[DMA]; GM cache line 512 B [ACDOC], H"));
-  p.declare(real_param("dma.unaligned_efficiency", "", "0.7", 0.05, 1,
-                       "DMA rate factor when the GM address is not dma.aligned_bytes-aligned",
-                       "[DMA]: 32-B-aligned GM gets ~70% of the 512-B-aligned bandwidth (A2), H"));
-  p.declare(real_param("vector.bytes_per_cycle", "B/cycle", "256", 1, 4096,
-                       "vector unit throughput: one 256-B repeat per cycle at 256",
-                       "est. from [VEC] 256 B per repeat and [HC31] 2048-bit vector, M"));
-  p.declare(int_param("vector.overhead_cycles", "cycles", "16", 0, 10000,
-                      "fixed start-up cost of every vector instruction", "est., uncalibrated, L"));
-  p.declare(
-      int_param("scalar.issue_cycles", "cycles", "2", 1, 10000,
-                "scalar cycles to issue one instruction into a pipe queue (or run a flag/barrier)",
-                "est., uncalibrated, L"));
-  p.declare(int_param("scalar.gm_latency_cycles", "cycles", "241", 1, 100000,
-                      "scalar GetValue/SetValue on GM (the scalar stalls this long)",
-                      "est. = CA-model L2 read latency [SIM-CFG], L"));
-  p.declare(
-      int_param("pipe.queue_depth", "instrs", "32", 1, 4096,
-                "issue queue depth of each pipe; the scalar stalls while the target queue is full",
-                "est., uncalibrated, L"));
-  p.declare(int_param("syncall.cycles", "cycles", "100", 0, 1000000,
-                      "SyncAll: all cores leave this long after the last one arrives",
-                      "est., uncalibrated, L"));
-
+  for (const auto& f : cluster_fields()) p.declare(f.spec);
+  for (const auto& f : runtime_fields()) p.declare(f.spec);
   // ---- the fabric between dies (hardware.md 1.2)
-  const char* kCM = "[CM] Zuo et al., CloudMatrix384, arXiv 2506.12708";
   p.declare(
       int_param("ep.world_size", "ranks", "0", 0, 768,
                 "ranks (dies) of the run; --ep sets it; 0: the kernel's default (dispatch 16, "
                 "ub_write and flag_ring 2, single-die kernels 1)",
                 "MoeDistributeDispatch limit W in [2, 768]"));
-  p.declare(choice_param(
-      "fabric.topology", "a3", {"a3", "a2"},
-      "a3: CloudMatrix384 UB supernode; a2: 8-die HCCS full mesh per server, RoCE between",
-      "hardware.md 1.2"));
-  p.declare(int_param("fabric.dies_per_chip", "dies", "2", 1, 2,
-                      "a3: dies per 910C package, joined by the die-to-die link",
-                      std::string(kCM) + " 3.3.1, H"));
-  p.declare(int_param("fabric.dies_per_node", "dies", "16", 2, 768,
-                      "a3: dies behind one node's L1 UB switches (8 NPUs x 2 dies)",
-                      std::string(kCM) + " 3.3.2, H"));
-  // A UB port's rate is one nominal figure times a measured efficiency per direction of use: the
-  // effective rate follows the nominal, so a wider link is one key (port_GBps), and the
-  // efficiencies are dimensionless shares of it.
-  p.declare(real_param("fabric.port_GBps", "GB/s", "196", 1, 100000,
-                       "a3: UB port of a die per direction, nominal (7 x 224 Gb/s SerDes); writes "
-                       "move at fabric.port_GBps x fabric.write_efficiency, reads at "
-                       "fabric.port_GBps x fabric.read_efficiency",
-                       std::string(kCM) + " 3.3.1, H"));
-  // The defaults are 137/196 and 167/196 printed to round-trip exactly, so that 196 x efficiency
-  // is exactly 137 and 167 GB/s.
-  p.declare(real_param(
-      "fabric.write_efficiency", "", "0.6989795918367347", 0.01, 1,
-      "a3: share of fabric.port_GBps a UB write achieves (effective / nominal; default 137/196)",
-      std::string(kCM) + " Table 1, NPU->NPU write intra-node 137 GB/s (inter 135) of 196, H"));
-  p.declare(real_param(
-      "fabric.read_efficiency", "", "0.8520408163265306", 0.01, 1,
-      "a3: share of fabric.port_GBps a UB read achieves (effective / nominal; default 167/196)",
-      std::string(kCM) + " Table 1, NPU->NPU read intra-node 167 GB/s (inter 164) of 196, H"));
+
   p.retire("fabric.write_GBps",
            "the effective UB write rate is now fabric.port_GBps x fabric.write_efficiency "
            "(default 196 GB/s x 137/196 = 137 GB/s); for a write rate of W GB/s set "
@@ -116,89 +352,16 @@ void declare_hardware_params(Params& p) {
            "the effective UB read rate is now fabric.port_GBps x fabric.read_efficiency "
            "(default 196 GB/s x 167/196 = 167 GB/s); for a read rate of R GB/s set "
            "fabric.read_efficiency = R / fabric.port_GBps, or change fabric.port_GBps");
-  p.declare(real_param(
-      "fabric.d2d_GBps", "GB/s", "270", 1, 100000,
-      "a3: die-to-die link inside a package, per direction; nominal, and transfers move at "
-      "this full rate (no measured efficiency published)",
-      std::string(kCM) + " 3.3.1, H"));
-  p.declare(real_param(
-      "fabric.node_uplink_GBps", "GB/s", "3136", 1, 1000000,
-      "a3: a node's bandwidth into the L2 switch level, per direction (7 L1 chips x 448); "
-      "nominal, and transfers move at this full rate",
-      std::string(kCM) + " 3.3.2, H"));
-  p.declare(real_param("fabric.write_latency_intra_node_ns", "ns", "1300", 0, 1e6,
-                       "a3: one 512-B write to another die of the node, DMA start to data visible",
-                       std::string(kCM) + " Table 1, H"));
-  p.declare(real_param("fabric.read_latency_intra_node_ns", "ns", "1200", 0, 1e6,
-                       "a3: one 512-B read from another die of the node",
-                       std::string(kCM) + " Table 1, H"));
-  p.declare(real_param("fabric.write_latency_inter_node_ns", "ns", "2100", 0, 1e6,
-                       "a3: one 512-B write to a die of another node",
-                       std::string(kCM) + " Table 1, H"));
-  p.declare(real_param("fabric.read_latency_inter_node_ns", "ns", "1900", 0, 1e6,
-                       "a3: one 512-B read from a die of another node",
-                       std::string(kCM) + " Table 1, H"));
-  p.declare(real_param("fabric.write_latency_d2d_ns", "ns", "1300", 0, 1e6,
-                       "a3: one 512-B write to the other die of the package",
-                       "est. = intra-node value (no published die-to-die figure), L"));
-  p.declare(real_param("fabric.read_latency_d2d_ns", "ns", "1200", 0, 1e6,
-                       "a3: one 512-B read from the other die of the package",
-                       "est. = intra-node value (no published die-to-die figure), L"));
-  p.declare(int_param("fabric.dies_per_server", "dies", "8", 2, 64,
-                      "a2: dies in one HCCS full mesh",
-                      "[ARTH] npu-smi topo: HCCS between all 8 NPUs, M"));
-  p.declare(real_param(
-      "fabric.hccs_link_GBps", "GB/s", "56", 1, 100000,
-      "a2: one HCCS link between two dies, per direction; transfers move at this full rate",
-      "est. 392 GB/s / 7 peers, L"));
-  p.declare(
-      real_param("fabric.roce_GBps", "GB/s", "25", 0.1, 100000,
-                 "a2: RoCE NIC of a die per direction (200 Gb/s line rate); transfers move at this "
-                 "full rate",
-                 "[ARTH] hccn_tool 200000 Mb/s, H"));
-  p.declare(real_param("fabric.write_latency_hccs_ns", "ns", "1300", 0, 1e6,
-                       "a2: one 512-B write over HCCS", "est. = A3 intra-node value, L"));
-  p.declare(real_param("fabric.read_latency_hccs_ns", "ns", "1200", 0, 1e6,
-                       "a2: one 512-B read over HCCS", "est. = A3 intra-node value, L"));
-  p.declare(real_param("fabric.write_latency_roce_ns", "ns", "5000", 0, 1e7,
-                       "a2: one 512-B write over RoCE between servers", "est., uncalibrated, L"));
-  p.declare(real_param("fabric.read_latency_roce_ns", "ns", "5000", 0, 1e7,
-                       "a2: one 512-B read over RoCE between servers", "est., uncalibrated, L"));
-  p.declare(int_param(
-      "hccl.buffsize_MB", "MiB", "1024", 1, 65536,
-      "HCCL data window (windowsIn) of every rank, in its HBM (HCCL_BUFFSIZE). CANN's own "
-      "default is 200, but the default dispatch scenario (EP 16, 256 experts, BS 128, H "
-      "7168) needs 956 MiB by the operator's formula; windows are sparse and cost nothing "
-      "until written",
-      "CANN HCCL_BUFFSIZE (default 200); dispatch README formula"));
-  p.declare(int_param("hccl.status_KiB", "KiB", "1024", 64, 65536,
-                      "HCCL status window (windowsExp) of every rank",
-                      "[NEW] status area = first 1 MB"));
-
-  // ---- sorting instructions (sim/api/sort.h: Sort, MrgSort), used by FfnWorkerBatching.
-  // No published cycle counts were found (reference/kernels.md section 6); both are estimates.
-  p.declare(real_param("sort.sort32_cycles", "cycles", "32", 1, 100000,
-                       "Sort: cycles to sort one group of 32 (score, index) proposals (one "
-                       "Sort32 repeat)",
-                       "est., uncalibrated (about one cycle per element), L"));
-  p.declare(real_param("sort.merge_elements_per_cycle", "elements/cycle", "2", 0.01, 1024,
-                       "MrgSort and the merge passes of a full Sort: proposals merged per cycle",
-                       "est., uncalibrated, L"));
 
   p.declare(
       real_param("sim.poll_timeout_us", "us", "50000", 1, 1e9,
                  "a kernel still running this long after launch is reported as a hang (exit 3)",
                  "the kernels' own 50 ms wait timeout ([OLD] WaitDispatch)"));
-  p.declare(int_param("sim.thread_stack_KiB", "KiB", "128", 32, 65536,
-                      "stack of each kernel core's SC_THREAD", "simulator setting"));
+
   p.declare(int_param("sim.seed", "", "1", 0, 4294967295.0,
                       "seed of every generated input (same seed, same inputs, same timing)",
                       "simulator setting"));
-  p.declare(int_param(
-      "sim.payload", "", "1", 0, 1,
-      "1: move and compute everything; 0: timing-only, payload (hidden states, scales) is "
-      "timed but not moved, ids/counts/triples/flags move for real; the timing is identical",
-      "simulator setting"));
+
   p.declare(text_param("trace.ranks", "0-7",
                        "which ranks --trace and --vcd record: 'all' or a list like 0-3,7",
                        "simulator setting"));
@@ -209,53 +372,17 @@ void declare_hardware_params(Params& p) {
 
 model::ClusterConfig cluster_config(const Params& p, int dies) {
   model::ClusterConfig c;
+  for (const auto& f : cluster_fields()) f.apply(c, p);
   c.dies = dies;
-  c.aiv_per_die = static_cast<int>(p.integer("die.aiv_count"));
-  model::CoreTiming& t = c.core;
-  t.clock.ghz = p.real("core.clock_GHz");
-  t.issue_cycles = static_cast<uint32_t>(p.integer("scalar.issue_cycles"));
-  t.queue_depth = static_cast<uint32_t>(p.integer("pipe.queue_depth"));
-  t.ub_bytes = static_cast<uint32_t>(p.integer("ub.size_KiB") * 1024);
-  t.mte2_bytes_per_cycle = p.real("mte2.bytes_per_cycle");
-  t.mte3_bytes_per_cycle = p.real("mte3.bytes_per_cycle");
-  t.dma_setup_cycles = static_cast<uint32_t>(p.integer("dma.setup_cycles"));
-  t.dma_aligned_bytes = static_cast<uint32_t>(p.integer("dma.aligned_bytes"));
-  t.dma_unaligned_efficiency = p.real("dma.unaligned_efficiency");
-  t.vector_bytes_per_cycle = p.real("vector.bytes_per_cycle");
-  t.vector_overhead_cycles = static_cast<uint32_t>(p.integer("vector.overhead_cycles"));
-  t.scalar_gm_latency_cycles = static_cast<uint32_t>(p.integer("scalar.gm_latency_cycles"));
-  t.syncall_cycles = static_cast<uint32_t>(p.integer("syncall.cycles"));
-  c.hbm.gbps = p.real("hbm.bandwidth_GBps");
-  c.hbm.read_latency_ns = p.real("hbm.read_latency_ns");
-  c.hbm.write_latency_ns = p.real("hbm.write_latency_ns");
-  c.hbm.capacity_bytes = static_cast<uint64_t>(p.integer("hbm.capacity_GiB")) << 30;
-  c.thread_stack_bytes = static_cast<size_t>(p.integer("sim.thread_stack_KiB")) * 1024;
-
-  model::FabricConfig& f = c.fabric;
-  f.topology = p.text("fabric.topology");
-  f.dies_per_chip = static_cast<int>(p.integer("fabric.dies_per_chip"));
-  f.dies_per_node = static_cast<int>(p.integer("fabric.dies_per_node"));
-  f.ub_port_GBps = p.real("fabric.port_GBps");
-  if (f.dies_per_node % f.dies_per_chip)
+  if (c.fabric.dies_per_node % c.fabric.dies_per_chip)
     throw SimError(kExitBadInput, "fabric.dies_per_node = " + p.text("fabric.dies_per_node") +
                                       " is not a multiple of fabric.dies_per_chip");
-  f.ub_write_efficiency = p.real("fabric.write_efficiency");
-  f.ub_read_efficiency = p.real("fabric.read_efficiency");
-  f.d2d_GBps = p.real("fabric.d2d_GBps");
-  f.node_uplink_GBps = p.real("fabric.node_uplink_GBps");
-  f.write_512B_d2d_ns = p.real("fabric.write_latency_d2d_ns");
-  f.read_512B_d2d_ns = p.real("fabric.read_latency_d2d_ns");
-  f.write_512B_intra_node_ns = p.real("fabric.write_latency_intra_node_ns");
-  f.read_512B_intra_node_ns = p.real("fabric.read_latency_intra_node_ns");
-  f.write_512B_inter_node_ns = p.real("fabric.write_latency_inter_node_ns");
-  f.read_512B_inter_node_ns = p.real("fabric.read_latency_inter_node_ns");
-  f.dies_per_server = static_cast<int>(p.integer("fabric.dies_per_server"));
-  f.hccs_link_GBps = p.real("fabric.hccs_link_GBps");
-  f.roce_GBps = p.real("fabric.roce_GBps");
-  f.write_512B_hccs_ns = p.real("fabric.write_latency_hccs_ns");
-  f.read_512B_hccs_ns = p.real("fabric.read_latency_hccs_ns");
-  f.write_512B_roce_ns = p.real("fabric.write_latency_roce_ns");
-  f.read_512B_roce_ns = p.real("fabric.read_latency_roce_ns");
+  return c;
+}
+
+AscendC::detail::RuntimeConfig runtime_config(const Params& p) {
+  RuntimeConfig c;
+  for (const auto& f : runtime_fields()) f.apply(c, p);
   return c;
 }
 

@@ -87,13 +87,8 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   cluster_ = std::make_unique<model::Cluster>(cfg);
   // Every rank's HCCL windows, in its own HBM (sparse: they cost nothing until written).
-  AscendC::detail::RuntimeConfig api;
-  api.payload = params.integer("sim.payload") != 0;
-  api.sort.sort32_cycles = params.real("sort.sort32_cycles");
-  api.sort.merge_elements_per_cycle = params.real("sort.merge_elements_per_cycle");
+  AscendC::detail::RuntimeConfig api = runtime_config(params);
   AscendC::detail::HcclWindows& w = api.windows;
-  w.data_bytes = static_cast<uint64_t>(params.integer("hccl.buffsize_MB")) << 20;
-  w.status_bytes = static_cast<uint64_t>(params.integer("hccl.status_KiB")) << 10;
   for (int r = 0; r < cluster_->dies(); ++r) {
     w.data.push_back(alloc(r, "rank" + std::to_string(r) + ".windowsIn", w.data_bytes));
     w.status.push_back(alloc(r, "rank" + std::to_string(r) + ".windowsExp", w.status_bytes));

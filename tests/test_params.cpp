@@ -17,6 +17,42 @@ SimError error_of(const std::function<void()>& f) {
   return SimError(kExitOk, "");
 }
 
+// A parameter is declared once, with the field it sets: its default is the field's initializer
+// and a value reaches the field through the unit's scale.
+TEST(Params, EachHardwareKeySetsItsFieldAndDefaultsToItsInitializer) {
+  Params p;
+  declare_hardware_params(p);
+  model::ClusterConfig def;
+  model::ClusterConfig c = cluster_config(p, 1);
+  EXPECT_EQ(c.aiv_per_die, def.aiv_per_die);
+  EXPECT_EQ(c.core.ub_bytes, def.core.ub_bytes);
+  EXPECT_EQ(c.hbm.capacity_bytes, def.hbm.capacity_bytes);
+  EXPECT_EQ(c.thread_stack_bytes, def.thread_stack_bytes);
+  EXPECT_DOUBLE_EQ(c.fabric.ub_write_efficiency, def.fabric.ub_write_efficiency);
+  EXPECT_EQ(p.text("ub.size_KiB"), std::to_string(def.core.ub_bytes / 1024));
+  EXPECT_EQ(p.text("core.clock_GHz"), "1.85");
+  EXPECT_EQ(p.text("fabric.write_efficiency"), "0.6989795918367347");  // 137/196, exactly
+
+  p.set("ub.size_KiB", "96", "--set");
+  p.set("hbm.capacity_GiB", "3", "--set");
+  p.set("fabric.topology", "a2", "--set");
+  p.set("fabric.roce_GBps", "12.5", "--set");
+  c = cluster_config(p, 1);
+  EXPECT_EQ(c.core.ub_bytes, 96u * 1024);
+  EXPECT_EQ(c.hbm.capacity_bytes, uint64_t{3} << 30);
+  EXPECT_EQ(c.fabric.topology, "a2");
+  EXPECT_DOUBLE_EQ(c.fabric.roce_GBps, 12.5);
+
+  AscendC::detail::RuntimeConfig rdef;
+  p.set("hccl.buffsize_MB", "7", "--set");
+  p.set("sim.payload", "0", "--set");
+  AscendC::detail::RuntimeConfig r = runtime_config(p);
+  EXPECT_EQ(r.windows.data_bytes, uint64_t{7} << 20);
+  EXPECT_EQ(r.windows.status_bytes, rdef.windows.status_bytes);
+  EXPECT_FALSE(r.payload);
+  EXPECT_DOUBLE_EQ(r.sort.sort32_cycles, rdef.sort.sort32_cycles);
+}
+
 TEST(Params, IssueKeysExistWithTheirDefaults) {
   Params p = make_params();
   EXPECT_EQ(p.integer("die.aiv_count"), 48);

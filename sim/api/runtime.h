@@ -27,7 +27,8 @@ namespace m = ascend::model;
 // Every rank's HCCL windows: data (windowsIn) and status (windowsExp), in that rank's HBM.
 struct HcclWindows {
   std::vector<uint64_t> data, status;
-  uint64_t data_bytes = 0, status_bytes = 0;
+  uint64_t data_bytes = uint64_t{1024} << 20;    // hccl.buffsize_MB
+  uint64_t status_bytes = uint64_t{1024} << 10;  // hccl.status_KiB
 };
 
 // Costs of the sorting instructions (sort.* parameters; see sim/api/sort.h).
