@@ -1,6 +1,8 @@
-// What the CLI and tests know of a kernel: its name, the parameters it declares, and its host
-// side, which validates its attributes, places inputs in GM, launches the device code on the
-// simulation, then checks every output against the kernel's golden reference.
+// What the CLI and tests know of a kernel: its name, the parameters and CLI flags it declares, and
+// its host side in stages. plan: the attributes from the parameters, validated with no SystemC
+// object built (a bad attribute at EP 768 fails in milliseconds); then, on a Simulation, run:
+// place the inputs in GM, launch the device code, add the figures, dump, check every output
+// against the kernel's golden reference.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,11 @@
 
 namespace ascend {
 
+// A CLI flag the kernel reads: --flag VALUE is --set key=VALUE.
+struct Shorthand {
+  std::string flag, key, help;
+};
+
 struct KernelDef {
   std::string name;
   std::string summary;
@@ -20,9 +27,13 @@ struct KernelDef {
   // Returns a one-line summary of the check; throws SimError(kExitCheckFailed) on a mismatch.
   std::string (*run)(Simulation&, const Params&);
   int (*dies)(const Params&);  // ranks the kernel runs on
-  // Prefix of the parameters the workload shorthands (--bs, --hidden, ...) set; "" for a kernel
-  // that has no such workload (a shorthand is then bad input).
+  // The plan stage: throws SimError(kExitBadInput) naming an attribute outside its limits (or a
+  // window too small for the layout), from the parameters alone. nullptr: nothing to check.
+  void (*plan)(const Params&, int dies) = nullptr;
+  // Prefix of the workload parameters, shown by --list-kernels ("" for none).
   std::string workload = "";
+  // The kernel's own CLI flags (registry.cpp); any other kernel's flag is bad input for it.
+  std::vector<Shorthand> shorthands = {};
   // Other parameter groups the kernel reads (besides its workload, its own name and ep, sim, run):
   // a shorthand for another kernel's parameter is bad input, not silently ignored.
   std::vector<std::string> also_reads = {};
@@ -41,6 +52,9 @@ int single_die(const Params& p, const char* kernel);
 // dies() of a kernel that runs on every rank of the EP group (ep.world_size, or the kernel's
 // default when it is 0).
 int ep_ranks(const Params& p, int default_ranks);
+// The plan stage's check of the HCCL data window (hccl.buffsize_MB) against a layout's need.
+void require_window(const Params& p, const std::string& kernel, uint64_t needed,
+                    const std::string& formula);
 // Every parameter a run can have: hardware and simulator, run.kernel, and each kernel's own.
 Params declare_all_params();
 const KernelDef& find_kernel(const std::string& name);

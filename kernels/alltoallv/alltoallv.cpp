@@ -2,12 +2,16 @@
 // its check) and the `moe.dispatch = alltoallv` step of `--kernel moe`.
 #include "kernels/alltoallv/alltoallv_host.h"
 #include "kernels/alltoallv/alltoallv_kernel.h"
+#include "kernels/common/host.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
 
 namespace ascend {
 
 namespace alltoallv {
+
+const char* const kWindowFormula =
+    "2 x ((K + shared) x BS x Align512(2H) + W x BS x min(K, L) x Align32(record))";
 
 void validate(const dispatch::Attrs& a) {
   dispatch::validate(a);
@@ -27,9 +31,7 @@ dispatch::Execution execute(Simulation& sim, const dispatch::Attrs& a, bool bf16
                             const std::vector<dispatch::RankInputs>& inputs) {
   const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
   alltoallv::validate(a);
-  sim.require_window("alltoallv_dispatch", alltoallv::window_needed(a),
-                     "2 x ((K + shared) x BS x Align512(2H) + W x BS x min(K, L) x "
-                     "Align32(record))");
+  sim.require_window("alltoallv_dispatch", alltoallv::window_needed(a), kWindowFormula);
   dispatch::Execution ex;
   ex.buffer_num = a.buffer_num;
   ex.bufs.assign(1, std::vector<dispatch::RankBuffers>(ranks));
@@ -98,10 +100,19 @@ int dies(const Params& p) {
   return ep_ranks(p, 16);
 }
 
+void plan(const Params& p, int ranks) {
+  dispatch::Attrs a = dispatch::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")));
+  alltoallv::validate(a);
+  require_window(p, "alltoallv_dispatch", alltoallv::window_needed(a),
+                 alltoallv::kWindowFormula);
+  if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
+    common::Routing("dispatch.routing", p.text("dispatch.routing"), a.experts);
+}
+
 std::string run(Simulation& sim, const Params& p) {
   const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+  plan(p, ranks);
   dispatch::Attrs a = dispatch::attrs_of(p, ranks, cores);
-  alltoallv::validate(a);
   const bool bf16 = p.text("dispatch.dtype") == "bf16";
   const bool payload = p.integer("sim.payload") != 0;
   std::vector<dispatch::RankInputs> inputs = dispatch::make_inputs(p, a, bf16, 1)[0];
@@ -128,7 +139,7 @@ void declare(Params&) {}  // the dispatch.* workload
 KernelDef alltoallv_kernel_def() {
   return {"alltoallv_dispatch",
           "baseline: counts all-to-all, sort by expert, data all-to-all (dispatch's outputs)",
-          declare, run, dies};
+          declare, run, dies, plan};
 }
 
 }  // namespace ascend

@@ -2,11 +2,11 @@
 // the golden check, the figures, and `--kernel combine`.
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <random>
 
 #include "kernels/combine/combine_host.h"
 #include "kernels/combine/combine_kernel.h"
+#include "kernels/common/host.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
@@ -18,12 +18,7 @@ namespace ascend {
 namespace combine {
 
 namespace {
-template <class V>
-std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
-  std::vector<V> v(n);
-  if (n) sim.read(addr, v.data(), n * sizeof(V));
-  return v;
-}
+using common::read_vec;
 uint64_t npos(int v) {
   return static_cast<uint64_t>(v);
 }
@@ -66,15 +61,14 @@ std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf
   const bool payload = p.integer("sim.payload") != 0;
   std::vector<dispatch::RankInputs> routed(w);
   for (int r = 0; r < w; ++r) {  // the seeds of dispatch: the same routing for the same seed
-    std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + call));
+    std::mt19937 rng(common::input_seed(p, r, call));
     routed[r].ids = dispatch::route(a.d, p.text("dispatch.routing"), r, rng);
   }
   // Rows, triples and counts as dispatch lays them out (ids only: no hidden states needed).
   std::vector<dispatch::RankOutputs> layout = dispatch::golden(a.d, bf16, routed);
   std::vector<RankInputs> in(w);
   for (int r = 0; r < w; ++r) {
-    std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + call) ^
-                     0x5bd1e995u);
+    std::mt19937 rng(common::input_seed(p, r, call, kScaleSalt));
     in[r].ids = routed[r].ids;
     in[r].assist = layout[r].assist_info;
     in[r].ep_send_counts = layout[r].ep_recv_counts;
@@ -117,17 +111,7 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir, int ra
   }
   in.assist.assign(assist.begin(), assist.begin() + 3 * in.rows_to_send());
   if (a.shared_expert_x) load("shared_expert_x", xdt, {bs, h}, in.shared_expert_x);
-  if (std::filesystem::exists(dir + "/x_active_mask.npy")) {
-    npy::Array m = npy::read_expect(dir + "/x_active_mask.npy", "|b1", {bs});
-    int n = 0;
-    while (n < a.d.bs && m.bytes[n]) ++n;
-    for (int t = n; t < a.d.bs; ++t)
-      if (m.bytes[t])
-        throw SimError(kExitBadInput, dir + "/x_active_mask.npy: token " + std::to_string(t) +
-                                          " is active after an inactive one; a 1-D mask is a "
-                                          "prefix");
-    in.active = n;
-  }
+  in.active = common::read_active_mask(dir, a.d.bs);
   return in;
 }
 
@@ -178,15 +162,7 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 3];
         args.wait_ps = &ex.wait_ps[static_cast<size_t>(rank) * cores];
         args.stall_before_send_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
-        if (bf16) {
-          KernelCombine<AscendC::bfloat16_t> kernel;
-          kernel.Init(args);
-          kernel.Process();
-        } else {
-          KernelCombine<AscendC::half> kernel;
-          kernel.Init(args);
-          kernel.Process();
-        }
+        common::run_device<KernelCombine>(bf16, args);
       }
     };
   });
@@ -262,11 +238,7 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, cons
   npy::write(dir + "/expert_scales.npy", "<f4", {bs, k}, in.expert_scales.data());
   if (b.shared_x)
     npy::write(dir + "/shared_expert_x.npy", xdt, {bs, h}, from_gm(b.shared_x, bs * h * 2).data());
-  if (in.active_tokens(a) < a.d.bs) {
-    std::vector<uint8_t> mask(bs, 0);
-    for (int t = 0; t < in.active_tokens(a); ++t) mask[t] = 1;
-    npy::write(dir + "/x_active_mask.npy", "|b1", {bs}, mask.data());
-  }
+  common::write_active_mask(dir, a.d.bs, in.active_tokens(a));
   npy::write(dir + "/x_out.npy", xdt, {bs, h}, from_gm(b.x_out, bs * h * 2).data());
 }
 
@@ -317,12 +289,22 @@ int dies(const Params& p) {
   return ep_ranks(p, 16);
 }
 
+void plan(const Params& p, int ranks) {
+  combine::Attrs a = combine::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")));
+  combine::validate(a);
+  require_window(p, "combine", 2 * dispatch::combine_area_bytes(a.d),
+                 "2 x (K + shared) x BS x Align512(2H)");
+  if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
+    common::Routing("dispatch.routing", p.text("dispatch.routing"), a.d.experts);
+  if (p.integer("combine.delay_rank") >= ranks)
+    throw SimError(kExitBadInput, "combine.delay_rank = " + p.text("combine.delay_rank") +
+                                      " is not a rank of ep.world_size = " + std::to_string(ranks));
+}
+
 std::string run(Simulation& sim, const Params& p) {
   const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+  plan(p, ranks);
   combine::Attrs a = combine::attrs_of(p, ranks, cores);
-  combine::validate(a);
-  sim.require_window("combine", 2 * dispatch::combine_area_bytes(a.d),
-                     "2 x (K + shared) x BS x Align512(2H)");
   const bool bf16 = p.text("dispatch.dtype") == "bf16";
   // One call per launch: back-to-back combines with nothing in between can race (a rank two calls
   // ahead reuses a window half a slow core still reads); moe.layers alternates the halves the way
@@ -345,9 +327,6 @@ std::string run(Simulation& sim, const Params& p) {
   }
   combine::Knobs knobs;
   knobs.delay_rank = static_cast<int>(p.integer("combine.delay_rank"));
-  if (knobs.delay_rank >= ranks)
-    throw SimError(kExitBadInput, "combine.delay_rank = " + std::to_string(knobs.delay_rank) +
-                                      " is not a rank of ep.world_size = " + std::to_string(ranks));
   knobs.delay_ps = static_cast<model::Tick>(p.real("combine.delay_us") * 1e6);
   combine::Execution ex = combine::execute(sim, a, bf16, inputs, knobs);
   combine::add_figures(*ex.record, a, inputs[0], ex, calls);
@@ -370,7 +349,7 @@ KernelDef combine_kernel_def() {
   return {
       "combine",
       "MoeDistributeCombine (A3 fullmesh_v1): expert outputs back to their tokens, weighted sum",
-      declare, run, dies};
+      declare, run, dies, plan};
 }
 
 }  // namespace ascend

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kernels/combine/combine_tiling.h"
+#include "kernels/common/device.h"
 #include "sim/api/kernel_operator.h"
 
 namespace ascend::combine {
@@ -41,6 +42,7 @@ class KernelCombine {
  public:
   __aicore__ void Init(const DeviceArgs& args) {
     g_ = args;
+    stamps_ = common::PhaseStamps(g_.phase_ps, 3);
     const dispatch::Attrs& d = g_.attrs.d;
     rank_ = static_cast<int>(GetRankId());
     core_ = static_cast<int>(GetBlockIdx());
@@ -85,8 +87,8 @@ class KernelCombine {
 
   __aicore__ void Process() {
     Stamp(0);
-    InitWinState();
-    if (g_.stall_before_send_ps) detail::core().scalar_work(StallCycles());
+    data_state_ = common::FlipWinState(kStateWordBase, g_.window_flip);
+    common::StallPs(g_.stall_before_send_ps);
     Send();
     Stamp(1);
     Receive();
@@ -105,22 +107,7 @@ class KernelCombine {
   static constexpr uint32_t kTripleRows = 256;  // 3 KB
   static constexpr uint32_t kBlockMax = 5248;   // block scales, fp32 (up to 1024 + pad)
 
-  uint64_t StallCycles() const {
-    return static_cast<uint64_t>(static_cast<double>(g_.stall_before_send_ps) *
-                                 detail::core().timing().clock.ghz / 1000.0);
-  }
-  void Stamp(int i) {
-    if (g_.phase_ps) g_.phase_ps[core_ * 3 + i] = SimNowPs();
-  }
-
-  void InitWinState() {
-    GlobalTensor<int32_t> state;
-    state.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId(rank_) +
-                                                            kStateWordBase + core_ * 512ull),
-                          8);
-    data_state_ = g_.window_flip ? state.GetValue(0) : 0;
-    state.SetValue(0, data_state_ ? 0 : 1);
-  }
+  void Stamp(int i) const { stamps_.Stamp(i); }
 
   uint64_t SlotIndex(int t, int k) const { return static_cast<uint64_t>(t) * slots_ + k; }
   GM_ADDR DataSlot(int rank, int t, int k) const {
@@ -346,6 +333,7 @@ class KernelCombine {
   };
   DeviceArgs g_;
   int rank_ = 0, core_ = 0, cores_ = 1, slots_ = 1, data_state_ = 0;
+  common::PhaseStamps stamps_;
   uint32_t h_ = 0, wire_ = 0, nblk_ = 0;
   uint64_t slot_bytes_ = 0;
   int64_t send_rows_ = 0;

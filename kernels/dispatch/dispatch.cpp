@@ -1,10 +1,9 @@
 // Host side of MoeDistributeDispatch: attributes from the parameters, generated inputs (routing),
 // GM placement, launch (one or more back-to-back calls), the golden check, and the figures.
-#include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <random>
 
+#include "kernels/common/host.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "kernels/dispatch/dispatch_kernel.h"
 #include "kernels/kernel.h"
@@ -94,39 +93,9 @@ Attrs attrs_of(const Params& p, int ep, int cores) {
 // Each token picks K distinct MoE experts.
 std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
                            std::mt19937& rng) {
+  const common::Routing pick("dispatch.routing", routing, a.experts);
   std::vector<int32_t> ids(static_cast<size_t>(a.bs) * a.topk);
-  std::vector<double> weight(a.experts, 1.0);
-  bool balanced = routing == "balanced";
-  if (routing.rfind("zipf:", 0) == 0) {
-    double alpha = 0;
-    try {
-      alpha = std::stod(routing.substr(5));
-    } catch (const std::exception&) {
-      alpha = -1;
-    }
-    if (!(alpha >= 0 && alpha <= 10))
-      throw SimError(kExitBadInput,
-                     "dispatch.routing = '" + routing + "': zipf:ALPHA with ALPHA in [0, 10]");
-    for (int e = 0; e < a.experts; ++e) weight[e] = 1.0 / std::pow(e + 1.0, alpha);
-  } else if (routing != "uniform" && !balanced) {
-    throw SimError(kExitBadInput,
-                   "dispatch.routing = '" + routing + "': one of uniform, balanced, zipf:ALPHA");
-  }
-  for (int t = 0; t < a.bs; ++t) {
-    std::vector<double> wt = weight;
-    for (int k = 0; k < a.topk; ++k) {
-      int e;
-      if (balanced) {
-        e = static_cast<int>((static_cast<int64_t>(rank) * a.bs * a.topk + t * a.topk + k) %
-                             a.experts);
-      } else {
-        std::discrete_distribution<int> pick(wt.begin(), wt.end());
-        e = pick(rng);
-        wt[e] = 0;  // distinct experts per token
-      }
-      ids[static_cast<size_t>(t) * a.topk + k] = e;
-    }
-  }
+  for (int t = 0; t < a.bs; ++t) pick.pick(rank, a.bs, t, a.topk, rng, &ids[static_cast<size_t>(t) * a.topk]);
   return ids;
 }
 
@@ -162,17 +131,7 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir) {
   npy::Array x = npy::read_expect(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h});
   in.x.resize(bs * h);
   std::memcpy(in.x.data(), x.bytes.data(), x.bytes.size());
-  if (std::filesystem::exists(dir + "/x_active_mask.npy")) {
-    npy::Array m = npy::read_expect(dir + "/x_active_mask.npy", "|b1", {bs});
-    int n = 0;
-    while (n < a.bs && m.bytes[n]) ++n;
-    for (int t = n; t < a.bs; ++t)
-      if (m.bytes[t])
-        throw SimError(kExitBadInput,
-                       dir + "/x_active_mask.npy: token " + std::to_string(t) +
-                           " is active after an inactive one; a 1-D mask is a prefix");
-    in.active = n;
-  }
+  in.active = common::read_active_mask(dir, a.bs);
   return in;
 }
 
@@ -189,11 +148,7 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const dispatch::RankInputs
   };
   npy::write(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h}, from_gm(b.x, bs * h * 2).data());
   npy::write(dir + "/expert_ids.npy", "<i4", {bs, static_cast<uint64_t>(a.topk)}, in.ids.data());
-  if (in.active_tokens(a) < a.bs) {
-    std::vector<uint8_t> mask(bs, 0);
-    for (int t = 0; t < in.active_tokens(a); ++t) mask[t] = 1;
-    npy::write(dir + "/x_active_mask.npy", "|b1", {bs}, mask.data());
-  }
+  common::write_active_mask(dir, a.bs, in.active_tokens(a));
   npy::write(dir + "/expand_x.npy", a.quant ? "|i1" : (bf16 ? "<u2" : "<f2"), {rows, h},
              from_gm(b.expand_x, rows * dispatch::out_row_bytes(a)).data());
   if (a.quant)
@@ -217,7 +172,7 @@ std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a
         if (!payload) inputs[c][r].x.clear();
         continue;
       }
-      std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + c));
+      std::mt19937 rng(common::input_seed(p, r, c));
       inputs[c][r].ids = route(a, routing, r, rng);
       if (payload) inputs[c][r].x = random_tokens(a, bf16, rng);  // timing-only: no hidden states
     }
@@ -252,12 +207,7 @@ void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs
   rec.extra["active_tokens_rank0"] = first_call[0].active_tokens(a);
 }
 
-template <class V>
-std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
-  std::vector<V> v(n);
-  if (n) sim.read(addr, v.data(), n * sizeof(V));
-  return v;
-}
+using common::read_vec;
 
 std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, const RankBuffers& b,
                     int rank, int call, bool payload) {
@@ -342,15 +292,7 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 5];
         args.stall_before_copy_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
         args.active_tokens = inputs[c][rank].active_tokens(a);
-        if (bf16) {
-          KernelDispatch<AscendC::bfloat16_t> k;
-          k.Init(args);
-          k.Process();
-        } else {
-          KernelDispatch<AscendC::half> k;
-          k.Init(args);
-          k.Process();
-        }
+        common::run_device<KernelDispatch>(bf16, args);
       }
     };
   });
@@ -361,19 +303,28 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
 
 namespace {
 
-std::string run(Simulation& sim, const Params& p) {
-  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
-  Attrs a = dispatch::attrs_of(p, ranks, cores);
+// The plan stage: the attributes, the window they need, the routing and the knobs' ranks.
+void plan(const Params& p, int ranks) {
+  Attrs a = dispatch::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")));
   dispatch::validate(a);
-  sim.require_window(
-      "dispatch", dispatch::window_needed(a),
+  require_window(
+      p, "dispatch", dispatch::window_needed(a),
       "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
-  const bool bf16 = p.text("dispatch.dtype") == "bf16";
-  const int calls = static_cast<int>(p.integer("dispatch.calls"));
+  if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
+    common::Routing("dispatch.routing", p.text("dispatch.routing"), a.experts);
   const int delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
   if (delay_rank >= ranks)
     throw SimError(kExitBadInput, "dispatch.delay_rank = " + std::to_string(delay_rank) +
                                       " is not a rank of ep.world_size = " + std::to_string(ranks));
+}
+
+std::string run(Simulation& sim, const Params& p) {
+  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+  plan(p, ranks);
+  Attrs a = dispatch::attrs_of(p, ranks, cores);
+  const bool bf16 = p.text("dispatch.dtype") == "bf16";
+  const int calls = static_cast<int>(p.integer("dispatch.calls"));
+  const int delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
   const bool check = p.integer("run.check") != 0;
   const bool payload = p.integer("sim.payload") != 0;
   const std::string dump_dir = p.text("run.dump_dir");
@@ -409,7 +360,7 @@ std::string run(Simulation& sim, const Params& p) {
 
 KernelDef dispatch_kernel_def() {
   return {"dispatch", "MoeDistributeDispatch (A3 fullmesh_v1): tokens to their experts' ranks",
-          declare, run, dies};
+          declare, run, dies, plan};
 }
 
 }  // namespace ascend

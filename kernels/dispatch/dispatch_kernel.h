@@ -20,6 +20,7 @@
 
 #include <vector>
 
+#include "kernels/common/device.h"
 #include "kernels/dispatch/dispatch_quant.h"
 #include "kernels/dispatch/dispatch_tiling.h"
 #include "sim/api/kernel_operator.h"
@@ -45,6 +46,7 @@ class KernelDispatch {
  public:
   __aicore__ void Init(const DeviceArgs& args) {
     g_ = args;
+    stamps_ = common::PhaseStamps(g_.phase_ps, 5);
     const Attrs& a = g_.attrs;
     rank_ = static_cast<int>(GetRankId());
     core_ = static_cast<int>(GetBlockIdx());
@@ -80,7 +82,7 @@ class KernelDispatch {
 
   __aicore__ void Process() {
     Stamp(0);
-    InitWinState();
+    data_state_ = common::FlipWinState(kStateWordBase, g_.window_flip);
     CountEntries();
     if (core_ < cores_ - shared_cores_) {
       SendToMoeExperts();
@@ -91,7 +93,7 @@ class KernelDispatch {
     SetStatus();  // stamps 1 (every send has landed) and 2
     WaitDispatch();
     Stamp(3);
-    if (g_.stall_before_copy_ps) detail::core().scalar_work(StallCycles());
+    common::StallPs(g_.stall_before_copy_ps);
     LocalWindowCopy();
     SyncAll();
     if (core_ == cores_ - 1) TokenCounts();
@@ -100,26 +102,8 @@ class KernelDispatch {
   }
 
  private:
-  uint64_t StallCycles() const {
-    return static_cast<uint64_t>(static_cast<double>(g_.stall_before_copy_ps) *
-                                 detail::core().timing().clock.ghz / 1000.0);
-  }
-
-  // Phase boundaries for the statistics: reads the clock only (no synchronization of its own),
-  // at points where the kernel has already synchronized.
-  void Stamp(int i) {
-    if (g_.phase_ps) g_.phase_ps[core_ * 5 + i] = SimNowPs();
-  }
-
-  // ---- 1. the 0/1 flip: a per-core state word in the own status window
-  void InitWinState() {
-    GlobalTensor<int32_t> state;
-    state.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId(rank_) +
-                                                            kStateWordBase + core_ * 512ull),
-                          8);
-    data_state_ = g_.window_flip ? state.GetValue(0) : 0;
-    state.SetValue(0, data_state_ ? 0 : 1);
-  }
+  // Phase boundaries, at points where the kernel has already synchronized.
+  void Stamp(int i) const { stamps_.Stamp(i); }
 
   GM_ADDR DataSlot(int dst_rank, int block, int j) const {
     return GetWindAddrByRankId(dst_rank) + data_state_ * (GetWindSize() / 2) +
@@ -453,6 +437,7 @@ class KernelDispatch {
   uint32_t rec_bytes_ = 0, data_bytes_ = 0;
   uint64_t slot_ = 0;
   int data_state_ = 0;
+  common::PhaseStamps stamps_;
   std::vector<int> total_, before_;  // scalar working memory
   std::vector<int> recv_counts_;
   int64_t recv_begin_ = 0;

@@ -102,12 +102,6 @@ int capacity_rows(const Attrs& a, int rank) {
   return a.bs * a.ep * std::min(local_experts(a, rank), a.topk);
 }
 
-std::pair<int64_t, int64_t> split_to_core(int64_t n, int cores, int core) {
-  int64_t per = n / cores, extra = n % cores;
-  int64_t begin = core * per + std::min<int64_t>(core, extra);
-  return {begin, begin + per + (core < extra ? 1 : 0)};
-}
-
 int shared_send_cores(const Attrs& a) {
   if (a.shared_experts == 0 || a.shared_expert_ranks == 0) return 0;
   if (a.shared_send_cores >= 0) return std::max(1, a.shared_send_cores);

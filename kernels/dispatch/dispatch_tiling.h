@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "kernels/common/split.h"
+
 namespace ascend::dispatch {
 
 struct Attrs {
@@ -45,8 +47,7 @@ uint64_t combine_area_bytes(const Attrs& a);  // maxBS x (K + shared) x Align512
 uint64_t window_needed(const Attrs& a);       // the README's HCCL_BUFFSIZE formula
 int capacity_rows(const Attrs& a, int rank);  // A: rows of expandX on that rank
 
-// SplitToCore: n items over c cores in contiguous ranges, the first n mod c cores take one more.
-std::pair<int64_t, int64_t> split_to_core(int64_t n, int cores, int core);  // [begin, end)
+using common::split_to_core;
 // Cores that send to shared experts (the last ones): max(1, cores x shared / (K + shared)).
 int shared_send_cores(const Attrs& a);
 // The UB a core allocates, buffer by buffer (bytes; the kernel allocates exactly these).

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 
+#include "kernels/common/host.h"
 #include "kernels/ffn_worker_batching/ffn_host.h"
 #include "kernels/ffn_worker_batching/ffn_kernel.h"
 #include "kernels/kernel.h"
@@ -89,16 +90,11 @@ int dies(const Params& p) {
   return n;
 }
 
-template <class V>
-std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
-  std::vector<V> v(n);
-  if (n) sim.read(addr, v.data(), n * sizeof(V));
-  return v;
-}
-
 }  // namespace
 
 namespace ffn {
+
+using common::read_vec;
 
 Attrs attrs_of(const Params& p) {
   Attrs a;
@@ -127,46 +123,19 @@ Attrs attrs_of(const Params& p) {
 Inputs generate(const Attrs& a, const std::string& routing, uint64_t seed, bool payload) {
   Inputs in;
   const int k1 = selected(a), per_f = a.experts / a.ffn;
-  std::vector<double> weight(a.experts, 1.0);
-  bool balanced = routing == "balanced";
-  if (routing.rfind("zipf:", 0) == 0) {
-    double alpha = -1;
-    try {
-      alpha = std::stod(routing.substr(5));
-    } catch (const std::exception&) {
-    }
-    if (!(alpha >= 0 && alpha <= 10))
-      throw SimError(kExitBadInput,
-                     "ffn.routing = '" + routing + "': zipf:ALPHA with ALPHA in [0, 10]");
-    for (int e = 0; e < a.experts; ++e) weight[e] = 1.0 / std::pow(e + 1.0, alpha);
-  } else if (routing != "uniform" && !balanced) {
-    throw SimError(kExitBadInput,
-                   "ffn.routing = '" + routing + "': one of uniform, balanced, zipf:ALPHA");
-  }
+  const common::Routing routing_of("ffn.routing", routing, a.experts);
   const size_t calls = static_cast<size_t>(a.layers) * a.micro_batches;
   in.x.resize(static_cast<size_t>(a.attn) * calls);
   in.ids.resize(static_cast<size_t>(a.ffn) * a.attn * calls);
   const uint64_t pb = payload_bytes(a), rb = row_bytes(a);
   for (int s = 0; s < a.attn; ++s)
     for (size_t c = 0; c < calls; ++c) {
-      std::mt19937 rng(static_cast<uint32_t>(seed * 1000003 + s * 7919 + c));
+      std::mt19937 rng(common::input_seed(seed, s, static_cast<int>(c)));
       std::uniform_real_distribution<double> u(0, 1);
       std::vector<int> global(static_cast<size_t>(a.bs) * k1);
       std::vector<bool> masked(global.size());
       for (int b = 0; b < a.bs; ++b) {
-        std::vector<double> wt = weight;
-        for (int k = 0; k < a.topk; ++k) {
-          int e;
-          if (balanced) {
-            e = static_cast<int>((static_cast<int64_t>(s) * a.bs * a.topk + b * a.topk + k) %
-                                 a.experts);
-          } else {
-            std::discrete_distribution<int> pick(wt.begin(), wt.end());
-            e = pick(rng);
-            wt[e] = 0;
-          }
-          global[static_cast<size_t>(b) * k1 + k] = e;
-        }
+        routing_of.pick(s, a.bs, b, a.topk, rng, &global[static_cast<size_t>(b) * k1]);
         global[static_cast<size_t>(b) * k1 + a.topk] = -1 - ((s * a.bs + b) % a.ffn);  // shared
         for (int k = 0; k < k1; ++k) masked[static_cast<size_t>(b) * k1 + k] = u(rng) < a.mask_rate;
       }
@@ -459,9 +428,21 @@ void dump(Simulation& sim, const Attrs& a, const ffn::Inputs& in, const ffn::Exe
   npy::write(dir + "/actual_token_num.npy", "<i8", {}, gm(b.actual, 8).data());
 }
 
+// The plan stage (dies() has validated the attributes): the routing and the knobs' ranks.
+void plan(const Params& p, int) {
+  const Attrs a = ffn::attrs_of(p);
+  common::Routing("ffn.routing", p.text("ffn.routing"), a.experts);
+  for (const char* key : {"ffn.late_rank", "ffn.drop_rank"})
+    if (p.integer(key) >= a.attn)
+      throw SimError(kExitBadInput, std::string(key) + " = " + p.text(key) +
+                                        " is not an attention rank (A = " + std::to_string(a.attn) +
+                                        ")");
+}
+
 std::string run(Simulation& sim, const Params& p) {
   Attrs a = ffn::attrs_of(p);
   ffn::validate(a, 768);
+  plan(p, a.attn + a.ffn);
   const bool payload = p.integer("sim.payload") != 0, check = p.integer("run.check") != 0;
   ffn::Inputs in = ffn::generate(a, p.text("ffn.routing"),
                                  static_cast<uint64_t>(p.integer("sim.seed")), payload);
@@ -475,11 +456,6 @@ std::string run(Simulation& sim, const Params& p) {
     if (s == p.integer("ffn.late_rank")) us += p.real("ffn.late_us");
     knobs.start_delay_ps.push_back(static_cast<uint64_t>(us * 1e6));
   }
-  for (const char* key : {"ffn.late_rank", "ffn.drop_rank"})
-    if (p.integer(key) >= a.attn)
-      throw SimError(kExitBadInput, std::string(key) + " = " + p.text(key) +
-                                        " is not an attention rank (A = " + std::to_string(a.attn) +
-                                        ")");
   knobs.compute_ps = static_cast<uint64_t>(p.real("ffn.attn_compute_us") * 1e6);
   knobs.drop_rank = static_cast<int>(p.integer("ffn.drop_rank"));
   ffn::Execution ex = ffn::execute(sim, a, in, knobs);
@@ -564,7 +540,7 @@ KernelDef ffn_worker_batching_kernel_def() {
   KernelDef k{"ffn_worker_batching",
               "FfnWorkerBatching: A attention ranks feed F FFN ranks, which sort and gather "
               "tokens by expert",
-              declare, run, dies};
+              declare, run, dies, plan};
   k.workload = "ffn";
   return k;
 }

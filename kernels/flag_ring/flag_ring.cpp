@@ -58,10 +58,11 @@ void declare(Params& p) {
 }
 
 int dies(const Params& p) {
-  if (p.integer("ep.world_size") < 2)
+  const int ranks = ep_ranks(p, 2);  // 0: the default, 2
+  if (ranks < 2)
     throw SimError(kExitBadInput,
                    "flag_ring needs ep.world_size >= 2 (got " + p.text("ep.world_size") + ")");
-  return ep_ranks(p, 2);
+  return ranks;
 }
 
 std::string run(Simulation& sim, const Params& p) {

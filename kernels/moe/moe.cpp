@@ -8,7 +8,9 @@
 #include <random>
 
 #include "kernels/alltoallv/alltoallv_host.h"
+#include "kernels/common/host.h"
 #include "kernels/combine/combine_host.h"
+#include "kernels/common/host.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "kernels/kernel.h"
 #include "kernels/moe/experts.h"
@@ -40,12 +42,7 @@ int dies(const Params& p) {
   return ep_ranks(p, 16);
 }
 
-template <class V>
-std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
-  std::vector<V> v(n);
-  if (n) sim.read(addr, v.data(), n * sizeof(V));
-  return v;
-}
+using common::read_vec;
 
 // Combine's inputs from dispatch's outputs on one rank (device or golden): the expert outputs of
 // the received rows, the triples and the counts; the rank's own ids, weights and mask.
@@ -68,13 +65,21 @@ combine::RankInputs combine_inputs(const combine::Attrs& a, bool bf16, bool iden
   return c;
 }
 
+void plan(const Params& p, int ranks) {
+  combine::Attrs a = combine::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")));
+  combine::validate(a);
+  require_window(
+      p, "moe", dispatch::window_needed(a.d),
+      "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
+  if (p.text("moe.dispatch") == "alltoallv") alltoallv::validate(a.d);
+  if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
+    common::Routing("dispatch.routing", p.text("dispatch.routing"), a.d.experts);
+}
+
 std::string run(Simulation& sim, const Params& p) {
   const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+  plan(p, ranks);
   combine::Attrs a = combine::attrs_of(p, ranks, cores);
-  combine::validate(a);
-  sim.require_window(
-      "moe", dispatch::window_needed(a.d),
-      "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
   const bool bf16 = p.text("dispatch.dtype") == "bf16";
   const bool payload = p.integer("sim.payload") != 0, check = p.integer("run.check") != 0;
   const bool identity = p.text("moe.expert_transform") == "identity";
@@ -117,8 +122,7 @@ std::string run(Simulation& sim, const Params& p) {
       std::vector<uint8_t> ex =
           payload ? read_vec<uint8_t>(sim, b.expand_x, rows * row_bytes) : std::vector<uint8_t>{};
       auto scales = a.d.quant ? read_vec<float>(sim, b.scales, rows) : std::vector<float>{};
-      std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + layer) ^
-                       0x5bd1e995u);
+      std::mt19937 rng(common::input_seed(p, r, layer, combine::kScaleSalt));
       std::vector<float> weights = combine::make_expert_scales(p, a, rng);
       std::vector<uint16_t> shared_x;
       if (a.shared_expert_x && payload) {
@@ -194,13 +198,11 @@ std::string run(Simulation& sim, const Params& p) {
 }  // namespace
 
 KernelDef moe_kernel_def() {
-  return {"moe",
-          "MoE layer round trip: dispatch (fused or alltoallv) -> expert stand-in -> combine",
-          declare,
-          run,
-          dies,
-          "dispatch",
-          {"combine"}};
+  KernelDef k{"moe",
+              "MoE layer round trip: dispatch (fused or alltoallv) -> expert stand-in -> combine",
+              declare, run, dies, plan};
+  k.also_reads = {"combine"};
+  return k;
 }
 
 }  // namespace ascend

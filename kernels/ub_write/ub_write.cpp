@@ -91,13 +91,17 @@ int dies(const Params& p) {
   return ep_ranks(p, 2);
 }
 
-std::string run(Simulation& sim, const Params& p) {
+UbWriteTiling tiling(const Params& p) {
   UbWriteTiling t{};
   t.cores = static_cast<uint32_t>(p.integer("ub_write.cores"));
   t.bytes = static_cast<uint64_t>(p.integer("ub_write.bytes"));
   t.chunk = static_cast<uint32_t>(p.integer("ub_write.chunk_bytes"));
   t.dst = static_cast<uint32_t>(p.integer("ub_write.dst"));
-  int ranks = sim.cluster().dies();
+  return t;
+}
+
+void plan(const Params& p, int ranks) {
+  const UbWriteTiling t = tiling(p);
   if (t.dst >= static_cast<uint32_t>(ranks))
     throw SimError(kExitBadInput, "ub_write.dst = " + std::to_string(t.dst) +
                                       " is not a rank of ep.world_size = " + std::to_string(ranks));
@@ -105,7 +109,12 @@ std::string run(Simulation& sim, const Params& p) {
     throw SimError(kExitBadInput,
                    "ub_write.chunk_bytes must be a multiple of 32 and ub_write.bytes a "
                    "multiple of 32 x ub_write.cores");
-  sim.require_window("ub_write", t.bytes + 512, "ub_write.bytes + 512");
+  require_window(p, "ub_write", t.bytes + 512, "ub_write.bytes + 512");
+}
+
+std::string run(Simulation& sim, const Params& p) {
+  const UbWriteTiling t = tiling(p);
+  plan(p, sim.cluster().dies());
 
   std::vector<uint8_t> src(uint64_t{t.chunk} * t.cores);
   for (uint32_t c = 0; c < t.cores; ++c)
@@ -147,7 +156,7 @@ std::string run(Simulation& sim, const Params& p) {
 
 KernelDef ub_write_kernel_def() {
   return {"ub_write", "rank 0 writes into another rank's window: 512-B latency and bandwidth",
-          declare, run, dies};
+          declare, run, dies, plan};
 }
 
 }  // namespace ascend

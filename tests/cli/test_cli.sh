@@ -98,7 +98,7 @@ fi
 
 # --- input that does nothing is refused (exit 2) or, for keys of another kernel, warned about
 small=(--ep 4 --experts 16 --bs 8 --hidden 1024)
-expect 2 "--bs does not apply to kernel stream: it has no workload shorthands" -- --kernel stream --bs 64 --routing zipf:1.2
+expect 2 "--bs does not apply to kernel stream: it is a flag of dispatch" -- --kernel stream --bs 64 --routing zipf:1.2
 expect 2 "--routing does not apply to kernel pipeline" -- --kernel pipeline --routing zipf:1.2
 expect 2 "--quant does not apply to kernel ffn_worker_batching" -- --kernel ffn_worker_batching --quant int8
 expect 2 "kernel pipeline writes no tensors: --dump \(run.dump_dir\) applies to dispatch" -- --kernel pipeline --dump "$tmp/pd"
