@@ -40,9 +40,10 @@ void declare(Params& p) {
   p.declare(int_param("dispatch.buffer_num", "", "2", 1, 2,
                       "UB buffers per queue (falls back to 1 when the plan passes 170 KiB)", w));
   p.declare(choice_param(
-      "dispatch.send_split", "entry", {"entry", "rank"},
-      "send core split: entry (the real kernel: contiguous entries) or rank (each core "
-      "serves the destination ranks = core mod send cores)",
+      "dispatch.send_split", "entry", dispatch::send_splits().names(),
+      "send core split: entry (the real kernel: contiguous entries), rank (each core serves the "
+      "destination ranks = core mod send cores) or token (fullmesh_v2: whole tokens, each "
+      "quantized once and sent K times)",
       w));
   p.declare(int_param("dispatch.shared_send_cores", "cores", "-1", -1, 95,
                       "cores sending to shared experts (-1: max(1, cores x shared / (K + shared)))",
@@ -256,9 +257,11 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
   Execution ex;
   ex.buffer_num = effective_buffer_num(a, sim.cluster().config().core.ub_bytes);
   ex.bufs.assign(calls, std::vector<RankBuffers>(ranks));
+  ex.shares.assign(calls, std::vector<std::vector<SendShare>>(ranks));
   for (int c = 0; c < calls; ++c)
     for (int r = 0; r < ranks; ++r) {
       const RankInputs& in = inputs[c][r];
+      ex.shares[c][r] = send_plan(a, in.active_tokens(a), cores);
       RankBuffers& b = ex.bufs[c][r];
       int rows = capacity_rows(a, r), l = local_experts(a, r);
       b.x = sim.alloc(r, "dispatch.x", static_cast<uint64_t>(a.bs) * a.hidden * 2);
@@ -292,6 +295,7 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 5];
         args.stall_before_copy_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
         args.active_tokens = inputs[c][rank].active_tokens(a);
+        args.send_shares = ex.shares[c][rank].data();
         common::run_device<KernelDispatch>(bf16, args);
       }
     };
