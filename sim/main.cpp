@@ -111,8 +111,7 @@ void require_writable_dir(const std::string& dir, const std::string& what) {
 void print_kernels(bool json) {
   if (json) {
     nlohmann::json out = nlohmann::json::array();
-    for (const KernelDef& k : all_kernels())
-    {
+    for (const KernelDef& k : all_kernels()) {
       nlohmann::json flags = nlohmann::json::array();
       for (const Shorthand& s : k.shorthands) flags.push_back("--" + s.flag);
       out.push_back({{"name", k.name},
@@ -250,7 +249,8 @@ int run_cli(int argc, char** argv) {
   add("dry-run",
       "check the command (flags, keys, values, ranks, trace scope, --out and --dump) and the "
       "kernel's attribute limits, and stop before simulating");
-  for (const Shorthand& s : kRunFlags) add(s.flag.c_str(), po::value<std::string>(), s.help.c_str());
+  for (const Shorthand& s : kRunFlags)
+    add(s.flag.c_str(), po::value<std::string>(), s.help.c_str());
   const auto flags = kernel_flags();
   for (const auto& [flag, help] : flags)
     add(flag.c_str(), po::value<std::string>(), (help.first + " (" + help.second + ")").c_str());

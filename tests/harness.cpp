@@ -84,7 +84,9 @@ Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& 
       Params p = make_params(sets);
       p.set("run.kernel", kernel, "test");
       const KernelDef& def = find_kernel(kernel);
-      Simulation sim(p, def.dies(p), opts);
+      const int dies = def.dies(p);
+      if (def.plan) def.plan(p, dies);  // as the CLI does, before anything is built
+      Simulation sim(p, dies, opts);
       def.run(sim, p);
       sim.write_outputs(0, "a3", kernel);
       return sim.stats(0).dump();

@@ -103,8 +103,7 @@ int dies(const Params& p) {
 void plan(const Params& p, int ranks) {
   dispatch::Attrs a = dispatch::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")));
   alltoallv::validate(a);
-  require_window(p, "alltoallv_dispatch", alltoallv::window_needed(a),
-                 alltoallv::kWindowFormula);
+  require_window(p, "alltoallv_dispatch", alltoallv::window_needed(a), alltoallv::kWindowFormula);
   if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
     common::Routing("dispatch.routing", p.text("dispatch.routing"), a.experts);
 }
@@ -139,7 +138,10 @@ void declare(Params&) {}  // the dispatch.* workload
 KernelDef alltoallv_kernel_def() {
   return {"alltoallv_dispatch",
           "baseline: counts all-to-all, sort by expert, data all-to-all (dispatch's outputs)",
-          declare, run, dies, plan};
+          declare,
+          run,
+          dies,
+          plan};
 }
 
 }  // namespace ascend

@@ -144,6 +144,7 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
     }
   ex.phases.assign(static_cast<size_t>(ranks) * cores * 3, 0);
   ex.wait_ps.assign(static_cast<size_t>(ranks) * cores, 0);
+  const Receiver receive = receivers().find(a.receiver);
   ex.record = &sim.run_kernel("combine", cores, [&](int rank) {
     return [&, rank] {
       for (int c = 0; c < calls; ++c) {
@@ -162,6 +163,7 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 3];
         args.wait_ps = &ex.wait_ps[static_cast<size_t>(rank) * cores];
         args.stall_before_send_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
+        args.receive = receive;
         common::run_device<KernelCombine>(bf16, args);
       }
     };
@@ -267,7 +269,7 @@ void declare(Params& p) {
                          doc));
   p.declare(int_param("combine.shared_expert_x", "", "0", 0, 1,
                       "1: add a sharedExpertX (BS, H) input unweighted (S = 0 only)", doc));
-  p.declare(choice_param("combine.receiver", "in_order", {"in_order", "ready_first"},
+  p.declare(choice_param("combine.receiver", "in_order", combine::receivers().names(),
                          "receiver strategy: wait for each token in turn ([OLD]) or poll the "
                          "unfinished tokens round-robin and combine whichever is ready ([NEW])",
                          w));
@@ -349,7 +351,10 @@ KernelDef combine_kernel_def() {
   return {
       "combine",
       "MoeDistributeCombine (A3 fullmesh_v1): expert outputs back to their tokens, weighted sum",
-      declare, run, dies, plan};
+      declare,
+      run,
+      dies,
+      plan};
 }
 
 }  // namespace ascend

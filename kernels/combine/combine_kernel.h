@@ -35,6 +35,7 @@ struct DeviceArgs {
   uint64_t* phase_ps = nullptr;       // per core: 3 timestamps (start, sent, combined)
   uint64_t* wait_ps = nullptr;        // per core: time spent in polls that found a token not ready
   uint64_t stall_before_send_ps = 0;  // what-if: this rank starts sending late
+  Receiver receive = nullptr;         // the receiver order (receivers(), resolved by the host)
 };
 
 template <class T>
@@ -236,27 +237,8 @@ class KernelCombine {
   // ---- 3. receive
   void Receive() {
     auto [begin, end] = split_to_core(g_.active_tokens, cores_, core_);
-    if (g_.attrs.receiver == "in_order") {
-      for (int64_t t = begin; t < end; ++t) {
-        while (!Ready(static_cast<int>(t))) {
-        }
-        CombineToken(static_cast<int>(t));
-      }
-      return;
-    }
-    std::vector<int> pending;
-    for (int64_t t = begin; t < end; ++t) pending.push_back(static_cast<int>(t));
-    while (!pending.empty()) {
-      std::vector<int> left;
-      for (int t : pending) {
-        if (Ready(t)) {
-          CombineToken(t);
-        } else {
-          left.push_back(t);
-        }
-      }
-      pending.swap(left);
-    }
+    g_.receive(
+        begin, end, [this](int t) { return Ready(t); }, [this](int t) { CombineToken(t); });
   }
 
   // One poll of a token's flags: sum of its (K + shared) x 8 floats == 8 x (K + shared) +- 0.5.

@@ -42,8 +42,8 @@ class PhaseStamps {
 inline void StallPs(uint64_t ps) {
   using namespace AscendC;
   if (ps)
-    detail::core().scalar_work(
-        static_cast<uint64_t>(static_cast<double>(ps) * detail::core().timing().clock.ghz / 1000.0));
+    detail::core().scalar_work(static_cast<uint64_t>(static_cast<double>(ps) *
+                                                     detail::core().timing().clock.ghz / 1000.0));
 }
 
 }  // namespace ascend::common

@@ -30,8 +30,7 @@ Routing::Routing(const std::string& key, const std::string& text, int experts)
       throw SimError(kExitBadInput, key + " = '" + text + "': zipf:ALPHA with ALPHA in [0, 10]");
     for (int e = 0; e < experts; ++e) weight_[e] = 1.0 / std::pow(e + 1.0, alpha);
   } else if (text != "uniform" && !balanced_) {
-    throw SimError(kExitBadInput,
-                   key + " = '" + text + "': one of uniform, balanced, zipf:ALPHA");
+    throw SimError(kExitBadInput, key + " = '" + text + "': one of uniform, balanced, zipf:ALPHA");
   }
 }
 

@@ -96,7 +96,8 @@ std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
                            std::mt19937& rng) {
   const common::Routing pick("dispatch.routing", routing, a.experts);
   std::vector<int32_t> ids(static_cast<size_t>(a.bs) * a.topk);
-  for (int t = 0; t < a.bs; ++t) pick.pick(rank, a.bs, t, a.topk, rng, &ids[static_cast<size_t>(t) * a.topk]);
+  for (int t = 0; t < a.bs; ++t)
+    pick.pick(rank, a.bs, t, a.topk, rng, &ids[static_cast<size_t>(t) * a.topk]);
   return ids;
 }
 
@@ -364,7 +365,8 @@ std::string run(Simulation& sim, const Params& p) {
 
 KernelDef dispatch_kernel_def() {
   return {"dispatch", "MoeDistributeDispatch (A3 fullmesh_v1): tokens to their experts' ranks",
-          declare, run, dies, plan};
+          declare,    run,
+          dies,       plan};
 }
 
 }  // namespace ascend

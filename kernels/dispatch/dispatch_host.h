@@ -24,8 +24,8 @@ struct Knobs {
 
 struct Execution {
   KernelRecord* record = nullptr;
-  std::vector<std::vector<RankBuffers>> bufs;  // [call][rank]
-  std::vector<uint64_t> phases;                // [rank][core][5] timestamps, ps
+  std::vector<std::vector<RankBuffers>> bufs;               // [call][rank]
+  std::vector<uint64_t> phases;                             // [rank][core][5] timestamps, ps
   std::vector<std::vector<std::vector<SendShare>>> shares;  // [call][rank][core]: send_plan
   int buffer_num = 2;
 };

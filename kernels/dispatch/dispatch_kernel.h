@@ -216,8 +216,8 @@ class KernelDispatch {
     WaitFlag<HardEvent::S_MTE3>(0);
     for (int k = 0; k < a.topk; ++k) {
       int32_t e = ids.GetValue(static_cast<uint32_t>(t * a.topk + k));
-      GM_ADDR slot = DataSlot(e / moe_l_ + a.shared_expert_ranks, rank_ * moe_l_ + e % moe_l_,
-                              before_[e]++);
+      GM_ADDR slot =
+          DataSlot(e / moe_l_ + a.shared_expert_ranks, rank_ * moe_l_ + e % moe_l_, before_[e]++);
       GlobalTensor<uint8_t> out;
       out.SetGlobalBuffer(slot, rec_bytes_);
       {

@@ -540,7 +540,10 @@ KernelDef ffn_worker_batching_kernel_def() {
   KernelDef k{"ffn_worker_batching",
               "FfnWorkerBatching: A attention ranks feed F FFN ranks, which sort and gather "
               "tokens by expert",
-              declare, run, dies, plan};
+              declare,
+              run,
+              dies,
+              plan};
   k.workload = "ffn";
   return k;
 }

@@ -8,21 +8,43 @@
 #include <random>
 
 #include "kernels/alltoallv/alltoallv_host.h"
-#include "kernels/common/host.h"
 #include "kernels/combine/combine_host.h"
 #include "kernels/common/host.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "kernels/kernel.h"
 #include "kernels/moe/experts.h"
+#include "kernels/moe/moe_host.h"
 #include "models/errors.h"
 
 namespace ascend {
+
+namespace moe {
+
+namespace {
+
+// fused: MoeDistributeDispatch, one call.
+dispatch::Execution fused(Simulation& sim, const dispatch::Attrs& a, bool bf16,
+                          const std::vector<dispatch::RankInputs>& in) {
+  dispatch::Execution ex = dispatch::execute(sim, a, bf16, {in}, dispatch::Knobs{});
+  dispatch::add_figures(*ex.record, a, in, ex, 1);
+  return ex;
+}
+
+}  // namespace
+
+const common::Strategies<DispatchStep>& dispatch_steps() {
+  static const common::Strategies<DispatchStep> steps(
+      "moe.dispatch", {{"fused", fused}, {"alltoallv", alltoallv::execute}});
+  return steps;
+}
+
+}  // namespace moe
 
 namespace {
 
 void declare(Params& p) {
   const char* w = "workload";
-  p.declare(choice_param("moe.dispatch", "fused", {"fused", "alltoallv"},
+  p.declare(choice_param("moe.dispatch", "fused", moe::dispatch_steps().names(),
                          "fused: MoeDistributeDispatch; alltoallv: the traditional baseline "
                          "(counts all-to-all, sort by expert, data all-to-all)",
                          w));
@@ -71,7 +93,8 @@ void plan(const Params& p, int ranks) {
   require_window(
       p, "moe", dispatch::window_needed(a.d),
       "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
-  if (p.text("moe.dispatch") == "alltoallv") alltoallv::validate(a.d);
+  if (moe::dispatch_steps().find(p.text("moe.dispatch")) == alltoallv::execute)
+    alltoallv::validate(a.d);
   if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
     common::Routing("dispatch.routing", p.text("dispatch.routing"), a.d.experts);
 }
@@ -83,7 +106,7 @@ std::string run(Simulation& sim, const Params& p) {
   const bool bf16 = p.text("dispatch.dtype") == "bf16";
   const bool payload = p.integer("sim.payload") != 0, check = p.integer("run.check") != 0;
   const bool identity = p.text("moe.expert_transform") == "identity";
-  const bool fused = p.text("moe.dispatch") == "fused";
+  const moe::DispatchStep dispatch_step = moe::dispatch_steps().find(p.text("moe.dispatch"));
   const int layers = static_cast<int>(p.integer("moe.layers"));
   const double expert_us = p.real("moe.expert_us");
   const std::string dump_dir = p.text("run.dump_dir");
@@ -97,9 +120,7 @@ std::string run(Simulation& sim, const Params& p) {
   for (int layer = 0; layer < layers; ++layer) {
     std::vector<dispatch::RankInputs>& din = inputs[layer];
     // 1. dispatch
-    dispatch::Execution dex = fused ? dispatch::execute(sim, a.d, bf16, {din}, dispatch::Knobs{})
-                                    : alltoallv::execute(sim, a.d, bf16, din);
-    if (fused) dispatch::add_figures(*dex.record, a.d, din, dex, 1);
+    dispatch::Execution dex = dispatch_step(sim, a.d, bf16, din);
     if (layer == 0) first_start = dex.record->start;
     std::vector<dispatch::RankOutputs> dgold;
     if (check) {
@@ -107,8 +128,8 @@ std::string run(Simulation& sim, const Params& p) {
       for (int r = 0; r < ranks; ++r) {
         std::string diff = dispatch::compare(a.d, dgold[r], sim, dex.bufs[0][r], r, 0, payload);
         if (!diff.empty())
-          throw SimError(kExitCheckFailed, std::string(fused ? "dispatch" : "alltoallv_dispatch") +
-                                               ": layer " + std::to_string(layer) + ", " + diff);
+          throw SimError(kExitCheckFailed,
+                         dex.record->name + ": layer " + std::to_string(layer) + ", " + diff);
       }
     }
     // 2. the experts: host arithmetic, simulated time moe.expert_us on every core
@@ -198,9 +219,10 @@ std::string run(Simulation& sim, const Params& p) {
 }  // namespace
 
 KernelDef moe_kernel_def() {
-  KernelDef k{"moe",
-              "MoE layer round trip: dispatch (fused or alltoallv) -> expert stand-in -> combine",
-              declare, run, dies, plan};
+  KernelDef k{
+      "moe",   "MoE layer round trip: dispatch (fused or alltoallv) -> expert stand-in -> combine",
+      declare, run,
+      dies,    plan};
   k.also_reads = {"combine"};
   return k;
 }

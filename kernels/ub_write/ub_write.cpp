@@ -156,7 +156,8 @@ std::string run(Simulation& sim, const Params& p) {
 
 KernelDef ub_write_kernel_def() {
   return {"ub_write", "rank 0 writes into another rank's window: 512-B latency and bandwidth",
-          declare, run, dies, plan};
+          declare,    run,
+          dies,       plan};
 }
 
 }  // namespace ascend
