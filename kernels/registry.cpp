@@ -187,6 +187,24 @@ int ep_ranks(const Params& p, int default_ranks) {
   return ep == 0 ? default_ranks : static_cast<int>(ep);
 }
 
+std::string run_stages(const KernelDef& k, KernelRun& run, Simulation& sim, const Params& p) {
+  run.place(sim);
+  run.launch(sim);
+  run.figures(sim);
+  const std::string dump_dir = p.text("run.dump_dir");
+  if (!dump_dir.empty()) run.dump(sim, dump_dir);
+  if (p.integer("run.check") == 0) return "not checked (run.check = 0)";
+  const bool payload = p.integer("sim.payload") != 0;
+  const std::string diff = run.check(sim, payload);
+  if (!diff.empty()) throw SimError(kExitCheckFailed, k.name + ": " + diff);
+  return run.checked(payload);
+}
+
+std::string run_kernel(const KernelDef& k, Simulation& sim, const Params& p) {
+  std::unique_ptr<KernelRun> run = k.plan(p, sim.cluster().dies());
+  return run_stages(k, *run, sim, p);
+}
+
 void require_window(const Params& p, const std::string& kernel, uint64_t needed,
                     const std::string& formula) {
   const uint64_t have = static_cast<uint64_t>(p.integer("hccl.buffsize_MB")) << 20;

@@ -386,7 +386,7 @@ int run_cli(int argc, char** argv) {
   if (params.integer("ep.world_size") == 0)
     params.set("ep.world_size", std::to_string(dies), "resolved");
   // The plan stage: the kernel's attributes against its limits, before any SystemC object exists.
-  if (kernel.plan) kernel.plan(params, dies);
+  std::unique_ptr<KernelRun> planned = kernel.plan(params, dies);
 
   // A trace scope that selects nothing of this run would write an empty trace.
   std::set<int> traced_cores;
@@ -436,7 +436,7 @@ int run_cli(int argc, char** argv) {
   Simulation sim(params, dies, ro);
   std::string check;
   try {
-    check = kernel.run(sim, params);
+    check = run_stages(kernel, *planned, sim, params);
   } catch (...) {
     sim.close_traces();  // what happened up to the failure stays inspectable
     throw;

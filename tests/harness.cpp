@@ -85,9 +85,9 @@ Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& 
       p.set("run.kernel", kernel, "test");
       const KernelDef& def = find_kernel(kernel);
       const int dies = def.dies(p);
-      if (def.plan) def.plan(p, dies);  // as the CLI does, before anything is built
+      std::unique_ptr<KernelRun> run = def.plan(p, dies);  // as the CLI: before anything is built
       Simulation sim(p, dies, opts);
-      def.run(sim, p);
+      run_stages(def, *run, sim, p);
       sim.write_outputs(0, "a3", kernel);
       return sim.stats(0).dump();
     });

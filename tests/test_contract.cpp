@@ -19,7 +19,7 @@ SimError plan_error(const std::string& kernel, const std::vector<std::string>& s
   p.set("run.kernel", kernel, "test");
   const KernelDef& k = find_kernel(kernel);
   try {
-    k.plan(p, k.dies(p));
+    (void)k.plan(p, k.dies(p));
   } catch (const SimError& e) {
     return e;
   }

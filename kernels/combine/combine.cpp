@@ -244,16 +244,17 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, cons
   npy::write(dir + "/x_out.npy", xdt, {bs, h}, from_gm(b.x_out, bs * h * 2).data());
 }
 
-void check(const Attrs& a, bool bf16, const std::vector<std::vector<RankInputs>>& inputs,
-           Simulation& sim, const Execution& ex) {
+std::string check(const Attrs& a, bool bf16, const std::vector<std::vector<RankInputs>>& inputs,
+                  Simulation& sim, const Execution& ex) {
   for (size_t c = 0; c < inputs.size(); ++c) {
     std::vector<std::vector<uint16_t>> want = golden(a, bf16, inputs[c]);
     for (int r = 0; r < a.d.ep; ++r) {
       std::string diff = compare(a, want[r], sim, ex.bufs[c][r], r, static_cast<int>(c),
                                  inputs[c][r].active_tokens(a));
-      if (!diff.empty()) throw SimError(kExitCheckFailed, "combine: " + diff);
+      if (!diff.empty()) return diff;
     }
   }
+  return "";
 }
 
 }  // namespace combine
@@ -291,58 +292,77 @@ int dies(const Params& p) {
   return ep_ranks(p, 16);
 }
 
-void plan(const Params& p, int ranks) {
-  combine::Attrs a = combine::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")));
-  combine::validate(a);
-  require_window(p, "combine", 2 * dispatch::combine_area_bytes(a.d),
-                 "2 x (K + shared) x BS x Align512(2H)");
-  if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
-    common::Routing("dispatch.routing", p.text("dispatch.routing"), a.d.experts);
-  if (p.integer("combine.delay_rank") >= ranks)
-    throw SimError(kExitBadInput, "combine.delay_rank = " + p.text("combine.delay_rank") +
-                                      " is not a rank of ep.world_size = " + std::to_string(ranks));
-}
-
-std::string run(Simulation& sim, const Params& p) {
-  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
-  plan(p, ranks);
-  combine::Attrs a = combine::attrs_of(p, ranks, cores);
-  const bool bf16 = p.text("dispatch.dtype") == "bf16";
-  // One call per launch: back-to-back combines with nothing in between can race (a rank two calls
-  // ahead reuses a window half a slow core still reads); moe.layers alternates the halves the way
-  // a model does, with a dispatch in between.
-  const int calls = 1;
-  const bool payload = p.integer("sim.payload") != 0;
-  const std::string input_dir = p.text("run.input_dir"), dump_dir = p.text("run.dump_dir");
-  std::vector<std::vector<combine::RankInputs>> inputs;
-  for (int c = 0; c < calls; ++c) {
-    if (input_dir.empty()) {
-      inputs.push_back(combine::generate_inputs(p, a, bf16, c));
-      continue;
-    }
-    std::vector<combine::RankInputs> in(ranks);
-    for (int r = 0; r < ranks; ++r) {
-      in[r] = combine::read_inputs(a, bf16, input_dir + "/rank" + std::to_string(r), r);
-      if (!payload) in[r].expand_x.clear(), in[r].shared_expert_x.clear();
-    }
-    inputs.push_back(std::move(in));
+class CombineRun : public KernelRun {
+ public:
+  CombineRun(const Params& p, int ranks)
+      : p_(p),
+        a_(combine::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")))),
+        bf16_(p.text("dispatch.dtype") == "bf16") {
+    combine::validate(a_);
+    require_window(p, "combine", 2 * dispatch::combine_area_bytes(a_.d),
+                   "2 x (K + shared) x BS x Align512(2H)");
+    if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
+      common::Routing("dispatch.routing", p.text("dispatch.routing"), a_.d.experts);
+    knobs_.delay_rank = static_cast<int>(p.integer("combine.delay_rank"));
+    knobs_.delay_ps = static_cast<model::Tick>(p.real("combine.delay_us") * 1e6);
+    if (knobs_.delay_rank >= ranks)
+      throw SimError(kExitBadInput,
+                     "combine.delay_rank = " + p.text("combine.delay_rank") +
+                         " is not a rank of ep.world_size = " + std::to_string(ranks));
   }
-  combine::Knobs knobs;
-  knobs.delay_rank = static_cast<int>(p.integer("combine.delay_rank"));
-  knobs.delay_ps = static_cast<model::Tick>(p.real("combine.delay_us") * 1e6);
-  combine::Execution ex = combine::execute(sim, a, bf16, inputs, knobs);
-  combine::add_figures(*ex.record, a, inputs[0], ex, calls);
-  if (!dump_dir.empty())
-    for (int c = 0; c < calls; ++c)
-      for (int r = 0; r < ranks; ++r)
-        combine::dump(sim, a, bf16, inputs[c][r], ex.bufs[c][r], r,
-                      dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/rank" +
-                          std::to_string(r));
-  if (p.integer("run.check") == 0) return "not checked (run.check = 0)";
-  if (!payload) return "not checked (timing-only run: sim.payload = 0 moves no hidden states)";
-  combine::check(a, bf16, inputs, sim, ex);
-  return "x_out of every rank matches the golden reference (" + std::to_string(ranks) + " ranks, " +
-         std::to_string(calls) + " call(s))";
+
+  void place(Simulation&) override {
+    const std::string input_dir = p_.text("run.input_dir");
+    const bool payload = p_.integer("sim.payload") != 0;
+    for (int c = 0; c < kCalls; ++c) {
+      if (input_dir.empty()) {
+        inputs_.push_back(combine::generate_inputs(p_, a_, bf16_, c));
+        continue;
+      }
+      std::vector<combine::RankInputs> in(a_.d.ep);
+      for (int r = 0; r < a_.d.ep; ++r) {
+        in[r] = combine::read_inputs(a_, bf16_, input_dir + "/rank" + std::to_string(r), r);
+        if (!payload) in[r].expand_x.clear(), in[r].shared_expert_x.clear();
+      }
+      inputs_.push_back(std::move(in));
+    }
+  }
+  // GM placement and launch are one step (combine::execute, also moe's).
+  void launch(Simulation& sim) override { ex_ = combine::execute(sim, a_, bf16_, inputs_, knobs_); }
+  void figures(Simulation&) override {
+    combine::add_figures(*ex_.record, a_, inputs_[0], ex_, kCalls);
+  }
+  void dump(Simulation& sim, const std::string& dir) override {
+    for (int c = 0; c < kCalls; ++c)
+      for (int r = 0; r < a_.d.ep; ++r)
+        combine::dump(
+            sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
+            dir + (kCalls > 1 ? "/call" + std::to_string(c) : "") + "/rank" + std::to_string(r));
+  }
+  std::string check(Simulation& sim, bool payload) override {
+    return payload ? combine::check(a_, bf16_, inputs_, sim, ex_) : "";
+  }
+  std::string checked(bool payload) const override {
+    if (!payload) return "not checked (timing-only run: sim.payload = 0 moves no hidden states)";
+    return "x_out of every rank matches the golden reference (" + std::to_string(a_.d.ep) +
+           " ranks, " + std::to_string(kCalls) + " call(s))";
+  }
+
+ private:
+  // One call per launch: back-to-back combines with nothing in between can race (a rank two
+  // calls ahead reuses a window half a slow core still reads); moe.layers alternates the halves
+  // the way a model does, with a dispatch in between.
+  static constexpr int kCalls = 1;
+  const Params& p_;
+  combine::Attrs a_;
+  bool bf16_;
+  combine::Knobs knobs_;
+  std::vector<std::vector<combine::RankInputs>> inputs_;
+  combine::Execution ex_;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
+  return std::make_unique<CombineRun>(p, ranks);
 }
 
 }  // namespace
@@ -351,10 +371,7 @@ KernelDef combine_kernel_def() {
   return {
       "combine",
       "MoeDistributeCombine (A3 fullmesh_v1): expert outputs back to their tokens, weighted sum",
-      declare,
-      run,
-      dies,
-      plan};
+      declare, dies, plan};
 }
 
 }  // namespace ascend

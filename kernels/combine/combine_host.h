@@ -65,7 +65,7 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, cons
           int rank, const std::string& dir);
 
 // Checks every call and rank against the golden reference; throws SimError(kExitCheckFailed).
-void check(const Attrs& a, bool bf16, const std::vector<std::vector<RankInputs>>& inputs,
-           Simulation& sim, const Execution& ex);
+std::string check(const Attrs& a, bool bf16, const std::vector<std::vector<RankInputs>>& inputs,
+                  Simulation& sim, const Execution& ex);
 
 }  // namespace ascend::combine

@@ -251,8 +251,24 @@ std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, co
   return "";
 }
 
-Execution execute(Simulation& sim, const Attrs& a, bool bf16,
-                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs) {
+RankBuffers place_rank(Simulation& sim, const Attrs& a, int r, const RankInputs& in,
+                       const std::string& kernel) {
+  RankBuffers b{};
+  const int rows = capacity_rows(a, r), l = local_experts(a, r);
+  b.x = sim.alloc(r, kernel + ".x", static_cast<uint64_t>(a.bs) * a.hidden * 2);
+  b.ids = sim.alloc(r, kernel + ".expert_ids", in.ids.size() * 4);
+  b.expand_x = sim.alloc(r, kernel + ".expand_x", rows * out_row_bytes(a));
+  b.scales = sim.alloc(r, kernel + ".dynamic_scales", rows * 4ull);
+  b.assist = sim.alloc(r, kernel + ".assist_info_for_combine", rows * 128ull * 4);
+  b.token_nums = sim.alloc(r, kernel + ".expert_token_nums", l * 8ull);
+  b.recv_counts = sim.alloc(r, kernel + ".ep_recv_counts", static_cast<uint64_t>(a.ep) * l * 4);
+  if (!in.x.empty()) sim.write(b.x, in.x.data(), in.x.size() * 2);
+  sim.write(b.ids, in.ids.data(), in.ids.size() * 4);
+  return b;
+}
+
+Execution place(Simulation& sim, const Attrs& a,
+                const std::vector<std::vector<RankInputs>>& inputs) {
   const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
   const int calls = static_cast<int>(inputs.size());
   Execution ex;
@@ -261,34 +277,25 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
   ex.shares.assign(calls, std::vector<std::vector<SendShare>>(ranks));
   for (int c = 0; c < calls; ++c)
     for (int r = 0; r < ranks; ++r) {
-      const RankInputs& in = inputs[c][r];
-      ex.shares[c][r] = send_plan(a, in.active_tokens(a), cores);
+      ex.shares[c][r] = send_plan(a, inputs[c][r].active_tokens(a), cores);
       RankBuffers& b = ex.bufs[c][r];
-      int rows = capacity_rows(a, r), l = local_experts(a, r);
-      b.x = sim.alloc(r, "dispatch.x", static_cast<uint64_t>(a.bs) * a.hidden * 2);
-      b.ids = sim.alloc(r, "dispatch.expert_ids", in.ids.size() * 4);
-      b.expand_x = sim.alloc(r, "dispatch.expand_x", rows * out_row_bytes(a));
-      b.scales = sim.alloc(r, "dispatch.dynamic_scales", rows * 4ull);
-      b.assist = sim.alloc(r, "dispatch.assist_info_for_combine", rows * 128ull * 4);
-      b.token_nums = sim.alloc(r, "dispatch.expert_token_nums", l * 8ull);
-      b.recv_counts = sim.alloc(r, "dispatch.ep_recv_counts", static_cast<uint64_t>(a.ep) * l * 4);
+      b = place_rank(sim, a, r, inputs[c][r], "dispatch");
       b.workspace = sim.alloc(r, "dispatch.workspace", cores * 512ull);
-      if (!in.x.empty()) sim.write(b.x, in.x.data(), in.x.size() * 2);
-      sim.write(b.ids, in.ids.data(), in.ids.size() * 4);
     }
+  return ex;
+}
+
+void launch(Simulation& sim, const Attrs& a, bool bf16,
+            const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs, Execution& ex) {
+  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+  const int calls = static_cast<int>(inputs.size());
   ex.phases.assign(static_cast<size_t>(ranks) * cores * 5, 0);
   ex.record = &sim.run_kernel("dispatch", cores, [&](int rank) {
     return [&, rank] {
       for (int c = 0; c < calls; ++c) {
         const RankBuffers& b = ex.bufs[c][rank];
         DeviceArgs args;
-        args.x = reinterpret_cast<GM_ADDR>(b.x);
-        args.expert_ids = reinterpret_cast<GM_ADDR>(b.ids);
-        args.expand_x = reinterpret_cast<GM_ADDR>(b.expand_x);
-        args.dynamic_scales = reinterpret_cast<GM_ADDR>(b.scales);
-        args.assist_info = reinterpret_cast<GM_ADDR>(b.assist);
-        args.expert_token_nums = reinterpret_cast<GM_ADDR>(b.token_nums);
-        args.ep_recv_counts = reinterpret_cast<GM_ADDR>(b.recv_counts);
+        bind_tensors(args, b);
         args.workspace = reinterpret_cast<GM_ADDR>(b.workspace);
         args.attrs = a;
         args.buffer_num = ex.buffer_num;
@@ -301,6 +308,12 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
       }
     };
   });
+}
+
+Execution execute(Simulation& sim, const Attrs& a, bool bf16,
+                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs) {
+  Execution ex = place(sim, a, inputs);
+  launch(sim, a, bf16, inputs, knobs, ex);
   return ex;
 }
 
@@ -308,65 +321,79 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
 
 namespace {
 
-// The plan stage: the attributes, the window they need, the routing and the knobs' ranks.
-void plan(const Params& p, int ranks) {
-  Attrs a = dispatch::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")));
-  dispatch::validate(a);
-  require_window(
-      p, "dispatch", dispatch::window_needed(a),
-      "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
-  if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
-    common::Routing("dispatch.routing", p.text("dispatch.routing"), a.experts);
-  const int delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
-  if (delay_rank >= ranks)
-    throw SimError(kExitBadInput, "dispatch.delay_rank = " + std::to_string(delay_rank) +
-                                      " is not a rank of ep.world_size = " + std::to_string(ranks));
-}
-
-std::string run(Simulation& sim, const Params& p) {
-  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
-  plan(p, ranks);
-  Attrs a = dispatch::attrs_of(p, ranks, cores);
-  const bool bf16 = p.text("dispatch.dtype") == "bf16";
-  const int calls = static_cast<int>(p.integer("dispatch.calls"));
-  const int delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
-  const bool check = p.integer("run.check") != 0;
-  const bool payload = p.integer("sim.payload") != 0;
-  const std::string dump_dir = p.text("run.dump_dir");
-  std::vector<std::vector<dispatch::RankInputs>> inputs = dispatch::make_inputs(p, a, bf16, calls);
-  dispatch::Knobs knobs;
-  knobs.window_flip = p.integer("dispatch.window_flip") != 0;
-  knobs.delay_rank = delay_rank;
-  knobs.delay_ps = static_cast<model::Tick>(p.real("dispatch.delay_us") * 1e6);
-  dispatch::Execution ex = dispatch::execute(sim, a, bf16, inputs, knobs);
-  dispatch::add_figures(*ex.record, a, inputs[0], ex, calls);
-  const auto& bufs = ex.bufs;
-
-  if (!dump_dir.empty())
-    for (int c = 0; c < calls; ++c)
-      for (int r = 0; r < ranks; ++r)
-        dispatch::dump(sim, a, bf16, inputs[c][r], bufs[c][r], r,
-                       dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/rank" +
-                           std::to_string(r));
-  if (!check) return "not checked (run.check = 0)";
-  for (int c = 0; c < calls; ++c) {
-    std::vector<dispatch::RankOutputs> want = dispatch::golden(a, bf16, inputs[c]);
-    for (int r = 0; r < ranks; ++r) {
-      std::string diff = dispatch::compare(a, want[r], sim, bufs[c][r], r, c, payload);
-      if (!diff.empty()) throw SimError(kExitCheckFailed, "dispatch: " + diff);
-    }
+// The plan: the attributes, the window they need, the routing and the knobs' ranks.
+class DispatchRun : public KernelRun {
+ public:
+  DispatchRun(const Params& p, int ranks)
+      : p_(p),
+        a_(dispatch::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")))),
+        bf16_(p.text("dispatch.dtype") == "bf16"),
+        calls_(static_cast<int>(p.integer("dispatch.calls"))) {
+    dispatch::validate(a_);
+    require_window(
+        p, "dispatch", dispatch::window_needed(a_),
+        "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
+    if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
+      common::Routing("dispatch.routing", p.text("dispatch.routing"), a_.experts);
+    knobs_.window_flip = p.integer("dispatch.window_flip") != 0;
+    knobs_.delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
+    knobs_.delay_ps = static_cast<model::Tick>(p.real("dispatch.delay_us") * 1e6);
+    if (knobs_.delay_rank >= ranks)
+      throw SimError(kExitBadInput,
+                     "dispatch.delay_rank = " + std::to_string(knobs_.delay_rank) +
+                         " is not a rank of ep.world_size = " + std::to_string(ranks));
   }
-  return std::string(payload ? "every output" : "every id, count and triple (timing-only)") +
-         " of every rank matches the golden reference (" + std::to_string(ranks) + " ranks, " +
-         std::to_string(calls) + " call(s))";
+
+  void place(Simulation& sim) override {
+    inputs_ = dispatch::make_inputs(p_, a_, bf16_, calls_);
+    ex_ = dispatch::place(sim, a_, inputs_);
+  }
+  void launch(Simulation& sim) override { dispatch::launch(sim, a_, bf16_, inputs_, knobs_, ex_); }
+  void figures(Simulation&) override {
+    dispatch::add_figures(*ex_.record, a_, inputs_[0], ex_, calls_);
+  }
+  void dump(Simulation& sim, const std::string& dir) override {
+    for (int c = 0; c < calls_; ++c)
+      for (int r = 0; r < a_.ep; ++r)
+        dispatch::dump(
+            sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
+            dir + (calls_ > 1 ? "/call" + std::to_string(c) : "") + "/rank" + std::to_string(r));
+  }
+  std::string check(Simulation& sim, bool payload) override {
+    for (int c = 0; c < calls_; ++c) {
+      std::vector<dispatch::RankOutputs> want = dispatch::golden(a_, bf16_, inputs_[c]);
+      for (int r = 0; r < a_.ep; ++r) {
+        std::string diff = dispatch::compare(a_, want[r], sim, ex_.bufs[c][r], r, c, payload);
+        if (!diff.empty()) return diff;
+      }
+    }
+    return "";
+  }
+  std::string checked(bool payload) const override {
+    return std::string(payload ? "every output" : "every id, count and triple (timing-only)") +
+           " of every rank matches the golden reference (" + std::to_string(a_.ep) + " ranks, " +
+           std::to_string(calls_) + " call(s))";
+  }
+
+ private:
+  const Params& p_;
+  Attrs a_;
+  bool bf16_;
+  int calls_;
+  dispatch::Knobs knobs_;
+  std::vector<std::vector<dispatch::RankInputs>> inputs_;
+  dispatch::Execution ex_;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
+  return std::make_unique<DispatchRun>(p, ranks);
 }
 
 }  // namespace
 
 KernelDef dispatch_kernel_def() {
   return {"dispatch", "MoeDistributeDispatch (A3 fullmesh_v1): tokens to their experts' ranks",
-          declare,    run,
-          dies,       plan};
+          declare, dies, plan};
 }
 
 }  // namespace ascend

@@ -44,6 +44,27 @@ std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a
 void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, const RankBuffers& b,
           int rank, const std::string& dir);
 
+// GM placement of one rank's inputs and outputs, named KERNEL.tensor (dispatch and alltoallv
+// fill the same tensors); the workspace is the caller's.
+RankBuffers place_rank(Simulation& sim, const Attrs& a, int rank, const RankInputs& in,
+                       const std::string& kernel);
+// The tensors of a rank's buffers as device arguments (dispatch's and alltoallv's DeviceArgs).
+template <class Args>
+void bind_tensors(Args& args, const RankBuffers& b) {
+  args.x = reinterpret_cast<GM_ADDR>(b.x);
+  args.expert_ids = reinterpret_cast<GM_ADDR>(b.ids);
+  args.expand_x = reinterpret_cast<GM_ADDR>(b.expand_x);
+  args.dynamic_scales = reinterpret_cast<GM_ADDR>(b.scales);
+  args.assist_info = reinterpret_cast<GM_ADDR>(b.assist);
+  args.expert_token_nums = reinterpret_cast<GM_ADDR>(b.token_nums);
+  args.ep_recv_counts = reinterpret_cast<GM_ADDR>(b.recv_counts);
+}
+
+// The stages of dispatch::execute: every call's tensors on every rank, then the launch.
+Execution place(Simulation& sim, const Attrs& a,
+                const std::vector<std::vector<RankInputs>>& inputs);
+void launch(Simulation& sim, const Attrs& a, bool bf16,
+            const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs, Execution& ex);
 // inputs[call][rank]: the calls run back to back in one launch, on every rank.
 Execution execute(Simulation& sim, const Attrs& a, bool bf16,
                   const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs);
