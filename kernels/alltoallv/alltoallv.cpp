@@ -83,8 +83,7 @@ class AlltoallvRun : public KernelRun {
     alltoallv::validate(a_);
     require_window(p, "alltoallv_dispatch", alltoallv::window_needed(a_),
                    alltoallv::kWindowFormula);
-    if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
-      common::Routing("dispatch.routing", p.text("dispatch.routing"), a_.experts);
+    dispatch::check_routing(p, a_);
   }
 
   void place(Simulation&) override { inputs_ = dispatch::make_inputs(p_, a_, bf16_, 1)[0]; }

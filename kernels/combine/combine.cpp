@@ -301,8 +301,7 @@ class CombineRun : public KernelRun {
     combine::validate(a_);
     require_window(p, "combine", 2 * dispatch::combine_area_bytes(a_.d),
                    "2 x (K + shared) x BS x Align512(2H)");
-    if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
-      common::Routing("dispatch.routing", p.text("dispatch.routing"), a_.d.experts);
+    dispatch::check_routing(p, a_.d);
     knobs_.delay_rank = static_cast<int>(p.integer("combine.delay_rank"));
     knobs_.delay_ps = static_cast<model::Tick>(p.real("combine.delay_us") * 1e6);
     if (knobs_.delay_rank >= ranks)

@@ -211,6 +211,17 @@ void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs
 
 using common::read_vec;
 
+void require_dispatch_window(const Params& p, const Attrs& a, const std::string& kernel) {
+  require_window(
+      p, kernel, window_needed(a),
+      "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
+}
+
+void check_routing(const Params& p, const Attrs& a) {
+  if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
+    common::Routing("dispatch.routing", p.text("dispatch.routing"), a.experts);
+}
+
 std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, const RankBuffers& b,
                     int rank, int call, bool payload) {
   int rows = want.rows, l = dispatch::local_experts(a, rank);
@@ -330,11 +341,8 @@ class DispatchRun : public KernelRun {
         bf16_(p.text("dispatch.dtype") == "bf16"),
         calls_(static_cast<int>(p.integer("dispatch.calls"))) {
     dispatch::validate(a_);
-    require_window(
-        p, "dispatch", dispatch::window_needed(a_),
-        "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
-    if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
-      common::Routing("dispatch.routing", p.text("dispatch.routing"), a_.experts);
+    dispatch::require_dispatch_window(p, a_, "dispatch");
+    dispatch::check_routing(p, a_);
     knobs_.window_flip = p.integer("dispatch.window_flip") != 0;
     knobs_.delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
     knobs_.delay_ps = static_cast<model::Tick>(p.real("dispatch.delay_us") * 1e6);

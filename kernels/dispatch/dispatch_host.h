@@ -37,6 +37,10 @@ std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
 std::vector<uint16_t> random_tokens(const Attrs& a, bool bf16, std::mt19937& rng);
 // --input DIR/rank{r}/: expert_ids, x, optional x_active_mask (bad files: status 2).
 RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir);
+// Plan-stage checks of the dispatch workload, shared by the kernels that read it: the HCCL window
+// dispatch's layout needs (named after `kernel`), and the routing of generated inputs.
+void require_dispatch_window(const Params& p, const Attrs& a, const std::string& kernel);
+void check_routing(const Params& p, const Attrs& a);
 // inputs[call][rank], generated (dispatch.routing, sim.seed) or read (run.input_dir).
 std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a, bool bf16,
                                                  int calls);

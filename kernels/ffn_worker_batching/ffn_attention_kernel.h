@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "kernels/common/device.h"
 #include "kernels/ffn_worker_batching/ffn_device.h"
 
 namespace ascend::ffn {
@@ -51,16 +52,11 @@ class KernelAttentionToFfn {
  private:
   static constexpr uint32_t kIdsChunk = 4096;  // int32 ids per UB chunk
 
-  uint64_t Cycles(uint64_t ps) const {
-    return static_cast<uint64_t>(static_cast<double>(ps) * detail::core().timing().clock.ghz /
-                                 1000.0);
-  }
-
   void Send(int l, int m, int call) {
     const Attrs& a = g_.attrs;
     if (core_ == 0) {
       uint64_t wait = g_.compute_ps + (call == 0 ? g_.start_delay_ps : 0);
-      if (wait) detail::core().scalar_work(Cycles(wait));  // the attention's own compute
+      common::StallPs(wait);  // the attention's own compute
       if (l > 0) WaitFfnDone((l - 1) * a.micro_batches + m + 1);
     }
     SyncAll();

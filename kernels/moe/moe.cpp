@@ -101,12 +101,9 @@ class MoeRun : public KernelRun {
         step_(moe::dispatch_steps().find(p.text("moe.dispatch"))),
         layers_(static_cast<int>(p.integer("moe.layers"))) {
     combine::validate(a_);
-    require_window(
-        p, "moe", dispatch::window_needed(a_.d),
-        "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
+    dispatch::require_dispatch_window(p, a_.d, "moe");
     if (step_ == alltoallv::execute) alltoallv::validate(a_.d);
-    if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
-      common::Routing("dispatch.routing", p.text("dispatch.routing"), a_.d.experts);
+    dispatch::check_routing(p, a_.d);
   }
 
   void place(Simulation&) override { inputs_ = dispatch::make_inputs(p_, a_.d, bf16_, layers_); }
