@@ -226,22 +226,20 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, cons
   const uint64_t bs = npos(a.d.bs), h = npos(a.d.hidden), k = npos(a.d.topk);
   const uint64_t rows = npos(dispatch::capacity_rows(a.d, rank));
   const char* xdt = bf16 ? "<u2" : "<f2";
-  auto from_gm = [&](uint64_t addr, uint64_t bytes) {
-    std::vector<uint8_t> v(bytes);
-    sim.read(addr, v.data(), bytes);
-    return v;
-  };
-  npy::write(dir + "/expand_x.npy", xdt, {rows, h}, from_gm(b.expand_x, rows * h * 2).data());
+  npy::write(dir + "/expand_x.npy", xdt, {rows, h},
+             common::read_vec<uint8_t>(sim, b.expand_x, rows * h * 2).data());
   npy::write(dir + "/assist_info_for_combine.npy", "<i4", {rows * 128},
-             from_gm(b.assist, rows * 128 * 4).data());
+             common::read_vec<uint8_t>(sim, b.assist, rows * 128 * 4).data());
   npy::write(dir + "/ep_send_counts.npy", "<i4", {in.ep_send_counts.size()},
              in.ep_send_counts.data());
   npy::write(dir + "/expert_ids.npy", "<i4", {bs, k}, in.ids.data());
   npy::write(dir + "/expert_scales.npy", "<f4", {bs, k}, in.expert_scales.data());
   if (b.shared_x)
-    npy::write(dir + "/shared_expert_x.npy", xdt, {bs, h}, from_gm(b.shared_x, bs * h * 2).data());
+    npy::write(dir + "/shared_expert_x.npy", xdt, {bs, h},
+               common::read_vec<uint8_t>(sim, b.shared_x, bs * h * 2).data());
   common::write_active_mask(dir, a.d.bs, in.active_tokens(a));
-  npy::write(dir + "/x_out.npy", xdt, {bs, h}, from_gm(b.x_out, bs * h * 2).data());
+  npy::write(dir + "/x_out.npy", xdt, {bs, h},
+             common::read_vec<uint8_t>(sim, b.x_out, bs * h * 2).data());
 }
 
 std::string check(const Attrs& a, bool bf16, const std::vector<std::vector<RankInputs>>& inputs,

@@ -143,23 +143,21 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const dispatch::RankInputs
           const dispatch::RankBuffers& b, int rank, const std::string& dir) {
   uint64_t bs = a.bs, h = a.hidden, rows = dispatch::capacity_rows(a, rank);
   uint64_t l = dispatch::local_experts(a, rank);
-  auto from_gm = [&](uint64_t addr, uint64_t bytes) {
-    std::vector<uint8_t> v(bytes);
-    sim.read(addr, v.data(), bytes);
-    return v;
-  };
-  npy::write(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h}, from_gm(b.x, bs * h * 2).data());
+  npy::write(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h},
+             common::read_vec<uint8_t>(sim, b.x, bs * h * 2).data());
   npy::write(dir + "/expert_ids.npy", "<i4", {bs, static_cast<uint64_t>(a.topk)}, in.ids.data());
   common::write_active_mask(dir, a.bs, in.active_tokens(a));
   npy::write(dir + "/expand_x.npy", a.quant ? "|i1" : (bf16 ? "<u2" : "<f2"), {rows, h},
-             from_gm(b.expand_x, rows * dispatch::out_row_bytes(a)).data());
+             common::read_vec<uint8_t>(sim, b.expand_x, rows * dispatch::out_row_bytes(a)).data());
   if (a.quant)
-    npy::write(dir + "/dynamic_scales.npy", "<f4", {rows}, from_gm(b.scales, rows * 4).data());
+    npy::write(dir + "/dynamic_scales.npy", "<f4", {rows},
+               common::read_vec<uint8_t>(sim, b.scales, rows * 4).data());
   npy::write(dir + "/assist_info_for_combine.npy", "<i4", {rows * 128},
-             from_gm(b.assist, rows * 128 * 4).data());
-  npy::write(dir + "/expert_token_nums.npy", "<i8", {l}, from_gm(b.token_nums, l * 8).data());
+             common::read_vec<uint8_t>(sim, b.assist, rows * 128 * 4).data());
+  npy::write(dir + "/expert_token_nums.npy", "<i8", {l},
+             common::read_vec<uint8_t>(sim, b.token_nums, l * 8).data());
   npy::write(dir + "/ep_recv_counts.npy", "<i4", {static_cast<uint64_t>(a.ep) * l},
-             from_gm(b.recv_counts, a.ep * l * 4).data());
+             common::read_vec<uint8_t>(sim, b.recv_counts, a.ep * l * 4).data());
 }
 
 std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a, bool bf16,

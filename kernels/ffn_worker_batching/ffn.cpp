@@ -406,26 +406,28 @@ void dump(Simulation& sim, const Attrs& a, const ffn::Inputs& in, const ffn::Exe
              info.data());
   npy::write(dir + "/token_data.npy", "|u1", {A, M, bs, k1, hs}, data.data());
   const ffn::FfnBuffers& b = ex.out[f][l * a.micro_batches + m];
-  auto gm = [&](uint64_t addr, uint64_t bytes) {
-    std::vector<uint8_t> v(bytes);
-    if (bytes) sim.read(addr, v.data(), bytes);
-    return v;
-  };
   const char* ydt = a.dtype == TokenDtype::Int8   ? "|i1"
                     : a.dtype == TokenDtype::Bf16 ? "<u2"
                                                   : "<f2";
-  npy::write(dir + "/y.npy", ydt, {y, h}, gm(b.y, y * ffn::row_bytes(a)).data());
+  npy::write(dir + "/y.npy", ydt, {y, h},
+             common::read_vec<uint8_t>(sim, b.y, y * ffn::row_bytes(a)).data());
   npy::write(dir + "/group_list.npy", "<i8", {static_cast<uint64_t>(ffn::expert_num(a)), 2},
-             gm(b.group_list, ffn::expert_num(a) * 16).data());
-  npy::write(dir + "/session_ids.npy", "<i4", {y}, gm(b.session_ids, y * 4).data());
-  npy::write(dir + "/micro_batch_ids.npy", "<i4", {y}, gm(b.micro_batch_ids, y * 4).data());
-  npy::write(dir + "/token_ids.npy", "<i4", {y}, gm(b.token_ids, y * 4).data());
-  npy::write(dir + "/expert_offsets.npy", "<i4", {y}, gm(b.expert_offsets, y * 4).data());
+             common::read_vec<uint8_t>(sim, b.group_list, ffn::expert_num(a) * 16).data());
+  npy::write(dir + "/session_ids.npy", "<i4", {y},
+             common::read_vec<uint8_t>(sim, b.session_ids, y * 4).data());
+  npy::write(dir + "/micro_batch_ids.npy", "<i4", {y},
+             common::read_vec<uint8_t>(sim, b.micro_batch_ids, y * 4).data());
+  npy::write(dir + "/token_ids.npy", "<i4", {y},
+             common::read_vec<uint8_t>(sim, b.token_ids, y * 4).data());
+  npy::write(dir + "/expert_offsets.npy", "<i4", {y},
+             common::read_vec<uint8_t>(sim, b.expert_offsets, y * 4).data());
   if (a.dtype == TokenDtype::Int8)
-    npy::write(dir + "/dynamic_scale.npy", "<f4", {y}, gm(b.dynamic_scale, y * 4).data());
+    npy::write(dir + "/dynamic_scale.npy", "<f4", {y},
+               common::read_vec<uint8_t>(sim, b.dynamic_scale, y * 4).data());
   else
     npy::write(dir + "/dynamic_scale.npy", "<f4", {0}, nullptr);
-  npy::write(dir + "/actual_token_num.npy", "<i8", {}, gm(b.actual, 8).data());
+  npy::write(dir + "/actual_token_num.npy", "<i8", {},
+             common::read_vec<uint8_t>(sim, b.actual, 8).data());
 }
 
 class FfnRun : public KernelRun {
