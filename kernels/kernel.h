@@ -48,7 +48,7 @@ struct KernelDef {
   // The kernel's own CLI flags (registry.cpp); any other kernel's flag is bad input for it.
   std::vector<Shorthand> shorthands = {};
   // Other parameter groups the kernel reads (besides its workload, its own name and ep, sim, run):
-  // a shorthand for another kernel's parameter is bad input, not silently ignored.
+  // --list-params --kernel shows them, and a --set of a group it does not read is warned about.
   std::vector<std::string> also_reads = {};
   bool reads(const std::string& key) const;
   // What the registry adds (registry.cpp): whether --dump (run.dump_dir) writes anything and
@@ -64,8 +64,6 @@ const std::vector<KernelDef>& all_kernels();
 // run.dump_dir), check (unless run.check = 0). Returns the check's one-line summary; a mismatch
 // is SimError(kExitCheckFailed) "NAME: first difference".
 std::string run_stages(const KernelDef& k, KernelRun& run, Simulation& sim, const Params& p);
-// plan then run_stages, on a simulation built for `k.dies(p)` ranks.
-std::string run_kernel(const KernelDef& k, Simulation& sim, const Params& p);
 // dies() of a kernel that runs on one die: ep.world_size must be 1 (never silently ignored).
 int single_die(const Params& p, const char* kernel);
 // dies() of a kernel that runs on every rank of the EP group (ep.world_size, or the kernel's

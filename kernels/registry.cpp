@@ -200,11 +200,6 @@ std::string run_stages(const KernelDef& k, KernelRun& run, Simulation& sim, cons
   return run.checked(payload);
 }
 
-std::string run_kernel(const KernelDef& k, Simulation& sim, const Params& p) {
-  std::unique_ptr<KernelRun> run = k.plan(p, sim.cluster().dies());
-  return run_stages(k, *run, sim, p);
-}
-
 void require_window(const Params& p, const std::string& kernel, uint64_t needed,
                     const std::string& formula) {
   const uint64_t have = static_cast<uint64_t>(p.integer("hccl.buffsize_MB")) << 20;
