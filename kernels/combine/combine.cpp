@@ -332,9 +332,8 @@ class CombineRun : public KernelRun {
   void dump(Simulation& sim, const std::string& dir) override {
     for (int c = 0; c < kCalls; ++c)
       for (int r = 0; r < a_.d.ep; ++r)
-        combine::dump(
-            sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
-            dir + (kCalls > 1 ? "/call" + std::to_string(c) : "") + "/rank" + std::to_string(r));
+        combine::dump(sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
+                      common::dump_dir(dir, kCalls, c, "rank" + std::to_string(r)));
   }
   std::string check(Simulation& sim, bool payload) override {
     return payload ? combine::check(a_, bf16_, inputs_, sim, ex_) : "";

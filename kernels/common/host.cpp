@@ -47,6 +47,10 @@ int read_active_mask(const std::string& dir, int bs) {
   return n;
 }
 
+std::string dump_dir(const std::string& dir, int calls, int call, const std::string& leaf) {
+  return dir + (calls > 1 ? "/call" + std::to_string(call) : "") + "/" + leaf;
+}
+
 void write_active_mask(const std::string& dir, int bs, int active) {
   if (active >= bs) return;
   std::vector<uint8_t> mask(static_cast<size_t>(bs), 0);

@@ -60,6 +60,10 @@ class Routing {
 int read_active_mask(const std::string& dir, int bs);
 void write_active_mask(const std::string& dir, int bs, int active);  // only when active < bs
 
+// Where --dump writes one rank's tensors of one call: DIR[/call{c}]/LEAF (the call level only
+// when there are several calls).
+std::string dump_dir(const std::string& dir, int calls, int call, const std::string& leaf);
+
 // The device code's bf16 or fp16 instantiation: Kernel<T>{}.Init(args), Process().
 template <template <class> class Kernel, class Args>
 void run_device(bool bf16, const Args& args) {

@@ -361,9 +361,8 @@ class DispatchRun : public KernelRun {
   void dump(Simulation& sim, const std::string& dir) override {
     for (int c = 0; c < calls_; ++c)
       for (int r = 0; r < a_.ep; ++r)
-        dispatch::dump(
-            sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
-            dir + (calls_ > 1 ? "/call" + std::to_string(c) : "") + "/rank" + std::to_string(r));
+        dispatch::dump(sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
+                       common::dump_dir(dir, calls_, c, "rank" + std::to_string(r)));
   }
   std::string check(Simulation& sim, bool payload) override {
     for (int c = 0; c < calls_; ++c) {

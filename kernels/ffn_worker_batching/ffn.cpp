@@ -521,9 +521,8 @@ class FfnRun : public KernelRun {
     const int calls = a_.layers * a_.micro_batches;
     for (int f = 0; f < a_.ffn; ++f)
       for (int c = 0; c < calls; ++c)
-        ascend::dump(
-            sim, a_, in_, ex_, f, c / a_.micro_batches, c % a_.micro_batches,
-            dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/ffn_rank" + std::to_string(f));
+        ascend::dump(sim, a_, in_, ex_, f, c / a_.micro_batches, c % a_.micro_batches,
+                     common::dump_dir(dir, calls, c, "ffn_rank" + std::to_string(f)));
   }
 
   std::string check(Simulation& sim, bool payload) override {
