@@ -1,9 +1,12 @@
-// What the CLI and tests know of a kernel: its name, the parameters it declares, and its host
-// side, which validates its attributes, places inputs in GM, launches the device code on the
-// simulation, then checks every output against the kernel's golden reference.
+// What the CLI and tests know of a kernel: its name, the parameters and CLI flags it declares, and
+// its host side in stages. plan: the attributes from the parameters, validated with no SystemC
+// object built (a bad attribute at EP 768 fails in milliseconds), giving a KernelRun; then, on a
+// Simulation: place the inputs in GM, launch the device code, figures, dump, check every output
+// against the kernel's golden reference. run_stages is the one skeleton that calls them.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,18 +16,39 @@
 
 namespace ascend {
 
+// A CLI flag the kernel reads: --flag VALUE is --set key=VALUE.
+struct Shorthand {
+  std::string flag, key, help;
+};
+
+// A planned run of a kernel: its validated attributes and the stages after the plan.
+class KernelRun {
+ public:
+  virtual ~KernelRun() = default;
+  virtual void place(Simulation&) {}     // the inputs, generated or read, into GM
+  virtual void launch(Simulation&) = 0;  // the device code (one or more launches)
+  virtual void figures(Simulation&) {}   // kernel figures into the launch records
+  virtual void dump(Simulation&, const std::string& dir) { (void)dir; }  // --dump DIR
+  // The first output that differs from the golden reference, or "". Without payload (a
+  // timing-only run) hidden states were not moved and are not compared.
+  virtual std::string check(Simulation&, bool payload) = 0;
+  virtual std::string checked(bool payload) const = 0;  // what a passing check covered
+};
+
 struct KernelDef {
   std::string name;
   std::string summary;
   void (*declare)(Params&);
-  // Returns a one-line summary of the check; throws SimError(kExitCheckFailed) on a mismatch.
-  std::string (*run)(Simulation&, const Params&);
   int (*dies)(const Params&);  // ranks the kernel runs on
-  // Prefix of the parameters the workload shorthands (--bs, --hidden, ...) set; "" for a kernel
-  // that has no such workload (a shorthand is then bad input).
+  // The plan stage: the run's attributes from the parameters alone; throws
+  // SimError(kExitBadInput) naming an attribute outside its limits (or a window too small).
+  std::unique_ptr<KernelRun> (*plan)(const Params&, int dies);
+  // Prefix of the workload parameters, shown by --list-kernels ("" for none).
   std::string workload = "";
+  // The kernel's own CLI flags (registry.cpp); any other kernel's flag is bad input for it.
+  std::vector<Shorthand> shorthands = {};
   // Other parameter groups the kernel reads (besides its workload, its own name and ep, sim, run):
-  // a shorthand for another kernel's parameter is bad input, not silently ignored.
+  // --list-params --kernel shows them, and a --set of a group it does not read is warned about.
   std::vector<std::string> also_reads = {};
   bool reads(const std::string& key) const;
   // What the registry adds (registry.cpp): whether --dump (run.dump_dir) writes anything and
@@ -36,11 +60,18 @@ struct KernelDef {
 };
 
 const std::vector<KernelDef>& all_kernels();
+// The stages after the plan, the same for every kernel: place, launch, figures, dump (with
+// run.dump_dir), check (unless run.check = 0). Returns the check's one-line summary; a mismatch
+// is SimError(kExitCheckFailed) "NAME: first difference".
+std::string run_stages(const KernelDef& k, KernelRun& run, Simulation& sim, const Params& p);
 // dies() of a kernel that runs on one die: ep.world_size must be 1 (never silently ignored).
 int single_die(const Params& p, const char* kernel);
 // dies() of a kernel that runs on every rank of the EP group (ep.world_size, or the kernel's
 // default when it is 0).
 int ep_ranks(const Params& p, int default_ranks);
+// The plan stage's check of the HCCL data window (hccl.buffsize_MB) against a layout's need.
+void require_window(const Params& p, const std::string& kernel, uint64_t needed,
+                    const std::string& formula);
 // Every parameter a run can have: hardware and simulator, run.kernel, and each kernel's own.
 Params declare_all_params();
 const KernelDef& find_kernel(const std::string& name);

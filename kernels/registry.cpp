@@ -83,31 +83,69 @@ uint64_t ffn_dump(const Params& p, int) {
   return per_call * static_cast<uint64_t>(a.ffn) * a.layers * a.micro_batches;
 }
 
-// The workload prefix of the shorthands and the tensor I/O a kernel supports: what the CLI checks
-// its flags against.
-KernelDef with(KernelDef k, std::string workload, bool inputs,
+// The CLI flags of each kernel family. A kernel reads exactly the flags it lists; any other
+// kernel's flag is bad input for it (exit 2).
+const Shorthand kSeed = {"seed", "sim.seed", "seed of the generated inputs"};
+const std::vector<Shorthand> kMoeWorkload = {
+    {"bs", "dispatch.bs", "tokens per rank"},
+    {"hidden", "dispatch.hidden", "hidden size H"},
+    {"topk", "dispatch.topk", "experts per token K"},
+    {"experts", "dispatch.experts", "MoE experts"},
+    {"shared-experts", "dispatch.shared_experts", "shared experts"},
+    {"shared-expert-ranks", "dispatch.shared_expert_ranks", "ranks of shared experts"},
+    {"quant", "dispatch.quant", "none | int8"},
+    {"dtype", "dispatch.dtype", "bf16 | fp16"},
+    {"token-nums-type", "dispatch.token_nums_type", "0 cumsum | 1 count per expert"},
+    {"active-tokens", "dispatch.active_tokens", "the first N tokens are active"},
+    {"routing", "dispatch.routing", "uniform | balanced | zipf:ALPHA"},
+    kSeed};
+const Shorthand kCommQuant = {"comm-quant", "combine.comm_quant",
+                              "none | int8 communication quantization"};
+const std::vector<Shorthand> kFfnWorkload = {
+    {"bs", "ffn.bs", "tokens per micro-batch"},
+    {"hidden", "ffn.hidden", "hidden size H"},
+    {"topk", "ffn.topk", "experts per token K (selected experts = K + 1)"},
+    {"experts", "ffn.experts", "MoE experts per layer"},
+    {"routing", "ffn.routing", "uniform | balanced | zipf:ALPHA"},
+    {"attn-ranks", "ffn.attn_ranks", "attention ranks A"},
+    {"micro-batches", "ffn.micro_batches", "micro-batches M"},
+    {"layers", "ffn.layers", "layers"},
+    {"token-dtype", "ffn.token_dtype", "fp16 | bf16 | int8"},
+    {"need-schedule", "ffn.need_schedule", "1 RECV | 0 NORM"},
+    {"mask-rate", "ffn.mask_rate", "share of masked entries"},
+    kSeed};
+
+// The workload prefix, the CLI flags and the tensor I/O of a kernel: what the CLI checks its
+// flags against.
+KernelDef with(KernelDef k, std::string workload, std::vector<Shorthand> flags, bool inputs,
                uint64_t (*dump_bytes)(const Params&, int)) {
   k.workload = std::move(workload);
+  k.shorthands = std::move(flags);
   k.inputs = inputs;
   k.dumps = dump_bytes != nullptr;
   k.dump_bytes = dump_bytes;
   return k;
 }
 
+std::vector<Shorthand> plus(std::vector<Shorthand> v, const Shorthand& s) {
+  v.push_back(s);
+  return v;
+}
+
 }  // namespace
 
 const std::vector<KernelDef>& all_kernels() {
   static const std::vector<KernelDef> kernels = {
-      with(dispatch_kernel_def(), "dispatch", true, dispatch_dump),
-      with(combine_kernel_def(), "dispatch", true, combine_dump),
-      with(moe_kernel_def(), "dispatch", true, moe_dump),
-      with(alltoallv_kernel_def(), "dispatch", true, alltoallv_dump),
-      with(ffn_worker_batching_kernel_def(), "ffn", false, ffn_dump),
-      with(pipeline_kernel_def(), "", false, nullptr),
-      with(stream_kernel_def(), "", false, nullptr),
-      with(syncbug_kernel_def(), "", false, nullptr),
-      with(ub_write_kernel_def(), "", false, nullptr),
-      with(flag_ring_kernel_def(), "", false, nullptr)};
+      with(dispatch_kernel_def(), "dispatch", kMoeWorkload, true, dispatch_dump),
+      with(combine_kernel_def(), "dispatch", plus(kMoeWorkload, kCommQuant), true, combine_dump),
+      with(moe_kernel_def(), "dispatch", plus(kMoeWorkload, kCommQuant), true, moe_dump),
+      with(alltoallv_kernel_def(), "dispatch", kMoeWorkload, true, alltoallv_dump),
+      with(ffn_worker_batching_kernel_def(), "ffn", kFfnWorkload, false, ffn_dump),
+      with(pipeline_kernel_def(), "", {kSeed}, false, nullptr),
+      with(stream_kernel_def(), "", {kSeed}, false, nullptr),
+      with(syncbug_kernel_def(), "", {kSeed}, false, nullptr),
+      with(ub_write_kernel_def(), "", {}, false, nullptr),
+      with(flag_ring_kernel_def(), "", {}, false, nullptr)};
   return kernels;
 }
 
@@ -147,6 +185,29 @@ int single_die(const Params& p, const char* kernel) {
 int ep_ranks(const Params& p, int default_ranks) {
   int64_t ep = p.integer("ep.world_size");
   return ep == 0 ? default_ranks : static_cast<int>(ep);
+}
+
+std::string run_stages(const KernelDef& k, KernelRun& run, Simulation& sim, const Params& p) {
+  run.place(sim);
+  run.launch(sim);
+  run.figures(sim);
+  const std::string dump_dir = p.text("run.dump_dir");
+  if (!dump_dir.empty()) run.dump(sim, dump_dir);
+  if (p.integer("run.check") == 0) return "not checked (run.check = 0)";
+  const bool payload = p.integer("sim.payload") != 0;
+  const std::string diff = run.check(sim, payload);
+  if (!diff.empty()) throw SimError(kExitCheckFailed, k.name + ": " + diff);
+  return run.checked(payload);
+}
+
+void require_window(const Params& p, const std::string& kernel, uint64_t needed,
+                    const std::string& formula) {
+  const uint64_t have = static_cast<uint64_t>(p.integer("hccl.buffsize_MB")) << 20;
+  if (needed > have)
+    throw SimError(kExitBadInput, "kernel " + kernel + " needs an HCCL window of " +
+                                      std::to_string(needed) + " B (" + formula +
+                                      ") but hccl.buffsize_MB gives " + std::to_string(have) +
+                                      " B");
 }
 
 Params declare_all_params() {

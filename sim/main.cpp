@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "kernels/kernel.h"
@@ -29,37 +30,10 @@ extern const char* const kGitDescribe;  // `git describe --always --dirty` at bu
 
 namespace {
 
-// Flags that are shorthands for a parameter: --flag VALUE is --set key=VALUE. A key that starts
-// with '*' belongs to the workload of the chosen kernel: '*.bs' is dispatch.bs for dispatch,
-// combine and moe, and ffn.bs for ffn_worker_batching (KernelDef::workload).
-struct Shorthand {
-  const char* flag;
-  const char* key;
-  const char* help;
-};
-const Shorthand kShorthands[] = {
+// Flags every kernel reads: --flag VALUE is --set key=VALUE. The kernels declare their own
+// (KernelDef::shorthands); a kernel's flag given to another kernel is bad input.
+const Shorthand kRunFlags[] = {
     {"ep", "ep.world_size", "ranks (dies) of the EP group, 1 to 768 (omit: the kernel's default)"},
-    {"bs", "*.bs", "tokens per rank (dispatch, combine, moe) or per micro-batch (ffn)"},
-    {"hidden", "*.hidden", "hidden size H"},
-    {"topk", "*.topk", "experts per token K (ffn: selected experts = K + 1)"},
-    {"experts", "*.experts", "MoE experts (ffn: per layer)"},
-    {"shared-experts", "dispatch.shared_experts", "dispatch/combine/moe: shared experts"},
-    {"shared-expert-ranks", "dispatch.shared_expert_ranks",
-     "dispatch/combine/moe: ranks of shared experts"},
-    {"quant", "dispatch.quant", "dispatch/moe: none | int8"},
-    {"dtype", "dispatch.dtype", "dispatch/combine/moe: bf16 | fp16"},
-    {"token-nums-type", "dispatch.token_nums_type", "dispatch: 0 cumsum | 1 count per expert"},
-    {"active-tokens", "dispatch.active_tokens",
-     "dispatch/combine/moe: the first N tokens are active"},
-    {"comm-quant", "combine.comm_quant", "combine/moe: none | int8 communication quantization"},
-    {"routing", "*.routing", "uniform | balanced | zipf:ALPHA"},
-    {"seed", "sim.seed", "seed of the generated inputs"},
-    {"attn-ranks", "ffn.attn_ranks", "ffn_worker_batching: attention ranks A"},
-    {"micro-batches", "ffn.micro_batches", "ffn_worker_batching: micro-batches M"},
-    {"layers", "ffn.layers", "ffn_worker_batching: layers"},
-    {"token-dtype", "ffn.token_dtype", "ffn_worker_batching: fp16 | bf16 | int8"},
-    {"need-schedule", "ffn.need_schedule", "ffn_worker_batching: 1 RECV | 0 NORM"},
-    {"mask-rate", "ffn.mask_rate", "ffn_worker_batching: share of masked entries"},
     {"dump", "run.dump_dir",
      "write inputs and outputs as DIR/rank{r}/NAME.npy (kernels marked in --list-kernels; "
      "refused above run.dump_max_MiB)"},
@@ -67,6 +41,17 @@ const Shorthand kShorthands[] = {
      "read inputs from DIR/rank{r}/NAME.npy (kernels marked in "
      "--list-kernels)"},
 };
+
+// Every kernel's flags, once each (the first kernel's help), with the kernels that read it.
+std::map<std::string, std::pair<std::string, std::string>> kernel_flags() {
+  std::map<std::string, std::pair<std::string, std::string>> flags;
+  for (const KernelDef& k : all_kernels())
+    for (const Shorthand& s : k.shorthands) {
+      auto [it, fresh] = flags.emplace(s.flag, std::make_pair(s.help, k.name));
+      if (!fresh) it->second.second += ", " + k.name;
+    }
+  return flags;
+}
 
 std::string version_line() {
   return std::string("ascend-sim ") + kVersion + " (git " + kGitDescribe + ")";
@@ -126,12 +111,16 @@ void require_writable_dir(const std::string& dir, const std::string& what) {
 void print_kernels(bool json) {
   if (json) {
     nlohmann::json out = nlohmann::json::array();
-    for (const KernelDef& k : all_kernels())
+    for (const KernelDef& k : all_kernels()) {
+      nlohmann::json flags = nlohmann::json::array();
+      for (const Shorthand& s : k.shorthands) flags.push_back("--" + s.flag);
       out.push_back({{"name", k.name},
                      {"summary", k.summary},
                      {"workload", k.workload},
+                     {"flags", flags},
                      {"dump", k.dumps},
                      {"input", k.inputs}});
+    }
     std::cout << out.dump(2) << "\n";
     return;
   }
@@ -258,9 +247,13 @@ int run_cli(int argc, char** argv) {
   add("list-kernels", "the kernels: workload prefix, --dump/--input support, summary");
   add("json", "--list-params and --list-kernels as JSON");
   add("dry-run",
-      "check the command (flags, keys, values, ranks, trace scope, --out and --dump) and stop "
-      "before simulating; the kernel's own attribute limits are checked at launch");
-  for (const Shorthand& s : kShorthands) add(s.flag, po::value<std::string>(), s.help);
+      "check the command (flags, keys, values, ranks, trace scope, --out and --dump) and the "
+      "kernel's attribute limits, and stop before simulating");
+  for (const Shorthand& s : kRunFlags)
+    add(s.flag.c_str(), po::value<std::string>(), s.help.c_str());
+  const auto flags = kernel_flags();
+  for (const auto& [flag, help] : flags)
+    add(flag.c_str(), po::value<std::string>(), (help.first + " (" + help.second + ")").c_str());
   po::variables_map vm;
   std::vector<std::string> positional;
   try {
@@ -319,25 +312,24 @@ int run_cli(int argc, char** argv) {
   };
   apply_sets();  // --set run.kernel=... decides what the workload shorthands mean
   const KernelDef& chosen = find_kernel(params.text("run.kernel"));
-  for (const Shorthand& s : kShorthands) {
+  for (const Shorthand& s : kRunFlags) {
     if (!vm.count(s.flag)) continue;
-    std::string key = s.key, flag = std::string("--") + s.flag;
-    if (key[0] == '*') {
-      if (chosen.workload.empty())
-        throw SimError(kExitBadInput, flag + " does not apply to kernel " + chosen.name +
-                                          ": it has no workload shorthands (its parameters are " +
-                                          chosen.name + ".*, see --list-params " + chosen.name +
-                                          ".)");
-      key = chosen.workload + key.substr(1);
-    }
-    if (!params.has(key) || !chosen.reads(key))
-      throw SimError(kExitBadInput, flag + " does not apply to kernel " + chosen.name +
-                                        " (no parameter " + key + ")");
-    params.set(key, vm[s.flag].as<std::string>(), flag);
-    if (key == "ep.world_size" && params.integer(key) == 0)
+    params.set(s.key, vm[s.flag].as<std::string>(), "--" + s.flag);
+    if (s.key == "ep.world_size" && params.integer(s.key) == 0)
       throw SimError(kExitBadInput,
                      "--ep 0: the EP group has 1 to 768 ranks; leave --ep out for the kernel's "
                      "default");
+  }
+  for (const auto& [flag, help] : flags) {  // the chosen kernel's flags, and no other kernel's
+    if (!vm.count(flag)) continue;
+    const auto own = std::find_if(chosen.shorthands.begin(), chosen.shorthands.end(),
+                                  [&, f = flag](const Shorthand& s) { return s.flag == f; });
+    if (own == chosen.shorthands.end())
+      throw SimError(kExitBadInput, "--" + flag + " does not apply to kernel " + chosen.name +
+                                        ": it is a flag of " + help.second +
+                                        " (the parameters of " + chosen.name +
+                                        ": --list-params --kernel " + chosen.name + ")");
+    params.set(own->key, vm[flag].as<std::string>(), "--" + flag);
   }
   if (vm.count("no-check")) params.set("run.check", "0", "--no-check");
   if (vm.count("racecheck")) params.set("run.racecheck", "1", "--racecheck");
@@ -393,6 +385,8 @@ int run_cli(int argc, char** argv) {
   // so that --config config.ini reruns the same run.
   if (params.integer("ep.world_size") == 0)
     params.set("ep.world_size", std::to_string(dies), "resolved");
+  // The plan stage: the kernel's attributes against its limits, before any SystemC object exists.
+  std::unique_ptr<KernelRun> planned = kernel.plan(params, dies);
 
   // A trace scope that selects nothing of this run would write an empty trace.
   std::set<int> traced_cores;
@@ -429,8 +423,8 @@ int run_cli(int argc, char** argv) {
 
   if (vm.count("dry-run")) {
     std::cout << "ascend-sim: dry run: kernel " << kernel.name << " on preset " << preset << ", "
-              << dies << " rank(s); the command passes the CLI's checks (the kernel's attribute "
-              << "limits are checked at launch)\n";
+              << dies << " rank(s); the command passes the CLI's checks and the kernel's plan "
+              << "(its attribute limits)\n";
     if (!dump_dir.empty())
       std::cout << "  dump           " << dump_dir << ", about " << std::fixed
                 << std::setprecision(1) << static_cast<double>(dump_estimate) / (1 << 20)
@@ -442,7 +436,7 @@ int run_cli(int argc, char** argv) {
   Simulation sim(params, dies, ro);
   std::string check;
   try {
-    check = kernel.run(sim, params);
+    check = run_stages(kernel, *planned, sim, params);
   } catch (...) {
     sim.close_traces();  // what happened up to the failure stays inspectable
     throw;

@@ -84,8 +84,10 @@ Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& 
       Params p = make_params(sets);
       p.set("run.kernel", kernel, "test");
       const KernelDef& def = find_kernel(kernel);
-      Simulation sim(p, def.dies(p), opts);
-      def.run(sim, p);
+      const int dies = def.dies(p);
+      std::unique_ptr<KernelRun> run = def.plan(p, dies);  // as the CLI: before anything is built
+      Simulation sim(p, dies, opts);
+      run_stages(def, *run, sim, p);
       sim.write_outputs(0, "a3", kernel);
       return sim.stats(0).dump();
     });

@@ -212,10 +212,55 @@ TEST(DispatchCheck, MasksCountsSkewSplitsAndBuffers) {
                 "dispatch.send_split=rank", "dispatch.hidden=1024"});
   expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32", "dispatch.buffer_num=1",
                 "dispatch.hidden=1024"});
+  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32",
+                "dispatch.send_split=token", "dispatch.hidden=1024"});
   expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32", "dispatch.calls=3",
                 "dispatch.hidden=1024"});
   expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=8",
                 "dispatch.active_tokens=0", "dispatch.hidden=1024"});
+}
+
+// The token split (fullmesh_v2): whole tokens per core, each quantized once and sent K times;
+// the outputs are the same bits in every mode of the record.
+TEST(DispatchCheck, TheTokenSplitInEveryRecordMode) {
+  const std::vector<std::string> base = {"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=13",
+                                         "dispatch.hidden=1024", "dispatch.send_split=token"};
+  for (std::vector<std::string> extra :
+       std::vector<std::vector<std::string>>{{},
+                                             {"dispatch.quant=none"},
+                                             {"dispatch.dtype=fp16"},
+                                             {"dispatch.quant_before_send=0"},
+                                             {"dispatch.buffer_num=1", "dispatch.calls=2"},
+                                             {"dispatch.active_tokens=5", "dispatch.topk=3"}}) {
+    extra.insert(extra.begin(), base.begin(), base.end());
+    expect_check(extra);
+  }
+  expect_check({"ep.world_size=4", "dispatch.experts=12", "dispatch.shared_experts=1",
+                "dispatch.shared_expert_ranks=1", "dispatch.bs=16", "dispatch.hidden=1024",
+                "dispatch.send_split=token"});
+}
+
+TEST(DispatchTiming, TheTokenSplitQuantizesEachTokenOnceAndIsFasterThanEntry) {
+  const std::vector<std::string> w = {"ep.world_size=4", "dispatch.experts=16",
+                                      "dispatch.bs=32",  "dispatch.hidden=4096",
+                                      "sim.payload=0",   "run.check=0"};
+  auto with = [&](const char* split) {
+    std::vector<std::string> s = w;
+    s.push_back(std::string("dispatch.send_split=") + split);
+    return run_scenario("dispatch", s);
+  };
+  Outcome entry = with("entry"), token = with("token");
+  ASSERT_EQ(entry.exit_code, 0) << entry.message;
+  ASSERT_EQ(token.exit_code, 0) << token.message;
+  EXPECT_LT(token.latency_ns(), entry.latency_ns());
+  // Vector work: one quantization per token instead of one per (token, k) entry.
+  auto vector_busy = [](const Outcome& o) {
+    double sum = 0;
+    for (const auto& r : o.kernel()["ranks"])
+      for (const auto& v : r["pipe_busy_pct"]["VECTOR"]) sum += v.get<double>();
+    return sum;
+  };
+  EXPECT_LT(vector_busy(token), vector_busy(entry) / 4);
 }
 
 TEST(DispatchWindowFlip, WithoutTheFlipADelayedRanksDataIsOverwrittenAndCheckCatchesIt) {

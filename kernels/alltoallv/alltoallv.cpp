@@ -2,12 +2,16 @@
 // its check) and the `moe.dispatch = alltoallv` step of `--kernel moe`.
 #include "kernels/alltoallv/alltoallv_host.h"
 #include "kernels/alltoallv/alltoallv_kernel.h"
+#include "kernels/common/host.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
 
 namespace ascend {
 
 namespace alltoallv {
+
+const char* const kWindowFormula =
+    "2 x ((K + shared) x BS x Align512(2H) + W x BS x min(K, L) x Align32(record))";
 
 void validate(const dispatch::Attrs& a) {
   dispatch::validate(a);
@@ -27,56 +31,28 @@ dispatch::Execution execute(Simulation& sim, const dispatch::Attrs& a, bool bf16
                             const std::vector<dispatch::RankInputs>& inputs) {
   const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
   alltoallv::validate(a);
-  sim.require_window("alltoallv_dispatch", alltoallv::window_needed(a),
-                     "2 x ((K + shared) x BS x Align512(2H) + W x BS x min(K, L) x "
-                     "Align32(record))");
+  sim.require_window("alltoallv_dispatch", alltoallv::window_needed(a), kWindowFormula);
   dispatch::Execution ex;
   ex.buffer_num = a.buffer_num;
   ex.bufs.assign(1, std::vector<dispatch::RankBuffers>(ranks));
   std::vector<uint64_t> sorted(ranks);
   for (int r = 0; r < ranks; ++r) {
-    const dispatch::RankInputs& in = inputs[r];
-    dispatch::RankBuffers& b = ex.bufs[0][r];
-    int rows = dispatch::capacity_rows(a, r), l = dispatch::local_experts(a, r);
-    b.x = sim.alloc(r, "alltoallv.x", static_cast<uint64_t>(a.bs) * a.hidden * 2);
-    b.ids = sim.alloc(r, "alltoallv.expert_ids", in.ids.size() * 4);
-    b.expand_x = sim.alloc(r, "alltoallv.expand_x", rows * dispatch::out_row_bytes(a));
-    b.scales = sim.alloc(r, "alltoallv.dynamic_scales", rows * 4ull);
-    b.assist = sim.alloc(r, "alltoallv.assist_info_for_combine", rows * 128ull * 4);
-    b.token_nums = sim.alloc(r, "alltoallv.expert_token_nums", l * 8ull);
-    b.recv_counts = sim.alloc(r, "alltoallv.ep_recv_counts", static_cast<uint64_t>(a.ep) * l * 4);
-    b.workspace = 0;
+    ex.bufs[0][r] = dispatch::place_rank(sim, a, r, inputs[r], "alltoallv");
     sorted[r] =
         sim.alloc(r, "alltoallv.sorted", static_cast<uint64_t>(a.bs) * a.topk * record_stride(a));
-    if (!in.x.empty()) sim.write(b.x, in.x.data(), in.x.size() * 2);
-    sim.write(b.ids, in.ids.data(), in.ids.size() * 4);
   }
   ex.phases.assign(static_cast<size_t>(ranks) * cores * 5, 0);
   ex.record = &sim.run_kernel("alltoallv_dispatch", cores, [&](int rank) {
     return [&, rank] {
       const dispatch::RankBuffers& b = ex.bufs[0][rank];
       DeviceArgs args;
-      args.x = reinterpret_cast<GM_ADDR>(b.x);
-      args.expert_ids = reinterpret_cast<GM_ADDR>(b.ids);
-      args.expand_x = reinterpret_cast<GM_ADDR>(b.expand_x);
-      args.dynamic_scales = reinterpret_cast<GM_ADDR>(b.scales);
-      args.assist_info = reinterpret_cast<GM_ADDR>(b.assist);
-      args.expert_token_nums = reinterpret_cast<GM_ADDR>(b.token_nums);
-      args.ep_recv_counts = reinterpret_cast<GM_ADDR>(b.recv_counts);
+      dispatch::bind_tensors(args, b);
       args.sorted = reinterpret_cast<GM_ADDR>(sorted[rank]);
       args.attrs = a;
       args.buffer_num = a.buffer_num;
       args.active_tokens = inputs[rank].active_tokens(a);
       args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 5];
-      if (bf16) {
-        KernelAlltoallvDispatch<AscendC::bfloat16_t> k;
-        k.Init(args);
-        k.Process();
-      } else {
-        KernelAlltoallvDispatch<AscendC::half> k;
-        k.Init(args);
-        k.Process();
-      }
+      common::run_device<KernelAlltoallvDispatch>(bf16, args);
     };
   });
   // The figures of dispatch, with this kernel's phase names.
@@ -98,27 +74,50 @@ int dies(const Params& p) {
   return ep_ranks(p, 16);
 }
 
-std::string run(Simulation& sim, const Params& p) {
-  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
-  dispatch::Attrs a = dispatch::attrs_of(p, ranks, cores);
-  alltoallv::validate(a);
-  const bool bf16 = p.text("dispatch.dtype") == "bf16";
-  const bool payload = p.integer("sim.payload") != 0;
-  std::vector<dispatch::RankInputs> inputs = dispatch::make_inputs(p, a, bf16, 1)[0];
-  dispatch::Execution ex = alltoallv::execute(sim, a, bf16, inputs);
-  const std::string dump_dir = p.text("run.dump_dir");
-  if (!dump_dir.empty())
-    for (int r = 0; r < ranks; ++r)
-      dispatch::dump(sim, a, bf16, inputs[r], ex.bufs[0][r], r,
-                     dump_dir + "/rank" + std::to_string(r));
-  if (p.integer("run.check") == 0) return "not checked (run.check = 0)";
-  std::vector<dispatch::RankOutputs> want = dispatch::golden(a, bf16, inputs);
-  for (int r = 0; r < ranks; ++r) {
-    std::string diff = dispatch::compare(a, want[r], sim, ex.bufs[0][r], r, 0, payload);
-    if (!diff.empty()) throw SimError(kExitCheckFailed, "alltoallv_dispatch: " + diff);
+class AlltoallvRun : public KernelRun {
+ public:
+  AlltoallvRun(const Params& p, int ranks)
+      : p_(p),
+        a_(dispatch::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")))),
+        bf16_(p.text("dispatch.dtype") == "bf16") {
+    alltoallv::validate(a_);
+    require_window(p, "alltoallv_dispatch", alltoallv::window_needed(a_),
+                   alltoallv::kWindowFormula);
+    dispatch::check_routing(p, a_);
   }
-  return std::string(payload ? "every output" : "every id, count and triple (timing-only)") +
-         " of every rank matches dispatch's golden reference (" + std::to_string(ranks) + " ranks)";
+
+  void place(Simulation&) override { inputs_ = dispatch::make_inputs(p_, a_, bf16_, 1)[0]; }
+  // GM placement and launch are one step of the baseline (alltoallv::execute, also moe's).
+  void launch(Simulation& sim) override { ex_ = alltoallv::execute(sim, a_, bf16_, inputs_); }
+  void dump(Simulation& sim, const std::string& dir) override {
+    for (int r = 0; r < a_.ep; ++r)
+      dispatch::dump(sim, a_, bf16_, inputs_[r], ex_.bufs[0][r], r,
+                     dir + "/rank" + std::to_string(r));
+  }
+  std::string check(Simulation& sim, bool payload) override {
+    std::vector<dispatch::RankOutputs> want = dispatch::golden(a_, bf16_, inputs_);
+    for (int r = 0; r < a_.ep; ++r) {
+      std::string diff = dispatch::compare(a_, want[r], sim, ex_.bufs[0][r], r, 0, payload);
+      if (!diff.empty()) return diff;
+    }
+    return "";
+  }
+  std::string checked(bool payload) const override {
+    return std::string(payload ? "every output" : "every id, count and triple (timing-only)") +
+           " of every rank matches dispatch's golden reference (" + std::to_string(a_.ep) +
+           " ranks)";
+  }
+
+ private:
+  const Params& p_;
+  dispatch::Attrs a_;
+  bool bf16_;
+  std::vector<dispatch::RankInputs> inputs_;
+  dispatch::Execution ex_;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
+  return std::make_unique<AlltoallvRun>(p, ranks);
 }
 
 void declare(Params&) {}  // the dispatch.* workload
@@ -128,7 +127,7 @@ void declare(Params&) {}  // the dispatch.* workload
 KernelDef alltoallv_kernel_def() {
   return {"alltoallv_dispatch",
           "baseline: counts all-to-all, sort by expert, data all-to-all (dispatch's outputs)",
-          declare, run, dies};
+          declare, dies, plan};
 }
 
 }  // namespace ascend

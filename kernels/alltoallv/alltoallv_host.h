@@ -12,6 +12,7 @@ namespace ascend::alltoallv {
 void validate(const dispatch::Attrs& a);
 // Data window it needs: 2 x (combine's area + W x BS x min(K, L) records).
 uint64_t window_needed(const dispatch::Attrs& a);
+extern const char* const kWindowFormula;  // window_needed, for the message
 
 // One call on every rank; phases hold [rank][core][5] timestamps (start, counts sent, sorted,
 // data sent, done).

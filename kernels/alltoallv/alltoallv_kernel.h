@@ -18,6 +18,7 @@
 
 #include <vector>
 
+#include "kernels/common/device.h"
 #include "kernels/dispatch/dispatch_quant.h"
 #include "kernels/dispatch/dispatch_tiling.h"
 #include "sim/api/kernel_operator.h"
@@ -63,6 +64,7 @@ class KernelAlltoallvDispatch {
  public:
   __aicore__ void Init(const DeviceArgs& args) {
     g_ = args;
+    stamps_ = common::PhaseStamps(g_.phase_ps, 5);
     const Attrs& a = g_.attrs;
     rank_ = static_cast<int>(GetRankId());
     core_ = static_cast<int>(GetBlockIdx());
@@ -93,7 +95,7 @@ class KernelAlltoallvDispatch {
 
   __aicore__ void Process() {
     Stamp(0);
-    InitWinState();
+    data_state_ = common::FlipWinState(kStateWordBase);
     CountAndSort();
     SendCounts();
     Stamp(1);
@@ -116,17 +118,7 @@ class KernelAlltoallvDispatch {
   }
 
  private:
-  void Stamp(int i) {
-    if (g_.phase_ps) g_.phase_ps[core_ * 5 + i] = SimNowPs();
-  }
-  void InitWinState() {
-    GlobalTensor<int32_t> state;
-    state.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId(rank_) +
-                                                            kStateWordBase + core_ * 512ull),
-                          8);
-    data_state_ = state.GetValue(0);
-    state.SetValue(0, data_state_ ? 0 : 1);
-  }
+  void Stamp(int i) const { stamps_.Stamp(i); }
   GM_ADDR Status(int rank) const {
     return GetWindStateAddrByRankId(rank) + data_state_ * dispatch::kStatusHalf;
   }
@@ -414,6 +406,7 @@ class KernelAlltoallvDispatch {
 
   DeviceArgs g_;
   int rank_ = 0, core_ = 0, cores_ = 1, l_ = 1, data_state_ = 0;
+  common::PhaseStamps stamps_;
   int64_t n_ = 0;
   uint64_t rs_ = 0, data_ = 0;
   std::vector<int64_t> count_, start_, order_, recv_;  // scalar working memory

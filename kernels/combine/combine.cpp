@@ -2,11 +2,11 @@
 // the golden check, the figures, and `--kernel combine`.
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <random>
 
 #include "kernels/combine/combine_host.h"
 #include "kernels/combine/combine_kernel.h"
+#include "kernels/common/host.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
@@ -18,12 +18,7 @@ namespace ascend {
 namespace combine {
 
 namespace {
-template <class V>
-std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
-  std::vector<V> v(n);
-  if (n) sim.read(addr, v.data(), n * sizeof(V));
-  return v;
-}
+using common::read_vec;
 uint64_t npos(int v) {
   return static_cast<uint64_t>(v);
 }
@@ -66,15 +61,14 @@ std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf
   const bool payload = p.integer("sim.payload") != 0;
   std::vector<dispatch::RankInputs> routed(w);
   for (int r = 0; r < w; ++r) {  // the seeds of dispatch: the same routing for the same seed
-    std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + call));
+    std::mt19937 rng(common::input_seed(p, r, call));
     routed[r].ids = dispatch::route(a.d, p.text("dispatch.routing"), r, rng);
   }
   // Rows, triples and counts as dispatch lays them out (ids only: no hidden states needed).
   std::vector<dispatch::RankOutputs> layout = dispatch::golden(a.d, bf16, routed);
   std::vector<RankInputs> in(w);
   for (int r = 0; r < w; ++r) {
-    std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + call) ^
-                     0x5bd1e995u);
+    std::mt19937 rng(common::input_seed(p, r, call, kScaleSalt));
     in[r].ids = routed[r].ids;
     in[r].assist = layout[r].assist_info;
     in[r].ep_send_counts = layout[r].ep_recv_counts;
@@ -117,17 +111,7 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir, int ra
   }
   in.assist.assign(assist.begin(), assist.begin() + 3 * in.rows_to_send());
   if (a.shared_expert_x) load("shared_expert_x", xdt, {bs, h}, in.shared_expert_x);
-  if (std::filesystem::exists(dir + "/x_active_mask.npy")) {
-    npy::Array m = npy::read_expect(dir + "/x_active_mask.npy", "|b1", {bs});
-    int n = 0;
-    while (n < a.d.bs && m.bytes[n]) ++n;
-    for (int t = n; t < a.d.bs; ++t)
-      if (m.bytes[t])
-        throw SimError(kExitBadInput, dir + "/x_active_mask.npy: token " + std::to_string(t) +
-                                          " is active after an inactive one; a 1-D mask is a "
-                                          "prefix");
-    in.active = n;
-  }
+  in.active = common::read_active_mask(dir, a.d.bs);
   return in;
 }
 
@@ -160,6 +144,7 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
     }
   ex.phases.assign(static_cast<size_t>(ranks) * cores * 3, 0);
   ex.wait_ps.assign(static_cast<size_t>(ranks) * cores, 0);
+  const Receiver receive = receivers().find(a.receiver);
   ex.record = &sim.run_kernel("combine", cores, [&](int rank) {
     return [&, rank] {
       for (int c = 0; c < calls; ++c) {
@@ -178,15 +163,8 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 3];
         args.wait_ps = &ex.wait_ps[static_cast<size_t>(rank) * cores];
         args.stall_before_send_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
-        if (bf16) {
-          KernelCombine<AscendC::bfloat16_t> kernel;
-          kernel.Init(args);
-          kernel.Process();
-        } else {
-          KernelCombine<AscendC::half> kernel;
-          kernel.Init(args);
-          kernel.Process();
-        }
+        args.receive = receive;
+        common::run_device<KernelCombine>(bf16, args);
       }
     };
   });
@@ -248,38 +226,33 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, cons
   const uint64_t bs = npos(a.d.bs), h = npos(a.d.hidden), k = npos(a.d.topk);
   const uint64_t rows = npos(dispatch::capacity_rows(a.d, rank));
   const char* xdt = bf16 ? "<u2" : "<f2";
-  auto from_gm = [&](uint64_t addr, uint64_t bytes) {
-    std::vector<uint8_t> v(bytes);
-    sim.read(addr, v.data(), bytes);
-    return v;
-  };
-  npy::write(dir + "/expand_x.npy", xdt, {rows, h}, from_gm(b.expand_x, rows * h * 2).data());
+  npy::write(dir + "/expand_x.npy", xdt, {rows, h},
+             common::read_vec<uint8_t>(sim, b.expand_x, rows * h * 2).data());
   npy::write(dir + "/assist_info_for_combine.npy", "<i4", {rows * 128},
-             from_gm(b.assist, rows * 128 * 4).data());
+             common::read_vec<uint8_t>(sim, b.assist, rows * 128 * 4).data());
   npy::write(dir + "/ep_send_counts.npy", "<i4", {in.ep_send_counts.size()},
              in.ep_send_counts.data());
   npy::write(dir + "/expert_ids.npy", "<i4", {bs, k}, in.ids.data());
   npy::write(dir + "/expert_scales.npy", "<f4", {bs, k}, in.expert_scales.data());
   if (b.shared_x)
-    npy::write(dir + "/shared_expert_x.npy", xdt, {bs, h}, from_gm(b.shared_x, bs * h * 2).data());
-  if (in.active_tokens(a) < a.d.bs) {
-    std::vector<uint8_t> mask(bs, 0);
-    for (int t = 0; t < in.active_tokens(a); ++t) mask[t] = 1;
-    npy::write(dir + "/x_active_mask.npy", "|b1", {bs}, mask.data());
-  }
-  npy::write(dir + "/x_out.npy", xdt, {bs, h}, from_gm(b.x_out, bs * h * 2).data());
+    npy::write(dir + "/shared_expert_x.npy", xdt, {bs, h},
+               common::read_vec<uint8_t>(sim, b.shared_x, bs * h * 2).data());
+  common::write_active_mask(dir, a.d.bs, in.active_tokens(a));
+  npy::write(dir + "/x_out.npy", xdt, {bs, h},
+             common::read_vec<uint8_t>(sim, b.x_out, bs * h * 2).data());
 }
 
-void check(const Attrs& a, bool bf16, const std::vector<std::vector<RankInputs>>& inputs,
-           Simulation& sim, const Execution& ex) {
+std::string check(const Attrs& a, bool bf16, const std::vector<std::vector<RankInputs>>& inputs,
+                  Simulation& sim, const Execution& ex) {
   for (size_t c = 0; c < inputs.size(); ++c) {
     std::vector<std::vector<uint16_t>> want = golden(a, bf16, inputs[c]);
     for (int r = 0; r < a.d.ep; ++r) {
       std::string diff = compare(a, want[r], sim, ex.bufs[c][r], r, static_cast<int>(c),
                                  inputs[c][r].active_tokens(a));
-      if (!diff.empty()) throw SimError(kExitCheckFailed, "combine: " + diff);
+      if (!diff.empty()) return diff;
     }
   }
+  return "";
 }
 
 }  // namespace combine
@@ -295,7 +268,7 @@ void declare(Params& p) {
                          doc));
   p.declare(int_param("combine.shared_expert_x", "", "0", 0, 1,
                       "1: add a sharedExpertX (BS, H) input unweighted (S = 0 only)", doc));
-  p.declare(choice_param("combine.receiver", "in_order", {"in_order", "ready_first"},
+  p.declare(choice_param("combine.receiver", "in_order", combine::receivers().names(),
                          "receiver strategy: wait for each token in turn ([OLD]) or poll the "
                          "unfinished tokens round-robin and combine whichever is ready ([NEW])",
                          w));
@@ -317,51 +290,75 @@ int dies(const Params& p) {
   return ep_ranks(p, 16);
 }
 
-std::string run(Simulation& sim, const Params& p) {
-  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
-  combine::Attrs a = combine::attrs_of(p, ranks, cores);
-  combine::validate(a);
-  sim.require_window("combine", 2 * dispatch::combine_area_bytes(a.d),
-                     "2 x (K + shared) x BS x Align512(2H)");
-  const bool bf16 = p.text("dispatch.dtype") == "bf16";
-  // One call per launch: back-to-back combines with nothing in between can race (a rank two calls
-  // ahead reuses a window half a slow core still reads); moe.layers alternates the halves the way
-  // a model does, with a dispatch in between.
-  const int calls = 1;
-  const bool payload = p.integer("sim.payload") != 0;
-  const std::string input_dir = p.text("run.input_dir"), dump_dir = p.text("run.dump_dir");
-  std::vector<std::vector<combine::RankInputs>> inputs;
-  for (int c = 0; c < calls; ++c) {
-    if (input_dir.empty()) {
-      inputs.push_back(combine::generate_inputs(p, a, bf16, c));
-      continue;
-    }
-    std::vector<combine::RankInputs> in(ranks);
-    for (int r = 0; r < ranks; ++r) {
-      in[r] = combine::read_inputs(a, bf16, input_dir + "/rank" + std::to_string(r), r);
-      if (!payload) in[r].expand_x.clear(), in[r].shared_expert_x.clear();
-    }
-    inputs.push_back(std::move(in));
+class CombineRun : public KernelRun {
+ public:
+  CombineRun(const Params& p, int ranks)
+      : p_(p),
+        a_(combine::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")))),
+        bf16_(p.text("dispatch.dtype") == "bf16") {
+    combine::validate(a_);
+    require_window(p, "combine", 2 * dispatch::combine_area_bytes(a_.d),
+                   "2 x (K + shared) x BS x Align512(2H)");
+    dispatch::check_routing(p, a_.d);
+    knobs_.delay_rank = static_cast<int>(p.integer("combine.delay_rank"));
+    knobs_.delay_ps = static_cast<model::Tick>(p.real("combine.delay_us") * 1e6);
+    if (knobs_.delay_rank >= ranks)
+      throw SimError(kExitBadInput,
+                     "combine.delay_rank = " + p.text("combine.delay_rank") +
+                         " is not a rank of ep.world_size = " + std::to_string(ranks));
   }
-  combine::Knobs knobs;
-  knobs.delay_rank = static_cast<int>(p.integer("combine.delay_rank"));
-  if (knobs.delay_rank >= ranks)
-    throw SimError(kExitBadInput, "combine.delay_rank = " + std::to_string(knobs.delay_rank) +
-                                      " is not a rank of ep.world_size = " + std::to_string(ranks));
-  knobs.delay_ps = static_cast<model::Tick>(p.real("combine.delay_us") * 1e6);
-  combine::Execution ex = combine::execute(sim, a, bf16, inputs, knobs);
-  combine::add_figures(*ex.record, a, inputs[0], ex, calls);
-  if (!dump_dir.empty())
-    for (int c = 0; c < calls; ++c)
-      for (int r = 0; r < ranks; ++r)
-        combine::dump(sim, a, bf16, inputs[c][r], ex.bufs[c][r], r,
-                      dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/rank" +
-                          std::to_string(r));
-  if (p.integer("run.check") == 0) return "not checked (run.check = 0)";
-  if (!payload) return "not checked (timing-only run: sim.payload = 0 moves no hidden states)";
-  combine::check(a, bf16, inputs, sim, ex);
-  return "x_out of every rank matches the golden reference (" + std::to_string(ranks) + " ranks, " +
-         std::to_string(calls) + " call(s))";
+
+  void place(Simulation&) override {
+    const std::string input_dir = p_.text("run.input_dir");
+    const bool payload = p_.integer("sim.payload") != 0;
+    for (int c = 0; c < kCalls; ++c) {
+      if (input_dir.empty()) {
+        inputs_.push_back(combine::generate_inputs(p_, a_, bf16_, c));
+        continue;
+      }
+      std::vector<combine::RankInputs> in(a_.d.ep);
+      for (int r = 0; r < a_.d.ep; ++r) {
+        in[r] = combine::read_inputs(a_, bf16_, input_dir + "/rank" + std::to_string(r), r);
+        if (!payload) in[r].expand_x.clear(), in[r].shared_expert_x.clear();
+      }
+      inputs_.push_back(std::move(in));
+    }
+  }
+  // GM placement and launch are one step (combine::execute, also moe's).
+  void launch(Simulation& sim) override { ex_ = combine::execute(sim, a_, bf16_, inputs_, knobs_); }
+  void figures(Simulation&) override {
+    combine::add_figures(*ex_.record, a_, inputs_[0], ex_, kCalls);
+  }
+  void dump(Simulation& sim, const std::string& dir) override {
+    for (int c = 0; c < kCalls; ++c)
+      for (int r = 0; r < a_.d.ep; ++r)
+        combine::dump(sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
+                      common::dump_dir(dir, kCalls, c, "rank" + std::to_string(r)));
+  }
+  std::string check(Simulation& sim, bool payload) override {
+    return payload ? combine::check(a_, bf16_, inputs_, sim, ex_) : "";
+  }
+  std::string checked(bool payload) const override {
+    if (!payload) return "not checked (timing-only run: sim.payload = 0 moves no hidden states)";
+    return "x_out of every rank matches the golden reference (" + std::to_string(a_.d.ep) +
+           " ranks, " + std::to_string(kCalls) + " call(s))";
+  }
+
+ private:
+  // One call per launch: back-to-back combines with nothing in between can race (a rank two
+  // calls ahead reuses a window half a slow core still reads); moe.layers alternates the halves
+  // the way a model does, with a dispatch in between.
+  static constexpr int kCalls = 1;
+  const Params& p_;
+  combine::Attrs a_;
+  bool bf16_;
+  combine::Knobs knobs_;
+  std::vector<std::vector<combine::RankInputs>> inputs_;
+  combine::Execution ex_;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
+  return std::make_unique<CombineRun>(p, ranks);
 }
 
 }  // namespace
@@ -370,7 +367,7 @@ KernelDef combine_kernel_def() {
   return {
       "combine",
       "MoeDistributeCombine (A3 fullmesh_v1): expert outputs back to their tokens, weighted sum",
-      declare, run, dies};
+      declare, dies, plan};
 }
 
 }  // namespace ascend

@@ -13,6 +13,9 @@
 
 namespace ascend::combine {
 
+// Salt of the seed of generated expert scales and outputs: a stream apart from the routing's.
+constexpr uint32_t kScaleSalt = 0x5bd1e995u;
+
 struct RankBuffers {  // GM addresses of one rank's tensors for one call
   uint64_t expand_x, assist, send_counts, scales, shared_x, x_out;
 };
@@ -62,7 +65,7 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, cons
           int rank, const std::string& dir);
 
 // Checks every call and rank against the golden reference; throws SimError(kExitCheckFailed).
-void check(const Attrs& a, bool bf16, const std::vector<std::vector<RankInputs>>& inputs,
-           Simulation& sim, const Execution& ex);
+std::string check(const Attrs& a, bool bf16, const std::vector<std::vector<RankInputs>>& inputs,
+                  Simulation& sim, const Execution& ex);
 
 }  // namespace ascend::combine

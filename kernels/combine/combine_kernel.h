@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kernels/combine/combine_tiling.h"
+#include "kernels/common/device.h"
 #include "sim/api/kernel_operator.h"
 
 namespace ascend::combine {
@@ -34,6 +35,7 @@ struct DeviceArgs {
   uint64_t* phase_ps = nullptr;       // per core: 3 timestamps (start, sent, combined)
   uint64_t* wait_ps = nullptr;        // per core: time spent in polls that found a token not ready
   uint64_t stall_before_send_ps = 0;  // what-if: this rank starts sending late
+  Receiver receive = nullptr;         // the receiver order (receivers(), resolved by the host)
 };
 
 template <class T>
@@ -41,6 +43,7 @@ class KernelCombine {
  public:
   __aicore__ void Init(const DeviceArgs& args) {
     g_ = args;
+    stamps_ = common::PhaseStamps(g_.phase_ps, 3);
     const dispatch::Attrs& d = g_.attrs.d;
     rank_ = static_cast<int>(GetRankId());
     core_ = static_cast<int>(GetBlockIdx());
@@ -85,8 +88,8 @@ class KernelCombine {
 
   __aicore__ void Process() {
     Stamp(0);
-    InitWinState();
-    if (g_.stall_before_send_ps) SimStall(StallCycles());
+    data_state_ = common::FlipWinState(kStateWordBase, g_.window_flip);
+    common::StallPs(g_.stall_before_send_ps);
     Send();
     Stamp(1);
     Receive();
@@ -105,21 +108,7 @@ class KernelCombine {
   static constexpr uint32_t kTripleRows = 256;  // 3 KB
   static constexpr uint32_t kBlockMax = 5248;   // block scales, fp32 (up to 1024 + pad)
 
-  uint64_t StallCycles() const {
-    return SimCyclesIn(g_.stall_before_send_ps);
-  }
-  void Stamp(int i) {
-    if (g_.phase_ps) g_.phase_ps[core_ * 3 + i] = SimNowPs();
-  }
-
-  void InitWinState() {
-    GlobalTensor<int32_t> state;
-    state.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId(rank_) +
-                                                            kStateWordBase + core_ * 512ull),
-                          8);
-    data_state_ = g_.window_flip ? state.GetValue(0) : 0;
-    state.SetValue(0, data_state_ ? 0 : 1);
-  }
+  void Stamp(int i) const { stamps_.Stamp(i); }
 
   uint64_t SlotIndex(int t, int k) const { return static_cast<uint64_t>(t) * slots_ + k; }
   GM_ADDR DataSlot(int rank, int t, int k) const {
@@ -248,27 +237,8 @@ class KernelCombine {
   // ---- 3. receive
   void Receive() {
     auto [begin, end] = split_to_core(g_.active_tokens, cores_, core_);
-    if (g_.attrs.receiver == "in_order") {
-      for (int64_t t = begin; t < end; ++t) {
-        while (!Ready(static_cast<int>(t))) {
-        }
-        CombineToken(static_cast<int>(t));
-      }
-      return;
-    }
-    std::vector<int> pending;
-    for (int64_t t = begin; t < end; ++t) pending.push_back(static_cast<int>(t));
-    while (!pending.empty()) {
-      std::vector<int> left;
-      for (int t : pending) {
-        if (Ready(t)) {
-          CombineToken(t);
-        } else {
-          left.push_back(t);
-        }
-      }
-      pending.swap(left);
-    }
+    g_.receive(
+        begin, end, [this](int t) { return Ready(t); }, [this](int t) { CombineToken(t); });
   }
 
   // One poll of a token's flags: sum of its (K + shared) x 8 floats == 8 x (K + shared) +- 0.5.
@@ -345,6 +315,7 @@ class KernelCombine {
   };
   DeviceArgs g_;
   int rank_ = 0, core_ = 0, cores_ = 1, slots_ = 1, data_state_ = 0;
+  common::PhaseStamps stamps_;
   uint32_t h_ = 0, wire_ = 0, nblk_ = 0;
   uint64_t slot_bytes_ = 0;
   int64_t send_rows_ = 0;

@@ -1,10 +1,49 @@
 #include "kernels/combine/combine_tiling.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "models/errors.h"
 
 namespace ascend::combine {
+
+namespace {
+
+// in_order ([OLD]): wait for each token in turn.
+void in_order(int64_t begin, int64_t end, const std::function<bool(int)>& ready,
+              const std::function<void(int)>& combine) {
+  for (int64_t t = begin; t < end; ++t) {
+    while (!ready(static_cast<int>(t))) {
+    }
+    combine(static_cast<int>(t));
+  }
+}
+
+// ready_first ([NEW]): poll the unfinished tokens round-robin, combine whichever is ready.
+void ready_first(int64_t begin, int64_t end, const std::function<bool(int)>& ready,
+                 const std::function<void(int)>& combine) {
+  std::vector<int> pending;
+  for (int64_t t = begin; t < end; ++t) pending.push_back(static_cast<int>(t));
+  while (!pending.empty()) {
+    std::vector<int> left;
+    for (int t : pending) {
+      if (ready(t)) {
+        combine(t);
+      } else {
+        left.push_back(t);
+      }
+    }
+    pending.swap(left);
+  }
+}
+
+}  // namespace
+
+const common::Strategies<Receiver>& receivers() {
+  static const common::Strategies<Receiver> r(
+      "combine.receiver", {{"in_order", in_order}, {"ready_first", ready_first}});
+  return r;
+}
 
 void validate(const Attrs& a) {
   dispatch::validate(a.d);
@@ -12,9 +51,7 @@ void validate(const Attrs& a) {
     throw SimError(kExitBadInput,
                    "combine: shared_expert_x is allowed only without shared-expert ranks "
                    "(--shared-expert-ranks 0), as the operator document says");
-  if (a.receiver != "in_order" && a.receiver != "ready_first")
-    throw SimError(kExitBadInput,
-                   "combine.receiver = '" + a.receiver + "': in_order or ready_first");
+  receivers().find(a.receiver);  // an unknown name: the registered ones
   if (a.rows_per_barrier < 1 || a.rows_per_barrier > 64)
     throw SimError(kExitBadInput, "combine.rows_per_barrier = " +
                                       std::to_string(a.rows_per_barrier) + " is outside [1, 64]");

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
+#include "kernels/common/strategy.h"
 #include "kernels/dispatch/dispatch_tiling.h"
 
 namespace ascend::combine {
@@ -17,12 +19,20 @@ struct Attrs {
   dispatch::Attrs d;                  // EP, BS, H, K, experts, shared experts, active tokens, cores
   bool comm_quant = false;            // commQuantMode 2: int8 blocks of 8 on the wire
   bool shared_expert_x = false;       // sharedExpertX (BS, H) is added unweighted (S = 0 only)
-  std::string receiver = "in_order";  // in_order ([OLD]) or ready_first ([NEW] round-robin)
+  std::string receiver = "in_order";  // a name of receivers()
   int rows_per_barrier = 1;           // rows sent before each PipeBarrier<PIPE_MTE3> + flags
   int buffer_num = 2;                 // UB buffers per queue (falls back to 1 when UB is short)
 };
 
 void validate(const Attrs& a);
+
+// A receiver order: how a core walks its tokens [begin, end) until every one is combined.
+// `ready` polls a token once, `combine` sums its rows. Pure host logic: tests drive it with their
+// own ready/combine.
+using Receiver = void (*)(int64_t begin, int64_t end, const std::function<bool(int)>& ready,
+                          const std::function<void(int)>& combine);
+// The registered receivers (combine.receiver): in_order ([OLD]), ready_first ([NEW]).
+const common::Strategies<Receiver>& receivers();
 
 // Window slots per token: K MoE slots, then one per shared expert that is dispatched to
 // shared-expert ranks (with S = 0 a shared expert is computed locally, never sent).

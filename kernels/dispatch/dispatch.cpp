@@ -1,10 +1,9 @@
 // Host side of MoeDistributeDispatch: attributes from the parameters, generated inputs (routing),
 // GM placement, launch (one or more back-to-back calls), the golden check, and the figures.
-#include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <random>
 
+#include "kernels/common/host.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "kernels/dispatch/dispatch_kernel.h"
 #include "kernels/kernel.h"
@@ -41,9 +40,10 @@ void declare(Params& p) {
   p.declare(int_param("dispatch.buffer_num", "", "2", 1, 2,
                       "UB buffers per queue (falls back to 1 when the plan passes 170 KiB)", w));
   p.declare(choice_param(
-      "dispatch.send_split", "entry", {"entry", "rank"},
-      "send core split: entry (the real kernel: contiguous entries) or rank (each core "
-      "serves the destination ranks = core mod send cores)",
+      "dispatch.send_split", "entry", dispatch::send_splits().names(),
+      "send core split: entry (the real kernel: contiguous entries), rank (each core serves the "
+      "destination ranks = core mod send cores) or token (fullmesh_v2: whole tokens, each "
+      "quantized once and sent K times)",
       w));
   p.declare(int_param("dispatch.shared_send_cores", "cores", "-1", -1, 95,
                       "cores sending to shared experts (-1: max(1, cores x shared / (K + shared)))",
@@ -94,39 +94,10 @@ Attrs attrs_of(const Params& p, int ep, int cores) {
 // Each token picks K distinct MoE experts.
 std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
                            std::mt19937& rng) {
+  const common::Routing pick("dispatch.routing", routing, a.experts);
   std::vector<int32_t> ids(static_cast<size_t>(a.bs) * a.topk);
-  std::vector<double> weight(a.experts, 1.0);
-  bool balanced = routing == "balanced";
-  if (routing.rfind("zipf:", 0) == 0) {
-    double alpha = 0;
-    try {
-      alpha = std::stod(routing.substr(5));
-    } catch (const std::exception&) {
-      alpha = -1;
-    }
-    if (!(alpha >= 0 && alpha <= 10))
-      throw SimError(kExitBadInput,
-                     "dispatch.routing = '" + routing + "': zipf:ALPHA with ALPHA in [0, 10]");
-    for (int e = 0; e < a.experts; ++e) weight[e] = 1.0 / std::pow(e + 1.0, alpha);
-  } else if (routing != "uniform" && !balanced) {
-    throw SimError(kExitBadInput,
-                   "dispatch.routing = '" + routing + "': one of uniform, balanced, zipf:ALPHA");
-  }
-  for (int t = 0; t < a.bs; ++t) {
-    std::vector<double> wt = weight;
-    for (int k = 0; k < a.topk; ++k) {
-      int e;
-      if (balanced) {
-        e = static_cast<int>((static_cast<int64_t>(rank) * a.bs * a.topk + t * a.topk + k) %
-                             a.experts);
-      } else {
-        std::discrete_distribution<int> pick(wt.begin(), wt.end());
-        e = pick(rng);
-        wt[e] = 0;  // distinct experts per token
-      }
-      ids[static_cast<size_t>(t) * a.topk + k] = e;
-    }
-  }
+  for (int t = 0; t < a.bs; ++t)
+    pick.pick(rank, a.bs, t, a.topk, rng, &ids[static_cast<size_t>(t) * a.topk]);
   return ids;
 }
 
@@ -162,17 +133,7 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir) {
   npy::Array x = npy::read_expect(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h});
   in.x.resize(bs * h);
   std::memcpy(in.x.data(), x.bytes.data(), x.bytes.size());
-  if (std::filesystem::exists(dir + "/x_active_mask.npy")) {
-    npy::Array m = npy::read_expect(dir + "/x_active_mask.npy", "|b1", {bs});
-    int n = 0;
-    while (n < a.bs && m.bytes[n]) ++n;
-    for (int t = n; t < a.bs; ++t)
-      if (m.bytes[t])
-        throw SimError(kExitBadInput,
-                       dir + "/x_active_mask.npy: token " + std::to_string(t) +
-                           " is active after an inactive one; a 1-D mask is a prefix");
-    in.active = n;
-  }
+  in.active = common::read_active_mask(dir, a.bs);
   return in;
 }
 
@@ -182,27 +143,21 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const dispatch::RankInputs
           const dispatch::RankBuffers& b, int rank, const std::string& dir) {
   uint64_t bs = a.bs, h = a.hidden, rows = dispatch::capacity_rows(a, rank);
   uint64_t l = dispatch::local_experts(a, rank);
-  auto from_gm = [&](uint64_t addr, uint64_t bytes) {
-    std::vector<uint8_t> v(bytes);
-    sim.read(addr, v.data(), bytes);
-    return v;
-  };
-  npy::write(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h}, from_gm(b.x, bs * h * 2).data());
+  npy::write(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h},
+             common::read_vec<uint8_t>(sim, b.x, bs * h * 2).data());
   npy::write(dir + "/expert_ids.npy", "<i4", {bs, static_cast<uint64_t>(a.topk)}, in.ids.data());
-  if (in.active_tokens(a) < a.bs) {
-    std::vector<uint8_t> mask(bs, 0);
-    for (int t = 0; t < in.active_tokens(a); ++t) mask[t] = 1;
-    npy::write(dir + "/x_active_mask.npy", "|b1", {bs}, mask.data());
-  }
+  common::write_active_mask(dir, a.bs, in.active_tokens(a));
   npy::write(dir + "/expand_x.npy", a.quant ? "|i1" : (bf16 ? "<u2" : "<f2"), {rows, h},
-             from_gm(b.expand_x, rows * dispatch::out_row_bytes(a)).data());
+             common::read_vec<uint8_t>(sim, b.expand_x, rows * dispatch::out_row_bytes(a)).data());
   if (a.quant)
-    npy::write(dir + "/dynamic_scales.npy", "<f4", {rows}, from_gm(b.scales, rows * 4).data());
+    npy::write(dir + "/dynamic_scales.npy", "<f4", {rows},
+               common::read_vec<uint8_t>(sim, b.scales, rows * 4).data());
   npy::write(dir + "/assist_info_for_combine.npy", "<i4", {rows * 128},
-             from_gm(b.assist, rows * 128 * 4).data());
-  npy::write(dir + "/expert_token_nums.npy", "<i8", {l}, from_gm(b.token_nums, l * 8).data());
+             common::read_vec<uint8_t>(sim, b.assist, rows * 128 * 4).data());
+  npy::write(dir + "/expert_token_nums.npy", "<i8", {l},
+             common::read_vec<uint8_t>(sim, b.token_nums, l * 8).data());
   npy::write(dir + "/ep_recv_counts.npy", "<i4", {static_cast<uint64_t>(a.ep) * l},
-             from_gm(b.recv_counts, a.ep * l * 4).data());
+             common::read_vec<uint8_t>(sim, b.recv_counts, a.ep * l * 4).data());
 }
 
 std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a, bool bf16,
@@ -217,7 +172,7 @@ std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a
         if (!payload) inputs[c][r].x.clear();
         continue;
       }
-      std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + c));
+      std::mt19937 rng(common::input_seed(p, r, c));
       inputs[c][r].ids = route(a, routing, r, rng);
       if (payload) inputs[c][r].x = random_tokens(a, bf16, rng);  // timing-only: no hidden states
     }
@@ -252,11 +207,17 @@ void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs
   rec.extra["active_tokens_rank0"] = first_call[0].active_tokens(a);
 }
 
-template <class V>
-std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
-  std::vector<V> v(n);
-  if (n) sim.read(addr, v.data(), n * sizeof(V));
-  return v;
+using common::read_vec;
+
+void require_dispatch_window(const Params& p, const Attrs& a, const std::string& kernel) {
+  require_window(
+      p, kernel, window_needed(a),
+      "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
+}
+
+void check_routing(const Params& p, const Attrs& a) {
+  if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
+    common::Routing("dispatch.routing", p.text("dispatch.routing"), a.experts);
 }
 
 std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, const RankBuffers& b,
@@ -299,42 +260,51 @@ std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, co
   return "";
 }
 
-Execution execute(Simulation& sim, const Attrs& a, bool bf16,
-                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs) {
+RankBuffers place_rank(Simulation& sim, const Attrs& a, int r, const RankInputs& in,
+                       const std::string& kernel) {
+  RankBuffers b{};
+  const int rows = capacity_rows(a, r), l = local_experts(a, r);
+  b.x = sim.alloc(r, kernel + ".x", static_cast<uint64_t>(a.bs) * a.hidden * 2);
+  b.ids = sim.alloc(r, kernel + ".expert_ids", in.ids.size() * 4);
+  b.expand_x = sim.alloc(r, kernel + ".expand_x", rows * out_row_bytes(a));
+  b.scales = sim.alloc(r, kernel + ".dynamic_scales", rows * 4ull);
+  b.assist = sim.alloc(r, kernel + ".assist_info_for_combine", rows * 128ull * 4);
+  b.token_nums = sim.alloc(r, kernel + ".expert_token_nums", l * 8ull);
+  b.recv_counts = sim.alloc(r, kernel + ".ep_recv_counts", static_cast<uint64_t>(a.ep) * l * 4);
+  if (!in.x.empty()) sim.write(b.x, in.x.data(), in.x.size() * 2);
+  sim.write(b.ids, in.ids.data(), in.ids.size() * 4);
+  return b;
+}
+
+Execution place(Simulation& sim, const Attrs& a,
+                const std::vector<std::vector<RankInputs>>& inputs) {
   const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
   const int calls = static_cast<int>(inputs.size());
   Execution ex;
   ex.buffer_num = effective_buffer_num(a, sim.cluster().config().core.ub_bytes);
   ex.bufs.assign(calls, std::vector<RankBuffers>(ranks));
+  ex.shares.assign(calls, std::vector<std::vector<SendShare>>(ranks));
   for (int c = 0; c < calls; ++c)
     for (int r = 0; r < ranks; ++r) {
-      const RankInputs& in = inputs[c][r];
+      ex.shares[c][r] = send_plan(a, inputs[c][r].active_tokens(a), cores);
       RankBuffers& b = ex.bufs[c][r];
-      int rows = capacity_rows(a, r), l = local_experts(a, r);
-      b.x = sim.alloc(r, "dispatch.x", static_cast<uint64_t>(a.bs) * a.hidden * 2);
-      b.ids = sim.alloc(r, "dispatch.expert_ids", in.ids.size() * 4);
-      b.expand_x = sim.alloc(r, "dispatch.expand_x", rows * out_row_bytes(a));
-      b.scales = sim.alloc(r, "dispatch.dynamic_scales", rows * 4ull);
-      b.assist = sim.alloc(r, "dispatch.assist_info_for_combine", rows * 128ull * 4);
-      b.token_nums = sim.alloc(r, "dispatch.expert_token_nums", l * 8ull);
-      b.recv_counts = sim.alloc(r, "dispatch.ep_recv_counts", static_cast<uint64_t>(a.ep) * l * 4);
+      b = place_rank(sim, a, r, inputs[c][r], "dispatch");
       b.workspace = sim.alloc(r, "dispatch.workspace", cores * 512ull);
-      if (!in.x.empty()) sim.write(b.x, in.x.data(), in.x.size() * 2);
-      sim.write(b.ids, in.ids.data(), in.ids.size() * 4);
     }
+  return ex;
+}
+
+void launch(Simulation& sim, const Attrs& a, bool bf16,
+            const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs, Execution& ex) {
+  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+  const int calls = static_cast<int>(inputs.size());
   ex.phases.assign(static_cast<size_t>(ranks) * cores * 5, 0);
   ex.record = &sim.run_kernel("dispatch", cores, [&](int rank) {
     return [&, rank] {
       for (int c = 0; c < calls; ++c) {
         const RankBuffers& b = ex.bufs[c][rank];
         DeviceArgs args;
-        args.x = reinterpret_cast<GM_ADDR>(b.x);
-        args.expert_ids = reinterpret_cast<GM_ADDR>(b.ids);
-        args.expand_x = reinterpret_cast<GM_ADDR>(b.expand_x);
-        args.dynamic_scales = reinterpret_cast<GM_ADDR>(b.scales);
-        args.assist_info = reinterpret_cast<GM_ADDR>(b.assist);
-        args.expert_token_nums = reinterpret_cast<GM_ADDR>(b.token_nums);
-        args.ep_recv_counts = reinterpret_cast<GM_ADDR>(b.recv_counts);
+        bind_tensors(args, b);
         args.workspace = reinterpret_cast<GM_ADDR>(b.workspace);
         args.attrs = a;
         args.buffer_num = ex.buffer_num;
@@ -342,18 +312,17 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 5];
         args.stall_before_copy_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
         args.active_tokens = inputs[c][rank].active_tokens(a);
-        if (bf16) {
-          KernelDispatch<AscendC::bfloat16_t> k;
-          k.Init(args);
-          k.Process();
-        } else {
-          KernelDispatch<AscendC::half> k;
-          k.Init(args);
-          k.Process();
-        }
+        args.send_shares = ex.shares[c][rank].data();
+        common::run_device<KernelDispatch>(bf16, args);
       }
     };
   });
+}
+
+Execution execute(Simulation& sim, const Attrs& a, bool bf16,
+                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs) {
+  Execution ex = place(sim, a, inputs);
+  launch(sim, a, bf16, inputs, knobs, ex);
   return ex;
 }
 
@@ -361,55 +330,75 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
 
 namespace {
 
-std::string run(Simulation& sim, const Params& p) {
-  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
-  Attrs a = dispatch::attrs_of(p, ranks, cores);
-  dispatch::validate(a);
-  sim.require_window(
-      "dispatch", dispatch::window_needed(a),
-      "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
-  const bool bf16 = p.text("dispatch.dtype") == "bf16";
-  const int calls = static_cast<int>(p.integer("dispatch.calls"));
-  const int delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
-  if (delay_rank >= ranks)
-    throw SimError(kExitBadInput, "dispatch.delay_rank = " + std::to_string(delay_rank) +
-                                      " is not a rank of ep.world_size = " + std::to_string(ranks));
-  const bool check = p.integer("run.check") != 0;
-  const bool payload = p.integer("sim.payload") != 0;
-  const std::string dump_dir = p.text("run.dump_dir");
-  std::vector<std::vector<dispatch::RankInputs>> inputs = dispatch::make_inputs(p, a, bf16, calls);
-  dispatch::Knobs knobs;
-  knobs.window_flip = p.integer("dispatch.window_flip") != 0;
-  knobs.delay_rank = delay_rank;
-  knobs.delay_ps = static_cast<model::Tick>(p.real("dispatch.delay_us") * 1e6);
-  dispatch::Execution ex = dispatch::execute(sim, a, bf16, inputs, knobs);
-  dispatch::add_figures(*ex.record, a, inputs[0], ex, calls);
-  const auto& bufs = ex.bufs;
-
-  if (!dump_dir.empty())
-    for (int c = 0; c < calls; ++c)
-      for (int r = 0; r < ranks; ++r)
-        dispatch::dump(sim, a, bf16, inputs[c][r], bufs[c][r], r,
-                       dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/rank" +
-                           std::to_string(r));
-  if (!check) return "not checked (run.check = 0)";
-  for (int c = 0; c < calls; ++c) {
-    std::vector<dispatch::RankOutputs> want = dispatch::golden(a, bf16, inputs[c]);
-    for (int r = 0; r < ranks; ++r) {
-      std::string diff = dispatch::compare(a, want[r], sim, bufs[c][r], r, c, payload);
-      if (!diff.empty()) throw SimError(kExitCheckFailed, "dispatch: " + diff);
-    }
+// The plan: the attributes, the window they need, the routing and the knobs' ranks.
+class DispatchRun : public KernelRun {
+ public:
+  DispatchRun(const Params& p, int ranks)
+      : p_(p),
+        a_(dispatch::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")))),
+        bf16_(p.text("dispatch.dtype") == "bf16"),
+        calls_(static_cast<int>(p.integer("dispatch.calls"))) {
+    dispatch::validate(a_);
+    dispatch::require_dispatch_window(p, a_, "dispatch");
+    dispatch::check_routing(p, a_);
+    knobs_.window_flip = p.integer("dispatch.window_flip") != 0;
+    knobs_.delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
+    knobs_.delay_ps = static_cast<model::Tick>(p.real("dispatch.delay_us") * 1e6);
+    if (knobs_.delay_rank >= ranks)
+      throw SimError(kExitBadInput,
+                     "dispatch.delay_rank = " + std::to_string(knobs_.delay_rank) +
+                         " is not a rank of ep.world_size = " + std::to_string(ranks));
   }
-  return std::string(payload ? "every output" : "every id, count and triple (timing-only)") +
-         " of every rank matches the golden reference (" + std::to_string(ranks) + " ranks, " +
-         std::to_string(calls) + " call(s))";
+
+  void place(Simulation& sim) override {
+    inputs_ = dispatch::make_inputs(p_, a_, bf16_, calls_);
+    ex_ = dispatch::place(sim, a_, inputs_);
+  }
+  void launch(Simulation& sim) override { dispatch::launch(sim, a_, bf16_, inputs_, knobs_, ex_); }
+  void figures(Simulation&) override {
+    dispatch::add_figures(*ex_.record, a_, inputs_[0], ex_, calls_);
+  }
+  void dump(Simulation& sim, const std::string& dir) override {
+    for (int c = 0; c < calls_; ++c)
+      for (int r = 0; r < a_.ep; ++r)
+        dispatch::dump(sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
+                       common::dump_dir(dir, calls_, c, "rank" + std::to_string(r)));
+  }
+  std::string check(Simulation& sim, bool payload) override {
+    for (int c = 0; c < calls_; ++c) {
+      std::vector<dispatch::RankOutputs> want = dispatch::golden(a_, bf16_, inputs_[c]);
+      for (int r = 0; r < a_.ep; ++r) {
+        std::string diff = dispatch::compare(a_, want[r], sim, ex_.bufs[c][r], r, c, payload);
+        if (!diff.empty()) return diff;
+      }
+    }
+    return "";
+  }
+  std::string checked(bool payload) const override {
+    return std::string(payload ? "every output" : "every id, count and triple (timing-only)") +
+           " of every rank matches the golden reference (" + std::to_string(a_.ep) + " ranks, " +
+           std::to_string(calls_) + " call(s))";
+  }
+
+ private:
+  const Params& p_;
+  Attrs a_;
+  bool bf16_;
+  int calls_;
+  dispatch::Knobs knobs_;
+  std::vector<std::vector<dispatch::RankInputs>> inputs_;
+  dispatch::Execution ex_;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
+  return std::make_unique<DispatchRun>(p, ranks);
 }
 
 }  // namespace
 
 KernelDef dispatch_kernel_def() {
   return {"dispatch", "MoeDistributeDispatch (A3 fullmesh_v1): tokens to their experts' ranks",
-          declare, run, dies};
+          declare, dies, plan};
 }
 
 }  // namespace ascend

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/dispatch/dispatch_golden.h"
+#include "sim/api/types.h"
 #include "sim/params.h"
 #include "sim/simulation.h"
 
@@ -24,8 +25,9 @@ struct Knobs {
 
 struct Execution {
   KernelRecord* record = nullptr;
-  std::vector<std::vector<RankBuffers>> bufs;  // [call][rank]
-  std::vector<uint64_t> phases;                // [rank][core][5] timestamps, ps
+  std::vector<std::vector<RankBuffers>> bufs;               // [call][rank]
+  std::vector<uint64_t> phases;                             // [rank][core][5] timestamps, ps
+  std::vector<std::vector<std::vector<SendShare>>> shares;  // [call][rank][core]: send_plan
   int buffer_num = 2;
 };
 
@@ -36,6 +38,10 @@ std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
 std::vector<uint16_t> random_tokens(const Attrs& a, bool bf16, std::mt19937& rng);
 // --input DIR/rank{r}/: expert_ids, x, optional x_active_mask (bad files: status 2).
 RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir);
+// Plan-stage checks of the dispatch workload, shared by the kernels that read it: the HCCL window
+// dispatch's layout needs (named after `kernel`), and the routing of generated inputs.
+void require_dispatch_window(const Params& p, const Attrs& a, const std::string& kernel);
+void check_routing(const Params& p, const Attrs& a);
 // inputs[call][rank], generated (dispatch.routing, sim.seed) or read (run.input_dir).
 std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a, bool bf16,
                                                  int calls);
@@ -43,6 +49,27 @@ std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a
 void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, const RankBuffers& b,
           int rank, const std::string& dir);
 
+// GM placement of one rank's inputs and outputs, named KERNEL.tensor (dispatch and alltoallv
+// fill the same tensors); the workspace is the caller's.
+RankBuffers place_rank(Simulation& sim, const Attrs& a, int rank, const RankInputs& in,
+                       const std::string& kernel);
+// The tensors of a rank's buffers as device arguments (dispatch's and alltoallv's DeviceArgs).
+template <class Args>
+void bind_tensors(Args& args, const RankBuffers& b) {
+  args.x = reinterpret_cast<GM_ADDR>(b.x);
+  args.expert_ids = reinterpret_cast<GM_ADDR>(b.ids);
+  args.expand_x = reinterpret_cast<GM_ADDR>(b.expand_x);
+  args.dynamic_scales = reinterpret_cast<GM_ADDR>(b.scales);
+  args.assist_info = reinterpret_cast<GM_ADDR>(b.assist);
+  args.expert_token_nums = reinterpret_cast<GM_ADDR>(b.token_nums);
+  args.ep_recv_counts = reinterpret_cast<GM_ADDR>(b.recv_counts);
+}
+
+// The stages of dispatch::execute: every call's tensors on every rank, then the launch.
+Execution place(Simulation& sim, const Attrs& a,
+                const std::vector<std::vector<RankInputs>>& inputs);
+void launch(Simulation& sim, const Attrs& a, bool bf16,
+            const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs, Execution& ex);
 // inputs[call][rank]: the calls run back to back in one launch, on every rank.
 Execution execute(Simulation& sim, const Attrs& a, bool bf16,
                   const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs);

@@ -20,6 +20,7 @@
 
 #include <vector>
 
+#include "kernels/common/device.h"
 #include "kernels/dispatch/dispatch_quant.h"
 #include "kernels/dispatch/dispatch_tiling.h"
 #include "sim/api/kernel_operator.h"
@@ -38,6 +39,7 @@ struct DeviceArgs {
   uint64_t* phase_ps = nullptr;       // per core: 5 timestamps (start, sent, status, waited, done)
   uint64_t stall_before_copy_ps = 0;  // what-if: this rank stalls before its local copy
   int active_tokens = 0;              // this rank's 1-D mask: the first N tokens are active
+  const SendShare* send_shares = nullptr;  // [core]: the send split's plan (send_plan)
 };
 
 template <class T>
@@ -45,6 +47,7 @@ class KernelDispatch {
  public:
   __aicore__ void Init(const DeviceArgs& args) {
     g_ = args;
+    stamps_ = common::PhaseStamps(g_.phase_ps, 5);
     const Attrs& a = g_.attrs;
     rank_ = static_cast<int>(GetRankId());
     core_ = static_cast<int>(GetBlockIdx());
@@ -63,7 +66,7 @@ class KernelDispatch {
                            static_cast<uint64_t>(a.bs) * a.topk);
     workGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.workspace), cores_ * 128ull);
 
-    by_rank_ = a.split == "rank";
+    share_ = core_ < cores_ - shared_cores_ ? g_.send_shares[core_] : SendShare{};
     UbPlan ub = ub_plan(a);
     pipe_.InitBuffer(ids_, ub.ids);
     pipe_.InitBuffer(status_, ub.status);
@@ -76,11 +79,12 @@ class KernelDispatch {
       pipe_.InitBuffer(abs_, ub.abs);
       pipe_.InitBuffer(f16_, ub.f16);
     }
+    if (ub.triples) pipe_.InitBuffer(triples_, ub.triples);
   }
 
   __aicore__ void Process() {
     Stamp(0);
-    InitWinState();
+    data_state_ = common::FlipWinState(kStateWordBase, g_.window_flip);
     CountEntries();
     if (core_ < cores_ - shared_cores_) {
       SendToMoeExperts();
@@ -91,7 +95,7 @@ class KernelDispatch {
     SetStatus();  // stamps 1 (every send has landed) and 2
     WaitDispatch();
     Stamp(3);
-    if (g_.stall_before_copy_ps) SimStall(StallCycles());
+    common::StallPs(g_.stall_before_copy_ps);
     LocalWindowCopy();
     SyncAll();
     if (core_ == cores_ - 1) TokenCounts();
@@ -100,25 +104,8 @@ class KernelDispatch {
   }
 
  private:
-  uint64_t StallCycles() const {
-    return SimCyclesIn(g_.stall_before_copy_ps);
-  }
-
-  // Phase boundaries for the statistics: reads the clock only (no synchronization of its own),
-  // at points where the kernel has already synchronized.
-  void Stamp(int i) {
-    if (g_.phase_ps) g_.phase_ps[core_ * 5 + i] = SimNowPs();
-  }
-
-  // ---- 1. the 0/1 flip: a per-core state word in the own status window
-  void InitWinState() {
-    GlobalTensor<int32_t> state;
-    state.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(GetWindStateAddrByRankId(rank_) +
-                                                            kStateWordBase + core_ * 512ull),
-                          8);
-    data_state_ = g_.window_flip ? state.GetValue(0) : 0;
-    state.SetValue(0, data_state_ ? 0 : 1);
-  }
+  // Phase boundaries, at points where the kernel has already synchronized.
+  void Stamp(int i) const { stamps_.Stamp(i); }
 
   GM_ADDR DataSlot(int dst_rank, int block, int j) const {
     return GetWindAddrByRankId(dst_rank) + data_state_ * (GetWindSize() / 2) +
@@ -141,32 +128,26 @@ class KernelDispatch {
     WaitFlag<HardEvent::MTE2_S>(0);
     total_.assign(a.experts, 0);
     before_.assign(a.experts, 0);
-    auto [begin, end] = MoeShare();
-    (void)end;
     for (int64_t i = 0; i < n_entries_; ++i) {
       int32_t e = ids.GetValue(static_cast<uint32_t>(i));
       ++total_[e];
-      if (!by_rank_ && i < begin) ++before_[e];
+      if (i < share_.begin) ++before_[e];
     }
   }
 
-  std::pair<int64_t, int64_t> MoeShare() const {
-    int moe_cores = cores_ - shared_cores_;
-    if (core_ >= moe_cores) return {0, 0};
-    if (by_rank_) return {0, n_entries_};  // filtered by destination below
-    return split_to_core(n_entries_, moe_cores, core_);
-  }
-
-  // ---- 2. send
+  // ---- 2. send: this core's share of the entries, as the host's send split planned it
   void SendToMoeExperts() {
     const Attrs& a = g_.attrs;
     LocalTensor<int32_t> ids = ids_.Get<int32_t>();
-    auto [begin, end] = MoeShare();
-    int moe_cores = cores_ - shared_cores_;
-    for (int64_t idx = begin; idx < end; ++idx) {
+    if (share_.whole_tokens) {
+      for (int64_t t = share_.begin / a.topk; t < share_.end / a.topk; ++t)
+        SendToken(static_cast<int>(t), ids);
+      return;
+    }
+    for (int64_t idx = share_.begin; idx < share_.end; ++idx) {
       int32_t e = ids.GetValue(static_cast<uint32_t>(idx));
       int dst = e / moe_l_ + a.shared_expert_ranks;
-      if (by_rank_ && dst % moe_cores != core_) continue;
+      if (share_.rank_stride && dst % share_.rank_stride != share_.rank_pick) continue;
       int j = before_[e]++;
       int t = static_cast<int>(idx / a.topk), k = static_cast<int>(idx % a.topk);
       SendRecord(t, k, DataSlot(dst, rank_ * moe_l_ + e % moe_l_, j));
@@ -198,8 +179,64 @@ class KernelDispatch {
     const Attrs& a = g_.attrs;
     GlobalTensor<uint8_t> out;
     out.SetGlobalBuffer(dst, rec_bytes_);
-    LocalTensor<uint8_t> rec;
     float scale = 0;
+    LocalTensor<uint8_t> rec = ReadToken(t, &scale);
+    int buf = NextBuf();
+    if (int8_on_wire(a)) rec.template ReinterpretCast<float>().SetValue(data_bytes_ / 4, scale);
+    LocalTensor<int32_t> triple = rec[data_bytes_ + 32].template ReinterpretCast<int32_t>();
+    triple.SetValue(0, rank_);
+    triple.SetValue(1, t);
+    triple.SetValue(2, k);
+    SetFlag<HardEvent::S_MTE3>(0);
+    WaitFlag<HardEvent::S_MTE3>(0);
+    {
+      PayloadScope payload(data_bytes_ + 32);  // the token and its scale; the triple always moves
+      DataCopyPad(out, rec, DataCopyExtParams{1, rec_bytes_, 0, 0, 0});
+    }
+    SetFlag<HardEvent::MTE3_S>(buf);
+    buf_sent_[buf] = true;
+    FreeRecord(rec);
+  }
+
+  // The token split: the token is read (and quantized) once; its K records leave from the same
+  // UB buffer, each as one DMA of data and scale and one of its triple (from triples_).
+  void SendToken(int t, const LocalTensor<int32_t>& ids) {
+    const Attrs& a = g_.attrs;
+    float scale = 0;
+    LocalTensor<uint8_t> rec = ReadToken(t, &scale);
+    int buf = NextBuf();
+    if (int8_on_wire(a)) rec.template ReinterpretCast<float>().SetValue(data_bytes_ / 4, scale);
+    LocalTensor<int32_t> triples = triples_.Get<int32_t>()[buf * 8 * a.topk];
+    for (int k = 0; k < a.topk; ++k) {
+      triples.SetValue(k * 8, rank_);
+      triples.SetValue(k * 8 + 1, t);
+      triples.SetValue(k * 8 + 2, k);
+    }
+    SetFlag<HardEvent::S_MTE3>(0);
+    WaitFlag<HardEvent::S_MTE3>(0);
+    for (int k = 0; k < a.topk; ++k) {
+      int32_t e = ids.GetValue(static_cast<uint32_t>(t * a.topk + k));
+      GM_ADDR slot =
+          DataSlot(e / moe_l_ + a.shared_expert_ranks, rank_ * moe_l_ + e % moe_l_, before_[e]++);
+      GlobalTensor<uint8_t> out;
+      out.SetGlobalBuffer(slot, rec_bytes_);
+      {
+        PayloadScope payload;
+        DataCopyPad(out, rec, DataCopyExtParams{1, data_bytes_ + 32, 0, 0, 0});
+      }
+      DataCopyPad(out[data_bytes_ + 32], triples[k * 8].template ReinterpretCast<uint8_t>(),
+                  DataCopyExtParams{1, 12, 0, 0, 0});
+    }
+    SetFlag<HardEvent::MTE3_S>(buf);
+    buf_sent_[buf] = true;
+    FreeRecord(rec);
+  }
+
+  // MTE2 of token t into a record buffer, quantized on VECTOR when int8 goes on the wire (its
+  // scale in *scale); the buffer is dequeued, ready for the scalar and MTE3.
+  LocalTensor<uint8_t> ReadToken(int t, float* scale) {
+    const Attrs& a = g_.attrs;
+    LocalTensor<uint8_t> rec;
     if (!int8_on_wire(a)) {
       LocalTensor<T> tok = bindQue_.AllocTensor<T>();
       {
@@ -218,28 +255,24 @@ class KernelDispatch {
       }
       inQue_.EnQue(tok);
       tok = inQue_.DeQue<T>();
-      scale = Quantize(tok);
+      *scale = Quantize(tok);
       inQue_.FreeTensor(tok);
       rec = recQue_.DeQue<uint8_t>();
     }
-    // The scalar fills the record's tail; it must not touch a buffer an earlier DMA still reads.
+    return rec;
+  }
+
+  // The scalar fills a record buffer's tail; it must not touch a buffer an earlier DMA still
+  // reads. Returns the buffer's flag id, after waiting for its last send.
+  int NextBuf() {
     int buf = next_buf_;
     next_buf_ = (next_buf_ + 1) % g_.buffer_num;
     if (buf_sent_[buf]) WaitFlag<HardEvent::MTE3_S>(buf);
-    if (int8_on_wire(a)) rec.template ReinterpretCast<float>().SetValue(data_bytes_ / 4, scale);
-    LocalTensor<int32_t> triple = rec[data_bytes_ + 32].template ReinterpretCast<int32_t>();
-    triple.SetValue(0, rank_);
-    triple.SetValue(1, t);
-    triple.SetValue(2, k);
-    SetFlag<HardEvent::S_MTE3>(0);
-    WaitFlag<HardEvent::S_MTE3>(0);
-    {
-      PayloadScope payload(data_bytes_ + 32);  // the token and its scale; the triple always moves
-      DataCopyPad(out, rec, DataCopyExtParams{1, rec_bytes_, 0, 0, 0});
-    }
-    SetFlag<HardEvent::MTE3_S>(buf);
-    buf_sent_[buf] = true;
-    if (int8_on_wire(a)) {
+    return buf;
+  }
+
+  void FreeRecord(const LocalTensor<uint8_t>& rec) {
+    if (int8_on_wire(g_.attrs)) {
       recQue_.FreeTensor(rec);
     } else {
       bindQue_.FreeTensor(rec.template ReinterpretCast<T>());
@@ -412,9 +445,7 @@ class KernelDispatch {
     WaitFlag<HardEvent::MTE2_V>(1);
     float scale = Quantize(token.template ReinterpretCast<T>());
     LocalTensor<uint8_t> q = recQue_.DeQue<uint8_t>();
-    int buf = next_buf_;
-    next_buf_ = (next_buf_ + 1) % g_.buffer_num;
-    if (buf_sent_[buf]) WaitFlag<HardEvent::MTE3_S>(buf);
+    int buf = NextBuf();
     uint32_t h = static_cast<uint32_t>(g_.attrs.hidden), scale_at = (h + 31) / 32 * 32;
     q.template ReinterpretCast<float>().SetValue(scale_at / 4, scale);
     SetFlag<HardEvent::S_MTE3>(0);
@@ -452,14 +483,15 @@ class KernelDispatch {
   uint32_t rec_bytes_ = 0, data_bytes_ = 0;
   uint64_t slot_ = 0;
   int data_state_ = 0;
+  common::PhaseStamps stamps_;
   std::vector<int> total_, before_;  // scalar working memory
   std::vector<int> recv_counts_;
   int64_t recv_begin_ = 0;
   int next_buf_ = 0;
   bool buf_sent_[2] = {false, false};
   TPipe pipe_;
-  bool by_rank_ = false;  // send split by destination rank instead of by entry
-  TBuf<TPosition::VECCALC> ids_, status_, small_, f32_, abs_, f16_;
+  SendShare share_;  // this core's part of the send split (host plan)
+  TBuf<TPosition::VECCALC> ids_, status_, small_, f32_, abs_, f16_, triples_;
   TQue<TPosition::VECIN, 1> inQue_;
   TQue<TPosition::VECOUT, 1> recQue_;
   TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bindQue_;

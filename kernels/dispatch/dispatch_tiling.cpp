@@ -45,8 +45,7 @@ void validate(const Attrs& a) {
   if (a.active_tokens > a.bs) limit("active tokens (--active-tokens)", a.active_tokens, "<= --bs");
   if (a.token_nums_type != 0 && a.token_nums_type != 1)
     limit("token nums type", a.token_nums_type, "0 or 1");
-  if (a.split != "entry" && a.split != "rank")
-    throw SimError(kExitBadInput, "dispatch.send_split = '" + a.split + "': entry or rank");
+  send_splits().find(a.split);  // an unknown name: the registered ones
   if (a.shared_send_cores >= a.cores)
     limit("shared send cores", a.shared_send_cores, "below the cores per die");
   if (shared_send_cores(a) >= a.cores)
@@ -102,10 +101,40 @@ int capacity_rows(const Attrs& a, int rank) {
   return a.bs * a.ep * std::min(local_experts(a, rank), a.topk);
 }
 
-std::pair<int64_t, int64_t> split_to_core(int64_t n, int cores, int core) {
-  int64_t per = n / cores, extra = n % cores;
-  int64_t begin = core * per + std::min<int64_t>(core, extra);
-  return {begin, begin + per + (core < extra ? 1 : 0)};
+namespace {
+
+// entry (the real kernel): contiguous (token, k) entries, the first n mod c cores one more.
+SendShare by_entry(const Attrs& a, int tokens, int cores, int core) {
+  auto [begin, end] = split_to_core(static_cast<int64_t>(tokens) * a.topk, cores, core);
+  return {begin, end, 0, 0, false};
+}
+
+// rank: each core walks every entry and sends those to the ranks = core mod cores.
+SendShare by_rank(const Attrs& a, int tokens, int cores, int core) {
+  return {0, static_cast<int64_t>(tokens) * a.topk, cores, core, false};
+}
+
+// token (the fullmesh_v2 template's token split): contiguous whole tokens; each is read and
+// quantized once and its K records leave from the same UB buffer.
+SendShare by_token(const Attrs& a, int tokens, int cores, int core) {
+  auto [begin, end] = split_to_core(tokens, cores, core);
+  return {begin * a.topk, end * a.topk, 0, 0, true};
+}
+
+}  // namespace
+
+const common::Strategies<SendSplit>& send_splits() {
+  static const common::Strategies<SendSplit> splits(
+      "dispatch.send_split", {{"entry", by_entry}, {"rank", by_rank}, {"token", by_token}});
+  return splits;
+}
+
+std::vector<SendShare> send_plan(const Attrs& a, int tokens, int cores) {
+  const SendSplit split = send_splits().find(a.split);
+  const int moe_cores = cores - shared_send_cores(a);
+  std::vector<SendShare> shares(static_cast<size_t>(cores));
+  for (int c = 0; c < moe_cores; ++c) shares[c] = split(a, tokens, moe_cores, c);
+  return shares;
 }
 
 int shared_send_cores(const Attrs& a) {
@@ -127,12 +156,14 @@ UbPlan ub_plan(const Attrs& a) {
   p.f32 = a.quant ? static_cast<uint32_t>(4 * a.hidden) : 0;
   p.abs = p.f32;
   p.f16 = a.quant ? static_cast<uint32_t>(2 * a.hidden) : 0;
+  const bool whole_tokens = send_splits().find(a.split)(a, 1, 1, 0).whole_tokens;
+  p.triples = whole_tokens ? static_cast<uint32_t>(2 * 32 * a.topk) : 0;  // 32 B each, 2 buffers
   return p;
 }
 
 uint64_t UbPlan::total(const Attrs& a, int buffer_num) const {
   uint64_t queues = static_cast<uint64_t>(buffer_num) * (token + record + (a.quant ? record : 0));
-  return ids + status + small + queues + f32 + abs + f16;
+  return ids + status + small + queues + f32 + abs + f16 + triples;
 }
 
 int effective_buffer_num(const Attrs& a, uint64_t ub_bytes) {

@@ -6,6 +6,10 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
+
+#include "kernels/common/split.h"
+#include "kernels/common/strategy.h"
 
 namespace ascend::dispatch {
 
@@ -25,7 +29,7 @@ struct Attrs {
   int cores = 48;                 // AIV cores per die
   int buffer_num = 2;             // UB buffers per queue (2 -> 1 when UB is short)
   int shared_send_cores = -1;     // override of the shared-expert send cores (-1: the real rule)
-  std::string split = "entry";    // send core split: "entry" (real) or "rank" (by destination)
+  std::string split = "entry";    // send core split, a name of send_splits()
 };
 
 // Checks the A3 limits of the operator document; throws SimError(kExitBadInput) naming the
@@ -45,13 +49,28 @@ uint64_t combine_area_bytes(const Attrs& a);  // maxBS x (K + shared) x Align512
 uint64_t window_needed(const Attrs& a);       // the README's HCCL_BUFFSIZE formula
 int capacity_rows(const Attrs& a, int rank);  // A: rows of expandX on that rank
 
-// SplitToCore: n items over c cores in contiguous ranges, the first n mod c cores take one more.
-std::pair<int64_t, int64_t> split_to_core(int64_t n, int cores, int core);  // [begin, end)
+using common::split_to_core;
+// What one MoE send core sends: the whole decision of a send split, made on the host.
+struct SendShare {
+  int64_t begin = 0, end = 0;  // [begin, end) of the flattened (token, k) entries it walks
+  int rank_stride = 0;         // > 0: of those, only entries to ranks r with r % stride == pick
+  int rank_pick = 0;
+  bool whole_tokens = false;  // whole tokens: each is read (and quantized) once, sent K times
+};
+// A send split: the share of MoE send core `core` of `cores` when `tokens` tokens are active.
+using SendSplit = SendShare (*)(const Attrs& a, int tokens, int cores, int core);
+// The registered send splits (dispatch.send_split): entry, rank, token.
+const common::Strategies<SendSplit>& send_splits();
+// The share of each of the `cores` launched cores for a rank's active tokens: [core], empty for
+// the shared-expert send cores (the last ones).
+std::vector<SendShare> send_plan(const Attrs& a, int tokens, int cores);
+
 // Cores that send to shared experts (the last ones): max(1, cores x shared / (K + shared)).
 int shared_send_cores(const Attrs& a);
 // The UB a core allocates, buffer by buffer (bytes; the kernel allocates exactly these).
 struct UbPlan {
   uint32_t ids, status, small, token, record, f32, abs, f16;
+  uint32_t triples;  // whole-token splits: the K triples of a token, per buffer
   uint64_t total(const Attrs& a, int buffer_num) const;
 };
 UbPlan ub_plan(const Attrs& a);

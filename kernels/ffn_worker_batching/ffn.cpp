@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 
+#include "kernels/common/host.h"
 #include "kernels/ffn_worker_batching/ffn_host.h"
 #include "kernels/ffn_worker_batching/ffn_kernel.h"
 #include "kernels/kernel.h"
@@ -89,16 +90,11 @@ int dies(const Params& p) {
   return n;
 }
 
-template <class V>
-std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
-  std::vector<V> v(n);
-  if (n) sim.read(addr, v.data(), n * sizeof(V));
-  return v;
-}
-
 }  // namespace
 
 namespace ffn {
+
+using common::read_vec;
 
 Attrs attrs_of(const Params& p) {
   Attrs a;
@@ -127,46 +123,19 @@ Attrs attrs_of(const Params& p) {
 Inputs generate(const Attrs& a, const std::string& routing, uint64_t seed, bool payload) {
   Inputs in;
   const int k1 = selected(a), per_f = a.experts / a.ffn;
-  std::vector<double> weight(a.experts, 1.0);
-  bool balanced = routing == "balanced";
-  if (routing.rfind("zipf:", 0) == 0) {
-    double alpha = -1;
-    try {
-      alpha = std::stod(routing.substr(5));
-    } catch (const std::exception&) {
-    }
-    if (!(alpha >= 0 && alpha <= 10))
-      throw SimError(kExitBadInput,
-                     "ffn.routing = '" + routing + "': zipf:ALPHA with ALPHA in [0, 10]");
-    for (int e = 0; e < a.experts; ++e) weight[e] = 1.0 / std::pow(e + 1.0, alpha);
-  } else if (routing != "uniform" && !balanced) {
-    throw SimError(kExitBadInput,
-                   "ffn.routing = '" + routing + "': one of uniform, balanced, zipf:ALPHA");
-  }
+  const common::Routing routing_of("ffn.routing", routing, a.experts);
   const size_t calls = static_cast<size_t>(a.layers) * a.micro_batches;
   in.x.resize(static_cast<size_t>(a.attn) * calls);
   in.ids.resize(static_cast<size_t>(a.ffn) * a.attn * calls);
   const uint64_t pb = payload_bytes(a), rb = row_bytes(a);
   for (int s = 0; s < a.attn; ++s)
     for (size_t c = 0; c < calls; ++c) {
-      std::mt19937 rng(static_cast<uint32_t>(seed * 1000003 + s * 7919 + c));
+      std::mt19937 rng(common::input_seed(seed, s, static_cast<int>(c)));
       std::uniform_real_distribution<double> u(0, 1);
       std::vector<int> global(static_cast<size_t>(a.bs) * k1);
       std::vector<bool> masked(global.size());
       for (int b = 0; b < a.bs; ++b) {
-        std::vector<double> wt = weight;
-        for (int k = 0; k < a.topk; ++k) {
-          int e;
-          if (balanced) {
-            e = static_cast<int>((static_cast<int64_t>(s) * a.bs * a.topk + b * a.topk + k) %
-                                 a.experts);
-          } else {
-            std::discrete_distribution<int> pick(wt.begin(), wt.end());
-            e = pick(rng);
-            wt[e] = 0;
-          }
-          global[static_cast<size_t>(b) * k1 + k] = e;
-        }
+        routing_of.pick(s, a.bs, b, a.topk, rng, &global[static_cast<size_t>(b) * k1]);
         global[static_cast<size_t>(b) * k1 + a.topk] = -1 - ((s * a.bs + b) % a.ffn);  // shared
         for (int k = 0; k < k1; ++k) masked[static_cast<size_t>(b) * k1 + k] = u(rng) < a.mask_rate;
       }
@@ -437,125 +406,154 @@ void dump(Simulation& sim, const Attrs& a, const ffn::Inputs& in, const ffn::Exe
              info.data());
   npy::write(dir + "/token_data.npy", "|u1", {A, M, bs, k1, hs}, data.data());
   const ffn::FfnBuffers& b = ex.out[f][l * a.micro_batches + m];
-  auto gm = [&](uint64_t addr, uint64_t bytes) {
-    std::vector<uint8_t> v(bytes);
-    if (bytes) sim.read(addr, v.data(), bytes);
-    return v;
-  };
   const char* ydt = a.dtype == TokenDtype::Int8   ? "|i1"
                     : a.dtype == TokenDtype::Bf16 ? "<u2"
                                                   : "<f2";
-  npy::write(dir + "/y.npy", ydt, {y, h}, gm(b.y, y * ffn::row_bytes(a)).data());
+  npy::write(dir + "/y.npy", ydt, {y, h},
+             common::read_vec<uint8_t>(sim, b.y, y * ffn::row_bytes(a)).data());
   npy::write(dir + "/group_list.npy", "<i8", {static_cast<uint64_t>(ffn::expert_num(a)), 2},
-             gm(b.group_list, ffn::expert_num(a) * 16).data());
-  npy::write(dir + "/session_ids.npy", "<i4", {y}, gm(b.session_ids, y * 4).data());
-  npy::write(dir + "/micro_batch_ids.npy", "<i4", {y}, gm(b.micro_batch_ids, y * 4).data());
-  npy::write(dir + "/token_ids.npy", "<i4", {y}, gm(b.token_ids, y * 4).data());
-  npy::write(dir + "/expert_offsets.npy", "<i4", {y}, gm(b.expert_offsets, y * 4).data());
+             common::read_vec<uint8_t>(sim, b.group_list, ffn::expert_num(a) * 16).data());
+  npy::write(dir + "/session_ids.npy", "<i4", {y},
+             common::read_vec<uint8_t>(sim, b.session_ids, y * 4).data());
+  npy::write(dir + "/micro_batch_ids.npy", "<i4", {y},
+             common::read_vec<uint8_t>(sim, b.micro_batch_ids, y * 4).data());
+  npy::write(dir + "/token_ids.npy", "<i4", {y},
+             common::read_vec<uint8_t>(sim, b.token_ids, y * 4).data());
+  npy::write(dir + "/expert_offsets.npy", "<i4", {y},
+             common::read_vec<uint8_t>(sim, b.expert_offsets, y * 4).data());
   if (a.dtype == TokenDtype::Int8)
-    npy::write(dir + "/dynamic_scale.npy", "<f4", {y}, gm(b.dynamic_scale, y * 4).data());
+    npy::write(dir + "/dynamic_scale.npy", "<f4", {y},
+               common::read_vec<uint8_t>(sim, b.dynamic_scale, y * 4).data());
   else
     npy::write(dir + "/dynamic_scale.npy", "<f4", {0}, nullptr);
-  npy::write(dir + "/actual_token_num.npy", "<i8", {}, gm(b.actual, 8).data());
+  npy::write(dir + "/actual_token_num.npy", "<i8", {},
+             common::read_vec<uint8_t>(sim, b.actual, 8).data());
 }
 
-std::string run(Simulation& sim, const Params& p) {
-  Attrs a = ffn::attrs_of(p);
-  ffn::validate(a, 768);
-  const bool payload = p.integer("sim.payload") != 0, check = p.integer("run.check") != 0;
-  ffn::Inputs in = ffn::generate(a, p.text("ffn.routing"),
-                                 static_cast<uint64_t>(p.integer("sim.seed")), payload);
-  ffn::Knobs knobs;
-  double skew = p.real("ffn.start_skew_us");
-  std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 31 + 7));
-  std::uniform_real_distribution<double> u(0, 1);
-  for (int s = 0; s < a.attn; ++s) {
-    double us = p.text("ffn.skew_dist") == "uniform" ? skew * u(rng)
-                                                     : (a.attn > 1 ? skew * s / (a.attn - 1) : 0.0);
-    if (s == p.integer("ffn.late_rank")) us += p.real("ffn.late_us");
-    knobs.start_delay_ps.push_back(static_cast<uint64_t>(us * 1e6));
+class FfnRun : public KernelRun {
+ public:
+  // dies() has validated the attributes: the plan adds the routing and the knobs' ranks.
+  explicit FfnRun(const Params& p) : p_(p), a_(ffn::attrs_of(p)) {
+    ffn::validate(a_, 768);
+    common::Routing("ffn.routing", p.text("ffn.routing"), a_.experts);
+    for (const char* key : {"ffn.late_rank", "ffn.drop_rank"})
+      if (p.integer(key) >= a_.attn)
+        throw SimError(kExitBadInput,
+                       std::string(key) + " = " + p.text(key) +
+                           " is not an attention rank (A = " + std::to_string(a_.attn) + ")");
   }
-  for (const char* key : {"ffn.late_rank", "ffn.drop_rank"})
-    if (p.integer(key) >= a.attn)
-      throw SimError(kExitBadInput, std::string(key) + " = " + p.text(key) +
-                                        " is not an attention rank (A = " + std::to_string(a.attn) +
-                                        ")");
-  knobs.compute_ps = static_cast<uint64_t>(p.real("ffn.attn_compute_us") * 1e6);
-  knobs.drop_rank = static_cast<int>(p.integer("ffn.drop_rank"));
-  ffn::Execution ex = ffn::execute(sim, a, in, knobs);
-  KernelRecord& rec = *ex.record;
-  const int calls = a.layers * a.micro_batches;
+
+  void place(Simulation&) override {
+    in_ = ffn::generate(a_, p_.text("ffn.routing"), static_cast<uint64_t>(p_.integer("sim.seed")),
+                        p_.integer("sim.payload") != 0);
+    double skew = p_.real("ffn.start_skew_us");
+    std::mt19937 rng(static_cast<uint32_t>(p_.integer("sim.seed") * 31 + 7));
+    std::uniform_real_distribution<double> u(0, 1);
+    for (int s = 0; s < a_.attn; ++s) {
+      double us = p_.text("ffn.skew_dist") == "uniform"
+                      ? skew * u(rng)
+                      : (a_.attn > 1 ? skew * s / (a_.attn - 1) : 0.0);
+      if (s == p_.integer("ffn.late_rank")) us += p_.real("ffn.late_us");
+      knobs_.start_delay_ps.push_back(static_cast<uint64_t>(us * 1e6));
+    }
+    knobs_.compute_ps = static_cast<uint64_t>(p_.real("ffn.attn_compute_us") * 1e6);
+    knobs_.drop_rank = static_cast<int>(p_.integer("ffn.drop_rank"));
+  }
+
+  // The ScheduleContexts, the inputs' GM and the launch are one step (ffn::execute).
+  void launch(Simulation& sim) override { ex_ = ffn::execute(sim, a_, in_, knobs_); }
 
   // Figures per FFN rank and call.
-  nlohmann::json per = nlohmann::json::array();
-  double worst_after_last_write = 0, worst_latency = 0;
-  for (int f = 0; f < a.ffn; ++f)
-    for (int c = 0; c < calls; ++c) {
-      const uint64_t* st = &ex.stamps[(static_cast<size_t>(f) * calls + c) * ffn::kStamps];
-      uint64_t last_write = 0, gather = st[ffn::kSortEnd];
-      for (int s = 0; s < a.attn; ++s)
-        last_write = std::max(last_write, ex.landed[static_cast<size_t>(s) * calls + c]);
-      for (int k = 0; k < ex.cores; ++k)
-        gather =
-            std::max(gather, ex.gather_end[(static_cast<size_t>(f) * calls + c) * ex.cores + k]);
-      auto ns = [](uint64_t from, uint64_t to) {
-        return to > from ? model::ps_to_ns(to - from) : 0.0;
-      };
-      nlohmann::json j;
-      j["ffn_rank"] = f;
-      j["call"] = c;
-      j["layer"] = c / a.micro_batches;
-      j["micro_batch"] = c % a.micro_batches;
-      j["actual_token_num"] = 0;
-      j["start_ns"] = model::ps_to_ns(st[ffn::kCallStart] - rec.start);
-      j["last_attention_write_ns"] = model::ps_to_ns(last_write - rec.start);
-      j["batching_start_ns"] = model::ps_to_ns(st[ffn::kPollEnd] - rec.start);
-      j["poll_ns"] = ns(st[ffn::kCallStart], st[ffn::kPollEnd]);
-      j["sort_ns"] = ns(st[ffn::kPollEnd], st[ffn::kSortEnd]);
-      j["gather_ns"] = ns(st[ffn::kSortEnd], gather);
-      j["group_list_ns"] = ns(st[ffn::kSortEnd], st[ffn::kGroupEnd]);
-      j["kernel_latency_ns"] = ns(st[ffn::kCallStart], st[ffn::kCallEnd]);
-      j["batching_ns"] = ns(st[ffn::kPollEnd], st[ffn::kCallEnd]);
-      j["last_write_to_end_ns"] = ns(last_write, st[ffn::kCallEnd]);
-      worst_after_last_write =
-          std::max(worst_after_last_write, j["last_write_to_end_ns"].get<double>());
-      worst_latency = std::max(worst_latency, j["batching_ns"].get<double>());
-      int64_t actual = 0;
-      sim.read(ex.out[f][c].actual, &actual, 8);
-      j["actual_token_num"] = actual;
-      per.push_back(j);
-    }
-  rec.extra["calls"] = per;
-  rec.extra["last_write_to_end_max_ns"] = worst_after_last_write;
-  rec.extra["batching_max_ns"] = worst_latency;
-  rec.extra["launch_cores"] = ex.cores;
-  rec.extra["sort_runs"] = ex.plan.runs;
-  rec.extra["sort_cores"] = ex.plan.sort_cores;
-  rec.extra["sort_max_elements"] = ex.plan.max_elements;
-  rec.extra["merge_rounds"] = ex.plan.merge_rounds;
-  rec.extra["Y"] = ffn::call_rows(a);
-  rec.extra["mode"] = a.recv ? "RECV" : "NORM";
+  void figures(Simulation& sim) override {
+    KernelRecord& rec = *ex_.record;
+    const int calls = a_.layers * a_.micro_batches;
+    nlohmann::json per = nlohmann::json::array();
+    double worst_after_last_write = 0, worst_latency = 0;
+    for (int f = 0; f < a_.ffn; ++f)
+      for (int c = 0; c < calls; ++c) {
+        const uint64_t* st = &ex_.stamps[(static_cast<size_t>(f) * calls + c) * ffn::kStamps];
+        uint64_t last_write = 0, gather = st[ffn::kSortEnd];
+        for (int s = 0; s < a_.attn; ++s)
+          last_write = std::max(last_write, ex_.landed[static_cast<size_t>(s) * calls + c]);
+        for (int k = 0; k < ex_.cores; ++k)
+          gather = std::max(gather,
+                            ex_.gather_end[(static_cast<size_t>(f) * calls + c) * ex_.cores + k]);
+        auto ns = [](uint64_t from, uint64_t to) {
+          return to > from ? model::ps_to_ns(to - from) : 0.0;
+        };
+        nlohmann::json j;
+        j["ffn_rank"] = f;
+        j["call"] = c;
+        j["layer"] = c / a_.micro_batches;
+        j["micro_batch"] = c % a_.micro_batches;
+        j["actual_token_num"] = 0;
+        j["start_ns"] = model::ps_to_ns(st[ffn::kCallStart] - rec.start);
+        j["last_attention_write_ns"] = model::ps_to_ns(last_write - rec.start);
+        j["batching_start_ns"] = model::ps_to_ns(st[ffn::kPollEnd] - rec.start);
+        j["poll_ns"] = ns(st[ffn::kCallStart], st[ffn::kPollEnd]);
+        j["sort_ns"] = ns(st[ffn::kPollEnd], st[ffn::kSortEnd]);
+        j["gather_ns"] = ns(st[ffn::kSortEnd], gather);
+        j["group_list_ns"] = ns(st[ffn::kSortEnd], st[ffn::kGroupEnd]);
+        j["kernel_latency_ns"] = ns(st[ffn::kCallStart], st[ffn::kCallEnd]);
+        j["batching_ns"] = ns(st[ffn::kPollEnd], st[ffn::kCallEnd]);
+        j["last_write_to_end_ns"] = ns(last_write, st[ffn::kCallEnd]);
+        worst_after_last_write =
+            std::max(worst_after_last_write, j["last_write_to_end_ns"].get<double>());
+        worst_latency = std::max(worst_latency, j["batching_ns"].get<double>());
+        int64_t actual = 0;
+        sim.read(ex_.out[f][c].actual, &actual, 8);
+        j["actual_token_num"] = actual;
+        per.push_back(j);
+      }
+    rec.extra["calls"] = per;
+    rec.extra["last_write_to_end_max_ns"] = worst_after_last_write;
+    rec.extra["batching_max_ns"] = worst_latency;
+    rec.extra["launch_cores"] = ex_.cores;
+    rec.extra["sort_runs"] = ex_.plan.runs;
+    rec.extra["sort_cores"] = ex_.plan.sort_cores;
+    rec.extra["sort_max_elements"] = ex_.plan.max_elements;
+    rec.extra["merge_rounds"] = ex_.plan.merge_rounds;
+    rec.extra["Y"] = ffn::call_rows(a_);
+    rec.extra["mode"] = a_.recv ? "RECV" : "NORM";
+  }
 
-  const std::string dump_dir = p.text("run.dump_dir");
-  if (!dump_dir.empty())
-    for (int f = 0; f < a.ffn; ++f)
+  void dump(Simulation& sim, const std::string& dir) override {
+    const int calls = a_.layers * a_.micro_batches;
+    for (int f = 0; f < a_.ffn; ++f)
       for (int c = 0; c < calls; ++c)
-        dump(sim, a, in, ex, f, c / a.micro_batches, c % a.micro_batches,
-             dump_dir + (calls > 1 ? "/call" + std::to_string(c) : "") + "/ffn_rank" +
-                 std::to_string(f));
-  if (!check) return "not checked (run.check = 0)";
-  for (int f = 0; f < a.ffn; ++f)
-    for (int c = 0; c < calls; ++c) {
-      ffn::Outputs want = ffn::golden(a, in, f, c / a.micro_batches, c % a.micro_batches);
-      std::string diff = ffn::compare(a, want, sim, ex.out[f][c], payload);
-      if (!diff.empty())
-        throw SimError(kExitCheckFailed, "ffn_worker_batching: FFN rank " + std::to_string(f) +
-                                             ", call " + std::to_string(c) + ": " + diff);
-    }
-  return std::string(payload ? "every output" : "every id and count (timing-only)") +
-         " of every FFN rank and call matches the golden reference (" + std::to_string(a.ffn) +
-         " FFN rank(s), " + std::to_string(calls) + " call(s), Y " +
-         std::to_string(ffn::call_rows(a)) + ")";
+        ascend::dump(sim, a_, in_, ex_, f, c / a_.micro_batches, c % a_.micro_batches,
+                     common::dump_dir(dir, calls, c, "ffn_rank" + std::to_string(f)));
+  }
+
+  std::string check(Simulation& sim, bool payload) override {
+    const int calls = a_.layers * a_.micro_batches;
+    for (int f = 0; f < a_.ffn; ++f)
+      for (int c = 0; c < calls; ++c) {
+        ffn::Outputs want = ffn::golden(a_, in_, f, c / a_.micro_batches, c % a_.micro_batches);
+        std::string diff = ffn::compare(a_, want, sim, ex_.out[f][c], payload);
+        if (!diff.empty())
+          return "FFN rank " + std::to_string(f) + ", call " + std::to_string(c) + ": " + diff;
+      }
+    return "";
+  }
+
+  std::string checked(bool payload) const override {
+    return std::string(payload ? "every output" : "every id and count (timing-only)") +
+           " of every FFN rank and call matches the golden reference (" + std::to_string(a_.ffn) +
+           " FFN rank(s), " + std::to_string(a_.layers * a_.micro_batches) + " call(s), Y " +
+           std::to_string(ffn::call_rows(a_)) + ")";
+  }
+
+ private:
+  const Params& p_;
+  Attrs a_;
+  ffn::Inputs in_;
+  ffn::Knobs knobs_;
+  ffn::Execution ex_;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int) {
+  return std::make_unique<FfnRun>(p);
 }
 
 }  // namespace
@@ -564,7 +562,7 @@ KernelDef ffn_worker_batching_kernel_def() {
   KernelDef k{"ffn_worker_batching",
               "FfnWorkerBatching: A attention ranks feed F FFN ranks, which sort and gather "
               "tokens by expert",
-              declare, run, dies};
+              declare, dies, plan};
   k.workload = "ffn";
   return k;
 }

@@ -51,12 +51,6 @@ void validate(const Attrs& a, int max_dies) {
               " above 16777216 (ids and indices travel as fp32 sort keys)");
 }
 
-std::pair<int64_t, int64_t> split_to_core(int64_t n, int cores, int core) {
-  int64_t q = n / cores, r = n % cores;
-  int64_t begin = core * q + std::min<int64_t>(core, r);
-  return {begin, begin + q + (core < r ? 1 : 0)};
-}
-
 int launch_cores(const Attrs& a, int aiv) {
   if (a.cores > 0) return std::min(a.cores, aiv);
   if (a.recv && max_rows(a) <= 200000) return std::min(32, aiv);

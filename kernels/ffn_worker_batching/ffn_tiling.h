@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "kernels/common/split.h"
+
 namespace ascend {
 class Params;
 }
@@ -111,8 +113,7 @@ inline int64_t expert_num(const Attrs& a) {  // the expert_num attribute: per ca
 // Throws SimError(kExitBadInput) naming the attribute, its value and the allowed range.
 void validate(const Attrs& a, int max_dies);
 
-// SplitToCore: n / c items per core, the first n mod c cores take one more.
-std::pair<int64_t, int64_t> split_to_core(int64_t n, int cores, int core);
+using common::split_to_core;
 
 // The launch's core count: RECV with Y <= 200000 uses at most 32 cores (kernels.md section 3).
 int launch_cores(const Attrs& a, int aiv);

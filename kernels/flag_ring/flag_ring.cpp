@@ -58,45 +58,65 @@ void declare(Params& p) {
 }
 
 int dies(const Params& p) {
-  if (p.integer("ep.world_size") < 2)
+  const int ranks = ep_ranks(p, 2);  // 0: the default, 2
+  if (ranks < 2)
     throw SimError(kExitBadInput,
                    "flag_ring needs ep.world_size >= 2 (got " + p.text("ep.world_size") + ")");
-  return ep_ranks(p, 2);
+  return ranks;
 }
 
-std::string run(Simulation& sim, const Params& p) {
-  int cores = static_cast<int>(p.integer("flag_ring.cores"));
-  int ranks = sim.cluster().dies();
-  std::vector<uint64_t> seen;
-  for (int r = 0; r < ranks; ++r) seen.push_back(sim.alloc(r, "flag_ring.seen", 4ull * cores));
-  sim.run_kernel("flag_ring", cores, [&](int rank) {
-    uint64_t s = seen[rank];
-    return [s] {
-      KernelFlagRing k;
-      k.Init(reinterpret_cast<GM_ADDR>(s));
-      k.Process();
-    };
-  });
-  for (int r = 0; r < ranks; ++r) {
-    std::vector<int32_t> got(cores);
-    sim.read(seen[r], got.data(), 4ull * cores);
-    int32_t want = (r + ranks - 1) % ranks + 1;
-    for (int c = 0; c < cores; ++c)
-      if (got[c] != want)
-        throw SimError(kExitCheckFailed, "flag_ring: rank " + std::to_string(r) + " core " +
-                                             std::to_string(c) + " saw flag " +
-                                             std::to_string(got[c]) + ", golden " +
-                                             std::to_string(want));
+class FlagRingRun : public KernelRun {
+ public:
+  FlagRingRun(const Params& p, int ranks)
+      : cores_(static_cast<int>(p.integer("flag_ring.cores"))), ranks_(ranks) {}
+
+  void place(Simulation& sim) override {
+    for (int r = 0; r < ranks_; ++r) seen_.push_back(sim.alloc(r, "flag_ring.seen", 4ull * cores_));
   }
-  return "every core saw its predecessor's flag (" + std::to_string(ranks) + " ranks x " +
-         std::to_string(cores) + " cores)";
+
+  void launch(Simulation& sim) override {
+    sim.run_kernel("flag_ring", cores_, [&](int rank) {
+      uint64_t s = seen_[rank];
+      return [s] {
+        KernelFlagRing k;
+        k.Init(reinterpret_cast<GM_ADDR>(s));
+        k.Process();
+      };
+    });
+  }
+
+  std::string check(Simulation& sim, bool) override {
+    for (int r = 0; r < ranks_; ++r) {
+      std::vector<int32_t> got(cores_);
+      sim.read(seen_[r], got.data(), 4ull * cores_);
+      int32_t want = (r + ranks_ - 1) % ranks_ + 1;
+      for (int c = 0; c < cores_; ++c)
+        if (got[c] != want)
+          return "rank " + std::to_string(r) + " core " + std::to_string(c) + " saw flag " +
+                 std::to_string(got[c]) + ", golden " + std::to_string(want);
+    }
+    return "";
+  }
+
+  std::string checked(bool) const override {
+    return "every core saw its predecessor's flag (" + std::to_string(ranks_) + " ranks x " +
+           std::to_string(cores_) + " cores)";
+  }
+
+ private:
+  int cores_, ranks_;
+  std::vector<uint64_t> seen_;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
+  return std::make_unique<FlagRingRun>(p, ranks);
 }
 
 }  // namespace
 
 KernelDef flag_ring_kernel_def() {
   return {"flag_ring", "every core writes a flag to the next rank and waits for its own", declare,
-          run, dies};
+          dies, plan};
 }
 
 }  // namespace ascend

@@ -9,19 +9,43 @@
 
 #include "kernels/alltoallv/alltoallv_host.h"
 #include "kernels/combine/combine_host.h"
+#include "kernels/common/host.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "kernels/kernel.h"
-#include "sim/api/sim_ext.h"
 #include "kernels/moe/experts.h"
+#include "kernels/moe/moe_host.h"
+#include "sim/api/sim_ext.h"
 #include "models/errors.h"
 
 namespace ascend {
+
+namespace moe {
+
+namespace {
+
+// fused: MoeDistributeDispatch, one call.
+dispatch::Execution fused(Simulation& sim, const dispatch::Attrs& a, bool bf16,
+                          const std::vector<dispatch::RankInputs>& in) {
+  dispatch::Execution ex = dispatch::execute(sim, a, bf16, {in}, dispatch::Knobs{});
+  dispatch::add_figures(*ex.record, a, in, ex, 1);
+  return ex;
+}
+
+}  // namespace
+
+const common::Strategies<DispatchStep>& dispatch_steps() {
+  static const common::Strategies<DispatchStep> steps(
+      "moe.dispatch", {{"fused", fused}, {"alltoallv", alltoallv::execute}});
+  return steps;
+}
+
+}  // namespace moe
 
 namespace {
 
 void declare(Params& p) {
   const char* w = "workload";
-  p.declare(choice_param("moe.dispatch", "fused", {"fused", "alltoallv"},
+  p.declare(choice_param("moe.dispatch", "fused", moe::dispatch_steps().names(),
                          "fused: MoeDistributeDispatch; alltoallv: the traditional baseline "
                          "(counts all-to-all, sort by expert, data all-to-all)",
                          w));
@@ -41,12 +65,7 @@ int dies(const Params& p) {
   return ep_ranks(p, 16);
 }
 
-template <class V>
-std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
-  std::vector<V> v(n);
-  if (n) sim.read(addr, v.data(), n * sizeof(V));
-  return v;
-}
+using common::read_vec;
 
 // Combine's inputs from dispatch's outputs on one rank (device or golden): the expert outputs of
 // the received rows, the triples and the counts; the rank's own ids, weights and mask.
@@ -69,139 +88,174 @@ combine::RankInputs combine_inputs(const combine::Attrs& a, bool bf16, bool iden
   return c;
 }
 
-std::string run(Simulation& sim, const Params& p) {
-  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
-  combine::Attrs a = combine::attrs_of(p, ranks, cores);
-  combine::validate(a);
-  sim.require_window(
-      "moe", dispatch::window_needed(a.d),
-      "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
-  const bool bf16 = p.text("dispatch.dtype") == "bf16";
-  const bool payload = p.integer("sim.payload") != 0, check = p.integer("run.check") != 0;
-  const bool identity = p.text("moe.expert_transform") == "identity";
-  const bool fused = p.text("moe.dispatch") == "fused";
-  const int layers = static_cast<int>(p.integer("moe.layers"));
-  const double expert_us = p.real("moe.expert_us");
-  const std::string dump_dir = p.text("run.dump_dir");
-  std::vector<std::vector<dispatch::RankInputs>> inputs =
-      dispatch::make_inputs(p, a.d, bf16, layers);
-  const uint64_t h = static_cast<uint64_t>(a.d.hidden), row_bytes = dispatch::out_row_bytes(a.d);
+// Per layer: dispatch, the experts' launch, combine; then the next layer dispatches this one's
+// x_out. The check replays the chain on the golden side (golden dispatch -> the same expert
+// arithmetic -> golden combine), independent of the device outputs.
+class MoeRun : public KernelRun {
+ public:
+  MoeRun(const Params& p, int ranks)
+      : p_(p),
+        a_(combine::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")))),
+        bf16_(p.text("dispatch.dtype") == "bf16"),
+        payload_(p.integer("sim.payload") != 0),
+        identity_(p.text("moe.expert_transform") == "identity"),
+        step_(moe::dispatch_steps().find(p.text("moe.dispatch"))),
+        layers_(static_cast<int>(p.integer("moe.layers"))) {
+    combine::validate(a_);
+    dispatch::require_dispatch_window(p, a_.d, "moe");
+    if (step_ == alltoallv::execute) alltoallv::validate(a_.d);
+    dispatch::check_routing(p, a_.d);
+  }
 
-  nlohmann::json trips = nlohmann::json::array();
-  model::Tick first_start = 0;
-  KernelRecord* last = nullptr;
-  for (int layer = 0; layer < layers; ++layer) {
-    std::vector<dispatch::RankInputs>& din = inputs[layer];
-    // 1. dispatch
-    dispatch::Execution dex = fused ? dispatch::execute(sim, a.d, bf16, {din}, dispatch::Knobs{})
-                                    : alltoallv::execute(sim, a.d, bf16, din);
-    if (fused) dispatch::add_figures(*dex.record, a.d, din, dex, 1);
-    if (layer == 0) first_start = dex.record->start;
-    std::vector<dispatch::RankOutputs> dgold;
-    if (check) {
-      dgold = dispatch::golden(a.d, bf16, din);
+  void place(Simulation&) override { inputs_ = dispatch::make_inputs(p_, a_.d, bf16_, layers_); }
+
+  void launch(Simulation& sim) override {
+    const int ranks = a_.d.ep, cores = sim.cluster().config().aiv_per_die;
+    const uint64_t h = static_cast<uint64_t>(a_.d.hidden),
+                   row_bytes = dispatch::out_row_bytes(a_.d);
+    const uint64_t stall = static_cast<uint64_t>(p_.real("moe.expert_us") * 1e3 *
+                                                 sim.cluster().config().core.clock.ghz);
+    for (int layer = 0; layer < layers_; ++layer) {
+      Layer& L = layers_done_.emplace_back();
+      std::vector<dispatch::RankInputs>& din = inputs_[layer];
+      // 1. dispatch
+      L.dex = step_(sim, a_.d, bf16_, din);
+      // 2. the experts: host arithmetic, simulated time moe.expert_us on every core
+      L.cin.resize(ranks);
       for (int r = 0; r < ranks; ++r) {
-        std::string diff = dispatch::compare(a.d, dgold[r], sim, dex.bufs[0][r], r, 0, payload);
-        if (!diff.empty())
-          throw SimError(kExitCheckFailed, std::string(fused ? "dispatch" : "alltoallv_dispatch") +
-                                               ": layer " + std::to_string(layer) + ", " + diff);
+        const dispatch::RankBuffers& b = L.dex.bufs[0][r];
+        int l = dispatch::local_experts(a_.d, r);
+        auto counts = read_vec<int32_t>(sim, b.recv_counts, static_cast<size_t>(a_.d.ep) * l);
+        int rows = counts.back();
+        auto assist = read_vec<int32_t>(sim, b.assist, 3ull * rows);
+        std::vector<uint8_t> ex = payload_ ? read_vec<uint8_t>(sim, b.expand_x, rows * row_bytes)
+                                           : std::vector<uint8_t>{};
+        auto scales = a_.d.quant ? read_vec<float>(sim, b.scales, rows) : std::vector<float>{};
+        std::mt19937 rng(common::input_seed(p_, r, layer, combine::kScaleSalt));
+        std::vector<float> weights = combine::make_expert_scales(p_, a_, rng);
+        std::vector<uint16_t> shared_x;
+        if (a_.shared_expert_x && payload_) shared_x = dispatch::random_tokens(a_.d, bf16_, rng);
+        L.cin[r] = combine_inputs(a_, bf16_, identity_, r, din[r], rows, ex, scales, assist, counts,
+                                  weights);
+        L.cin[r].shared_expert_x = shared_x;
+        L.weights.push_back(std::move(weights));
       }
+      L.experts = &sim.run_kernel("experts", cores, [stall](int) {
+        return [stall] {
+          if (stall) AscendC::SimStall(stall);
+        };
+      });
+      L.experts->extra["expert_transform"] = identity_ ? "identity" : "per_expert";
+      L.experts->extra["modelled"] =
+          "time only (moe.expert_us); the arithmetic is done on the host";
+      // 3. combine
+      L.cex = combine::execute(sim, a_, bf16_, {L.cin}, combine::Knobs{});
+      combine::add_figures(*L.cex.record, a_, L.cin, L.cex, 1);
+      // The next layer dispatches this layer's output (inactive tokens keep their old rows).
+      if (layer + 1 < layers_ && payload_)
+        for (int r = 0; r < ranks; ++r) {
+          auto out = read_vec<uint16_t>(sim, L.cex.bufs[0][r].x_out,
+                                        static_cast<size_t>(din[r].active_tokens(a_.d)) * h);
+          std::copy(out.begin(), out.end(), inputs_[layer + 1][r].x.begin());
+        }
     }
-    // 2. the experts: host arithmetic, simulated time moe.expert_us on every core
-    std::vector<combine::RankInputs> cin(ranks), cgold(check ? ranks : 0);
-    for (int r = 0; r < ranks; ++r) {
-      const dispatch::RankBuffers& b = dex.bufs[0][r];
-      int l = dispatch::local_experts(a.d, r);
-      auto counts = read_vec<int32_t>(sim, b.recv_counts, static_cast<size_t>(a.d.ep) * l);
-      int rows = counts.back();
-      auto assist = read_vec<int32_t>(sim, b.assist, 3ull * rows);
-      std::vector<uint8_t> ex =
-          payload ? read_vec<uint8_t>(sim, b.expand_x, rows * row_bytes) : std::vector<uint8_t>{};
-      auto scales = a.d.quant ? read_vec<float>(sim, b.scales, rows) : std::vector<float>{};
-      std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed") * 1000003 + r * 7919 + layer) ^
-                       0x5bd1e995u);
-      std::vector<float> weights = combine::make_expert_scales(p, a, rng);
-      std::vector<uint16_t> shared_x;
-      if (a.shared_expert_x && payload) {
-        dispatch::Attrs rows_attrs = a.d;
-        shared_x = dispatch::random_tokens(rows_attrs, bf16, rng);
-      }
-      cin[r] =
-          combine_inputs(a, bf16, identity, r, din[r], rows, ex, scales, assist, counts, weights);
-      cin[r].shared_expert_x = shared_x;
-      if (check) {  // the same chain from the golden dispatch outputs, independent of the device
-        const dispatch::RankOutputs& g = dgold[r];
-        cgold[r] = combine_inputs(a, bf16, identity, r, din[r], g.rows, g.expand_x,
-                                  g.dynamic_scales, g.assist_info, g.ep_recv_counts, weights);
-        cgold[r].shared_expert_x = shared_x;
-      }
+  }
+
+  void figures(Simulation&) override {
+    nlohmann::json trips = nlohmann::json::array();
+    for (size_t layer = 0; layer < layers_done_.size(); ++layer) {
+      const KernelRecord& drec = *layers_done_[layer].dex.record;
+      const KernelRecord& crec = *layers_done_[layer].cex.record;
+      trips.push_back({{"layer", layer},
+                       {"dispatch", drec.name},
+                       {"dispatch_ns", model::ps_to_ns(drec.latency())},
+                       {"experts_ns", model::ps_to_ns(layers_done_[layer].experts->latency())},
+                       {"combine_ns", model::ps_to_ns(crec.latency())},
+                       {"layer_ns", model::ps_to_ns(crec.start + crec.latency() - drec.start)}});
     }
-    uint64_t stall = static_cast<uint64_t>(expert_us * 1e3 * sim.cluster().config().core.clock.ghz);
-    KernelRecord& experts = sim.run_kernel("experts", cores, [stall](int) {
-      return [stall] {
-        if (stall) AscendC::SimStall(stall);
-      };
-    });
-    experts.extra["expert_transform"] = identity ? "identity" : "per_expert";
-    experts.extra["modelled"] = "time only (moe.expert_us); the arithmetic is done on the host";
-    // 3. combine
-    combine::Execution cex = combine::execute(sim, a, bf16, {cin}, combine::Knobs{});
-    combine::add_figures(*cex.record, a, cin, cex, 1);
-    const KernelRecord& drec = *dex.record;
-    const KernelRecord& crec = *cex.record;
-    last = cex.record;
-    trips.push_back({{"layer", layer},
-                     {"dispatch", drec.name},
-                     {"dispatch_ns", model::ps_to_ns(drec.latency())},
-                     {"experts_ns", model::ps_to_ns(experts.latency())},
-                     {"combine_ns", model::ps_to_ns(crec.latency())},
-                     {"layer_ns", model::ps_to_ns(crec.start + crec.latency() - drec.start)}});
-    if (!dump_dir.empty()) {
-      std::string base = dump_dir + (layers > 1 ? "/layer" + std::to_string(layer) : "");
-      for (int r = 0; r < ranks; ++r) {
-        dispatch::dump(sim, a.d, bf16, din[r], dex.bufs[0][r], r,
+    KernelRecord* last = layers_done_.back().cex.record;
+    last->extra["round_trip"] = {
+        {"layers", trips},
+        {"total_ns",
+         model::ps_to_ns(last->start + last->latency() - layers_done_.front().dex.record->start)}};
+  }
+
+  void dump(Simulation& sim, const std::string& dir) override {
+    for (int layer = 0; layer < layers_; ++layer) {
+      const Layer& L = layers_done_[layer];
+      std::string base = dir + (layers_ > 1 ? "/layer" + std::to_string(layer) : "");
+      for (int r = 0; r < a_.d.ep; ++r) {
+        dispatch::dump(sim, a_.d, bf16_, inputs_[layer][r], L.dex.bufs[0][r], r,
                        base + "/dispatch/rank" + std::to_string(r));
-        combine::dump(sim, a, bf16, cin[r], cex.bufs[0][r], r,
+        combine::dump(sim, a_, bf16_, L.cin[r], L.cex.bufs[0][r], r,
                       base + "/combine/rank" + std::to_string(r));
       }
     }
-    if (check && payload) {
-      std::vector<std::vector<uint16_t>> want = combine::golden(a, bf16, cgold);
-      for (int r = 0; r < ranks; ++r) {
+  }
+
+  std::string check(Simulation& sim, bool payload) override {
+    for (int layer = 0; layer < layers_; ++layer) {
+      const Layer& L = layers_done_[layer];
+      const std::vector<dispatch::RankInputs>& din = inputs_[layer];
+      const std::string where = "layer " + std::to_string(layer) + ", ";
+      std::vector<dispatch::RankOutputs> dgold = dispatch::golden(a_.d, bf16_, din);
+      for (int r = 0; r < a_.d.ep; ++r) {
+        std::string diff = dispatch::compare(a_.d, dgold[r], sim, L.dex.bufs[0][r], r, 0, payload);
+        if (!diff.empty()) return L.dex.record->name + ": " + where + diff;
+      }
+      if (!payload) continue;
+      std::vector<combine::RankInputs> cgold(a_.d.ep);
+      for (int r = 0; r < a_.d.ep; ++r) {
+        const dispatch::RankOutputs& g = dgold[r];
+        cgold[r] = combine_inputs(a_, bf16_, identity_, r, din[r], g.rows, g.expand_x,
+                                  g.dynamic_scales, g.assist_info, g.ep_recv_counts, L.weights[r]);
+        cgold[r].shared_expert_x = L.cin[r].shared_expert_x;
+      }
+      std::vector<std::vector<uint16_t>> want = combine::golden(a_, bf16_, cgold);
+      for (int r = 0; r < a_.d.ep; ++r) {
         std::string diff =
-            combine::compare(a, want[r], sim, cex.bufs[0][r], r, 0, cin[r].active_tokens(a));
-        if (!diff.empty())
-          throw SimError(kExitCheckFailed,
-                         "moe round trip: layer " + std::to_string(layer) + ", " + diff);
+            combine::compare(a_, want[r], sim, L.cex.bufs[0][r], r, 0, L.cin[r].active_tokens(a_));
+        if (!diff.empty()) return "round trip: " + where + diff;
       }
     }
-    // The next layer dispatches this layer's output (inactive tokens keep their old rows).
-    if (layer + 1 < layers && payload)
-      for (int r = 0; r < ranks; ++r) {
-        auto out = read_vec<uint16_t>(sim, cex.bufs[0][r].x_out,
-                                      static_cast<size_t>(din[r].active_tokens(a.d)) * h);
-        std::copy(out.begin(), out.end(), inputs[layer + 1][r].x.begin());
-      }
+    return "";
   }
-  last->extra["round_trip"] = {
-      {"layers", trips},
-      {"total_ns", model::ps_to_ns(last->start + last->latency() - first_start)}};
-  if (!check) return "not checked (run.check = 0)";
-  if (!payload) return "ids, counts and triples of dispatch checked (timing-only run)";
-  return "dispatch outputs and the round trip's x_out of every rank match the golden chain (" +
-         std::to_string(ranks) + " ranks, " + std::to_string(layers) + " layer(s))";
+
+  std::string checked(bool payload) const override {
+    if (!payload) return "ids, counts and triples of dispatch checked (timing-only run)";
+    return "dispatch outputs and the round trip's x_out of every rank match the golden chain (" +
+           std::to_string(a_.d.ep) + " ranks, " + std::to_string(layers_) + " layer(s))";
+  }
+
+ private:
+  struct Layer {
+    dispatch::Execution dex;
+    KernelRecord* experts = nullptr;
+    std::vector<combine::RankInputs> cin;
+    std::vector<std::vector<float>> weights;  // [rank]: the expert scales combine weighs with
+    combine::Execution cex;
+  };
+  const Params& p_;
+  combine::Attrs a_;
+  bool bf16_, payload_, identity_;
+  moe::DispatchStep step_;
+  int layers_;
+  std::vector<std::vector<dispatch::RankInputs>> inputs_;
+  std::vector<Layer> layers_done_;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
+  return std::make_unique<MoeRun>(p, ranks);
 }
 
 }  // namespace
 
 KernelDef moe_kernel_def() {
-  return {"moe",
-          "MoE layer round trip: dispatch (fused or alltoallv) -> expert stand-in -> combine",
-          declare,
-          run,
-          dies,
-          "dispatch",
-          {"combine"}};
+  KernelDef k{"moe",
+              "MoE layer round trip: dispatch (fused or alltoallv) -> expert stand-in -> combine",
+              declare, dies, plan};
+  k.also_reads = {"combine"};
+  return k;
 }
 
 }  // namespace ascend

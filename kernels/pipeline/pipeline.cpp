@@ -28,61 +28,92 @@ int dies(const Params& p) {
   return single_die(p, "pipeline");
 }
 
-std::string run(Simulation& sim, const Params& p) {
-  kernels::PipelineTiling t{};
-  t.tiles = static_cast<uint32_t>(p.integer("pipeline.tiles"));
-  t.tile_bytes = static_cast<uint32_t>(p.integer("pipeline.tile_bytes"));
-  t.vector_repeats = static_cast<uint32_t>(p.integer("pipeline.vector_repeats"));
-  t.buffer_num = static_cast<uint32_t>(p.integer("pipeline.buffer_num"));
-  t.factor = 1.0009765625f;  // 1 + 2^-10: every scaling rounds, so the golden must follow exactly
-  uint32_t per_tile = t.tile_bytes / 256;
-  if (t.tile_bytes % 256)
-    throw SimError(kExitBadInput, "pipeline.tile_bytes = " + std::to_string(t.tile_bytes) +
-                                      " is not a multiple of 256");
-  if (t.vector_repeats < per_tile)
-    throw SimError(kExitBadInput, "pipeline.vector_repeats = " + std::to_string(t.vector_repeats) +
-                                      " is below tile_bytes/256 = " + std::to_string(per_tile));
-
-  uint64_t n = uint64_t{t.tiles} * (t.tile_bytes / 4);
-  std::vector<float> x(n);
-  std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed")));
-  std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
-  for (float& v : x) v = dist(rng);
-  uint64_t xa = sim.alloc(0, "pipeline.x", n * 4), ya = sim.alloc(0, "pipeline.y", n * 4);
-  sim.write(xa, x.data(), n * 4);
-
-  KernelRecord& rec = sim.run_kernel("pipeline", 1, [&](int) {
-    return [=] {
-      AscendC::TPipe pipe;
-      kernels::KernelPipeline k;
-      k.Init(reinterpret_cast<GM_ADDR>(xa), reinterpret_cast<GM_ADDR>(ya), t, &pipe);
-      k.Process();
-    };
-  });
-
-  std::vector<float> y(n);
-  sim.read(ya, y.data(), n * 4);
-  for (uint64_t i = 0; i < n; ++i) {
-    uint32_t block = static_cast<uint32_t>((i % (t.tile_bytes / 4)) / 64);
-    uint32_t times = t.vector_repeats / per_tile + (block < t.vector_repeats % per_tile ? 1 : 0);
-    float want = x[i];
-    for (uint32_t k = 0; k < times; ++k) want *= t.factor;
-    if (std::memcmp(&want, &y[i], 4) != 0)
-      throw SimError(kExitCheckFailed, "pipeline: y[" + std::to_string(i) +
-                                           "] = " + std::to_string(y[i]) + ", golden " +
-                                           std::to_string(want));
+class PipelineRun : public KernelRun {
+ public:
+  explicit PipelineRun(const Params& p) : p_(p) {
+    t_.tiles = static_cast<uint32_t>(p.integer("pipeline.tiles"));
+    t_.tile_bytes = static_cast<uint32_t>(p.integer("pipeline.tile_bytes"));
+    t_.vector_repeats = static_cast<uint32_t>(p.integer("pipeline.vector_repeats"));
+    t_.buffer_num = static_cast<uint32_t>(p.integer("pipeline.buffer_num"));
+    t_.factor = 1.0009765625f;  // 1 + 2^-10: every scaling rounds, so the golden must follow
+    per_tile_ = t_.tile_bytes / 256;
+    if (t_.tile_bytes % 256)
+      throw SimError(kExitBadInput, "pipeline.tile_bytes = " + std::to_string(t_.tile_bytes) +
+                                        " is not a multiple of 256");
+    if (t_.vector_repeats < per_tile_)
+      throw SimError(kExitBadInput,
+                     "pipeline.vector_repeats = " + std::to_string(t_.vector_repeats) +
+                         " is below tile_bytes/256 = " + std::to_string(per_tile_));
+    n_ = uint64_t{t_.tiles} * (t_.tile_bytes / 4);
   }
-  rec.extra["tiles"] = t.tiles;
-  rec.extra["bytes"] = n * 4;
-  rec.extra["buffer_num"] = t.buffer_num;
-  return "outputs match the golden reference (" + std::to_string(n) + " fp32 values)";
+
+  void place(Simulation& sim) override {
+    x_.resize(n_);
+    std::mt19937 rng(static_cast<uint32_t>(p_.integer("sim.seed")));
+    std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
+    for (float& v : x_) v = dist(rng);
+    xa_ = sim.alloc(0, "pipeline.x", n_ * 4);
+    ya_ = sim.alloc(0, "pipeline.y", n_ * 4);
+    sim.write(xa_, x_.data(), n_ * 4);
+  }
+
+  void launch(Simulation& sim) override {
+    const uint64_t xa = xa_, ya = ya_;
+    const kernels::PipelineTiling t = t_;
+    rec_ = &sim.run_kernel("pipeline", 1, [&](int) {
+      return [=] {
+        AscendC::TPipe pipe;
+        kernels::KernelPipeline k;
+        k.Init(reinterpret_cast<GM_ADDR>(xa), reinterpret_cast<GM_ADDR>(ya), t, &pipe);
+        k.Process();
+      };
+    });
+  }
+
+  void figures(Simulation&) override {
+    rec_->extra["tiles"] = t_.tiles;
+    rec_->extra["bytes"] = n_ * 4;
+    rec_->extra["buffer_num"] = t_.buffer_num;
+  }
+
+  std::string check(Simulation& sim, bool) override {
+    std::vector<float> y(n_);
+    sim.read(ya_, y.data(), n_ * 4);
+    for (uint64_t i = 0; i < n_; ++i) {
+      uint32_t block = static_cast<uint32_t>((i % (t_.tile_bytes / 4)) / 64);
+      uint32_t times =
+          t_.vector_repeats / per_tile_ + (block < t_.vector_repeats % per_tile_ ? 1 : 0);
+      float want = x_[i];
+      for (uint32_t k = 0; k < times; ++k) want *= t_.factor;
+      if (std::memcmp(&want, &y[i], 4) != 0)
+        return "y[" + std::to_string(i) + "] = " + std::to_string(y[i]) + ", golden " +
+               std::to_string(want);
+    }
+    return "";
+  }
+
+  std::string checked(bool) const override {
+    return "outputs match the golden reference (" + std::to_string(n_) + " fp32 values)";
+  }
+
+ private:
+  const Params& p_;
+  kernels::PipelineTiling t_{};
+  uint32_t per_tile_ = 1;
+  uint64_t n_ = 0, xa_ = 0, ya_ = 0;
+  std::vector<float> x_;
+  KernelRecord* rec_ = nullptr;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int) {
+  return std::make_unique<PipelineRun>(p);
 }
 
 }  // namespace
 
 KernelDef pipeline_kernel_def() {
   return {"pipeline", "one core: MTE2 -> VECTOR -> MTE3 per tile; shows double buffering", declare,
-          run, dies};
+          dies, plan};
 }
 
 }  // namespace ascend

@@ -27,68 +27,96 @@ int dies(const Params& p) {
   return single_die(p, "stream");
 }
 
-std::string run(Simulation& sim, const Params& p) {
-  kernels::StreamTiling t{};
-  int cores = static_cast<int>(p.integer("stream.cores"));
-  t.bytes_per_core = static_cast<uint64_t>(p.integer("stream.bytes_per_core"));
-  t.tile_bytes = static_cast<uint32_t>(p.integer("stream.tile_bytes"));
-  t.buffer_num = static_cast<uint32_t>(p.integer("stream.buffer_num"));
-  t.read_only = p.text("stream.mode") == "read";
-  if (t.bytes_per_core % 32 || t.tile_bytes % 32)
-    throw SimError(kExitBadInput,
-                   "stream.bytes_per_core and stream.tile_bytes must be multiples of 32 (got " +
-                       std::to_string(t.bytes_per_core) + ", " + std::to_string(t.tile_bytes) +
-                       ")");
+class StreamRun : public KernelRun {
+ public:
+  explicit StreamRun(const Params& p) : p_(p), cores_(static_cast<int>(p.integer("stream.cores"))) {
+    t_.bytes_per_core = static_cast<uint64_t>(p.integer("stream.bytes_per_core"));
+    t_.tile_bytes = static_cast<uint32_t>(p.integer("stream.tile_bytes"));
+    t_.buffer_num = static_cast<uint32_t>(p.integer("stream.buffer_num"));
+    t_.read_only = p.text("stream.mode") == "read";
+    if (t_.bytes_per_core % 32 || t_.tile_bytes % 32)
+      throw SimError(kExitBadInput,
+                     "stream.bytes_per_core and stream.tile_bytes must be multiples of 32 (got " +
+                         std::to_string(t_.bytes_per_core) + ", " + std::to_string(t_.tile_bytes) +
+                         ")");
+    total_ = t_.bytes_per_core * static_cast<uint64_t>(cores_);
+    out_bytes_ = t_.read_only ? uint64_t{t_.tile_bytes} * cores_ : total_;
+  }
 
-  uint64_t total = t.bytes_per_core * static_cast<uint64_t>(cores);
-  std::vector<int32_t> x(total / 4);
-  std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed")));
-  for (int32_t& v : x) v = static_cast<int32_t>(rng());
-  uint64_t out_bytes = t.read_only ? uint64_t{t.tile_bytes} * cores : total;
-  uint64_t xa = sim.alloc(0, "stream.x", total), ya = sim.alloc(0, "stream.y", out_bytes);
-  sim.write(xa, x.data(), total);
+  void place(Simulation& sim) override {
+    x_.resize(total_ / 4);
+    std::mt19937 rng(static_cast<uint32_t>(p_.integer("sim.seed")));
+    for (int32_t& v : x_) v = static_cast<int32_t>(rng());
+    xa_ = sim.alloc(0, "stream.x", total_);
+    ya_ = sim.alloc(0, "stream.y", out_bytes_);
+    sim.write(xa_, x_.data(), total_);
+  }
 
-  KernelRecord& rec = sim.run_kernel("stream", cores, [&](int) {
-    return [=] {
-      AscendC::TPipe pipe;
-      kernels::KernelStream k;
-      k.Init(reinterpret_cast<GM_ADDR>(xa), reinterpret_cast<GM_ADDR>(ya), t, &pipe);
-      k.Process();
-    };
-  });
+  void launch(Simulation& sim) override {
+    const uint64_t xa = xa_, ya = ya_;
+    const kernels::StreamTiling t = t_;
+    rec_ = &sim.run_kernel("stream", cores_, [&](int) {
+      return [=] {
+        AscendC::TPipe pipe;
+        kernels::KernelStream k;
+        k.Init(reinterpret_cast<GM_ADDR>(xa), reinterpret_cast<GM_ADDR>(ya), t, &pipe);
+        k.Process();
+      };
+    });
+  }
+
+  void figures(Simulation&) override {
+    double ns = model::ps_to_ns(rec_->latency());
+    rec_->extra["bytes"] = total_;
+    rec_->extra["bandwidth_GBps"] = ns > 0 ? static_cast<double>(total_) / ns : 0.0;
+    rec_->extra["mode"] = p_.text("stream.mode");
+  }
 
   // Golden: copy -> y == x; read -> per core, lane j of the accumulator is the wrapping sum of
   // element j of every tile.
-  std::vector<int32_t> y(out_bytes / 4), want(out_bytes / 4, 0);
-  sim.read(ya, y.data(), out_bytes);
-  if (t.read_only) {
-    uint64_t lanes = t.tile_bytes / 4, per_core = t.bytes_per_core / 4;
-    for (int c = 0; c < cores; ++c)
-      for (uint64_t i = 0; i < per_core; ++i) {
-        uint32_t& w = reinterpret_cast<uint32_t&>(want[c * lanes + i % lanes]);
-        w += static_cast<uint32_t>(x[c * per_core + i]);
-      }
-  } else {
-    want = x;
+  std::string check(Simulation& sim, bool) override {
+    std::vector<int32_t> y(out_bytes_ / 4), want(out_bytes_ / 4, 0);
+    sim.read(ya_, y.data(), out_bytes_);
+    if (t_.read_only) {
+      uint64_t lanes = t_.tile_bytes / 4, per_core = t_.bytes_per_core / 4;
+      for (int c = 0; c < cores_; ++c)
+        for (uint64_t i = 0; i < per_core; ++i) {
+          uint32_t& w = reinterpret_cast<uint32_t&>(want[c * lanes + i % lanes]);
+          w += static_cast<uint32_t>(x_[c * per_core + i]);
+        }
+    } else {
+      want = x_;
+    }
+    for (size_t i = 0; i < y.size(); ++i)
+      if (y[i] != want[i])
+        return "y[" + std::to_string(i) + "] = " + std::to_string(y[i]) + ", golden " +
+               std::to_string(want[i]);
+    return "";
   }
-  for (size_t i = 0; i < y.size(); ++i)
-    if (y[i] != want[i])
-      throw SimError(kExitCheckFailed, "stream: y[" + std::to_string(i) +
-                                           "] = " + std::to_string(y[i]) + ", golden " +
-                                           std::to_string(want[i]));
 
-  double ns = model::ps_to_ns(rec.latency());
-  rec.extra["bytes"] = total;
-  rec.extra["bandwidth_GBps"] = ns > 0 ? static_cast<double>(total) / ns : 0.0;
-  rec.extra["mode"] = p.text("stream.mode");
-  return "outputs match the golden reference (" + std::to_string(y.size()) + " int32 words)";
+  std::string checked(bool) const override {
+    return "outputs match the golden reference (" + std::to_string(out_bytes_ / 4) +
+           " int32 words)";
+  }
+
+ private:
+  const Params& p_;
+  int cores_;
+  kernels::StreamTiling t_{};
+  uint64_t total_ = 0, out_bytes_ = 0, xa_ = 0, ya_ = 0;
+  std::vector<int32_t> x_;
+  KernelRecord* rec_ = nullptr;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int) {
+  return std::make_unique<StreamRun>(p);
 }
 
 }  // namespace
 
 KernelDef stream_kernel_def() {
-  return {"stream", "each core streams GM through UB; aggregate GM read bandwidth", declare, run,
-          dies};
+  return {"stream", "each core streams GM through UB; aggregate GM read bandwidth", declare, dies,
+          plan};
 }
 
 }  // namespace ascend

@@ -74,38 +74,68 @@ int dies(const Params& p) {
   return single_die(p, "syncbug");
 }
 
-std::string run(Simulation& sim, const Params& p) {
-  int cores = static_cast<int>(p.integer("syncbug.cores"));
-  std::string bug = p.text("syncbug.bug");
-  uint64_t n = uint64_t{kTile} * cores;
-  std::vector<float> x(n), y(n);
-  std::mt19937 rng(static_cast<uint32_t>(p.integer("sim.seed")));
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  for (float& v : x) v = dist(rng);
-  uint64_t xa = sim.alloc(0, "syncbug.x", n * 4), ya = sim.alloc(0, "syncbug.y", n * 4);
-  sim.write(xa, x.data(), n * 4);
-  sim.run_kernel("syncbug", cores, [&](int) {
-    return [=] {
-      KernelSyncBug k;
-      k.Init(reinterpret_cast<GM_ADDR>(xa), reinterpret_cast<GM_ADDR>(ya), bug);
-      k.Process();
-    };
-  });
-  sim.read(ya, y.data(), n * 4);
-  for (uint64_t i = 0; i < n; ++i)
-    if (y[i] != x[i] * 2.0f)
-      throw SimError(kExitCheckFailed, "syncbug: tensor y, row " + std::to_string(i / kTile) +
-                                           " (core), column " + std::to_string(i % kTile) + ": " +
-                                           std::to_string(y[i]) + ", golden " +
-                                           std::to_string(x[i] * 2.0f));
-  return "outputs match the golden reference (" + std::to_string(n) + " fp32 values)";
+class SyncBugRun : public KernelRun {
+ public:
+  explicit SyncBugRun(const Params& p)
+      : p_(p),
+        cores_(static_cast<int>(p.integer("syncbug.cores"))),
+        bug_(p.text("syncbug.bug")),
+        n_(uint64_t{kTile} * static_cast<uint64_t>(cores_)) {}
+
+  void place(Simulation& sim) override {
+    x_.resize(n_);
+    std::mt19937 rng(static_cast<uint32_t>(p_.integer("sim.seed")));
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    for (float& v : x_) v = dist(rng);
+    xa_ = sim.alloc(0, "syncbug.x", n_ * 4);
+    ya_ = sim.alloc(0, "syncbug.y", n_ * 4);
+    sim.write(xa_, x_.data(), n_ * 4);
+  }
+
+  void launch(Simulation& sim) override {
+    const uint64_t xa = xa_, ya = ya_;
+    const std::string bug = bug_;
+    sim.run_kernel("syncbug", cores_, [&](int) {
+      return [=] {
+        KernelSyncBug k;
+        k.Init(reinterpret_cast<GM_ADDR>(xa), reinterpret_cast<GM_ADDR>(ya), bug);
+        k.Process();
+      };
+    });
+  }
+
+  std::string check(Simulation& sim, bool) override {
+    std::vector<float> y(n_);
+    sim.read(ya_, y.data(), n_ * 4);
+    for (uint64_t i = 0; i < n_; ++i)
+      if (y[i] != x_[i] * 2.0f)
+        return "tensor y, row " + std::to_string(i / kTile) + " (core), column " +
+               std::to_string(i % kTile) + ": " + std::to_string(y[i]) + ", golden " +
+               std::to_string(x_[i] * 2.0f);
+    return "";
+  }
+
+  std::string checked(bool) const override {
+    return "outputs match the golden reference (" + std::to_string(n_) + " fp32 values)";
+  }
+
+ private:
+  const Params& p_;
+  int cores_;
+  std::string bug_;
+  uint64_t n_, xa_ = 0, ya_ = 0;
+  std::vector<float> x_;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int) {
+  return std::make_unique<SyncBugRun>(p);
 }
 
 }  // namespace
 
 KernelDef syncbug_kernel_def() {
   return {"syncbug", "plants a synchronisation bug (syncbug.bug) to show how it is reported",
-          declare, run, dies};
+          declare, dies, plan};
 }
 
 }  // namespace ascend

@@ -91,63 +91,94 @@ int dies(const Params& p) {
   return ep_ranks(p, 2);
 }
 
-std::string run(Simulation& sim, const Params& p) {
+UbWriteTiling tiling(const Params& p) {
   UbWriteTiling t{};
   t.cores = static_cast<uint32_t>(p.integer("ub_write.cores"));
   t.bytes = static_cast<uint64_t>(p.integer("ub_write.bytes"));
   t.chunk = static_cast<uint32_t>(p.integer("ub_write.chunk_bytes"));
   t.dst = static_cast<uint32_t>(p.integer("ub_write.dst"));
-  int ranks = sim.cluster().dies();
-  if (t.dst >= static_cast<uint32_t>(ranks))
-    throw SimError(kExitBadInput, "ub_write.dst = " + std::to_string(t.dst) +
-                                      " is not a rank of ep.world_size = " + std::to_string(ranks));
-  if (t.chunk % 32 || t.bytes % (32ull * t.cores))
-    throw SimError(kExitBadInput,
-                   "ub_write.chunk_bytes must be a multiple of 32 and ub_write.bytes a "
-                   "multiple of 32 x ub_write.cores");
-  sim.require_window("ub_write", t.bytes + 512, "ub_write.bytes + 512");
+  return t;
+}
 
-  std::vector<uint8_t> src(uint64_t{t.chunk} * t.cores);
-  for (uint32_t c = 0; c < t.cores; ++c)
-    for (uint32_t i = 0; i < t.chunk; ++i) src[uint64_t{c} * t.chunk + i] = pattern(c, i);
-  uint64_t sa = sim.alloc(0, "ub_write.src", src.size());
-  sim.write(sa, src.data(), src.size());
-
-  UbWriteTimes times;
-  KernelRecord& rec = sim.run_kernel("ub_write", static_cast<int>(t.cores), [&](int rank) {
-    return [=, &times] {
-      if (rank != 0) return;
-      KernelUbWrite k;
-      k.Init(reinterpret_cast<GM_ADDR>(sa), t, &times);
-      k.Process();
-    };
-  });
-
-  uint64_t share = t.bytes / t.cores;
-  std::vector<uint8_t> got(t.bytes);
-  sim.read(sim.window(static_cast<int>(t.dst)), got.data(), t.bytes);
-  for (uint64_t i = 0; i < t.bytes; ++i) {
-    uint32_t core = static_cast<uint32_t>(i / share);
-    uint8_t want = pattern(core, (i % share) % t.chunk);
-    if (got[i] != want)
-      throw SimError(kExitCheckFailed, "ub_write: rank " + std::to_string(t.dst) + " window byte " +
-                                           std::to_string(i) + " = " + std::to_string(got[i]) +
-                                           ", golden " + std::to_string(want));
+class UbWriteRun : public KernelRun {
+ public:
+  UbWriteRun(const Params& p, int ranks) : t_(tiling(p)) {
+    if (t_.dst >= static_cast<uint32_t>(ranks))
+      throw SimError(kExitBadInput,
+                     "ub_write.dst = " + std::to_string(t_.dst) +
+                         " is not a rank of ep.world_size = " + std::to_string(ranks));
+    if (t_.chunk % 32 || t_.bytes % (32ull * t_.cores))
+      throw SimError(kExitBadInput,
+                     "ub_write.chunk_bytes must be a multiple of 32 and ub_write.bytes a "
+                     "multiple of 32 x ub_write.cores");
+    require_window(p, "ub_write", t_.bytes + 512, "ub_write.bytes + 512");
   }
-  double bulk_ns = model::ps_to_ns(times.bulk_done - times.bulk_start);
-  rec.extra["bytes"] = t.bytes;
-  rec.extra["bandwidth_GBps"] = bulk_ns > 0 ? static_cast<double>(t.bytes) / bulk_ns : 0.0;
-  rec.extra["first_write_512B_latency_ns"] = model::ps_to_ns(times.probe_done - times.probe_start);
-  rec.extra["link_class"] =
-      t.dst == 0 ? "local" : sim.cluster().fabric().link_class(0, static_cast<int>(t.dst));
-  return "the destination window holds every byte written (" + std::to_string(t.bytes) + " B)";
+
+  void place(Simulation& sim) override {
+    std::vector<uint8_t> src(uint64_t{t_.chunk} * t_.cores);
+    for (uint32_t c = 0; c < t_.cores; ++c)
+      for (uint32_t i = 0; i < t_.chunk; ++i) src[uint64_t{c} * t_.chunk + i] = pattern(c, i);
+    sa_ = sim.alloc(0, "ub_write.src", src.size());
+    sim.write(sa_, src.data(), src.size());
+  }
+
+  void launch(Simulation& sim) override {
+    const uint64_t sa = sa_;
+    const UbWriteTiling t = t_;
+    rec_ = &sim.run_kernel("ub_write", static_cast<int>(t.cores), [&](int rank) {
+      return [=, times = &times_] {
+        if (rank != 0) return;
+        KernelUbWrite k;
+        k.Init(reinterpret_cast<GM_ADDR>(sa), t, times);
+        k.Process();
+      };
+    });
+  }
+
+  void figures(Simulation& sim) override {
+    double bulk_ns = model::ps_to_ns(times_.bulk_done - times_.bulk_start);
+    rec_->extra["bytes"] = t_.bytes;
+    rec_->extra["bandwidth_GBps"] = bulk_ns > 0 ? static_cast<double>(t_.bytes) / bulk_ns : 0.0;
+    rec_->extra["first_write_512B_latency_ns"] =
+        model::ps_to_ns(times_.probe_done - times_.probe_start);
+    rec_->extra["link_class"] =
+        t_.dst == 0 ? "local" : sim.cluster().fabric().link_class(0, static_cast<int>(t_.dst));
+  }
+
+  std::string check(Simulation& sim, bool) override {
+    uint64_t share = t_.bytes / t_.cores;
+    std::vector<uint8_t> got(t_.bytes);
+    sim.read(sim.window(static_cast<int>(t_.dst)), got.data(), t_.bytes);
+    for (uint64_t i = 0; i < t_.bytes; ++i) {
+      uint32_t core = static_cast<uint32_t>(i / share);
+      uint8_t want = pattern(core, (i % share) % t_.chunk);
+      if (got[i] != want)
+        return "rank " + std::to_string(t_.dst) + " window byte " + std::to_string(i) + " = " +
+               std::to_string(got[i]) + ", golden " + std::to_string(want);
+    }
+    return "";
+  }
+
+  std::string checked(bool) const override {
+    return "the destination window holds every byte written (" + std::to_string(t_.bytes) + " B)";
+  }
+
+ private:
+  UbWriteTiling t_;
+  uint64_t sa_ = 0;
+  UbWriteTimes times_;
+  KernelRecord* rec_ = nullptr;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
+  return std::make_unique<UbWriteRun>(p, ranks);
 }
 
 }  // namespace
 
 KernelDef ub_write_kernel_def() {
   return {"ub_write", "rank 0 writes into another rank's window: 512-B latency and bandwidth",
-          declare, run, dies};
+          declare, dies, plan};
 }
 
 }  // namespace ascend

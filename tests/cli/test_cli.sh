@@ -98,9 +98,41 @@ fi
 
 # --- input that does nothing is refused (exit 2) or, for keys of another kernel, warned about
 small=(--ep 4 --experts 16 --bs 8 --hidden 1024)
-expect 2 "--bs does not apply to kernel stream: it has no workload shorthands" -- --kernel stream --bs 64 --routing zipf:1.2
+expect 2 "--bs does not apply to kernel stream: it is a flag of dispatch" -- --kernel stream --bs 64 --routing zipf:1.2
 expect 2 "--routing does not apply to kernel pipeline" -- --kernel pipeline --routing zipf:1.2
 expect 2 "--quant does not apply to kernel ffn_worker_batching" -- --kernel ffn_worker_batching --quant int8
+# Regression: the first flag the kernel does not read is refused, whichever it is.
+expect 2 "--bs does not apply to kernel stream" -- --kernel stream --bs 4 --routing zipf:1
+expect 2 "--seed does not apply to kernel flag_ring" -- --kernel flag_ring --seed 3
+# Every kernel: every other kernel's flag it does not declare (--list-kernels --json "flags") is
+# exit 2, and each flag it declares passes the CLI (a dry run with the flag's default value).
+flagcheck=$("$sim" --list-kernels --json | "$py" -c '
+import json, sys
+ks = json.load(sys.stdin)
+every = sorted({f for k in ks for f in k["flags"]})
+for k in ks:
+    for f in every:
+        print(k["name"], f, "own" if f in k["flags"] else "other")')
+while read -r kname flag whose; do
+  [ "$whose" = other ] || continue
+  out=$("$sim" --kernel "$kname" "$flag" 1 --dry-run 2>&1)
+  status=$?
+  if [ "$status" = 2 ] && grep -q -- "$flag does not apply to kernel $kname" <<<"$out"; then ok
+  else bad "--kernel $kname $flag 1: exit $status, wanted 2 naming the flag"$'\n'"$out"; fi
+done <<<"$flagcheck"
+[ "$(grep -c other <<<"$flagcheck")" -gt 100 ] && ok || bad "the flag matrix is too small: $flagcheck"
+# A kernel's own flags: its default values pass (the parameter's value is read back from --list-params).
+expect 0 "dry run: kernel dispatch" -- --kernel dispatch --bs 128 --routing uniform --seed 1 --dry-run
+expect 0 "dry run: kernel ffn_worker_batching" -- --kernel ffn_worker_batching --bs 64 --routing uniform --dry-run
+# The plan stage: a bad attribute at EP 768 is refused in about a second, before the cluster.
+start=$(date +%s%N)
+expect 2 "dispatch: MoE experts \(--experts\) = 7 is outside the A3 limit" -- --kernel dispatch --ep 768 --experts 7
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$ms" -lt 2000 ] && ok || bad "--ep 768 --experts 7 took $ms ms to be refused"
+expect 2 "outside the A3 limit" -- --kernel dispatch --ep 768 --experts 7 --dry-run
+# flag_ring: ep.world_size = 0 is the kernel's default (2 ranks), as the parameter says.
+expect 0 "kernel flag_ring on preset a3, 2 rank\(s\)" -- --kernel flag_ring --set ep.world_size=0
+expect 2 "flag_ring needs ep.world_size >= 2 \(got 1\)" -- --kernel flag_ring --set ep.world_size=1
 expect 2 "kernel pipeline writes no tensors: --dump \(run.dump_dir\) applies to dispatch" -- --kernel pipeline --dump "$tmp/pd"
 [ ! -e "$tmp/pd" ] && ok || bad "a refused --dump created its directory"
 expect 2 "kernel pipeline reads no input tensors: --input" -- --kernel pipeline --input /missing
@@ -195,7 +227,8 @@ expect 2 "EP size \(--ep\) = 1 is outside the A3 limit: \[2, 768\]" -- --ep 1
 expect 2 "MoE experts \(--experts\) = 10 is outside the A3 limit: a multiple of the MoE ranks" -- --ep 4 --experts 10
 expect 2 "zipf:ALPHA" -- --ep 4 --experts 16 --routing zipf:x
 expect 2 "needs an HCCL window of 1002438656 B" -- --set hccl.buffsize_MB=200
-expect 2 "flag_ring needs ep.world_size >= 2" -- --kernel flag_ring
+expect 2 "flag_ring needs ep.world_size >= 2" -- --kernel flag_ring --ep 1
+expect 0 "kernel flag_ring on preset a3, 2 rank\(s\)" -- --kernel flag_ring
 expect 2 "kernel stream runs on one die" -- --kernel stream --ep 2
 expect 2 "ub_write.dst = 5 is not a rank of ep.world_size = 2" -- --kernel ub_write --ep 2 --set ub_write.dst=5
 expect 2 "needs an HCCL window of 314573312 B \(ub_write.bytes \+ 512\) but hccl.buffsize_MB gives 209715200 B" -- --kernel ub_write --ep 2 --set ub_write.bytes=314572800 --set ub_write.chunk_bytes=65536 --set hccl.buffsize_MB=200
