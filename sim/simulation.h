@@ -27,6 +27,11 @@ struct RunOptions {
   std::string out_dir;  // "" = write nothing
   bool trace = false;
   bool vcd = false;
+  // Another cost model than the default (tests, calibrated variants).
+  std::shared_ptr<const model::CostModel> cost_model;
+  // Called once the cluster is built and before elaboration ends: binds other modules into the
+  // tree (a DRAM model in place of a die's HBM: Die::bind_memory).
+  std::function<void(model::Cluster&)> elaborate;
 };
 
 // The figures of one kernel launch.
@@ -91,7 +96,6 @@ class Simulation {
   std::unique_ptr<ObserverFanOut> observers_;
   std::deque<KernelRecord> records_;
   AscendC::detail::HcclWindows windows_;
-  std::map<const model::BandwidthServer*, int> resource_level_;  // traced resources -> VCD id
   bool traces_closed_ = false;
 };
 
