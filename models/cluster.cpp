@@ -20,7 +20,7 @@ Die::Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cf
   }
 }
 
-void Die::bind_memory(tlm::tlm_target_socket<>& target) {
+void Die::bind_memory(MemoryTarget& target) {
   noc.to_hbm.bind(target);
   memory_bound_ = true;
 }

@@ -37,7 +37,7 @@ class Die : public sc_core::sc_module {
       const CostModel& cost);
   // Binds the noc's memory side to `target` in place of this die's HBM (before the run starts):
   // a DRAM model, or a test's target. Unbound at the end of elaboration: the die's own HBM.
-  void bind_memory(tlm::tlm_target_socket<>& target);
+  void bind_memory(MemoryTarget& target);
 
   const int index;
   Hbm hbm;

@@ -17,12 +17,17 @@
 
 namespace ascend::model {
 
+// Any TLM-2.0 target socket of the base protocol: what a die's noc reaches its memory through.
+using MemoryTarget =
+    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
+
 // A die's HBM: one bandwidth server shared by reads and writes of every core that reaches it.
 // b_transport books it from the ready time and returns when its hold ends (the access latency is
 // the path's: CostModel::path_latency).
 class Hbm : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<Hbm> socket;
+  // Optional: another target may be bound in its place (Die::bind_memory).
+  tlm_utils::simple_target_socket_optional<Hbm> socket;
   Hbm(const sc_core::sc_module_name& name, int die, double gbps);
   BandwidthServer& server() { return server_; }
   const BandwidthServer& server() const { return server_; }

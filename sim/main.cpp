@@ -257,6 +257,9 @@ int run_cli(int argc, char** argv) {
       "reads");
   add("list-kernels", "the kernels: workload prefix, --dump/--input support, summary");
   add("json", "--list-params and --list-kernels as JSON");
+  add("list-modules",
+      "print the SystemC module tree of the run (with --ep, --preset, --set) and stop before "
+      "simulating");
   add("dry-run",
       "check the command (flags, keys, values, ranks, trace scope, --out and --dump) and stop "
       "before simulating; the kernel's own attribute limits are checked at launch");
@@ -427,6 +430,11 @@ int run_cli(int argc, char** argv) {
     require_writable_dir(dump_dir, "--dump");
   }
 
+  if (vm.count("list-modules")) {  // elaborated, never started
+    model::Cluster cluster("cluster", cluster_config(params, dies));
+    std::cout << model::module_tree(cluster);
+    return 0;
+  }
   if (vm.count("dry-run")) {
     std::cout << "ascend-sim: dry run: kernel " << kernel.name << " on preset " << preset << ", "
               << dies << " rank(s); the command passes the CLI's checks (the kernel's attribute "
