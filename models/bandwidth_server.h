@@ -44,8 +44,11 @@ class BandwidthServer {
                   std::unique_ptr<ArbitrationPolicy> policy = std::make_unique<FifoArbitration>())
       : name_(std::move(name)), gbps_(gbps), owner_die_(owner_die), policy_(std::move(policy)) {}
 
-  // The name in stats.json and traces.
+  // The name in stats.json.
   const std::string& name() const { return name_; }
+  // The path of the module that owns it (cluster.fabric.die3.ub_egress): trace lanes and VCD
+  // scopes follow it. Empty for a server outside the module tree.
+  std::string module;
   int owner_die() const { return owner_die_; }
   // The rate the server was created at: for a fabric port the nominal rate; a route's hop crosses
   // it at gbps() x Hop::efficiency (models/fabric.h), booked with that occupancy.

@@ -71,7 +71,9 @@ class FabricPort : public sc_core::sc_module {
  public:
   FabricPort(const sc_core::sc_module_name& name, const std::string& group, double gbps,
              int owner_die)
-      : sc_core::sc_module(name), server(group + "." + basename(), gbps, owner_die) {}
+      : sc_core::sc_module(name), server(group + "." + basename(), gbps, owner_die) {
+    server.module = this->name();
+  }
   BandwidthServer server;
 };
 

@@ -12,6 +12,7 @@ Hbm::Hbm(const sc_core::sc_module_name& name, int die, double gbps)
       socket("socket"),
       server_("die" + std::to_string(die) + ".hbm", gbps, die) {
   socket.register_b_transport(this, &Hbm::b_transport);
+  server_.module = this->name();
 }
 
 void Hbm::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {

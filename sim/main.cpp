@@ -247,8 +247,12 @@ int run_cli(int argc, char** argv) {
   add("config", po::value<std::vector<std::string>>(), "INI file of parameters (repeatable)");
   add("set", po::value<std::vector<std::string>>(), "key=value, overrides everything (repeatable)");
   add("out", po::value<std::string>(), "directory for stats.json and config.ini (and traces)");
-  add("trace", "also write trace.json (ranks and cores chosen by trace.ranks, trace.cores)");
-  add("vcd", "also write waves.vcd (ranks and cores chosen by trace.ranks, trace.cores)");
+  add("trace",
+      "also write trace.json (ranks and cores chosen by trace.ranks, trace.cores, or modules by "
+      "trace.scope)");
+  add("vcd",
+      "also write waves.vcd (ranks and cores chosen by trace.ranks, trace.cores, or modules by "
+      "trace.scope)");
   add("no-check", "skip the comparison with the golden reference (run.check = 0)");
   add("racecheck", "report pipes that touch the same UB/GM bytes unordered (exit 6)");
   add("list-params",
@@ -399,7 +403,7 @@ int run_cli(int argc, char** argv) {
 
   // A trace scope that selects nothing of this run would write an empty trace.
   std::set<int> traced_cores;
-  if (ro.trace || ro.vcd) {
+  if ((ro.trace || ro.vcd) && params.text("trace.scope").empty()) {
     std::set<int> ranks = parse_scope("trace.ranks", params.text("trace.ranks"));
     traced_cores = parse_scope("trace.cores", params.text("trace.cores"));
     const int aiv = static_cast<int>(params.integer("die.aiv_count"));

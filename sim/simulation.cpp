@@ -1,5 +1,6 @@
 #include "sim/simulation.h"
 
+#include <fnmatch.h>
 #include <pthread.h>
 #include <sys/resource.h>
 #if defined(__SANITIZE_ADDRESS__)
@@ -80,6 +81,27 @@ std::set<int> parse_scope(const std::string& key, const std::string& text) {
   return out;
 }
 
+ModuleScope::ModuleScope(const std::string& text) {
+  std::stringstream ss(text);
+  std::string part;
+  while (std::getline(ss, part, ','))
+    if (!part.empty()) {
+      std::replace(part.begin(), part.end(), '.', '/');
+      patterns_.push_back(part);
+    }
+}
+
+bool ModuleScope::covers(const std::string& path) const {
+  std::string p = path;
+  std::replace(p.begin(), p.end(), '.', '/');
+  for (size_t end = p.find('/');; end = p.find('/', end + 1)) {
+    std::string prefix = p.substr(0, end);
+    for (const std::string& pat : patterns_)
+      if (fnmatch(pat.c_str(), prefix.c_str(), FNM_PATHNAME) == 0) return true;
+    if (end == std::string::npos) return false;
+  }
+}
+
 Simulation::Simulation(const Params& params, int dies, RunOptions opts)
     : params_(params), opts_(std::move(opts)) {
   model::ClusterConfig cfg = cluster_config(params, dies);
@@ -130,7 +152,8 @@ class ObserverFanOut : public model::CoreObserver {
 };
 
 // --trace and --vcd record the cores in trace.cores of the ranks in trace.ranks, and every fabric
-// port or HBM of those ranks (switch-level ports always) that carries traffic. Neither schedules
+// port or HBM of those ranks (switch-level ports always) that carries traffic, each named by its
+// module's path. Neither schedules
 // anything: observing leaves the run's events, and so its timing, exactly as they are.
 void Simulation::setup_traces() {
   std::set<int> ranks = parse_scope("trace.ranks", params_.text("trace.ranks"));
@@ -150,11 +173,30 @@ void Simulation::setup_traces() {
   model::CoreObserver* observer = observers_->to.size() == 1
                                       ? observers_->to.front()
                                       : static_cast<model::CoreObserver*>(observers_.get());
+  // trace.scope, when set, chooses by module path instead of trace.ranks and trace.cores; a
+  // pattern that names a core's unit (vector, mte2, mte3) records that unit's lane only.
+  ModuleScope scope(params_.text("trace.scope"));
+  int selected = 0;
+  if (trace_) trace_->name_fabric(cluster_->fabric().name());
   for (int d = 0; d < cluster_->dies(); ++d) {
-    if (!rank_in(d)) continue;
+    if (trace_) trace_->name_die(d, cluster_->die(d).name());
     for (auto& c : cluster_->die(d).cores) {
-      if (!core_in(c->index())) continue;
-      if (vcd_) vcd_->add_core(d, c->index());
+      unsigned lanes = 0;
+      if (scope.empty() ? rank_in(d) && core_in(c->index()) : scope.covers(c->name())) {
+        lanes = ~0u;
+      } else if (!scope.empty()) {
+        if (scope.covers(c->vector_unit().name()))
+          lanes |= 1u << static_cast<int>(model::Lane::VECTOR);
+        if (scope.covers(c->mte2().name())) lanes |= 1u << static_cast<int>(model::Lane::MTE2);
+        if (scope.covers(c->mte3().name())) lanes |= 1u << static_cast<int>(model::Lane::MTE3);
+      }
+      if (!lanes) continue;
+      ++selected;
+      if (vcd_) vcd_->add_core(d, c->index(), c->name());
+      if (trace_) {
+        trace_->name_core(d, c->index(), c->name());
+        if (lanes != ~0u) trace_->only_lanes(d, c->index(), lanes);
+      }
       c->set_observer(observer);
     }
   }
@@ -163,13 +205,10 @@ void Simulation::setup_traces() {
   std::vector<model::BandwidthServer*> resources = cluster_->fabric().ports();
   for (int d = 0; d < cluster_->dies(); ++d) resources.push_back(&cluster_->die(d).hbm.server());
   for (model::BandwidthServer* r : resources) {
-    if (r->owner_die() >= 0 && !rank_in(r->owner_die())) continue;
-    int id = -1;
-    if (vcd_) {
-      std::string name = r->name();
-      std::replace(name.begin(), name.end(), '.', '_');
-      id = vcd_->add("fabric", name + "_transfers", 32);
-    }
+    if (scope.empty() ? r->owner_die() >= 0 && !rank_in(r->owner_die()) : !scope.covers(r->module))
+      continue;
+    ++selected;
+    int id = vcd_ ? vcd_->add(r->module, "transfers", 32) : -1;
     r->on_hold = [this, r, id](Tick start, Tick end) {
       if (trace_) trace_->link(*r, start, end);
       if (vcd_) {
@@ -178,6 +217,10 @@ void Simulation::setup_traces() {
       }
     };
   }
+  if (!scope.empty() && selected == 0)
+    throw SimError(kExitBadInput, "trace.scope = '" + params_.text("trace.scope") +
+                                      "' selects no module of this run (ascend-sim "
+                                      "--list-modules shows the paths)");
 }
 
 uint64_t Simulation::window(int rank) const {

@@ -102,4 +102,16 @@ class Simulation {
 // "all" or "0-3,7" -> the set of indices (empty = all); bad syntax is a bad-input error.
 std::set<int> parse_scope(const std::string& key, const std::string& text);
 
+// trace.scope: comma-separated glob patterns of module paths; '*' and '?' stay within one level.
+class ModuleScope {
+ public:
+  explicit ModuleScope(const std::string& text);
+  bool empty() const { return patterns_.empty(); }
+  // The module, or a module above it, matches a pattern.
+  bool covers(const std::string& path) const;
+
+ private:
+  std::vector<std::string> patterns_;  // levels separated by '/' for fnmatch
+};
+
 }  // namespace ascend

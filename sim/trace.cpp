@@ -10,6 +10,10 @@ namespace ascend {
 
 void TraceRecorder::slice(int die, int core, model::Lane lane, const std::string& name,
                           model::Tick start, model::Tick end, const model::SliceArgs* args) {
+  if (!lane_masks_.empty()) {
+    auto it = lane_masks_.find({die, core});
+    if (it != lane_masks_.end() && !(it->second >> static_cast<int>(lane) & 1)) return;
+  }
   slices_.push_back(Slice{die, core, lane, name, start, end, args ? *args : model::SliceArgs{}});
 }
 
@@ -54,7 +58,7 @@ void TraceRecorder::write(const std::string& path) const {
                         {"ph", "M"},
                         {"pid", pid},
                         {"tid", it->second},
-                        {"args", {{"name", l.port->name()}}}});
+                        {"args", {{"name", l.port->module}}}});
       events.push_back({{"name", "thread_sort_index"},
                         {"ph", "M"},
                         {"pid", pid},
@@ -62,8 +66,10 @@ void TraceRecorder::write(const std::string& path) const {
                         {"args", {{"sort_index", it->second}}}});
       if (pid == kFabricPid && !fabric_named) {
         fabric_named = true;
-        events.push_back(
-            {{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", "fabric"}}}});
+        events.push_back({{"name", "process_name"},
+                          {"ph", "M"},
+                          {"pid", pid},
+                          {"args", {{"name", fabric_name_}}}});
       }
     }
     events.push_back({{"name", "busy"},
@@ -80,7 +86,9 @@ void TraceRecorder::write(const std::string& path) const {
     auto [die, t] = key;
     int core = t / model::kLanes;
     auto lane = static_cast<model::Lane>(t % model::kLanes);
-    std::string name = "core " + std::to_string(core) + " " + model::lane_name(lane);
+    auto it = core_names_.find({die, core});
+    std::string name = (it != core_names_.end() ? it->second : "core " + std::to_string(core)) +
+                       " " + model::lane_name(lane);
     events.push_back({{"name", "thread_name"},
                       {"ph", "M"},
                       {"pid", die},
@@ -94,10 +102,12 @@ void TraceRecorder::write(const std::string& path) const {
     dies[die] = true;
   }
   for (const auto& [die, _] : dies)
-    events.push_back({{"name", "process_name"},
-                      {"ph", "M"},
-                      {"pid", die},
-                      {"args", {{"name", "die " + std::to_string(die)}}}});
+    events.push_back(
+        {{"name", "process_name"},
+         {"ph", "M"},
+         {"pid", die},
+         {"args",
+          {{"name", die_names_.count(die) ? die_names_.at(die) : "die " + std::to_string(die)}}}});
   std::ofstream f(path);
   if (!f) throw SimError(kExitBadInput, "cannot write " + path);
   f << json{{"displayTimeUnit", "ns"}, {"traceEvents", events}}.dump() << "\n";

@@ -1,9 +1,13 @@
 // The hardware as a SystemC module tree: the names of the units, a TLM-2.0 target bound in place
 // of a die's HBM, another cost model and another arbitration plugged in.
 #include <tlm_utils/simple_target_socket.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <set>
 #include <systemc>
 
 #include "models/bandwidth_server.h"
@@ -141,6 +145,45 @@ TEST(Modules, ArbitrationPolicyDecidesWhenAHoldStarts) {
     EXPECT_EQ(s->reserve(10, 100, 100).start, s == &fifo ? 100u : 10u);
     EXPECT_EQ(s->busy_ps(), 200u);
   }
+}
+
+TEST(Modules, ScopePatternsMatchAModuleAndEverythingUnderIt) {
+  ModuleScope s("cluster.die3.aiv*.mte2,cluster.fabric.node?");
+  EXPECT_TRUE(s.covers("cluster.die3.aiv17.mte2"));
+  EXPECT_FALSE(s.covers("cluster.die3.aiv17.mte3"));
+  EXPECT_FALSE(s.covers("cluster.die3.aiv17")) << "a unit does not cover its core";
+  EXPECT_FALSE(s.covers("cluster.die13.aiv1.mte2"));
+  EXPECT_TRUE(s.covers("cluster.fabric.node1.uplink"));
+  EXPECT_FALSE(s.covers("cluster.fabric.node12.uplink")) << "'?' is one character";
+  EXPECT_TRUE(ModuleScope("cluster.*").covers("cluster.die1.aiv0")) << "and everything under it";
+  EXPECT_TRUE(ModuleScope("").empty());
+}
+
+// trace.scope replaces trace.ranks/trace.cores: one unit's lane of a core outside them, and the
+// node ports.
+TEST(Modules, TraceScopeRecordsTheChosenModulesOnly) {
+  RunOptions ro;
+  ro.out_dir = "/tmp/ascend-modscope-" + std::to_string(getpid());
+  ro.trace = ro.vcd = true;
+  Outcome o = run_scenario(
+      "flag_ring", {"ep.world_size=32", "trace.scope=cluster.die17.aiv0.mte3,cluster.fabric.node*"},
+      ro);
+  ASSERT_EQ(o.exit_code, 0) << o.message;
+  std::ifstream f(ro.out_dir + "/trace.json");
+  nlohmann::json t = nlohmann::json::parse(f);
+  std::set<std::string> lanes;
+  for (const auto& e : t["traceEvents"])
+    if (e["name"] == "thread_name") lanes.insert(e["args"]["name"].get<std::string>());
+  EXPECT_TRUE(lanes.count("cluster.die17.aiv0 MTE3"));
+  EXPECT_TRUE(lanes.count("cluster.fabric.node1.downlink"));
+  EXPECT_FALSE(lanes.count("cluster.die17.aiv0 SCALAR"));
+  EXPECT_FALSE(lanes.count("cluster.fabric.die17.ub_ingress"));
+  EXPECT_FALSE(lanes.count("cluster.die0.aiv0 MTE3")) << "trace.ranks is not used";
+  std::filesystem::remove_all(ro.out_dir);
+  Outcome none = run_scenario("flag_ring", {"ep.world_size=2", "trace.scope=cluster.die9"}, ro);
+  EXPECT_EQ(none.exit_code, kExitBadInput);
+  EXPECT_NE(none.message.find("selects no module"), std::string::npos) << none.message;
+  std::filesystem::remove_all(ro.out_dir);
 }
 
 }  // namespace

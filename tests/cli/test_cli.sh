@@ -86,8 +86,9 @@ if [ -f "$tmp/a/stats.json" ]; then
   [ "$(json "$tmp/a/stats.json" "j['kernels'][0]['name']")" = stream ] && ok || bad "stats.json kernel name"
   json "$tmp/a/stats.json" "j['kernels'][0]['latency_ns'] > 0 and len(j['kernels'][0]['rank_latency_ns']) == 1 and j['simulator']['wall_s'] >= 0 and j['simulator']['peak_rss_MiB'] > 0 and j['kernels'][0]['bandwidth_GBps'] > 0" | grep -q True && ok || bad "stats.json figures"
   lanes=$(json "$tmp/a/trace.json" "sorted({e['args']['name'].split()[-1] for e in j['traceEvents'] if e.get('name') == 'thread_name'})")
-  [ "$lanes" = "['FLOWCTRL', 'MTE2', 'MTE3', 'SCALAR', 'VECTOR', 'die0.hbm']" ] && ok || bad "trace lanes: $lanes"
+  [ "$lanes" = "['FLOWCTRL', 'MTE2', 'MTE3', 'SCALAR', 'VECTOR', 'cluster.die0.hbm']" ] && ok || bad "trace lanes: $lanes"
   grep -q 'MTE2_busy' "$tmp/a/waves.vcd" && grep -q 'flag_MTE2_V' "$tmp/a/waves.vcd" && ok || bad "waves.vcd signals"
+  grep -q 'scope module aiv3 ' "$tmp/a/waves.vcd" && grep -q 'transfers' "$tmp/a/waves.vcd" && ok || bad "waves.vcd scopes follow the module tree"
   expect 0 "outputs" -- --config "$tmp/a/config.ini" --out "$tmp/b"
   a=$(json "$tmp/a/stats.json" "j['kernels'][0]['latency_ns']")
   b=$(json "$tmp/b/stats.json" "j['kernels'][0]['latency_ns']")
