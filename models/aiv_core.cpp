@@ -8,14 +8,18 @@
 namespace ascend::model {
 
 AivCore::AivCore(const sc_core::sc_module_name& name, int die, int index, const CoreTiming& timing,
-                 Scheduler& sched, GmPort& gm_port, SyncAllBarrier& sync_all, size_t stack_bytes)
+                 Scheduler& sched, const CostModel& cost, SyncAllBarrier& sync_all,
+                 size_t stack_bytes)
     : sc_core::sc_module(name),
       die_(die),
       index_(index),
       timing_(timing),
       sched_(sched),
-      gm_port_(gm_port),
-      sync_all_(sync_all) {
+      sync_all_(sync_all),
+      ub_("ub", timing.ub_bytes),
+      vector_("vector", cost),
+      mte2_("mte2", cost, false),
+      mte3_("mte3", cost, true) {
   SC_THREAD(run);
   set_stack_size(stack_bytes);
   thread_ = sc_core::sc_get_current_process_handle();
@@ -68,10 +72,6 @@ void AivCore::run() {
     finished_at_ = now();
     set_level(busy_level(PipeId::S), 0);
   }
-}
-
-void AivCore::reserve_ub(uint32_t bytes) {
-  if (bytes > ub_.size()) ub_.resize(bytes, 0);
 }
 
 // ---------------------------------------------------------------- scalar side
@@ -295,29 +295,17 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
         }
       }
   }
-  const Clock& clk = timing_.clock;
   Tick start = t, done = t;
   if (in.work.kind == Work::Kind::Vector) {
-    uint64_t cycles =
-        timing_.vector_overhead_cycles +
-        static_cast<uint64_t>(std::ceil(
-            static_cast<double>(in.work.amount) * 256.0 / timing_.vector_bytes_per_cycle - 1e-9));
-    done = t + clk.cycles(cycles);
+    done = vector_.execute(t, in.work.amount).end;
     pp.engine_free = done;
   } else {
     bool write = in.work.kind == Work::Kind::DmaOut;
-    double rate = write ? timing_.mte3_bytes_per_cycle : timing_.mte2_bytes_per_cycle;
-    if (in.work.gm % timing_.dma_aligned_bytes != 0) rate *= timing_.dma_unaligned_efficiency;
-    uint64_t cycles =
-        timing_.dma_setup_cycles +
-        static_cast<uint64_t>(std::ceil(static_cast<double>(in.work.amount) / rate - 1e-9));
-    Tick hold = clk.cycles(cycles);
-    GmPort::Timing tm =
-        gm_port_.book(die_, t, pp.engine_free, hold, in.work.gm, in.work.amount, write);
+    DmaEngine& engine = write ? mte3_ : mte2_;
+    DmaEngine::Timing tm = engine.transfer(t, in.work.gm, in.work.amount);
     start = tm.start;
     done = tm.done;
-    pp.engine_free = start + hold;
-    pp.stats.bytes += in.work.amount;
+    pp.engine_free = engine.free_at();
     if (!write) note_gm_read(in.work.gm, in.work.amount);
   }
   // The source is read when the transfer really starts (it may wait for a busy resource). The

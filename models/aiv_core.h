@@ -3,13 +3,16 @@
 // to it and to each other. Pipes are driven by the Scheduler, never by threads.
 //
 // Timing of a pipe instruction that reaches the head of its queue at time t:
-//  - VECTOR:  busy for overhead + ceil(repeats * 256 / vector.bytes_per_cycle) cycles; its result
-//             is written at the end.
-//  - MTE2/3:  the core's DMA engine is held for setup + ceil(bytes / (bytes_per_cycle * eff))
-//             cycles (eff < 1 for GM addresses not aligned to dma.aligned_bytes); the transfer
-//             also holds every shared resource on its path (GmPort); it starts when all are free
-//             and is done when the slowest one finishes plus the path latency. The engine takes
-//             the next transfer when its own hold ends, so transfers overlap in flight.
+//  - VECTOR:  the vector unit is busy for CostModel::vector (by default overhead +
+//             ceil(repeats * 256 / vector.bytes_per_cycle) cycles); its result is written at
+//             the end.
+//  - MTE2/3:  the core's DMA engine (a TLM-2.0 initiator, core_units.h) is held for
+//             CostModel::dma_engine_hold (by default setup + ceil(bytes / (bytes_per_cycle * eff))
+//             cycles, eff < 1 for GM addresses not aligned to dma.aligned_bytes); the transfer
+//             also holds every shared resource on its path, booked by the targets behind the
+//             engine's socket; it is done when the slowest one finishes plus the path latency.
+//             The engine takes the next transfer when its own hold ends, so transfers overlap in
+//             flight.
 //  - SetFlag: runs when every earlier instruction of its pipe has completed.
 //  - WaitFlag: blocks its pipe until a matching SetFlag has run, then consumes it.
 //  - PipeBarrier<P>: blocks pipe P until its earlier instructions have completed.
@@ -26,6 +29,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/core_units.h"
+#include "models/cost_model.h"
 #include "models/events.h"
 #include "models/global_memory.h"
 #include "models/race_checker.h"
@@ -33,35 +38,6 @@
 #include "models/time.h"
 
 namespace ascend::model {
-
-struct CoreTiming {
-  Clock clock;
-  uint32_t issue_cycles = 2;
-  uint32_t queue_depth = 32;
-  uint32_t ub_bytes = 192 * 1024;
-  double mte2_bytes_per_cycle = 32;
-  double mte3_bytes_per_cycle = 64;
-  uint32_t dma_setup_cycles = 50;
-  uint32_t dma_aligned_bytes = 512;
-  double dma_unaligned_efficiency = 0.7;
-  double vector_bytes_per_cycle = 256;
-  uint32_t vector_overhead_cycles = 16;
-  uint32_t scalar_gm_latency_cycles = 241;
-  uint32_t syncall_cycles = 100;
-};
-
-// How a core's DMA engine reaches GM: a die's HBM, or later the fabric to another die's HBM.
-class GmPort {
- public:
-  virtual ~GmPort() = default;
-  struct Timing {
-    Tick start;  // when the engine and every resource on the path were free
-    Tick done;   // when the bytes have landed
-  };
-  // Books a transfer of `bytes` to/from `gm` that holds the core's engine for `engine_hold`.
-  virtual Timing book(int die, Tick ready, Tick engine_free, Tick engine_hold, GmAddr gm,
-                      uint64_t bytes, bool write) = 0;
-};
 
 // A core's waveform levels: per pipe busy (0/1) and queue depth, per HardEvent the count of set
 // flags not yet consumed.
@@ -131,7 +107,7 @@ class AivCore : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(AivCore);
   AivCore(const sc_core::sc_module_name& name, int die, int index, const CoreTiming& timing,
-          Scheduler& sched, GmPort& gm_port, SyncAllBarrier& sync_all, size_t stack_bytes);
+          Scheduler& sched, const CostModel& cost, SyncAllBarrier& sync_all, size_t stack_bytes);
 
   // ---- host side ----
   void launch(std::function<void()> program, int block_idx, int block_num);
@@ -158,8 +134,8 @@ class AivCore : public sc_core::sc_module {
   const CoreTiming& timing() const { return timing_; }
   uint8_t* ub() { return ub_.data(); }
   // Grows the UB backing store to cover [0, bytes) (UB bytes are only stored once allocated).
-  void reserve_ub(uint32_t bytes);
-  uint32_t ub_allocated() const { return static_cast<uint32_t>(ub_.size()); }
+  void reserve_ub(uint32_t bytes) { ub_.reserve(bytes); }
+  uint32_t ub_allocated() const { return ub_.allocated(); }
   // The SystemC thread that runs the kernel program (the scalar unit).
   const sc_core::sc_object* scalar_thread() const { return thread_.get_process_object(); }
 
@@ -187,13 +163,19 @@ class AivCore : public sc_core::sc_module {
   struct PipeStats {
     Tick busy_ps = 0;  // time with at least one instruction of this pipe in flight
     uint64_t instrs = 0;
-    uint64_t bytes = 0;  // DMA pipes
   };
   const PipeStats& pipe_stats(PipeId p) const { return pipes_[static_cast<int>(p)].stats; }
   Tick scalar_busy_ps() const { return scalar_busy_ps_; }
   Tick scalar_stall_ps() const { return scalar_stall_ps_; }
 
   int level(int l) const { return levels_[l]; }
+
+  // ---- the core's units (its child modules) ----
+  DmaEngine& mte2() { return mte2_; }
+  DmaEngine& mte3() { return mte3_; }
+  const DmaEngine& mte2() const { return mte2_; }
+  const DmaEngine& mte3() const { return mte3_; }
+  const VectorUnit& vector_unit() const { return vector_; }
 
  private:
   struct Pipe {
@@ -238,11 +220,12 @@ class AivCore : public sc_core::sc_module {
   const int index_;
   const CoreTiming timing_;
   Scheduler& sched_;
-  GmPort& gm_port_;
   SyncAllBarrier& sync_all_;
   CoreObserver* observer_ = nullptr;
 
-  std::vector<uint8_t> ub_;
+  Ub ub_;
+  VectorUnit vector_;
+  DmaEngine mte2_, mte3_;
   std::array<Pipe, kPipes> pipes_;
   std::unordered_map<uint64_t, int> flags_;
   std::array<int, kLevels> levels_{};

@@ -1,28 +1,24 @@
-// The simulated machine: W dies, each with its AIV cores, its HBM (a shared bandwidth server)
-// and its SyncAll barrier, in one global address space, joined by a fabric. The cluster routes
-// every DMA transfer to the resources on its path.
+// The simulated machine as one SystemC module tree: `cluster` holds W dies (cluster.die3), each
+// with its AIV cores (cluster.die3.aiv17, with their ub, vector, mte2 and mte3), its HBM, its
+// HCCL windows, its noc and its SyncAll barrier, in one global address space, and the fabric
+// that joins them (cluster.fabric). Units are bound through TLM-2.0 sockets (transfer.h): each MTE
+// engine to its die's noc, each noc to its HBM and to the fabric, the fabric back to every noc.
 #pragma once
 
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <systemc>
 #include <vector>
 
 #include "models/aiv_core.h"
-#include "models/bandwidth_server.h"
+#include "models/cost_model.h"
 #include "models/fabric.h"
 #include "models/global_memory.h"
+#include "models/memory.h"
 #include "models/scheduler.h"
 
 namespace ascend::model {
-
-struct HbmTiming {
-  double gbps = 1600;
-  double read_latency_ns = 130;
-  double write_latency_ns = 52;
-  uint64_t capacity_bytes = uint64_t{64} << 30;
-};
 
 struct ClusterConfig {
   int dies = 1;
@@ -31,45 +27,54 @@ struct ClusterConfig {
   HbmTiming hbm;
   FabricConfig fabric;
   size_t thread_stack_bytes = 128 * 1024;
+  // The formulas of vector, DMA and path timing; null: DefaultCostModel of `core` and `hbm`.
+  std::shared_ptr<const CostModel> cost_model;
 };
 
-struct Die {
-  Die(int index, const ClusterConfig& cfg)
-      : index(index), hbm("die" + std::to_string(index) + ".hbm", cfg.hbm.gbps, index) {}
-  int index;
-  BandwidthServer hbm;
+class Die : public sc_core::sc_module {
+ public:
+  Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cfg, Scheduler& sched,
+      const CostModel& cost);
+  // Binds the noc's memory side to `target` in place of this die's HBM (before the run starts):
+  // a DRAM model, or a test's target. Unbound at the end of elaboration: the die's own HBM.
+  void bind_memory(MemoryTarget& target);
+
+  const int index;
+  Hbm hbm;
+  HcclWindow hccl_window;
+  Noc noc;
   SyncAllBarrier sync_all;
   std::vector<std::unique_ptr<AivCore>> cores;
+
+ private:
+  void before_end_of_elaboration() override;
+  bool memory_bound_ = false;
 };
 
-class Cluster : public GmPort {
+class Cluster : public sc_core::sc_module {
  public:
-  explicit Cluster(const ClusterConfig& cfg);
+  Cluster(const sc_core::sc_module_name& name, const ClusterConfig& cfg);
 
   const ClusterConfig& config() const { return cfg_; }
+  const CostModel& cost_model() const { return *cost_; }
   Scheduler& scheduler() { return *sched_; }
   GlobalMemory& gm() { return gm_; }
   int dies() const { return static_cast<int>(dies_.size()); }
   Die& die(int i) { return *dies_.at(i); }
-
-  Timing book(int die, Tick ready, Tick engine_free, Tick engine_hold, GmAddr gm, uint64_t bytes,
-              bool write) override;
-
   Fabric& fabric() { return *fabric_; }
   // Bytes carried per link class ("local" for a die's own HBM), over the whole run.
-  const std::map<std::string, uint64_t>& class_bytes() const { return class_bytes_; }
-  // Called for every hold of a fabric port or HBM (for link lanes in traces); may be empty.
-  std::function<void(const BandwidthServer&, Tick start, Tick end)> on_hold;
+  std::map<std::string, uint64_t> class_bytes() const;
 
  private:
-  Tick hold(BandwidthServer& s, Tick start, Tick occupancy, uint64_t bytes);
-  Tick fixed_latency(const Route& r, bool write) const;
   ClusterConfig cfg_;
+  std::shared_ptr<const CostModel> cost_;
   std::unique_ptr<Scheduler> sched_;
   GlobalMemory gm_;
   std::vector<std::unique_ptr<Die>> dies_;
   std::unique_ptr<Fabric> fabric_;
-  std::map<std::string, uint64_t> class_bytes_;
 };
+
+// The module tree under `root`, one module per line, indented by depth (--list-modules).
+std::string module_tree(const sc_core::sc_object& root);
 
 }  // namespace ascend::model

@@ -1,46 +1,83 @@
 #include "models/fabric.h"
 
-#include <deque>
+#include <algorithm>
 
+#include "models/cost_model.h"
 #include "models/errors.h"
+#include "models/global_memory.h"
+#include "models/transfer.h"
 
 namespace ascend::model {
 
+PortGroup::PortGroup(const sc_core::sc_module_name& name, int owner_die,
+                     const std::vector<std::pair<std::string, double>>& ports)
+    : sc_core::sc_module(name) {
+  for (const auto& [port, gbps] : ports)
+    ports_.push_back(std::make_unique<FabricPort>(port.c_str(), basename(), gbps, owner_die));
+}
+
+Fabric::Fabric(const sc_core::sc_module_name& name, const CostModel& cost)
+    : sc_core::sc_module(name), from_dies("from_dies"), to_dies("to_dies"), cost_(cost) {
+  from_dies.register_b_transport(this, &Fabric::b_transport);
+}
+
+PortGroup& Fabric::add_group(const std::string& name, int owner_die,
+                             const std::vector<std::pair<std::string, double>>& ports) {
+  groups_.push_back(std::make_unique<PortGroup>(name.c_str(), owner_die, ports));
+  return *groups_.back();
+}
+
+std::vector<BandwidthServer*> Fabric::ports() const {
+  std::vector<BandwidthServer*> v;
+  for (const auto& g : groups_)
+    for (size_t i = 0; i < g->size(); ++i) v.push_back(g->port(i));
+  return v;
+}
+
+// A remote transfer holds the owning die's HBM (reached through that die's noc) and every port of
+// its route (in the direction the data flows), each booked on its own from when the transfer is
+// ready, for bytes / its bandwidth; it is done when the last of them (and the initiator's engine)
+// is, plus the route's fixed latency. Booking each on its own keeps a transfer stuck behind a
+// congested port from also holding the HBM idle for everyone else until then.
+void Fabric::b_transport(int from_die, tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+  const Tick ready = at(delay);
+  const int owner = GlobalMemory::die_of(p.get_address());
+  const bool write = p.is_write();
+  const uint64_t bytes = p.get_data_length();
+  sc_core::sc_time hbm = delay;
+  to_dies[owner]->b_transport(p, hbm);
+  if (p.is_response_error()) return;
+  Tick done = std::max(engine_done(p), at(hbm));
+  Route route = write ? this->route(from_die, owner, true) : this->route(owner, from_die, false);
+  for (const Hop& h : route.hops)
+    done = std::max(
+        done, h.port->reserve(ready, transfer_ps(bytes, h.port->gbps() * h.efficiency), bytes).end);
+  class_bytes_[route.link_class] += bytes;
+  delay = offset(done + cost_.path_latency(&route, write));
+}
+
 namespace {
-
-// Ports are kept in deques so that pointers to them stay valid.
-class Ports {
- public:
-  BandwidthServer* add(std::string name, double gbps, int owner_die) {
-    all_.emplace_back(std::move(name), gbps, owner_die);
-    return &all_.back();
-  }
-  std::vector<const BandwidthServer*> list() const {
-    std::vector<const BandwidthServer*> v;
-    for (const auto& p : all_) v.push_back(&p);
-    return v;
-  }
-
- private:
-  std::deque<BandwidthServer> all_;
-};
 
 // CloudMatrix384-style supernode: each die has one UB port per direction (egress, ingress); the
 // two dies of a chip also share a die-to-die link; a node's L1 switches are non-blocking inside
 // the node and reach the L2 level through the node's uplink/downlink.
 class A3Fabric : public Fabric {
  public:
-  explicit A3Fabric(const FabricConfig& c) : c_(c) {
+  A3Fabric(const sc_core::sc_module_name& name, const FabricConfig& c, const CostModel& cost)
+      : Fabric(name, cost), c_(c) {
     for (int d = 0; d < c.dies; ++d) {
-      std::string n = "die" + std::to_string(d);
-      egress_.push_back(ports_.add(n + ".ub_egress", c.ub_port_GBps, d));
-      ingress_.push_back(ports_.add(n + ".ub_ingress", c.ub_port_GBps, d));
-      d2d_out_.push_back(ports_.add(n + ".d2d_out", c.d2d_GBps, d));
+      PortGroup& g = add_group(
+          "die" + std::to_string(d), d,
+          {{"ub_egress", c.ub_port_GBps}, {"ub_ingress", c.ub_port_GBps}, {"d2d_out", c.d2d_GBps}});
+      egress_.push_back(g.port(0));
+      ingress_.push_back(g.port(1));
+      d2d_out_.push_back(g.port(2));
     }
     for (int nd = 0; nd * c.dies_per_node < c.dies; ++nd) {
-      std::string n = "node" + std::to_string(nd);
-      uplink_.push_back(ports_.add(n + ".uplink", c.node_uplink_GBps, -1));
-      downlink_.push_back(ports_.add(n + ".downlink", c.node_uplink_GBps, -1));
+      PortGroup& g = add_group("node" + std::to_string(nd), -1,
+                               {{"uplink", c.node_uplink_GBps}, {"downlink", c.node_uplink_GBps}});
+      uplink_.push_back(g.port(0));
+      downlink_.push_back(g.port(1));
     }
   }
 
@@ -71,11 +108,8 @@ class A3Fabric : public Fabric {
     return r;
   }
 
-  std::vector<const BandwidthServer*> ports() const override { return ports_.list(); }
-
  private:
   FabricConfig c_;
-  Ports ports_;
   std::vector<BandwidthServer*> egress_, ingress_, d2d_out_, uplink_, downlink_;
 };
 
@@ -83,18 +117,23 @@ class A3Fabric : public Fabric {
 // one RoCE NIC per die (per direction) between servers.
 class A2Fabric : public Fabric {
  public:
-  explicit A2Fabric(const FabricConfig& c) : c_(c) {
+  A2Fabric(const sc_core::sc_module_name& name, const FabricConfig& c, const CostModel& cost)
+      : Fabric(name, cost), c_(c) {
     int per = c.dies_per_server;
     for (int d = 0; d < c.dies; ++d) {
-      std::string n = "die" + std::to_string(d);
-      nic_out_.push_back(ports_.add(n + ".roce_out", c.roce_GBps, d));
-      nic_in_.push_back(ports_.add(n + ".roce_in", c.roce_GBps, d));
+      std::vector<std::pair<std::string, double>> ports = {{"roce_out", c.roce_GBps},
+                                                           {"roce_in", c.roce_GBps}};
       for (int k = 0; k < per; ++k) {
         int peer = d / per * per + k;
-        hccs_.push_back(
-            peer == d || peer >= c.dies
-                ? nullptr
-                : ports_.add(n + ".hccs_to_die" + std::to_string(peer), c.hccs_link_GBps, d));
+        if (peer != d && peer < c.dies)
+          ports.push_back({"hccs_to_die" + std::to_string(peer), c.hccs_link_GBps});
+      }
+      PortGroup& g = add_group("die" + std::to_string(d), d, ports);
+      nic_out_.push_back(g.port(0));
+      nic_in_.push_back(g.port(1));
+      for (int k = 0, next = 2; k < per; ++k) {
+        int peer = d / per * per + k;
+        hccs_.push_back(peer == d || peer >= c.dies ? nullptr : g.port(next++));
       }
     }
   }
@@ -117,19 +156,16 @@ class A2Fabric : public Fabric {
     return r;
   }
 
-  std::vector<const BandwidthServer*> ports() const override { return ports_.list(); }
-
  private:
   FabricConfig c_;
-  Ports ports_;
   std::vector<BandwidthServer*> nic_out_, nic_in_, hccs_;
 };
 
 }  // namespace
 
-std::unique_ptr<Fabric> Fabric::make(const FabricConfig& cfg) {
-  if (cfg.topology == "a3") return std::make_unique<A3Fabric>(cfg);
-  if (cfg.topology == "a2") return std::make_unique<A2Fabric>(cfg);
+std::unique_ptr<Fabric> Fabric::make(const FabricConfig& cfg, const CostModel& cost) {
+  if (cfg.topology == "a3") return std::make_unique<A3Fabric>("fabric", cfg, cost);
+  if (cfg.topology == "a2") return std::make_unique<A2Fabric>("fabric", cfg, cost);
   throw SimError(kExitBadInput, "unknown fabric topology '" + cfg.topology + "' (a3 or a2)");
 }
 

@@ -1,16 +1,28 @@
 // The links between dies. A remote DMA (an AIV core's MTE3 writing, or MTE2 reading, another
 // die's HBM over UBmem) crosses a route of ports, each a BandwidthServer, and pays the route's
 // latency class. Topologies differ only in how they route, so each is a small Fabric subclass.
+// The fabric is the module cluster.fabric: a TLM-2.0 target for every die's noc and an initiator
+// towards every die's HBM (through that die's noc); its ports are modules named after the
+// hardware (cluster.fabric.die3.ub_egress, cluster.fabric.node0.uplink).
 #pragma once
 
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <map>
 #include <memory>
 #include <string>
+#include <systemc>
+#include <tlm>
+#include <utility>
 #include <vector>
 
 #include "models/bandwidth_server.h"
 #include "models/time.h"
 
 namespace ascend::model {
+
+class CostModel;
 
 // One port a route crosses, and the share of its bandwidth this kind of traffic achieves
 // (measured effective / nominal; 1 for an ideal port).
@@ -53,18 +65,59 @@ struct FabricConfig {
   double write_512B_roce_ns = 5000, read_512B_roce_ns = 5000;
 };
 
-class Fabric {
+// One port of the fabric. Its stats and trace name is its path under cluster.fabric
+// ("die3.ub_egress").
+class FabricPort : public sc_core::sc_module {
  public:
-  virtual ~Fabric() = default;
+  FabricPort(const sc_core::sc_module_name& name, const std::string& group, double gbps,
+             int owner_die)
+      : sc_core::sc_module(name), server(group + "." + basename(), gbps, owner_die) {
+    server.module = this->name();
+  }
+  BandwidthServer server;
+};
+
+// The ports under one name: a die's (cluster.fabric.die3) or a node's (cluster.fabric.node0).
+class PortGroup : public sc_core::sc_module {
+ public:
+  PortGroup(const sc_core::sc_module_name& name, int owner_die,
+            const std::vector<std::pair<std::string, double>>& ports);
+  BandwidthServer* port(size_t i) { return &ports_.at(i)->server; }
+  size_t size() const { return ports_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<FabricPort>> ports_;
+};
+
+class Fabric : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Fabric> from_dies;   // die d's noc, bound d-th
+  tlm_utils::multi_passthrough_initiator_socket<Fabric> to_dies;  // die d's noc, bound d-th
+
+  // The module cluster.fabric of the configured topology (built inside the cluster).
+  static std::unique_ptr<Fabric> make(const FabricConfig& cfg, const CostModel& cost);
+
   // The route of data flowing from die `from` to die `to` (from != to). `write` tells which
   // latency class and efficiency apply (a read's data flows from the remote die back).
   virtual Route route(int from, int to, bool write) = 0;
-  // Every port, for statistics and traces.
-  virtual std::vector<const BandwidthServer*> ports() const = 0;
   // Names of the latency classes and how a die pair maps to one (for reports and tests).
   virtual const char* link_class(int a, int b) const = 0;
+  // Every port, in creation order, for statistics and traces.
+  std::vector<BandwidthServer*> ports() const;
+  // Bytes carried per link class over the whole run.
+  const std::map<std::string, uint64_t>& class_bytes() const { return class_bytes_; }
 
-  static std::unique_ptr<Fabric> make(const FabricConfig& cfg);
+ protected:
+  Fabric(const sc_core::sc_module_name& name, const CostModel& cost);
+  // A group of ports, created in a topology's constructor (so that it sits under the fabric).
+  PortGroup& add_group(const std::string& name, int owner_die,
+                       const std::vector<std::pair<std::string, double>>& ports);
+
+ private:
+  void b_transport(int from_die, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  const CostModel& cost_;
+  std::vector<std::unique_ptr<PortGroup>> groups_;
+  std::map<std::string, uint64_t> class_bytes_;
 };
 
 }  // namespace ascend::model

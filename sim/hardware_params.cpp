@@ -368,6 +368,13 @@ void declare_hardware_params(Params& p) {
   p.declare(text_param("trace.cores", "0-3",
                        "which cores --trace and --vcd record: 'all' or a list like 0-3,7",
                        "simulator setting"));
+  p.declare(text_param("trace.scope", "",
+                       "which modules --trace and --vcd record, as comma-separated glob patterns "
+                       "of module paths ('*' stays within one level): cluster.die3.aiv*.mte2, "
+                       "cluster.fabric.node*; a module is recorded with everything under it; "
+                       "when set, it replaces trace.ranks and trace.cores (--list-modules "
+                       "shows the paths)",
+                       "simulator setting"));
 }
 
 model::ClusterConfig cluster_config(const Params& p, int dies) {

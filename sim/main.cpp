@@ -236,8 +236,12 @@ int run_cli(int argc, char** argv) {
   add("config", po::value<std::vector<std::string>>(), "INI file of parameters (repeatable)");
   add("set", po::value<std::vector<std::string>>(), "key=value, overrides everything (repeatable)");
   add("out", po::value<std::string>(), "directory for stats.json and config.ini (and traces)");
-  add("trace", "also write trace.json (ranks and cores chosen by trace.ranks, trace.cores)");
-  add("vcd", "also write waves.vcd (ranks and cores chosen by trace.ranks, trace.cores)");
+  add("trace",
+      "also write trace.json (ranks and cores chosen by trace.ranks, trace.cores, or modules by "
+      "trace.scope)");
+  add("vcd",
+      "also write waves.vcd (ranks and cores chosen by trace.ranks, trace.cores, or modules by "
+      "trace.scope)");
   add("no-check", "skip the comparison with the golden reference (run.check = 0)");
   add("racecheck", "report pipes that touch the same UB/GM bytes unordered (exit 6)");
   add("list-params",
@@ -246,6 +250,9 @@ int run_cli(int argc, char** argv) {
       "reads");
   add("list-kernels", "the kernels: workload prefix, --dump/--input support, summary");
   add("json", "--list-params and --list-kernels as JSON");
+  add("list-modules",
+      "print the SystemC module tree of the run (with --ep, --preset, --set) and stop before "
+      "simulating");
   add("dry-run",
       "check the command (flags, keys, values, ranks, trace scope, --out and --dump) and the "
       "kernel's attribute limits, and stop before simulating");
@@ -390,7 +397,7 @@ int run_cli(int argc, char** argv) {
 
   // A trace scope that selects nothing of this run would write an empty trace.
   std::set<int> traced_cores;
-  if (ro.trace || ro.vcd) {
+  if ((ro.trace || ro.vcd) && params.text("trace.scope").empty()) {
     std::set<int> ranks = parse_scope("trace.ranks", params.text("trace.ranks"));
     traced_cores = parse_scope("trace.cores", params.text("trace.cores"));
     const int aiv = static_cast<int>(params.integer("die.aiv_count"));
@@ -421,6 +428,11 @@ int run_cli(int argc, char** argv) {
     require_writable_dir(dump_dir, "--dump");
   }
 
+  if (vm.count("list-modules")) {  // elaborated, never started
+    model::Cluster cluster("cluster", cluster_config(params, dies));
+    std::cout << model::module_tree(cluster);
+    return 0;
+  }
   if (vm.count("dry-run")) {
     std::cout << "ascend-sim: dry run: kernel " << kernel.name << " on preset " << preset << ", "
               << dies << " rank(s); the command passes the CLI's checks and the kernel's plan "

@@ -1,5 +1,6 @@
 #include "sim/simulation.h"
 
+#include <fnmatch.h>
 #include <pthread.h>
 #include <sys/resource.h>
 #if defined(__SANITIZE_ADDRESS__)
@@ -79,25 +80,51 @@ std::set<int> parse_scope(const std::string& key, const std::string& text) {
   return out;
 }
 
+ModuleScope::ModuleScope(const std::string& text) {
+  std::stringstream ss(text);
+  std::string part;
+  while (std::getline(ss, part, ','))
+    if (!part.empty()) {
+      std::replace(part.begin(), part.end(), '.', '/');
+      patterns_.push_back(part);
+    }
+}
+
+bool ModuleScope::covers(const std::string& path) const {
+  std::string p = path;
+  std::replace(p.begin(), p.end(), '.', '/');
+  for (size_t end = p.find('/');; end = p.find('/', end + 1)) {
+    std::string prefix = p.substr(0, end);
+    for (const std::string& pat : patterns_)
+      if (fnmatch(pat.c_str(), prefix.c_str(), FNM_PATHNAME) == 0) return true;
+    if (end == std::string::npos) return false;
+  }
+}
+
 Simulation::Simulation(const Params& params, int dies, RunOptions opts)
     : params_(params), opts_(std::move(opts)) {
   model::ClusterConfig cfg = cluster_config(params, dies);
+  cfg.cost_model = opts_.cost_model;
   check_thread_budget(cfg.dies * cfg.aiv_per_die);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  cluster_ = std::make_unique<model::Cluster>(cfg);
+  cluster_ = std::make_unique<model::Cluster>("cluster", cfg);
   // Every rank's HCCL windows, in its own HBM (sparse: they cost nothing until written).
   AscendC::detail::RuntimeConfig api = runtime_config(params);
   AscendC::detail::HcclWindows& w = api.windows;
   for (int r = 0; r < cluster_->dies(); ++r) {
     w.data.push_back(alloc(r, "rank" + std::to_string(r) + ".windowsIn", w.data_bytes));
     w.status.push_back(alloc(r, "rank" + std::to_string(r) + ".windowsExp", w.status_bytes));
+    model::HcclWindow& hw = cluster_->die(r).hccl_window;
+    hw.data = {w.data.back(), w.data_bytes};
+    hw.status = {w.status.back(), w.status_bytes};
   }
   runtime_ = std::make_unique<AscendC::detail::Runtime>(*cluster_, std::move(api));
   if (params.integer("run.racecheck"))
     for (int d = 0; d < cluster_->dies(); ++d)
       for (auto& c : cluster_->die(d).cores) c->enable_race_check();
 
+  if (opts_.elaborate) opts_.elaborate(*cluster_);
   if (!opts_.out_dir.empty()) std::filesystem::create_directories(opts_.out_dir);
   setup_traces();
   // Ends elaboration and lets every core's thread reach its wait for a launch.
@@ -118,7 +145,8 @@ class ObserverFanOut : public model::CoreObserver {
 };
 
 // --trace and --vcd record the cores in trace.cores of the ranks in trace.ranks, and every fabric
-// port or HBM of those ranks (switch-level ports always) that carries traffic. Neither schedules
+// port or HBM of those ranks (switch-level ports always) that carries traffic, each named by its
+// module's path. Neither schedules
 // anything: observing leaves the run's events, and so its timing, exactly as they are.
 void Simulation::setup_traces() {
   std::set<int> ranks = parse_scope("trace.ranks", params_.text("trace.ranks"));
@@ -138,36 +166,54 @@ void Simulation::setup_traces() {
   model::CoreObserver* observer = observers_->to.size() == 1
                                       ? observers_->to.front()
                                       : static_cast<model::CoreObserver*>(observers_.get());
+  // trace.scope, when set, chooses by module path instead of trace.ranks and trace.cores; a
+  // pattern that names a core's unit (vector, mte2, mte3) records that unit's lane only.
+  ModuleScope scope(params_.text("trace.scope"));
+  int selected = 0;
+  if (trace_) trace_->name_fabric(cluster_->fabric().name());
   for (int d = 0; d < cluster_->dies(); ++d) {
-    if (!rank_in(d)) continue;
+    if (trace_) trace_->name_die(d, cluster_->die(d).name());
     for (auto& c : cluster_->die(d).cores) {
-      if (!core_in(c->index())) continue;
-      if (vcd_) vcd_->add_core(d, c->index());
+      unsigned lanes = 0;
+      if (scope.empty() ? rank_in(d) && core_in(c->index()) : scope.covers(c->name())) {
+        lanes = ~0u;
+      } else if (!scope.empty()) {
+        if (scope.covers(c->vector_unit().name()))
+          lanes |= 1u << static_cast<int>(model::Lane::VECTOR);
+        if (scope.covers(c->mte2().name())) lanes |= 1u << static_cast<int>(model::Lane::MTE2);
+        if (scope.covers(c->mte3().name())) lanes |= 1u << static_cast<int>(model::Lane::MTE3);
+      }
+      if (!lanes) continue;
+      ++selected;
+      if (vcd_) vcd_->add_core(d, c->index(), c->name());
+      if (trace_) {
+        trace_->name_core(d, c->index(), c->name());
+        if (lanes != ~0u) trace_->only_lanes(d, c->index(), lanes);
+      }
       c->set_observer(observer);
     }
   }
   // Resources: a VCD signal counts the transfers holding each one; the trace gets one slice per
   // hold. Both are recorded when the hold is booked.
-  std::vector<const model::BandwidthServer*> resources = cluster_->fabric().ports();
-  for (int d = 0; d < cluster_->dies(); ++d) resources.push_back(&cluster_->die(d).hbm);
-  for (const model::BandwidthServer* r : resources) {
-    if (r->owner_die() >= 0 && !rank_in(r->owner_die())) continue;
-    int& id = resource_level_[r];
-    if (vcd_) {
-      std::string name = r->name();
-      std::replace(name.begin(), name.end(), '.', '_');
-      id = vcd_->add("fabric", name + "_transfers", 32);
-    }
+  std::vector<model::BandwidthServer*> resources = cluster_->fabric().ports();
+  for (int d = 0; d < cluster_->dies(); ++d) resources.push_back(&cluster_->die(d).hbm.server());
+  for (model::BandwidthServer* r : resources) {
+    if (scope.empty() ? r->owner_die() >= 0 && !rank_in(r->owner_die()) : !scope.covers(r->module))
+      continue;
+    ++selected;
+    int id = vcd_ ? vcd_->add(r->module, "transfers", 32) : -1;
+    r->on_hold = [this, r, id](Tick start, Tick end) {
+      if (trace_) trace_->link(*r, start, end);
+      if (vcd_) {
+        vcd_->add_delta(id, start, +1);
+        vcd_->add_delta(id, end, -1);
+      }
+    };
   }
-  cluster_->on_hold = [this](const model::BandwidthServer& r, Tick start, Tick end) {
-    auto it = resource_level_.find(&r);
-    if (it == resource_level_.end()) return;
-    if (trace_) trace_->link(r, start, end);
-    if (vcd_) {
-      vcd_->add_delta(it->second, start, +1);
-      vcd_->add_delta(it->second, end, -1);
-    }
-  };
+  if (!scope.empty() && selected == 0)
+    throw SimError(kExitBadInput, "trace.scope = '" + params_.text("trace.scope") +
+                                      "' selects no module of this run (ascend-sim "
+                                      "--list-modules shows the paths)");
 }
 
 uint64_t Simulation::window(int rank) const {
@@ -226,11 +272,12 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
                                       " cores; die.aiv_count is " + std::to_string(aiv));
   struct Before {
     std::array<model::AivCore::PipeStats, model::kPipes> pipes;
+    uint64_t mte2_bytes, mte3_bytes;
     Tick scalar_busy, scalar_stall;
   };
   std::vector<std::vector<Before>> before(cluster_->dies());
   std::vector<std::pair<uint64_t, Tick>> hbm_before;
-  std::vector<const model::BandwidthServer*> ports = cluster_->fabric().ports();
+  std::vector<model::BandwidthServer*> ports = cluster_->fabric().ports();
   std::vector<std::pair<uint64_t, Tick>> ports_before;
   for (const auto* p : ports) ports_before.push_back({p->bytes(), p->busy_ps()});
   std::map<std::string, uint64_t> class_before = cluster_->class_bytes();
@@ -239,12 +286,14 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   for (int d = 0; d < cluster_->dies(); ++d) {
     model::Die& die = cluster_->die(d);
     die.sync_all.reset(cores);
-    hbm_before.push_back({die.hbm.bytes(), die.hbm.busy_ps()});
+    hbm_before.push_back({die.hbm.server().bytes(), die.hbm.server().busy_ps()});
     for (int c = 0; c < cores; ++c) {
       model::AivCore& core = *die.cores[c];
       Before b;
       for (int p = 0; p < model::kPipes; ++p)
         b.pipes[p] = core.pipe_stats(static_cast<model::PipeId>(p));
+      b.mte2_bytes = core.mte2().counters().bytes();
+      b.mte3_bytes = core.mte3().counters().bytes();
       b.scalar_busy = core.scalar_busy_ps();
       b.scalar_stall = core.scalar_stall_ps();
       before[d].push_back(b);
@@ -310,11 +359,11 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
       }
       stall.push_back(pct(core.scalar_stall_ps() - b.scalar_stall));
       core_lat.push_back(model::ps_to_ns(std::max(core.finished_at(), t0) - t0));
-      mte2_bytes += core.pipe_stats(model::PipeId::MTE2).bytes - b.pipes[2].bytes;
-      mte3_bytes += core.pipe_stats(model::PipeId::MTE3).bytes - b.pipes[3].bytes;
+      mte2_bytes += core.mte2().counters().bytes() - b.mte2_bytes;
+      mte3_bytes += core.mte3().counters().bytes() - b.mte3_bytes;
     }
-    uint64_t hbm_bytes = die.hbm.bytes() - hbm_before[d].first;
-    Tick hbm_busy = die.hbm.busy_ps() - hbm_before[d].second;
+    uint64_t hbm_bytes = die.hbm.server().bytes() - hbm_before[d].first;
+    Tick hbm_busy = die.hbm.server().busy_ps() - hbm_before[d].second;
     rec.ranks.push_back(
         {{"rank", d},
          {"latency_ns", model::ps_to_ns(lat)},

@@ -27,6 +27,11 @@ struct RunOptions {
   std::string out_dir;  // "" = write nothing
   bool trace = false;
   bool vcd = false;
+  // Another cost model than the default (tests, calibrated variants).
+  std::shared_ptr<const model::CostModel> cost_model;
+  // Called once the cluster is built and before elaboration ends: binds other modules into the
+  // tree (a DRAM model in place of a die's HBM: Die::bind_memory).
+  std::function<void(model::Cluster&)> elaborate;
 };
 
 // The figures of one kernel launch.
@@ -91,11 +96,22 @@ class Simulation {
   std::unique_ptr<ObserverFanOut> observers_;
   std::deque<KernelRecord> records_;
   std::unique_ptr<AscendC::detail::Runtime> runtime_;
-  std::map<const model::BandwidthServer*, int> resource_level_;  // traced resources -> VCD id
   bool traces_closed_ = false;
 };
 
 // "all" or "0-3,7" -> the set of indices (empty = all); bad syntax is a bad-input error.
 std::set<int> parse_scope(const std::string& key, const std::string& text);
+
+// trace.scope: comma-separated glob patterns of module paths; '*' and '?' stay within one level.
+class ModuleScope {
+ public:
+  explicit ModuleScope(const std::string& text);
+  bool empty() const { return patterns_.empty(); }
+  // The module, or a module above it, matches a pattern.
+  bool covers(const std::string& path) const;
+
+ private:
+  std::vector<std::string> patterns_;  // levels separated by '/' for fnmatch
+};
 
 }  // namespace ascend

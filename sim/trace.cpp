@@ -49,6 +49,11 @@ void TraceRecorder::close() {
   file_ = nullptr;
 }
 
+std::string TraceRecorder::die_name(int die) const {
+  auto it = die_names_.find(die);
+  return it != die_names_.end() ? it->second : "die " + std::to_string(die);
+}
+
 void TraceRecorder::name_process(int pid, const std::string& name) {
   if (!processes_.insert(pid).second) return;
   emit(
@@ -70,9 +75,18 @@ void TraceRecorder::name_lane(int pid, int tid, const std::string& name) {
 
 void TraceRecorder::slice(int die, int core, model::Lane lane, const std::string& name,
                           model::Tick start, model::Tick end, const model::SliceArgs* args) {
+  if (!lane_masks_.empty()) {
+    auto it = lane_masks_.find({die, core});
+    if (it != lane_masks_.end() && !(it->second >> static_cast<int>(lane) & 1)) return;
+  }
   int tid = core * model::kLanes + static_cast<int>(lane);
-  name_process(die, "die " + std::to_string(die));
-  name_lane(die, tid, "core " + std::to_string(core) + " " + model::lane_name(lane));
+  name_process(die, die_name(die));
+  if (!lanes_.count({die, tid})) {
+    auto it = core_names_.find({die, core});
+    name_lane(die, tid,
+              (it != core_names_.end() ? it->second : "core " + std::to_string(core)) + " " +
+                  model::lane_name(lane));
+  }
   json e = {{"name", name}, {"ph", "X"},       {"pid", die},
             {"tid", tid},   {"ts", us(start)}, {"dur", us(end - start)}};
   if (args && args->bytes) {  // a DMA: MTE2 reads GM into this die's UB, MTE3 writes it out
@@ -92,8 +106,8 @@ void TraceRecorder::link(const model::BandwidthServer& port, model::Tick start, 
   auto [it, added] = link_tid_.emplace(&port, kLinkTidBase + static_cast<int>(link_tid_.size()));
   int pid = port.owner_die() >= 0 ? port.owner_die() : kFabricPid;
   if (added) {
-    name_process(pid, pid == kFabricPid ? "fabric" : "die " + std::to_string(pid));
-    name_lane(pid, it->second, port.name());
+    name_process(pid, pid == kFabricPid ? fabric_name_ : die_name(pid));
+    name_lane(pid, it->second, port.module.empty() ? port.name() : port.module);
   }
   emit(json{{"name", "busy"},
             {"ph", "X"},

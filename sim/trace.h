@@ -1,7 +1,8 @@
 // trace.json in the Chrome trace event format (Perfetto, chrome://tracing): one process per die,
 // one thread lane per core pipe (SCALAR, VECTOR, MTE2, MTE3, FLOWCTRL), one slice per
-// instruction, and a lane per fabric port or HBM that carried traffic. Times are in microseconds
-// with picosecond precision.
+// instruction, and a lane per fabric port or HBM that carried traffic. Processes and lanes are
+// named by their modules' paths (cluster.die3, "cluster.die3.aiv17 MTE2",
+// cluster.fabric.die3.ub_egress). Times are in microseconds with picosecond precision.
 //
 // Events are streamed to the file as they are recorded, through a buffer of at most
 // kChunkBytes, so a long or wide trace needs no memory for its slices; a lane's name is written
@@ -31,6 +32,15 @@ class TraceRecorder : public model::CoreObserver {
   void slice(int die, int core, model::Lane lane, const std::string& name, model::Tick start,
              model::Tick end, const model::SliceArgs* args) override;
   void level(int, int, int, int) override {}
+  // The module paths that name a die's process, a core's lanes and the fabric's process (before
+  // the first slice).
+  void name_die(int die, std::string module) { die_names_[die] = std::move(module); }
+  void name_core(int die, int core, std::string module) {
+    core_names_[{die, core}] = std::move(module);
+  }
+  void name_fabric(std::string module) { fabric_name_ = std::move(module); }
+  // Records only these lanes of the core (bit i: model::Lane i); by default all.
+  void only_lanes(int die, int core, unsigned mask) { lane_masks_[{die, core}] = mask; }
   // A hold of a fabric port or an HBM: a slice on that resource's lane, in its die's process
   // (switch-level ports go to a "fabric" process).
   void link(const model::BandwidthServer& port, model::Tick start, model::Tick end);
@@ -42,6 +52,7 @@ class TraceRecorder : public model::CoreObserver {
   size_t peak_buffered_bytes() const { return peak_buffered_; }
 
  private:
+  std::string die_name(int die) const;
   void name_process(int pid, const std::string& name);
   void name_lane(int pid, int tid, const std::string& name);
   void emit(const std::string& event_json);
@@ -56,6 +67,10 @@ class TraceRecorder : public model::CoreObserver {
   std::set<int> processes_;
   std::set<std::pair<int, int>> lanes_;
   std::map<const model::BandwidthServer*, int> link_tid_;
+  std::map<int, std::string> die_names_;
+  std::map<std::pair<int, int>, std::string> core_names_;
+  std::map<std::pair<int, int>, unsigned> lane_masks_;
+  std::string fabric_name_ = "fabric";
 };
 
 }  // namespace ascend

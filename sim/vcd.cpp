@@ -40,11 +40,10 @@ int VcdWriter::add(const std::string& scope, const std::string& name, int width)
   return static_cast<int>(vars_.size()) - 1;
 }
 
-void VcdWriter::add_core(int die, int core) {
-  std::string scope = "die" + std::to_string(die) + ".core" + std::to_string(core);
+void VcdWriter::add_core(int die, int core, const std::string& module) {
   int base = -1;
   for (int l = 0; l < model::kLevels; ++l) {
-    int id = add(scope, model::level_name(l), l < model::kPipes ? 1 : 32);
+    int id = add(module, model::level_name(l), l < model::kPipes ? 1 : 32);
     if (base < 0) base = id;
   }
   core_base_[core_key(die, core)] = base;

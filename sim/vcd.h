@@ -21,8 +21,9 @@ class VcdWriter : public model::CoreObserver {
   void set(int id, model::Tick t, int64_t value) { changes_.push_back({t, id, value, false}); }
   void add_delta(int id, model::Tick t, int64_t delta) { changes_.push_back({t, id, delta, true}); }
 
-  // The core's waveform levels (model::kLevels variables per core, registered by add_core).
-  void add_core(int die, int core);
+  // The core's waveform levels (model::kLevels variables per core, registered by add_core), in
+  // the scope of its module (cluster.die0.aiv3).
+  void add_core(int die, int core, const std::string& module);
   void slice(int, int, model::Lane, const std::string&, model::Tick, model::Tick,
              const model::SliceArgs*) override {}
   void level(int die, int core, int level, int value) override;

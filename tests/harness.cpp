@@ -15,8 +15,9 @@ Params make_params(const std::vector<std::string>& sets) {
   return p;
 }
 
-Bench::Bench(const std::vector<std::string>& sets, int dies) : params(make_params(sets)) {
-  sim_ = std::make_unique<Simulation>(params, dies, RunOptions{});
+Bench::Bench(const std::vector<std::string>& sets, int dies, RunOptions opts)
+    : params(make_params(sets)) {
+  sim_ = std::make_unique<Simulation>(params, dies, std::move(opts));
 }
 
 KernelRecord& Bench::run(int cores, const std::function<void()>& body) {

@@ -24,7 +24,7 @@ Params make_params(const std::vector<std::string>& sets = {});
 
 class Bench {
  public:
-  explicit Bench(const std::vector<std::string>& sets = {}, int dies = 1);
+  explicit Bench(const std::vector<std::string>& sets = {}, int dies = 1, RunOptions opts = {});
   Simulation& sim() { return *sim_; }
   model::Cluster& cluster() { return sim_->cluster(); }
   const model::CoreTiming& timing() { return cluster().config().core; }

@@ -433,9 +433,10 @@ TEST(Cluster, TraceScopeKeepsOnlyTheChosenRanks) {
   // Ranks 1 and 17 are in different nodes: their flags cross the node-level ports, which sit in
   // the "fabric" process.
   EXPECT_EQ(pids, (std::set<int>{1, 17, 1 << 20}));
-  EXPECT_TRUE(lanes.count("die1.ub_egress")) << "link lanes of traced ranks are shown";
-  EXPECT_TRUE(lanes.count("core 0 MTE3"));
-  EXPECT_FALSE(lanes.count("core 1 MTE3"));
+  EXPECT_TRUE(lanes.count("cluster.fabric.die1.ub_egress"))
+      << "link lanes of traced ranks are shown";
+  EXPECT_TRUE(lanes.count("cluster.die1.aiv0 MTE3"));
+  EXPECT_FALSE(lanes.count("cluster.die1.aiv1 MTE3"));
 }
 
 TEST(Cluster, TooManyCoresForTheMachinesMapLimitIsBadInput) {

@@ -86,8 +86,9 @@ if [ -f "$tmp/a/stats.json" ]; then
   [ "$(json "$tmp/a/stats.json" "j['kernels'][0]['name']")" = stream ] && ok || bad "stats.json kernel name"
   json "$tmp/a/stats.json" "j['kernels'][0]['latency_ns'] > 0 and len(j['kernels'][0]['rank_latency_ns']) == 1 and j['simulator']['wall_s'] >= 0 and j['simulator']['peak_rss_MiB'] > 0 and j['kernels'][0]['bandwidth_GBps'] > 0" | grep -q True && ok || bad "stats.json figures"
   lanes=$(json "$tmp/a/trace.json" "sorted({e['args']['name'].split()[-1] for e in j['traceEvents'] if e.get('name') == 'thread_name'})")
-  [ "$lanes" = "['FLOWCTRL', 'MTE2', 'MTE3', 'SCALAR', 'VECTOR', 'die0.hbm']" ] && ok || bad "trace lanes: $lanes"
+  [ "$lanes" = "['FLOWCTRL', 'MTE2', 'MTE3', 'SCALAR', 'VECTOR', 'cluster.die0.hbm']" ] && ok || bad "trace lanes: $lanes"
   grep -q 'MTE2_busy' "$tmp/a/waves.vcd" && grep -q 'flag_MTE2_V' "$tmp/a/waves.vcd" && ok || bad "waves.vcd signals"
+  grep -q 'scope module aiv3 ' "$tmp/a/waves.vcd" && grep -q 'transfers' "$tmp/a/waves.vcd" && ok || bad "waves.vcd scopes follow the module tree"
   expect 0 "outputs" -- --config "$tmp/a/config.ini" --out "$tmp/b"
   a=$(json "$tmp/a/stats.json" "j['kernels'][0]['latency_ns']")
   b=$(json "$tmp/b/stats.json" "j['kernels'][0]['latency_ns']")
@@ -187,6 +188,16 @@ expect 0 "busiest port +die0.ub_egress [0-9.]+% busy \([0-9.]+ us at its effecti
 expect 0 "total +[0-9.]+ us +\(stats.json: kernels\[2\] 'combine' round_trip.total_ns\)" -- --kernel moe "${small[@]}" --out "$tmp/mt"
 json "$tmp/mt/stats.json" "j['kernels'][2]['name'] == 'combine' and j['kernels'][2]['round_trip']['total_ns'] > 0" | grep -q True && ok || bad "moe total entry"
 expect 0 "^kernel +workload +dump +input +summary" -- --list-kernels
+# --list-modules: the module tree of a two-die run, without simulating
+tree=$("$sim" --list-modules --ep 2 2>&1) && ok || bad "--list-modules --ep 2: exit $?"
+for m in cluster.die1 cluster.die1.aiv47 cluster.die1.aiv47.ub cluster.die1.aiv47.mte2 \
+    cluster.die1.aiv47.mte3 cluster.die1.aiv47.vector cluster.die1.hbm cluster.die1.hccl_window \
+    cluster.die1.noc cluster.fabric.die0.ub_egress cluster.fabric.die1.ub_ingress \
+    cluster.fabric.die1.d2d_out cluster.fabric.node0.uplink; do
+  grep -Eq "^ +$m\$" <<<"$tree" && ok || bad "--list-modules lacks $m"
+done
+grep -q "die2" <<<"$tree" && bad "--list-modules --ep 2 shows a third die" || ok
+expect 0 "^ +cluster.fabric.die1.hccs_to_die0$" -- --list-modules --preset a2 --ep 2
 expect 0 "^stream +- +- +- +each core" -- --list-kernels
 expect 0 "^ffn_worker_batching +ffn\. +yes +- " -- --list-kernels
 [ "$("$sim" --list-kernels --json | "$py" -c "import json,sys; k={x['name']: x for x in json.load(sys.stdin)}; print(k['dispatch']['dump'], k['dispatch']['input'], k['pipeline']['dump'], k['ffn_worker_batching']['workload'])")" = "True True False ffn" ] && ok || bad "--list-kernels --json"

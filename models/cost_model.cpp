@@ -1,0 +1,41 @@
+#include "models/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ascend::model {
+
+// overhead + ceil(repeats * 256 / vector.bytes_per_cycle) cycles.
+Tick DefaultCostModel::vector(uint64_t repeats) const {
+  uint64_t cycles =
+      core_.vector_overhead_cycles +
+      static_cast<uint64_t>(
+          std::ceil(static_cast<double>(repeats) * 256.0 / core_.vector_bytes_per_cycle - 1e-9));
+  return core_.clock.cycles(cycles);
+}
+
+// setup + ceil(bytes / (bytes_per_cycle x eff)) cycles, eff < 1 for a GM address off the
+// dma.aligned_bytes grid.
+Tick DefaultCostModel::dma_engine_hold(uint64_t bytes, GmAddr gm, bool write) const {
+  double rate = write ? core_.mte3_bytes_per_cycle : core_.mte2_bytes_per_cycle;
+  if (gm % core_.dma_aligned_bytes != 0) rate *= core_.dma_unaligned_efficiency;
+  uint64_t cycles = core_.dma_setup_cycles +
+                    static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / rate - 1e-9));
+  return core_.clock.cycles(cycles);
+}
+
+// Local: the HBM's access latency. Remote: a route's latency parameter is the measured
+// end-to-end time of one aligned 512-B access; the fixed part is what remains after the model's
+// own time for those 512 B, so that a lone 512-B access takes exactly the measured time.
+Tick DefaultCostModel::path_latency(const Route* route, bool write) const {
+  if (!route) return ns_to_ps(write ? hbm_.write_latency_ns : hbm_.read_latency_ns);
+  double rate = write ? core_.mte3_bytes_per_cycle : core_.mte2_bytes_per_cycle;
+  Tick own = core_.clock.cycles(core_.dma_setup_cycles +
+                                static_cast<uint64_t>(std::ceil(512.0 / rate - 1e-9)));
+  own = std::max(own, transfer_ps(512, hbm_.gbps));
+  for (const Hop& h : route->hops)
+    own = std::max(own, transfer_ps(512, h.port->gbps() * h.efficiency));
+  return route->latency > own ? route->latency - own : 0;
+}
+
+}  // namespace ascend::model

@@ -1,0 +1,64 @@
+// The formulas that turn work into time: a vector instruction's duration, how long a DMA holds
+// its core's engine, and a path's fixed latency. They sit behind one interface so that a
+// calibrated variant is a new subclass plugged into the cluster (ClusterConfig::cost_model), not
+// an edit of the core or the cluster. DefaultCostModel is the documented model (README, "The
+// model").
+#pragma once
+
+#include <cstdint>
+
+#include "models/fabric.h"
+#include "models/global_memory.h"
+#include "models/time.h"
+
+namespace ascend::model {
+
+struct CoreTiming {
+  Clock clock;
+  uint32_t issue_cycles = 2;
+  uint32_t queue_depth = 32;
+  uint32_t ub_bytes = 192 * 1024;
+  double mte2_bytes_per_cycle = 32;
+  double mte3_bytes_per_cycle = 64;
+  uint32_t dma_setup_cycles = 50;
+  uint32_t dma_aligned_bytes = 512;
+  double dma_unaligned_efficiency = 0.7;
+  double vector_bytes_per_cycle = 256;
+  uint32_t vector_overhead_cycles = 16;
+  uint32_t scalar_gm_latency_cycles = 241;
+  uint32_t syncall_cycles = 100;
+};
+
+struct HbmTiming {
+  double gbps = 1600;
+  double read_latency_ns = 130;
+  double write_latency_ns = 52;
+  uint64_t capacity_bytes = uint64_t{64} << 30;
+};
+
+class CostModel {
+ public:
+  virtual ~CostModel() = default;
+  // A vector instruction of `repeats` 256-B units (of the wider of source and destination type).
+  virtual Tick vector(uint64_t repeats) const = 0;
+  // How long a DMA of `bytes` to/from GM address `gm` holds the core's MTE2 (read) or MTE3
+  // (write) engine.
+  virtual Tick dma_engine_hold(uint64_t bytes, GmAddr gm, bool write) const = 0;
+  // The fixed latency a transfer pays after its last resource is done: `route` is null for the
+  // die's own HBM, else the fabric route the data takes.
+  virtual Tick path_latency(const Route* route, bool write) const = 0;
+};
+
+class DefaultCostModel : public CostModel {
+ public:
+  DefaultCostModel(const CoreTiming& core, const HbmTiming& hbm) : core_(core), hbm_(hbm) {}
+  Tick vector(uint64_t repeats) const override;
+  Tick dma_engine_hold(uint64_t bytes, GmAddr gm, bool write) const override;
+  Tick path_latency(const Route* route, bool write) const override;
+
+ protected:
+  CoreTiming core_;
+  HbmTiming hbm_;
+};
+
+}  // namespace ascend::model

@@ -1,0 +1,190 @@
+// The hardware as a SystemC module tree: the names of the units, a TLM-2.0 target bound in place
+// of a die's HBM, another cost model and another arbitration plugged in.
+#include <tlm_utils/simple_target_socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <systemc>
+
+#include "models/bandwidth_server.h"
+#include "models/cost_model.h"
+#include "sim/api/kernel_operator.h"
+#include "sim/hardware_params.h"
+#include "tests/harness.h"
+#include "tests/kernel_helpers.h"
+
+using namespace AscendC;
+using ascend::model::now;
+using ascend::model::ns_to_ps;
+using ascend::model::Tick;
+
+namespace ascend::test {
+namespace {
+
+Tick issue(const model::CoreTiming& t) {
+  return t.clock.cycles(t.issue_cycles);
+}
+
+TEST(Modules, TreeMirrorsTheHardware) {
+  Bench b({}, 2);
+  for (const char* name :
+       {"cluster", "cluster.scheduler", "cluster.die1", "cluster.die1.aiv47",
+        "cluster.die1.aiv47.ub", "cluster.die1.aiv47.vector", "cluster.die1.aiv47.mte2",
+        "cluster.die1.aiv47.mte3", "cluster.die1.hbm", "cluster.die1.hccl_window",
+        "cluster.die1.noc", "cluster.fabric", "cluster.fabric.die1.ub_egress",
+        "cluster.fabric.die1.ub_ingress", "cluster.fabric.die1.d2d_out",
+        "cluster.fabric.node0.uplink", "cluster.fabric.node0.downlink"})
+    EXPECT_NE(dynamic_cast<sc_core::sc_module*>(sc_core::sc_find_object(name)), nullptr) << name;
+  EXPECT_EQ(b.cluster().die(1).hccl_window.data.base, b.sim().window(1));
+  EXPECT_EQ(b.cluster().die(1).hccl_window.status.base, b.sim().status_window(1));
+  // A port's stats name is its path under cluster.fabric.
+  EXPECT_EQ(b.cluster().fabric().ports().front()->name(), "die0.ub_egress");
+}
+
+// A DRAM model with a fixed access time and no bandwidth limit, as a user would bind one.
+class FixedLatencyDram : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<FixedLatencyDram> socket;
+  FixedLatencyDram(const sc_core::sc_module_name& name, Tick latency)
+      : sc_core::sc_module(name), socket("socket"), latency_(latency) {
+    socket.register_b_transport(this, &FixedLatencyDram::b_transport);
+  }
+  uint64_t transfers = 0;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    delay += sc_core::sc_time::from_value(latency_);
+    ++transfers;
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+  Tick latency_;
+};
+
+// The die's noc adds the local path latency after the later of the engine and the target.
+TEST(Modules, AnotherTlmTargetInPlaceOfTheHbmTimesTheTransfers) {
+  const Tick dram = ns_to_ps(2000);
+  std::unique_ptr<FixedLatencyDram> target;
+  RunOptions opts;
+  opts.elaborate = [&](model::Cluster& c) {
+    target = std::make_unique<FixedLatencyDram>("dram", dram);
+    c.die(0).bind_memory(target->socket);
+  };
+  Bench b({}, 1, opts);
+  const auto& t = b.timing();
+  const uint32_t n = 4096;
+  uint64_t x = b.alloc(n), y = b.alloc(n);
+  std::vector<uint8_t> data(n, 0x5A);
+  b.sim().write(x, data.data(), n);
+  Tick resumed = 0;
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<uint8_t> l = ub_tensor<uint8_t>(pipe, n);
+    DataCopy(l, global<uint8_t>(x, n), n);
+    Order<HardEvent::MTE2_S>();
+    resumed = now();
+    DataCopy(global<uint8_t>(y, n), l, n);
+  });
+  EXPECT_EQ(target->transfers, 2u);
+  EXPECT_EQ(b.cluster().die(0).hbm.server().transfers(), 0u) << "the HBM is bypassed";
+  EXPECT_EQ(resumed, issue(t) + dram + ns_to_ps(130));
+  std::vector<uint8_t> out(n);
+  b.sim().read(y, out.data(), n);
+  EXPECT_EQ(out, data);
+}
+
+TEST(Modules, ASlowerMemoryModelSlowsAWholeRunThatStillChecks) {
+  std::vector<std::string> sets = {"stream.cores=8", "stream.mode=copy"};
+  Outcome hbm = run_scenario("stream", sets);
+  RunOptions opts;
+  opts.elaborate = [](model::Cluster& c) {
+    static FixedLatencyDram dram("dram", ns_to_ps(3000));
+    c.die(0).bind_memory(dram.socket);
+  };
+  Outcome slow = run_scenario("stream", sets, opts);
+  ASSERT_EQ(hbm.exit_code, 0) << hbm.message;
+  ASSERT_EQ(slow.exit_code, 0) << slow.message;  // the outputs still match the golden reference
+  EXPECT_GT(slow.latency_ns(), hbm.latency_ns() * 1.5);
+}
+
+// A calibrated variant is a subclass: here every vector instruction takes 1 us.
+class SlowVector : public model::DefaultCostModel {
+ public:
+  using DefaultCostModel::DefaultCostModel;
+  Tick vector(uint64_t) const override { return ns_to_ps(1000); }
+};
+
+TEST(Modules, AnotherCostModelChangesTheVectorTime) {
+  model::ClusterConfig cfg = cluster_config(make_params(), 1);
+  RunOptions opts;
+  opts.cost_model = std::make_shared<SlowVector>(cfg.core, cfg.hbm);
+  Bench b({}, 1, opts);
+  Tick resumed = 0;
+  b.run(1, [&] {
+    TPipe pipe;
+    Duplicate(ub_tensor<float>(pipe, 1000), 2.5f, 1000);
+    Order<HardEvent::V_S>();
+    resumed = now();
+  });
+  EXPECT_EQ(resumed, issue(b.timing()) + ns_to_ps(1000));
+}
+
+// An arbitration policy is a subclass too: this one lets transfers overlap (no contention).
+class NoContention : public model::ArbitrationPolicy {
+ public:
+  Tick grant(Tick ready, Tick) override { return ready; }
+};
+
+TEST(Modules, ArbitrationPolicyDecidesWhenAHoldStarts) {
+  model::BandwidthServer fifo("fifo", 1), free("free", 1, -1, std::make_unique<NoContention>());
+  for (model::BandwidthServer* s : {&fifo, &free}) {
+    EXPECT_EQ(s->reserve(0, 100, 100).end, 100u);
+    EXPECT_EQ(s->reserve(10, 100, 100).start, s == &fifo ? 100u : 10u);
+    EXPECT_EQ(s->busy_ps(), 200u);
+  }
+}
+
+TEST(Modules, ScopePatternsMatchAModuleAndEverythingUnderIt) {
+  ModuleScope s("cluster.die3.aiv*.mte2,cluster.fabric.node?");
+  EXPECT_TRUE(s.covers("cluster.die3.aiv17.mte2"));
+  EXPECT_FALSE(s.covers("cluster.die3.aiv17.mte3"));
+  EXPECT_FALSE(s.covers("cluster.die3.aiv17")) << "a unit does not cover its core";
+  EXPECT_FALSE(s.covers("cluster.die13.aiv1.mte2"));
+  EXPECT_TRUE(s.covers("cluster.fabric.node1.uplink"));
+  EXPECT_FALSE(s.covers("cluster.fabric.node12.uplink")) << "'?' is one character";
+  EXPECT_TRUE(ModuleScope("cluster.*").covers("cluster.die1.aiv0")) << "and everything under it";
+  EXPECT_TRUE(ModuleScope("").empty());
+}
+
+// trace.scope replaces trace.ranks/trace.cores: one unit's lane of a core outside them, and the
+// node ports.
+TEST(Modules, TraceScopeRecordsTheChosenModulesOnly) {
+  RunOptions ro;
+  ro.out_dir = "/tmp/ascend-modscope-" + std::to_string(getpid());
+  ro.trace = ro.vcd = true;
+  Outcome o = run_scenario(
+      "flag_ring", {"ep.world_size=32", "trace.scope=cluster.die17.aiv0.mte3,cluster.fabric.node*"},
+      ro);
+  ASSERT_EQ(o.exit_code, 0) << o.message;
+  std::ifstream f(ro.out_dir + "/trace.json");
+  nlohmann::json t = nlohmann::json::parse(f);
+  std::set<std::string> lanes;
+  for (const auto& e : t["traceEvents"])
+    if (e["name"] == "thread_name") lanes.insert(e["args"]["name"].get<std::string>());
+  EXPECT_TRUE(lanes.count("cluster.die17.aiv0 MTE3"));
+  EXPECT_TRUE(lanes.count("cluster.fabric.node1.downlink"));
+  EXPECT_FALSE(lanes.count("cluster.die17.aiv0 SCALAR"));
+  EXPECT_FALSE(lanes.count("cluster.fabric.die17.ub_ingress"));
+  EXPECT_FALSE(lanes.count("cluster.die0.aiv0 MTE3")) << "trace.ranks is not used";
+  std::filesystem::remove_all(ro.out_dir);
+  Outcome none = run_scenario("flag_ring", {"ep.world_size=2", "trace.scope=cluster.die9"}, ro);
+  EXPECT_EQ(none.exit_code, kExitBadInput);
+  EXPECT_NE(none.message.find("selects no module"), std::string::npos) << none.message;
+  std::filesystem::remove_all(ro.out_dir);
+}
+
+}  // namespace
+}  // namespace ascend::test
