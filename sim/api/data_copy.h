@@ -31,69 +31,62 @@ struct DataCopyPadExtParams {
   T paddingValue{};
 };
 
+namespace detail {
+// The descriptor of a copy between `g` and `l`, bounded by both tensors, in the direction given.
+template <class T>
+DmaDesc copy_desc(const GlobalTensor<T>& g, const LocalTensor<T>& l, bool to_gm,
+                  const char* name = "DataCopy") {
+  DmaDesc d;
+  d.name = name;
+  d.to_gm = to_gm;
+  d.gm = d.gm_lo = g.address();
+  d.gm_hi = g.address() + g.GetSize() * sizeof(T);
+  bind_ub(d, l);
+  return d;
+}
+// DataCopy of `count` contiguous elements (a multiple of 32 B).
+template <class T>
+void copy_count(DmaDesc d, uint32_t count) {
+  d.block_bytes = count * sizeof(T);
+  if (d.block_bytes % 32)
+    fault("DataCopy of " + std::to_string(d.block_bytes) +
+          " B: not a multiple of 32 B (use DataCopyPad)");
+  issue_dma(d);
+}
+// DataCopy in 32-B blocks; the UB-side stride is src's for a copy out, dst's for a copy in.
+inline void copy_blocks(DmaDesc d, const DataCopyParams& p) {
+  d.block_count = p.blockCount;
+  d.block_bytes = p.blockLen * 32u;
+  uint64_t gm_gap = d.to_gm ? p.dstStride : p.srcStride,
+           ub_gap = d.to_gm ? p.srcStride : p.dstStride;
+  d.gm_stride = (uint64_t{p.blockLen} + gm_gap) * 32;
+  d.ub_stride = (uint64_t{p.blockLen} + ub_gap) * 32;
+  issue_dma(d);
+}
+}  // namespace detail
+
 template <class T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
-  detail::DmaDesc d;
-  d.gm = d.gm_lo = src.address();
-  d.gm_hi = src.address() + src.GetSize() * sizeof(T);
-  detail::bind_ub(d, dst);
-  d.block_bytes = count * sizeof(T);
-  if (d.block_bytes % 32)
-    detail::fault("DataCopy of " + std::to_string(d.block_bytes) +
-                  " B: not a multiple of 32 B (use DataCopyPad)");
-  detail::issue_dma(d);
+  detail::copy_count<T>(detail::copy_desc(src, dst, false), count);
 }
-
 template <class T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
-  detail::DmaDesc d;
-  d.to_gm = true;
-  d.gm = d.gm_lo = dst.address();
-  d.gm_hi = dst.address() + dst.GetSize() * sizeof(T);
-  detail::bind_ub(d, src);
-  d.block_bytes = count * sizeof(T);
-  if (d.block_bytes % 32)
-    detail::fault("DataCopy of " + std::to_string(d.block_bytes) +
-                  " B: not a multiple of 32 B (use DataCopyPad)");
-  detail::issue_dma(d);
+  detail::copy_count<T>(detail::copy_desc(dst, src, true), count);
 }
-
 template <class T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
-  detail::DmaDesc d;
-  d.gm = d.gm_lo = src.address();
-  d.gm_hi = src.address() + src.GetSize() * sizeof(T);
-  detail::bind_ub(d, dst);
-  d.block_count = p.blockCount;
-  d.block_bytes = p.blockLen * 32u;
-  d.gm_stride = (uint64_t{p.blockLen} + p.srcStride) * 32;
-  d.ub_stride = (uint64_t{p.blockLen} + p.dstStride) * 32;
-  detail::issue_dma(d);
+  detail::copy_blocks(detail::copy_desc(src, dst, false), p);
 }
-
 template <class T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
-  detail::DmaDesc d;
-  d.to_gm = true;
-  d.gm = d.gm_lo = dst.address();
-  d.gm_hi = dst.address() + dst.GetSize() * sizeof(T);
-  detail::bind_ub(d, src);
-  d.block_count = p.blockCount;
-  d.block_bytes = p.blockLen * 32u;
-  d.ub_stride = (uint64_t{p.blockLen} + p.srcStride) * 32;
-  d.gm_stride = (uint64_t{p.blockLen} + p.dstStride) * 32;
-  detail::issue_dma(d);
+  detail::copy_blocks(detail::copy_desc(dst, src, true), p);
 }
 
 template <class T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                  const DataCopyPadExtParams<T>& pad = {}) {
   static_assert(sizeof(T) <= 8);
-  detail::DmaDesc d;
-  d.name = "DataCopyPad";
-  d.gm = d.gm_lo = src.address();
-  d.gm_hi = src.address() + src.GetSize() * sizeof(T);
-  detail::bind_ub(d, dst);
+  detail::DmaDesc d = detail::copy_desc(src, dst, false, "DataCopyPad");
   d.block_count = p.blockCount;
   d.block_bytes = p.blockLen;
   d.pad = pad.isPad;
@@ -110,12 +103,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
 template <class T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                  const DataCopyExtParams& p) {
-  detail::DmaDesc d;
-  d.name = "DataCopyPad";
-  d.to_gm = true;
-  d.gm = d.gm_lo = dst.address();
-  d.gm_hi = dst.address() + dst.GetSize() * sizeof(T);
-  detail::bind_ub(d, src);
+  detail::DmaDesc d = detail::copy_desc(dst, src, true, "DataCopyPad");
   d.block_count = p.blockCount;
   d.block_bytes = p.blockLen;
   d.ub_stride = (uint64_t{p.blockLen} + 31) / 32 * 32 + uint64_t{p.srcStride} * 32;
