@@ -18,10 +18,11 @@ Die::Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cf
     cores.back()->mte2().socket.bind(noc.cores);
     cores.back()->mte3().socket.bind(noc.cores);
   }
+  noc.to_hbm.bind(hccl_window.socket);
 }
 
 void Die::bind_memory(MemoryTarget& target) {
-  noc.to_hbm.bind(target);
+  hccl_window.memory.bind(target);
   memory_bound_ = true;
 }
 

@@ -35,8 +35,8 @@ class Die : public sc_core::sc_module {
  public:
   Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cfg, Scheduler& sched,
       const CostModel& cost);
-  // Binds the noc's memory side to `target` in place of this die's HBM (before the run starts):
-  // a DRAM model, or a test's target. Unbound at the end of elaboration: the die's own HBM.
+  // Binds the die's memory side (behind its hccl_window) to `target` in place of its HBM, before
+  // the run starts: a DRAM model, or a test's target. Unbound at the end of elaboration: the HBM.
   void bind_memory(MemoryTarget& target);
 
   const int index;

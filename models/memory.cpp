@@ -21,6 +21,18 @@ void Hbm::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+HcclWindow::HcclWindow(const sc_core::sc_module_name& name)
+    : sc_core::sc_module(name), socket("socket"), memory("memory") {
+  socket.register_b_transport(this, &HcclWindow::b_transport);
+}
+
+void HcclWindow::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+  memory->b_transport(p, delay);
+  GmAddr a = p.get_address();
+  if (p.is_response_error() || !(data.holds(a) || status.holds(a))) return;
+  (p.is_write() ? written_ : read_) += p.get_data_length();
+}
+
 Noc::Noc(const sc_core::sc_module_name& name, int die, const CostModel& cost)
     : sc_core::sc_module(name),
       cores("cores"),

@@ -37,17 +37,28 @@ class Hbm : public sc_core::sc_module {
   BandwidthServer server_;
 };
 
-// A die's HCCL windows (windowsIn for data, windowsExp for status), regions of its HBM that other
-// dies' cores write and read directly. Passive: transfers reach them through the HBM's path; the
-// module records where they are.
+// A die's HCCL windows (windowsIn for data, windowsExp for status): regions of its HBM that the
+// die's own and other dies' cores write and read directly. A TLM-2.0 target in front of the die's
+// memory: every transfer into the memory passes through it unchanged (it adds no time), and the
+// ones inside a window are counted, so a run shows what its communication put in each window.
 class HcclWindow : public sc_core::sc_module {
  public:
-  explicit HcclWindow(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {}
+  tlm_utils::simple_target_socket<HcclWindow> socket;     // from the noc
+  tlm_utils::simple_initiator_socket<HcclWindow> memory;  // to the HBM (or its replacement)
+  explicit HcclWindow(const sc_core::sc_module_name& name);
   struct Region {
     GmAddr base = 0;
     uint64_t bytes = 0;
+    bool holds(GmAddr a) const { return a >= base && a < base + bytes; }
   };
   Region data, status;
+  // Bytes written into and read out of the windows (data and status together).
+  uint64_t bytes_written() const { return written_; }
+  uint64_t bytes_read() const { return read_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  uint64_t written_ = 0, read_ = 0;
 };
 
 // A die's path between its cores' DMA engines, its HBM and the fabric. A transfer to the die's

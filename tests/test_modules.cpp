@@ -45,6 +45,29 @@ TEST(Modules, TreeMirrorsTheHardware) {
   EXPECT_EQ(b.cluster().fabric().ports().front()->name(), "die0.ub_egress");
 }
 
+// The HCCL window is a TLM target in front of the die's memory: it counts what goes into and
+// out of the windows, and nothing else, and adds no time.
+TEST(Modules, TheHcclWindowCountsWindowTrafficOnly) {
+  Bench b({}, 2);
+  uint64_t local = b.alloc(4096, 1);
+  const uint64_t bytes = 2048;
+  b.run(1, [&] {
+    if (GetRankId() != 0) return;
+    TPipe pipe;
+    LocalTensor<uint8_t> t = ub_tensor<uint8_t>(pipe, bytes);
+    GlobalTensor<uint8_t> win, other;
+    win.SetGlobalBuffer(GetWindAddrByRankId(1), bytes);
+    other.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(local), bytes);
+    DataCopy(win, t, bytes);    // into die 1's window
+    DataCopy(other, t, bytes);  // into die 1's GM outside the windows
+    DataCopy(t, win, 512);      // out of the window
+  });
+  const model::HcclWindow& w = b.cluster().die(1).hccl_window;
+  EXPECT_EQ(w.bytes_written(), bytes);
+  EXPECT_EQ(w.bytes_read(), 512u);
+  EXPECT_EQ(b.cluster().die(0).hccl_window.bytes_written(), 0u);
+}
+
 // A DRAM model with a fixed access time and no bandwidth limit, as a user would bind one.
 class FixedLatencyDram : public sc_core::sc_module {
  public:
