@@ -392,3 +392,34 @@ std::string AivCore::blocked_report(const std::function<std::string(GmAddr)>& gm
 }
 
 }  // namespace ascend::model
+
+namespace ascend::model {
+
+CounterSet AivCore::counters() const {
+  // The scalar pipe's busy time is the scalar unit's own work; its queued instructions count.
+  static const char* const busy[kPipes] = {"SCALAR.busy_ps", "VECTOR.busy_ps", "MTE2.busy_ps",
+                                           "MTE3.busy_ps"};
+  static const char* const instrs[kPipes] = {"SCALAR.instrs", "VECTOR.instrs", "MTE2.instrs",
+                                             "MTE3.instrs"};
+  CounterSet s;
+  for (int p = 0; p < kPipes; ++p) {
+    s.add(busy[p], "ps", p == 0 ? scalar_busy_ps_ : pipes_[p].stats.busy_ps);
+    s.add(instrs[p], "instrs", pipes_[p].stats.instrs);
+  }
+  s.add("SCALAR.stall_ps", "ps", scalar_stall_ps_);
+  // The units, under their module names.
+  struct Unit {
+    const char* names[3];
+    CounterSet set;
+  };
+  const Unit units[] = {
+      {{"vector.bytes", "vector.busy_ps", "vector.transfers"}, vector_.counters()},
+      {{"mte2.bytes", "mte2.busy_ps", "mte2.transfers"}, mte2_.counters()},
+      {{"mte3.bytes", "mte3.busy_ps", "mte3.transfers"}, mte3_.counters()}};
+  for (const Unit& u : units)
+    for (size_t i = 0; i < u.set.size() && i < 3; ++i)
+      s.add(u.names[i], u.set.list()[i].unit, u.set.list()[i].value);
+  return s;
+}
+
+}  // namespace ascend::model

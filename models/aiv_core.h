@@ -167,6 +167,10 @@ class AivCore : public sc_core::sc_module {
   const PipeStats& pipe_stats(PipeId p) const { return pipes_[static_cast<int>(p)].stats; }
   Tick scalar_busy_ps() const { return scalar_busy_ps_; }
   Tick scalar_stall_ps() const { return scalar_stall_ps_; }
+  // Every counter of the core and its units: per pipe (SCALAR, VECTOR, MTE2, MTE3) busy_ps and
+  // instrs, the scalar's stall_ps, and the vector unit's and DMA engines' holds (vector.*,
+  // mte2.*, mte3.*: bytes, busy_ps, transfers).
+  CounterSet counters() const;
 
   int level(int l) const { return levels_[l]; }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "models/counters.h"
 #include "models/time.h"
 
 namespace ascend::model {
@@ -75,6 +76,14 @@ class BandwidthServer {
   // against the effective rate, not the nominal one.
   Tick busy_ps() const { return busy_ps_; }
   uint64_t transfers() const { return transfers_; }
+  // bytes (B), busy_ps (ps), transfers.
+  CounterSet counters() const {
+    CounterSet s;
+    s.add("bytes", "B", bytes_);
+    s.add("busy_ps", "ps", busy_ps_);
+    s.add("transfers", "transfers", transfers_);
+    return s;
+  }
   // Called for every hold when set (trace lanes, VCD signals); it only records.
   std::function<void(Tick start, Tick end)> on_hold;
 

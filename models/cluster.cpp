@@ -50,11 +50,15 @@ Cluster::Cluster(const sc_core::sc_module_name& name, const ClusterConfig& cfg)
   }
 }
 
-std::map<std::string, uint64_t> Cluster::class_bytes() const {
-  std::map<std::string, uint64_t> m = fabric_->class_bytes();
+CounterSet Cluster::link_counters() const {
+  CounterSet s;
+  bool local = false;
+  uint64_t local_bytes = 0;
   for (const auto& d : dies_)
-    if (d->noc.local_transfers() > 0) m["local"] += d->noc.local_bytes();
-  return m;
+    if (d->noc.local_transfers() > 0) local = true, local_bytes += d->noc.local_bytes();
+  if (local) s.add("local", "B", local_bytes);
+  for (const Counter& c : fabric_->counters()) s.add(c.name, c.unit, c.value);
+  return s;
 }
 
 namespace {

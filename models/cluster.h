@@ -13,6 +13,7 @@
 
 #include "models/aiv_core.h"
 #include "models/cost_model.h"
+#include "models/counters.h"
 #include "models/fabric.h"
 #include "models/global_memory.h"
 #include "models/memory.h"
@@ -62,8 +63,9 @@ class Cluster : public sc_core::sc_module {
   int dies() const { return static_cast<int>(dies_.size()); }
   Die& die(int i) { return *dies_.at(i); }
   Fabric& fabric() { return *fabric_; }
-  // Bytes carried per link class ("local" for a die's own HBM), over the whole run.
-  std::map<std::string, uint64_t> class_bytes() const;
+  // Bytes carried per link class used so far ("local" for a die's own HBM, then the fabric's
+  // classes), over the whole run: one counter each, in B.
+  CounterSet link_counters() const;
 
  private:
   ClusterConfig cfg_;

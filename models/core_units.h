@@ -44,7 +44,8 @@ class VectorUnit : public sc_core::sc_module {
   BandwidthServer::Hold execute(Tick ready, uint64_t repeats) {
     return server_.reserve(ready, cost_.vector(repeats), 0);
   }
-  const BandwidthServer& counters() const { return server_; }
+  // bytes (0), busy_ps, transfers (instructions).
+  CounterSet counters() const { return server_.counters(); }
 
  private:
   const CostModel& cost_;
@@ -66,8 +67,8 @@ class DmaEngine : public sc_core::sc_module {
   };
   Timing transfer(Tick ready, GmAddr gm, uint64_t bytes);
   Tick free_at() const { return free_at_; }
-  // bytes, transfers and busy time (the engine's holds).
-  const BandwidthServer& counters() const { return engine_; }
+  // bytes, busy_ps and transfers (the engine's holds).
+  CounterSet counters() const { return engine_.counters(); }
 
  private:
   const CostModel& cost_;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "models/bandwidth_server.h"
+#include "models/counters.h"
 #include "models/time.h"
 
 namespace ascend::model {
@@ -106,6 +107,12 @@ class Fabric : public sc_core::sc_module {
   std::vector<BandwidthServer*> ports() const;
   // Bytes carried per link class over the whole run.
   const std::map<std::string, uint64_t>& class_bytes() const { return class_bytes_; }
+  // The same as counters, one per link class used so far, named after the class (in B).
+  CounterSet counters() const {
+    CounterSet s;
+    for (const auto& [cls, bytes] : class_bytes_) s.add(cls.c_str(), "B", bytes);
+    return s;
+  }
 
  protected:
   Fabric(const sc_core::sc_module_name& name, const CostModel& cost);

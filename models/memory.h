@@ -31,6 +31,7 @@ class Hbm : public sc_core::sc_module {
   Hbm(const sc_core::sc_module_name& name, int die, double gbps);
   BandwidthServer& server() { return server_; }
   const BandwidthServer& server() const { return server_; }
+  CounterSet counters() const { return server_.counters(); }  // bytes, busy_ps, transfers
 
  private:
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);

@@ -157,12 +157,11 @@ void warn_unread(const Params& params, const KernelDef& k, const std::set<std::s
 void print_slowest(const KernelRecord& r) {
   int rank = 0, core = 0;
   double worst = -1;
-  for (const auto& rk : r.ranks) {
-    if (!rk.contains("core_latency_ns")) continue;
-    const auto& cl = rk["core_latency_ns"];
+  for (size_t d = 0; d < r.ranks.size(); ++d) {
+    const std::vector<model::Tick>& cl = r.ranks[d].core_latency;
     for (size_t c = 0; c < cl.size(); ++c)
-      if (cl[c].get<double>() > worst)
-        worst = cl[c].get<double>(), rank = rk["rank"].get<int>(), core = static_cast<int>(c);
+      if (model::ps_to_ns(cl[c]) > worst)
+        worst = model::ps_to_ns(cl[c]), rank = static_cast<int>(d), core = static_cast<int>(c);
   }
   if (worst < 0) return;
   std::cout << "rank " << rank << " core " << core << ", ends " << worst / 1000.0
@@ -170,10 +169,10 @@ void print_slowest(const KernelRecord& r) {
 }
 
 void print_phases(const KernelRecord& r) {
-  const nlohmann::json& x = r.extra;
-  if (x.contains("phase_max_over_cores") && x["phase_max_over_cores"].is_object()) {
+  const Figures& x = r.figures;
+  if (x.contains("phase_max_over_cores") && x.at("phase_max_over_cores").is_object()) {
     // In the kernels' order of execution where known (a JSON object is sorted by name).
-    const nlohmann::json& phases = x["phase_max_over_cores"];
+    const nlohmann::json& phases = x.at("phase_max_over_cores");
     std::vector<std::string> names;
     for (const char* n :
          {"send_ns", "status_ns", "wait_ns", "local_copy_ns", "wait_and_combine_ns"})
@@ -194,12 +193,12 @@ void print_phases(const KernelRecord& r) {
     }
     std::cout << "\n";
   }
-  if (x.contains("calls") && x["calls"].is_array() && !x["calls"].empty() &&
-      x["calls"][0].is_object()) {  // ffn_worker_batching: one entry per FFN rank and call
+  if (x.contains("calls") && x.at("calls").is_array() && !x.at("calls").empty() &&
+      x.at("calls")[0].is_object()) {  // ffn_worker_batching: one entry per FFN rank and call
     std::cout << "  phases         " << r.name << ", max over calls:";
     for (const char* name : {"poll_ns", "sort_ns", "gather_ns", "group_list_ns", "batching_ns"}) {
       double worst = 0;
-      for (const auto& c : x["calls"])
+      for (const auto& c : x.at("calls"))
         if (c.contains(name)) worst = std::max(worst, c[name].get<double>());
       std::string label(name);
       std::cout << " " << label.substr(0, label.size() - 3) << " " << worst / 1000.0 << " us";
@@ -209,18 +208,17 @@ void print_phases(const KernelRecord& r) {
 }
 
 void print_busiest_port(const std::deque<KernelRecord>& recs) {
-  const nlohmann::json* best = nullptr;
+  const PortCounters* best = nullptr;
   const KernelRecord* in = nullptr;
   for (const KernelRecord& r : recs)
-    for (const auto& p : r.ports)
-      if (!best || p["utilization_pct"].get<double>() > (*best)["utilization_pct"].get<double>())
+    for (const PortCounters& p : r.ports)
+      if (p.counters["bytes"] > 0 && (!best || r.utilization_pct(p) > in->utilization_pct(*best)))
         best = &p, in = &r;
   if (!best) return;
-  std::cout << "  busiest port   " << (*best)["name"].get<std::string>() << " "
-            << std::setprecision(1) << (*best)["utilization_pct"].get<double>() << "% busy"
-            << std::setprecision(3) << " (" << (*best)["busy_ns"].get<double>() / 1000.0
-            << " us at its effective rate, " << (*best)["bytes"].get<uint64_t>() << " B, in "
-            << in->name << ")\n";
+  std::cout << "  busiest port   " << best->port->name() << " " << std::setprecision(1)
+            << in->utilization_pct(*best) << "% busy" << std::setprecision(3) << " ("
+            << model::ps_to_ns(best->counters["busy_ps"]) / 1000.0 << " us at its effective rate, "
+            << best->counters["bytes"] << " B, in " << in->name << ")\n";
 }
 
 }  // namespace
@@ -472,7 +470,6 @@ int run_cli(int argc, char** argv) {
   sim.write_outputs(wall, preset, kernel.name, extra);
 
   const KernelRecord& r = sim.records().back();
-  const nlohmann::json& rank0 = r.ranks.at(0);
   std::cout << std::fixed << std::setprecision(3);
   std::cout << "ascend-sim: kernel " << kernel.name << " on preset " << preset << ", "
             << r.rank_latency.size() << " rank(s) x " << r.cores << " of "
@@ -488,7 +485,7 @@ int run_cli(int argc, char** argv) {
     std::cout << "  total               "
               << model::ps_to_ns(r.start + r.latency() - recs.front().start) / 1000.0 << " us";
     for (size_t i = 0; i < recs.size(); ++i)
-      if (recs[i].extra.contains("round_trip"))
+      if (recs[i].figures.contains("round_trip"))
         std::cout << "   (stats.json: kernels[" << i << "] '" << recs[i].name
                   << "' round_trip.total_ns)";
     std::cout << "\n";
@@ -499,18 +496,19 @@ int run_cli(int argc, char** argv) {
     std::cout << "\n";
   }
   for (const KernelRecord& k : recs) print_phases(k);
-  if (r.extra.contains("bandwidth_GBps"))
-    std::cout << "  bandwidth      " << r.extra["bandwidth_GBps"].get<double>() << " GB/s ("
-              << r.extra["bytes"].get<uint64_t>() << " B)\n";
+  if (r.figures.contains("bandwidth_GBps"))
+    std::cout << "  bandwidth      " << r.figures.at("bandwidth_GBps").get<double>() << " GB/s ("
+              << r.figures.at("bytes").get<uint64_t>() << " B)\n";
   print_busiest_port(recs);
   std::cout << "  pipe busy      core 0:";
-  for (const char* lane : {"SCALAR", "VECTOR", "MTE2", "MTE3"})
-    std::cout << " " << lane << " " << std::setprecision(1)
-              << rank0["pipe_busy_pct"][lane].at(0).get<double>() << "%";
+  for (model::Lane lane :
+       {model::Lane::SCALAR, model::Lane::VECTOR, model::Lane::MTE2, model::Lane::MTE3})
+    std::cout << " " << model::lane_name(lane) << " " << std::setprecision(1)
+              << r.pipe_busy_pct(0, 0, lane) << "%";
   std::cout << "\n  check          " << check << "\n" << std::setprecision(3);
-  nlohmann::json s = sim.stats(wall)["simulator"];
-  std::cout << "  simulator      " << wall << " s wall, " << s["scheduler_events"] << " events, "
-            << std::setprecision(1) << s["peak_rss_MiB"].get<double>() << " MiB peak RSS\n";
+  SimulatorFigures s = sim.simulator_figures(wall);
+  std::cout << "  simulator      " << wall << " s wall, " << s.scheduler_events << " events, "
+            << std::setprecision(1) << s.peak_rss_MiB << " MiB peak RSS\n";
   if (!dump_dir.empty())
     std::cout << "  dump           " << dump_dir << ", about " << std::setprecision(1)
               << static_cast<double>(dump_estimate) / (1 << 20)

@@ -48,6 +48,83 @@ model::Tick KernelRecord::latency() const {
   return rank_latency.empty() ? 0 : *std::max_element(rank_latency.begin(), rank_latency.end());
 }
 
+namespace {
+double pct(uint64_t part, Tick whole) {
+  return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+const char* busy_counter(model::Lane pipe) {
+  static const char* const names[] = {"SCALAR.busy_ps", "VECTOR.busy_ps", "MTE2.busy_ps",
+                                      "MTE3.busy_ps"};
+  return names[static_cast<int>(pipe)];
+}
+}  // namespace
+
+double KernelRecord::pipe_busy_pct(int rank, int core, model::Lane pipe) const {
+  return pct(ranks.at(rank).cores.at(core)[busy_counter(pipe)], rank_latency.at(rank));
+}
+
+double KernelRecord::utilization_pct(const PortCounters& p) const {
+  return pct(p.counters["busy_ps"], span);
+}
+
+nlohmann::json KernelRecord::ranks_json() const {
+  using nlohmann::json;
+  json out = json::array();
+  for (size_t d = 0; d < ranks.size(); ++d) {
+    const RankCounters& rc = ranks[d];
+    Tick lat = rank_latency[d];
+    json busy = json::object();
+    json stall = json::array(), core_lat = json::array();
+    for (int p = 0; p < model::kPipes; ++p) {
+      auto lane = static_cast<model::Lane>(p);
+      json& col = busy[model::lane_name(lane)] = json::array();
+      for (size_t c = 0; c < rc.cores.size(); ++c)
+        col.push_back(pipe_busy_pct(static_cast<int>(d), static_cast<int>(c), lane));
+    }
+    uint64_t mte2_bytes = 0, mte3_bytes = 0;
+    for (size_t c = 0; c < rc.cores.size(); ++c) {
+      stall.push_back(pct(rc.cores[c]["SCALAR.stall_ps"], lat));
+      core_lat.push_back(model::ps_to_ns(rc.core_latency[c]));
+      mte2_bytes += rc.cores[c]["mte2.bytes"];
+      mte3_bytes += rc.cores[c]["mte3.bytes"];
+    }
+    out.push_back({{"rank", d},
+                   {"latency_ns", model::ps_to_ns(lat)},
+                   {"pipe_busy_pct", busy},
+                   {"scalar_stall_pct", stall},
+                   {"core_latency_ns", core_lat},
+                   {"mte2_bytes", mte2_bytes},
+                   {"mte3_bytes", mte3_bytes},
+                   {"hbm_bytes", rc.hbm["bytes"]},
+                   {"hbm_utilization_pct", pct(rc.hbm["busy_ps"], lat)}});
+  }
+  return out;
+}
+
+nlohmann::json KernelRecord::ports_json() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (const PortCounters& p : ports) {
+    if (p.counters["bytes"] == 0) continue;
+    out.push_back({{"name", p.port->name()},
+                   {"bytes", p.counters["bytes"]},
+                   {"busy_ns", model::ps_to_ns(p.counters["busy_ps"])},
+                   {"utilization_pct", utilization_pct(p)}});
+  }
+  return out;
+}
+
+nlohmann::json KernelRecord::link_class_bytes_json() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (const model::Counter& c : link_classes) out[c.name] = c.value;
+  return out;
+}
+
+nlohmann::json KernelRecord::units_json() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (const Figure& f : figures) out[f.name] = f.unit;
+  return out;
+}
+
 std::set<int> parse_scope(const std::string& key, const std::string& text) {
   std::set<int> out;
   if (text == "all") return out;
@@ -270,33 +347,14 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   if (cores < 1 || cores > aiv)
     throw SimError(kExitBadInput, "kernel " + name + " wants " + std::to_string(cores) +
                                       " cores; die.aiv_count is " + std::to_string(aiv));
-  struct Before {
-    std::array<model::AivCore::PipeStats, model::kPipes> pipes;
-    uint64_t mte2_bytes, mte3_bytes;
-    Tick scalar_busy, scalar_stall;
-  };
-  std::vector<std::vector<Before>> before(cluster_->dies());
-  std::vector<std::pair<uint64_t, Tick>> hbm_before;
-  std::vector<model::BandwidthServer*> ports = cluster_->fabric().ports();
-  std::vector<std::pair<uint64_t, Tick>> ports_before;
-  for (const auto* p : ports) ports_before.push_back({p->bytes(), p->busy_ps()});
-  std::map<std::string, uint64_t> class_before = cluster_->class_bytes();
+  Snapshot before = snapshot(cores);
   Tick t0 = model::now();
   runtime_->begin_launch();
   for (int d = 0; d < cluster_->dies(); ++d) {
     model::Die& die = cluster_->die(d);
     die.sync_all.reset(cores);
-    hbm_before.push_back({die.hbm.server().bytes(), die.hbm.server().busy_ps()});
     for (int c = 0; c < cores; ++c) {
       model::AivCore& core = *die.cores[c];
-      Before b;
-      for (int p = 0; p < model::kPipes; ++p)
-        b.pipes[p] = core.pipe_stats(static_cast<model::PipeId>(p));
-      b.mte2_bytes = core.mte2().counters().bytes();
-      b.mte3_bytes = core.mte3().counters().bytes();
-      b.scalar_busy = core.scalar_busy_ps();
-      b.scalar_stall = core.scalar_stall_ps();
-      before[d].push_back(b);
       core.set_kernel_name(name);
       core.launch(program(d), c, cores);
     }
@@ -330,68 +388,47 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
 
   if (!races.empty()) throw SimError(kExitRace, races);
 
+  // The launch's figures: every counter's difference.
+  Snapshot after = snapshot(cores);
   KernelRecord rec;
   rec.name = name;
   rec.cores = cores;
   rec.start = t0;
+  rec.span = model::now() - t0;
   for (int d = 0; d < cluster_->dies(); ++d) {
     model::Die& die = cluster_->die(d);
+    RankCounters rc;
     Tick end = t0;
-    for (int c = 0; c < cores; ++c) end = std::max(end, die.cores[c]->finished_at());
-    Tick lat = end - t0;
-    rec.rank_latency.push_back(lat);
-    nlohmann::json busy = nlohmann::json::object();
-    nlohmann::json stall = nlohmann::json::array(), core_lat = nlohmann::json::array();
-    for (int p = 0; p < model::kPipes; ++p)
-      busy[model::lane_name(static_cast<model::Lane>(p))] = nlohmann::json::array();
-    uint64_t mte2_bytes = 0, mte3_bytes = 0;
     for (int c = 0; c < cores; ++c) {
-      model::AivCore& core = *die.cores[c];
-      const Before& b = before[d][c];
-      auto pct = [&](Tick t) {
-        return lat ? 100.0 * static_cast<double>(t) / static_cast<double>(lat) : 0.0;
-      };
-      busy["SCALAR"].push_back(pct(core.scalar_busy_ps() - b.scalar_busy));
-      for (int p = 1; p < model::kPipes; ++p) {
-        auto pid = static_cast<model::PipeId>(p);
-        busy[model::lane_name(static_cast<model::Lane>(p))].push_back(
-            pct(core.pipe_stats(pid).busy_ps - b.pipes[p].busy_ps));
-      }
-      stall.push_back(pct(core.scalar_stall_ps() - b.scalar_stall));
-      core_lat.push_back(model::ps_to_ns(std::max(core.finished_at(), t0) - t0));
-      mte2_bytes += core.mte2().counters().bytes() - b.mte2_bytes;
-      mte3_bytes += core.mte3().counters().bytes() - b.mte3_bytes;
+      Tick fin = die.cores[c]->finished_at();
+      end = std::max(end, fin);
+      rc.core_latency.push_back(std::max(fin, t0) - t0);
+      rc.cores.push_back(after.cores[d][c] - before.cores[d][c]);
     }
-    uint64_t hbm_bytes = die.hbm.server().bytes() - hbm_before[d].first;
-    Tick hbm_busy = die.hbm.server().busy_ps() - hbm_before[d].second;
-    rec.ranks.push_back(
-        {{"rank", d},
-         {"latency_ns", model::ps_to_ns(lat)},
-         {"pipe_busy_pct", busy},
-         {"scalar_stall_pct", stall},
-         {"core_latency_ns", core_lat},
-         {"mte2_bytes", mte2_bytes},
-         {"mte3_bytes", mte3_bytes},
-         {"hbm_bytes", hbm_bytes},
-         {"hbm_utilization_pct",
-          lat ? 100.0 * static_cast<double>(hbm_busy) / static_cast<double>(lat) : 0.0}});
+    rc.hbm = after.hbm[d] - before.hbm[d];
+    rec.rank_latency.push_back(end - t0);
+    rec.ranks.push_back(std::move(rc));
   }
-  Tick span = model::now() - t0;
-  for (size_t i = 0; i < ports.size(); ++i) {
-    uint64_t bytes = ports[i]->bytes() - ports_before[i].first;
-    if (bytes == 0) continue;
-    Tick busy = ports[i]->busy_ps() - ports_before[i].second;
-    rec.ports.push_back(
-        {{"name", ports[i]->name()},
-         {"bytes", bytes},
-         {"busy_ns", model::ps_to_ns(busy)},
-         {"utilization_pct",
-          span ? 100.0 * static_cast<double>(busy) / static_cast<double>(span) : 0.0}});
-  }
-  for (const auto& [cls, bytes] : cluster_->class_bytes())
-    rec.link_class_bytes[cls] = bytes - class_before[cls];
+  std::vector<model::BandwidthServer*> ports = cluster_->fabric().ports();
+  for (size_t i = 0; i < ports.size(); ++i)
+    rec.ports.push_back({ports[i], after.ports[i] - before.ports[i]});
+  rec.link_classes = after.links - before.links;
   records_.push_back(std::move(rec));
   return records_.back();
+}
+
+Simulation::Snapshot Simulation::snapshot(int cores) const {
+  Snapshot s;
+  for (int d = 0; d < cluster_->dies(); ++d) {
+    model::Die& die = cluster_->die(d);
+    s.cores.emplace_back();
+    for (int c = 0; c < cores; ++c) s.cores.back().push_back(die.cores[c]->counters());
+    s.hbm.push_back(die.hbm.counters());
+  }
+  for (const model::BandwidthServer* p : cluster_->fabric().ports())
+    s.ports.push_back(p->counters());
+  s.links = cluster_->link_counters();
+  return s;
 }
 
 std::string Simulation::race_report() const {
@@ -442,6 +479,19 @@ std::string Simulation::stuck_report(bool hang, Tick deadline) const {
   return os.str();
 }
 
+SimulatorFigures Simulation::simulator_figures(double wall_s) const {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  SimulatorFigures f;
+  f.wall_s = wall_s;
+  f.sim_time_ns = model::ps_to_ns(model::now());
+  f.scheduler_events = cluster_->scheduler().fired();
+  f.delta_cycles = sc_core::sc_delta_count();
+  f.peak_rss_MiB = static_cast<double>(ru.ru_maxrss) / 1024.0;
+  f.gm_resident_MiB = static_cast<double>(cluster_->gm().resident_bytes()) / (1 << 20);
+  return f;
+}
+
 nlohmann::json Simulation::stats(double wall_s) const {
   using nlohmann::json;
   json kernels = json::array();
@@ -453,23 +503,22 @@ nlohmann::json Simulation::stats(double wall_s) const {
               {"start_ns", model::ps_to_ns(r.start)},
               {"latency_ns", model::ps_to_ns(r.latency())},
               {"rank_latency_ns", lat}};
-    k.update(r.extra);
-    k["link_class_bytes"] = r.link_class_bytes;
-    k["ports"] = r.ports;
-    k["ranks"] = r.ranks;
+    for (const Figure& f : r.figures) k[f.name] = f.value;
+    k["units"] = r.units_json();
+    k["link_class_bytes"] = r.link_class_bytes_json();
+    k["ports"] = r.ports_json();
+    k["ranks"] = r.ranks_json();
     kernels.push_back(k);
   }
-  struct rusage ru {};
-  getrusage(RUSAGE_SELF, &ru);
-  return {
-      {"kernels", kernels},
-      {"simulator",
-       {{"wall_s", wall_s},
-        {"sim_time_ns", model::ps_to_ns(model::now())},
-        {"scheduler_events", cluster_->scheduler().fired()},
-        {"delta_cycles", sc_core::sc_delta_count()},
-        {"peak_rss_MiB", static_cast<double>(ru.ru_maxrss) / 1024.0},
-        {"gm_resident_MiB", static_cast<double>(cluster_->gm().resident_bytes()) / (1 << 20)}}}};
+  SimulatorFigures f = simulator_figures(wall_s);
+  return {{"kernels", kernels},
+          {"simulator",
+           {{"wall_s", f.wall_s},
+            {"sim_time_ns", f.sim_time_ns},
+            {"scheduler_events", f.scheduler_events},
+            {"delta_cycles", f.delta_cycles},
+            {"peak_rss_MiB", f.peak_rss_MiB},
+            {"gm_resident_MiB", f.gm_resident_MiB}}}};
 }
 
 void Simulation::close_traces() {

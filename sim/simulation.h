@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "models/cluster.h"
+#include "models/counters.h"
 #include "sim/api/runtime.h"
+#include "sim/figures.h"
 #include "sim/params.h"
 
 namespace ascend {
@@ -34,17 +36,58 @@ struct RunOptions {
   std::function<void(model::Cluster&)> elaborate;
 };
 
-// The figures of one kernel launch.
+// One rank's counters over a launch (the difference of the models' counters before and after).
+struct RankCounters {
+  std::vector<model::CounterSet> cores;   // per launched core: model::AivCore::counters()
+  std::vector<model::Tick> core_latency;  // launch to each core's end
+  model::CounterSet hbm;                  // the rank's HBM: bytes, busy_ps, transfers
+};
+
+// A fabric port's counters over a launch.
+struct PortCounters {
+  const model::BandwidthServer* port;
+  model::CounterSet counters;  // bytes, busy_ps, transfers
+};
+
+// The figures of one kernel launch: the models' counters over the launch, and the kernel's own
+// figures (name, unit, value).
 struct KernelRecord {
   std::string name;
   int cores = 0;
   model::Tick start = 0;
-  std::vector<model::Tick> rank_latency;            // launch to the last core's end, per die
-  nlohmann::json extra = nlohmann::json::object();  // kernel-specific figures, units in names
-  nlohmann::json ranks = nlohmann::json::array();
-  nlohmann::json ports = nlohmann::json::array();  // fabric ports that carried traffic
-  nlohmann::json link_class_bytes = nlohmann::json::object();
+  model::Tick span = 0;                   // the launch to the last event of the launch
+  std::vector<model::Tick> rank_latency;  // launch to the last core's end, per die
+  std::vector<RankCounters> ranks;        // per die
+  std::vector<PortCounters> ports;        // every fabric port, in creation order
+  model::CounterSet link_classes;         // bytes per link class
+  Figures figures;                        // the kernel's own
+
   model::Tick latency() const;
+  // Sets one of the kernel's figures.
+  void figure(const std::string& name, const std::string& unit, nlohmann::json value) {
+    figures.set(name, unit, std::move(value));
+  }
+  // Busy time of a core's pipe (SCALAR, VECTOR, MTE2, MTE3) over its rank's latency, in %.
+  double pipe_busy_pct(int rank, int core, model::Lane pipe) const;
+  // A port's busy time over the span, in %.
+  double utilization_pct(const PortCounters& p) const;
+
+  // The stats.json sections: ranks[], ports[] (those that carried traffic), link_class_bytes,
+  // and every figure's unit.
+  nlohmann::json ranks_json() const;
+  nlohmann::json ports_json() const;
+  nlohmann::json link_class_bytes_json() const;
+  nlohmann::json units_json() const;
+};
+
+// The simulator's own figures of a run.
+struct SimulatorFigures {
+  double wall_s = 0;
+  double sim_time_ns = 0;
+  uint64_t scheduler_events = 0;
+  uint64_t delta_cycles = 0;
+  double peak_rss_MiB = 0;
+  double gm_resident_MiB = 0;
 };
 
 class Simulation {
@@ -75,6 +118,8 @@ class Simulation {
 
   // A deque: the record a launch returns stays valid across later launches.
   const std::deque<KernelRecord>& records() const { return records_; }
+  // Wall time as given; peak RSS and the rest as of now.
+  SimulatorFigures simulator_figures(double wall_s) const;
   nlohmann::json stats(double wall_s) const;
   // Writes stats.json and config.ini (and closes trace.json / waves.vcd) when out_dir is set.
   // `extra` is merged into stats.json (the CLI adds its version and command line under "run").
@@ -83,6 +128,15 @@ class Simulation {
   void close_traces();  // also on failure, so a deadlock can be inspected
 
  private:
+  // Every counter a launch's record takes the difference of: the first `cores` cores of each die,
+  // each die's HBM, every fabric port and the link classes.
+  struct Snapshot {
+    std::vector<std::vector<model::CounterSet>> cores;  // [die][core]
+    std::vector<model::CounterSet> hbm;                 // [die]
+    std::vector<model::CounterSet> ports;               // fabric().ports() order
+    model::CounterSet links;
+  };
+  Snapshot snapshot(int cores) const;
   void check_thread_budget(int threads) const;
   void setup_traces();
   std::string stuck_report(bool hang, model::Tick deadline) const;

@@ -347,7 +347,7 @@ nlohmann::json write_pattern(const std::vector<std::pair<int, int>>& flows, uint
       for (int32_t v : got) ok = ok && v == flows[f].first;
       j["data_ok"].push_back(ok);
     }
-    for (const auto& p : b.sim().records().back().ports)
+    for (const auto& p : b.sim().records().back().ports_json())
       j["ports"][p["name"].get<std::string>()] = p;
     return j;
   });

@@ -193,17 +193,19 @@ void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs
     recv.push_back(model::ps_to_ns(worst_recv));
     wait.push_back(w);
   }
-  rec.extra["rank_bandwidth_GBps"] = bw;
-  rec.extra["phase_max_over_cores"] = {{"send_ns", send}, {"wait_and_combine_ns", recv}};
-  rec.extra["core_wait_ns"] = wait;  // [rank][core]: polls that found the token not ready
-  rec.extra["message_bytes"] = msg;
-  rec.extra["wire_bytes_per_row"] = wire_bytes(a);
-  rec.extra["comm_quant"] = a.comm_quant ? "int8" : "none";
-  rec.extra["receiver"] = a.receiver;
-  rec.extra["rows_per_barrier"] = a.rows_per_barrier;
-  rec.extra["buffer_num"] = ex.buffer_num;
-  rec.extra["calls"] = calls;
-  rec.extra["active_tokens_rank0"] = first_call[0].active_tokens(a);
+  rec.figure("rank_bandwidth_GBps", "GB/s per rank", bw);
+  rec.figure("phase_max_over_cores", "ns per rank",
+             {{"send_ns", send}, {"wait_and_combine_ns", recv}});
+  rec.figure("core_wait_ns", "ns per rank per core",
+             wait);  // [rank][core]: polls that found the token not ready
+  rec.figure("message_bytes", "B", msg);
+  rec.figure("wire_bytes_per_row", "B", wire_bytes(a));
+  rec.figure("comm_quant", "name", a.comm_quant ? "int8" : "none");
+  rec.figure("receiver", "name", a.receiver);
+  rec.figure("rows_per_barrier", "rows", a.rows_per_barrier);
+  rec.figure("buffer_num", "count", ex.buffer_num);
+  rec.figure("calls", "count", calls);
+  rec.figure("active_tokens_rank0", "tokens", first_call[0].active_tokens(a));
 }
 
 std::string compare(const Attrs& a, const std::vector<uint16_t>& want, Simulation& sim,

@@ -50,7 +50,7 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
                   const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs);
 
 // Per-rank latency and bandwidth (published convention: active tokens x K x Align512(2H) /
-// latency), phase times, per-core wait times and settings in rec.extra.
+// latency), phase times, per-core wait times and settings as the record's figures.
 void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs>& first_call,
                  const Execution& ex, int calls);
 

@@ -180,11 +180,10 @@ std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a
 }
 
 void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs>& first_call,
-                 const Execution& ex, int calls) {
+                 const Execution& ex, int calls, const PhaseNames& names) {
   const int ranks = a.ep, cores = a.cores;
   uint64_t msg = record_bytes(a);
   nlohmann::json bw = nlohmann::json::array(), phase = nlohmann::json::object();
-  const char* names[4] = {"send_ns", "status_ns", "wait_ns", "local_copy_ns"};
   for (int i = 0; i < 4; ++i) phase[names[i]] = nlohmann::json::array();
   for (int r = 0; r < ranks; ++r) {
     double ns = model::ps_to_ns(rec.rank_latency[r]);
@@ -199,12 +198,12 @@ void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs
       phase[names[i]].push_back(model::ps_to_ns(worst));
     }
   }
-  rec.extra["rank_bandwidth_GBps"] = bw;
-  rec.extra["phase_max_over_cores"] = phase;
-  rec.extra["record_bytes"] = msg;
-  rec.extra["buffer_num"] = ex.buffer_num;
-  rec.extra["calls"] = calls;
-  rec.extra["active_tokens_rank0"] = first_call[0].active_tokens(a);
+  rec.figure("rank_bandwidth_GBps", "GB/s per rank", bw);
+  rec.figure("phase_max_over_cores", "ns per rank", phase);
+  rec.figure("record_bytes", "B", msg);
+  rec.figure("buffer_num", "count", ex.buffer_num);
+  rec.figure("calls", "count", calls);
+  rec.figure("active_tokens_rank0", "tokens", first_call[0].active_tokens(a));
 }
 
 using common::read_vec;

@@ -2,6 +2,7 @@
 // pass their own), and comparing a rank's device outputs with the golden reference.
 #pragma once
 
+#include <array>
 #include <random>
 #include <string>
 #include <vector>
@@ -74,9 +75,15 @@ void launch(Simulation& sim, const Attrs& a, bool bf16,
 Execution execute(Simulation& sim, const Attrs& a, bool bf16,
                   const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs);
 
-// Per-rank bandwidth (published convention), phase times and the run's settings in rec.extra.
+// The names of the four phases a dispatch-shaped kernel stamps (Execution::phases), as they
+// appear in its phase_max_over_cores figure.
+using PhaseNames = std::array<const char*, 4>;
+inline constexpr PhaseNames kPhaseNames = {"send_ns", "status_ns", "wait_ns", "local_copy_ns"};
+
+// Per-rank bandwidth (published convention), phase times (named `phases`) and the run's settings
+// as the record's figures.
 void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs>& first_call,
-                 const Execution& ex, int calls);
+                 const Execution& ex, int calls, const PhaseNames& phases = kPhaseNames);
 
 // The first difference between a rank's outputs and the golden ones, or "". Without payload
 // (a timing-only run) only ids, counts and triples are compared.

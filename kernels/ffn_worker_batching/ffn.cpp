@@ -505,16 +505,17 @@ class FfnRun : public KernelRun {
         j["actual_token_num"] = actual;
         per.push_back(j);
       }
-    rec.extra["calls"] = per;
-    rec.extra["last_write_to_end_max_ns"] = worst_after_last_write;
-    rec.extra["batching_max_ns"] = worst_latency;
-    rec.extra["launch_cores"] = ex_.cores;
-    rec.extra["sort_runs"] = ex_.plan.runs;
-    rec.extra["sort_cores"] = ex_.plan.sort_cores;
-    rec.extra["sort_max_elements"] = ex_.plan.max_elements;
-    rec.extra["merge_rounds"] = ex_.plan.merge_rounds;
-    rec.extra["Y"] = ffn::call_rows(a_);
-    rec.extra["mode"] = a_.recv ? "RECV" : "NORM";
+    rec.figure("calls", "ns (the *_ns fields), tokens (actual_token_num) per FFN rank and call",
+               per);
+    rec.figure("last_write_to_end_max_ns", "ns", worst_after_last_write);
+    rec.figure("batching_max_ns", "ns", worst_latency);
+    rec.figure("launch_cores", "count", ex_.cores);
+    rec.figure("sort_runs", "count", ex_.plan.runs);
+    rec.figure("sort_cores", "count", ex_.plan.sort_cores);
+    rec.figure("sort_max_elements", "elements", ex_.plan.max_elements);
+    rec.figure("merge_rounds", "count", ex_.plan.merge_rounds);
+    rec.figure("Y", "rows", ffn::call_rows(a_));
+    rec.figure("mode", "name", a_.recv ? "RECV" : "NORM");
   }
 
   void dump(Simulation& sim, const std::string& dir) override {

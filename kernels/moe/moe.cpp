@@ -14,8 +14,8 @@
 #include "kernels/kernel.h"
 #include "kernels/moe/experts.h"
 #include "kernels/moe/moe_host.h"
-#include "sim/api/sim_ext.h"
 #include "models/errors.h"
+#include "sim/api/sim_ext.h"
 
 namespace ascend {
 
@@ -145,9 +145,9 @@ class MoeRun : public KernelRun {
           if (stall) AscendC::SimStall(stall);
         };
       });
-      L.experts->extra["expert_transform"] = identity_ ? "identity" : "per_expert";
-      L.experts->extra["modelled"] =
-          "time only (moe.expert_us); the arithmetic is done on the host";
+      L.experts->figure("expert_transform", "name", identity_ ? "identity" : "per_expert");
+      L.experts->figure("modelled", "text",
+                        "time only (moe.expert_us); the arithmetic is done on the host");
       // 3. combine
       L.cex = combine::execute(sim, a_, bf16_, {L.cin}, combine::Knobs{});
       combine::add_figures(*L.cex.record, a_, L.cin, L.cex, 1);
@@ -174,10 +174,10 @@ class MoeRun : public KernelRun {
                        {"layer_ns", model::ps_to_ns(crec.start + crec.latency() - drec.start)}});
     }
     KernelRecord* last = layers_done_.back().cex.record;
-    last->extra["round_trip"] = {
-        {"layers", trips},
-        {"total_ns",
-         model::ps_to_ns(last->start + last->latency() - layers_done_.front().dex.record->start)}};
+    last->figure("round_trip", "ns (the *_ns fields)",
+                 {{"layers", trips},
+                  {"total_ns", model::ps_to_ns(last->start + last->latency() -
+                                               layers_done_.front().dex.record->start)}});
   }
 
   void dump(Simulation& sim, const std::string& dir) override {

@@ -71,9 +71,9 @@ class PipelineRun : public KernelRun {
   }
 
   void figures(Simulation&) override {
-    rec_->extra["tiles"] = t_.tiles;
-    rec_->extra["bytes"] = n_ * 4;
-    rec_->extra["buffer_num"] = t_.buffer_num;
+    rec_->figure("tiles", "count", t_.tiles);
+    rec_->figure("bytes", "B", n_ * 4);
+    rec_->figure("buffer_num", "count", t_.buffer_num);
   }
 
   std::string check(Simulation& sim, bool) override {

@@ -67,9 +67,9 @@ class StreamRun : public KernelRun {
 
   void figures(Simulation&) override {
     double ns = model::ps_to_ns(rec_->latency());
-    rec_->extra["bytes"] = total_;
-    rec_->extra["bandwidth_GBps"] = ns > 0 ? static_cast<double>(total_) / ns : 0.0;
-    rec_->extra["mode"] = p_.text("stream.mode");
+    rec_->figure("bytes", "B", total_);
+    rec_->figure("bandwidth_GBps", "GB/s", ns > 0 ? static_cast<double>(total_) / ns : 0.0);
+    rec_->figure("mode", "name", p_.text("stream.mode"));
   }
 
   // Golden: copy -> y == x; read -> per core, lane j of the accumulator is the wrapping sum of

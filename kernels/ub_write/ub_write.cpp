@@ -137,12 +137,14 @@ class UbWriteRun : public KernelRun {
 
   void figures(Simulation& sim) override {
     double bulk_ns = model::ps_to_ns(times_.bulk_done - times_.bulk_start);
-    rec_->extra["bytes"] = t_.bytes;
-    rec_->extra["bandwidth_GBps"] = bulk_ns > 0 ? static_cast<double>(t_.bytes) / bulk_ns : 0.0;
-    rec_->extra["first_write_512B_latency_ns"] =
-        model::ps_to_ns(times_.probe_done - times_.probe_start);
-    rec_->extra["link_class"] =
-        t_.dst == 0 ? "local" : sim.cluster().fabric().link_class(0, static_cast<int>(t_.dst));
+    rec_->figure("bytes", "B", t_.bytes);
+    rec_->figure("bandwidth_GBps", "GB/s",
+                 bulk_ns > 0 ? static_cast<double>(t_.bytes) / bulk_ns : 0.0);
+    rec_->figure("first_write_512B_latency_ns", "ns",
+                 model::ps_to_ns(times_.probe_done - times_.probe_start));
+    rec_->figure(
+        "link_class", "name",
+        t_.dst == 0 ? "local" : sim.cluster().fabric().link_class(0, static_cast<int>(t_.dst)));
   }
 
   std::string check(Simulation& sim, bool) override {

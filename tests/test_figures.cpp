@@ -1,0 +1,133 @@
+// Models own their figures: each unit lists its counters (name, unit, value), a launch's record
+// holds the difference of every counter over that launch, and every kernel figure in stats.json
+// has a unit.
+#include <map>
+#include <set>
+#include <string>
+
+#include "kernels/kernel.h"
+#include "models/counters.h"
+#include "sim/api/kernel_operator.h"
+#include "tests/harness.h"
+#include "tests/kernel_helpers.h"
+
+using namespace AscendC;
+
+namespace ascend::test {
+namespace {
+
+TEST(Counters, DifferenceIsByNameAndCountsANewCounterFromZero) {
+  model::CounterSet before, after;
+  before.add("bytes", "B", 100);
+  before.add("busy_ps", "ps", 7);
+  after.add("bytes", "B", 160);
+  after.add("busy_ps", "ps", 10);
+  after.add("d2d", "B", 5);  // appeared between the snapshots
+  model::CounterSet d = after - before;
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d["bytes"], 60u);
+  EXPECT_EQ(d["busy_ps"], 3u);
+  EXPECT_EQ(d["d2d"], 5u);
+  EXPECT_STREQ(d.find("busy_ps")->unit, "ps");
+  EXPECT_THROW(d["transfers"], std::out_of_range);
+}
+
+// Every unit that counts says what it counts and in which unit.
+TEST(Counters, EveryModelCounterHasAUnit) {
+  Bench b({}, 2);
+  std::vector<model::CounterSet> sets = {b.cluster().die(0).cores[0]->counters(),
+                                         b.cluster().die(0).hbm.counters(),
+                                         b.cluster().fabric().ports().front()->counters()};
+  for (const model::CounterSet& s : sets) {
+    EXPECT_FALSE(s.empty());
+    for (const model::Counter& c : s) EXPECT_STRNE(c.unit, "") << c.name;
+  }
+  const model::CounterSet& core = sets[0];
+  for (const char* name :
+       {"SCALAR.busy_ps", "SCALAR.stall_ps", "VECTOR.busy_ps", "VECTOR.instrs", "MTE2.busy_ps",
+        "MTE3.instrs", "mte2.bytes", "mte3.bytes", "mte2.transfers", "vector.busy_ps"})
+    EXPECT_TRUE(core.contains(name)) << name;
+}
+
+// Two identical launches in one simulation: the second record holds only its own work, not the
+// run's totals, for every counter (cores, HBM, link classes).
+TEST(Counters, EachLaunchRecordsOnlyItsOwnWork) {
+  Bench b;
+  const uint32_t n = 4096;
+  uint64_t in = b.alloc(n * sizeof(float)), out = b.alloc(n * sizeof(float));
+  auto body = [&] {
+    TPipe pipe;
+    LocalTensor<float> x = ub_tensor<float>(pipe, n);
+    DataCopy(x, global<float>(in, n), n);
+    Order<HardEvent::MTE2_V>();
+    Adds(x, x, 1.0f, n);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(out, n), x, n);
+  };
+  const KernelRecord& first = b.run(2, body);
+  const KernelRecord& second = b.run(2, body);
+  ASSERT_EQ(first.ranks.size(), 1u);
+  ASSERT_EQ(second.ranks.size(), 1u);
+  EXPECT_EQ(first.latency(), second.latency());
+  for (int c = 0; c < 2; ++c) {
+    const model::CounterSet& a = first.ranks[0].cores[c];
+    const model::CounterSet& s = second.ranks[0].cores[c];
+    EXPECT_EQ(a["mte2.bytes"], n * sizeof(float));
+    EXPECT_EQ(a["mte3.bytes"], n * sizeof(float));
+    EXPECT_GT(a["VECTOR.busy_ps"], 0u);
+    ASSERT_EQ(a.size(), s.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      EXPECT_EQ(a.list()[i].value, s.list()[i].value) << "core " << c << " " << a.list()[i].name;
+    // The model itself keeps counting: its totals are both launches'.
+    EXPECT_EQ(b.cluster().die(0).cores[c]->counters()["mte2.bytes"], 2 * a["mte2.bytes"]);
+  }
+  EXPECT_EQ(first.ranks[0].hbm["bytes"], 4u * n * sizeof(float));
+  EXPECT_EQ(second.ranks[0].hbm["bytes"], first.ranks[0].hbm["bytes"]);
+  EXPECT_EQ(second.link_classes["local"], first.link_classes["local"]);
+  EXPECT_EQ(b.cluster().die(0).hbm.counters()["bytes"], 2 * first.ranks[0].hbm["bytes"]);
+  EXPECT_EQ(first.ranks_json(), second.ranks_json());
+}
+
+// Every key of a kernel's entry in stats.json beyond the common ones is one of the kernel's
+// figures, and `units` gives each a unit.
+TEST(Figures, EveryKernelFigureInStatsHasAUnit) {
+  static const std::vector<std::string> ep = {"ep.world_size=4", "dispatch.experts=8",
+                                              "dispatch.bs=8", "dispatch.hidden=1024"};
+  const std::map<std::string, std::vector<std::string>> sets = {
+      {"dispatch", ep},
+      {"combine", ep},
+      {"moe", ep},
+      {"alltoallv_dispatch", ep},
+      {"ffn_worker_batching", {"ffn.attn_ranks=2", "ffn.bs=8", "ffn.hidden=1024"}},
+      {"stream", {"stream.cores=4"}},
+      {"ub_write", {"ub_write.cores=4"}},
+      {"flag_ring", {"ep.world_size=4", "flag_ring.cores=4"}},
+  };
+  const std::set<std::string> common = {"name",       "cores_per_rank",  "start_ns",
+                                        "latency_ns", "rank_latency_ns", "link_class_bytes",
+                                        "ports",      "ranks",           "units"};
+  for (const KernelDef& k : all_kernels()) {
+    auto it = sets.find(k.name);
+    Outcome o = run_scenario(k.name, it == sets.end() ? std::vector<std::string>{} : it->second);
+    ASSERT_EQ(o.exit_code, 0) << k.name << ": " << o.message;
+    size_t figures = 0;
+    for (const auto& entry : o.stats["kernels"]) {
+      ASSERT_TRUE(entry.contains("units")) << k.name;
+      const nlohmann::json& units = entry["units"];
+      for (const auto& [key, value] : entry.items()) {
+        if (common.count(key)) continue;
+        ++figures;
+        ASSERT_TRUE(units.contains(key)) << k.name << ": figure " << key << " has no unit";
+        EXPECT_FALSE(units[key].get<std::string>().empty()) << k.name << ": " << key;
+      }
+      for (const auto& [key, unit] : units.items())
+        EXPECT_TRUE(entry.contains(key)) << k.name << ": unit of a missing figure " << key;
+    }
+    if (k.name != "syncbug" && k.name != "flag_ring") {
+      EXPECT_GT(figures, 0u) << k.name << " reports no figure of its own";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ascend::test
