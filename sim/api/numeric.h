@@ -5,6 +5,8 @@
 // numeric_exact.h keeps the slow reference they are tested against.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -74,24 +76,24 @@ inline To bits_as(From v) {
 
 // Rounds the magnitude n (in units of the target's last place) given what was cut off below it:
 // `inexact` if anything, `vs_half` the sign of (cut-off - half an ulp). neg is the sign of the
-// value: the directed modes act on the magnitude in opposite ways by sign.
+// value: the directed modes act on the magnitude in opposite ways by sign. Bitwise, not
+// short-circuit, so that random data costs no mispredicted branches.
 inline uint64_t round_magnitude(uint64_t n, bool inexact, int vs_half, bool neg, RoundMode m) {
-  if (!inexact) return n;
   switch (m) {
     case RoundMode::CAST_TRUNC:
       return n;
     case RoundMode::CAST_FLOOR:
-      return neg ? n + 1 : n;
+      return n + (inexact & neg);
     case RoundMode::CAST_CEIL:
-      return neg ? n : n + 1;
+      return n + (inexact & !neg);
     case RoundMode::CAST_ROUND:
-      return vs_half >= 0 ? n + 1 : n;
+      return n + (vs_half >= 0);
     case RoundMode::CAST_ODD:
-      return n | 1;
+      return n | inexact;
     case RoundMode::CAST_NONE:  // Ascend C: no rounding needed, else RINT
     case RoundMode::CAST_RINT:
     default:
-      return (vs_half > 0 || (vs_half == 0 && (n & 1))) ? n + 1 : n;
+      return n + ((vs_half > 0) | ((vs_half == 0) & (n & 1)));
   }
 }
 
@@ -114,16 +116,13 @@ inline uint64_t encode(double v, RoundMode m) {
   const uint64_t sig = dexp ? dfrac | (uint64_t{1} << 52) : dfrac;
   // Below kEmin the target is subnormal and shares kEmin's ulp: shift further.
   const int shift = 52 - M + (e < kEmin ? kEmin - e : 0);
-  uint64_t n = 0;
-  int vs_half = -1;  // sig < 2^53 <= half an ulp once shift >= 64
+  uint64_t n = 0, rem = 1, half_ulp = uint64_t{1} << 63;  // shift >= 64: all cut, below half
   if (shift < 64) {
     n = sig >> shift;
-    const uint64_t rem = sig & ((uint64_t{1} << shift) - 1), half_ulp = uint64_t{1} << (shift - 1);
-    vs_half = rem < half_ulp ? -1 : rem > half_ulp;
-    n = round_magnitude(n, rem != 0, vs_half, neg, m);
-  } else {
-    n = round_magnitude(0, true, vs_half, neg, m);
+    rem = sig & ((uint64_t{1} << shift) - 1);
+    half_ulp = uint64_t{1} << (shift - 1);
   }
+  n = round_magnitude(n, rem != 0, (rem > half_ulp) - (rem < half_ulp), neg, m);
   // n includes the implicit bit, so a carry out of the mantissa bumps the exponent, and a
   // subnormal that rounds up to 2^M becomes the smallest normal.
   const uint64_t bits = (static_cast<uint64_t>((e < kEmin ? kEmin : e) - kEmin) << M) + n;
@@ -148,13 +147,13 @@ template <class I>
 inline I to_int(double v, RoundMode m) {
   if (v != v) return 0;
   constexpr double lo = std::numeric_limits<I>::min(), hi = std::numeric_limits<I>::max();
-  v = v < lo ? lo : v > hi ? hi : v;
+  v = std::min(std::max(v, lo), hi);
   const bool neg = v < 0;
-  const double a = neg ? -v : v;
-  const auto n = static_cast<uint64_t>(a);         // truncates; a <= 2^31
+  const double a = std::fabs(v);
+  const auto n = static_cast<int64_t>(a);          // truncates; a <= 2^31
   const double frac = a - static_cast<double>(n);  // exact
-  const auto mag =
-      static_cast<int64_t>(round_magnitude(n, frac != 0, frac < 0.5 ? -1 : frac > 0.5, neg, m));
+  const auto mag = static_cast<int64_t>(
+      round_magnitude(static_cast<uint64_t>(n), frac != 0, (frac > 0.5) - (frac < 0.5), neg, m));
   return static_cast<I>(neg ? -mag : mag);
 }
 }  // namespace numeric_detail
@@ -202,6 +201,30 @@ inline int8_t to_i8(double v, RoundMode m) {
 }
 inline uint8_t to_u8(double v, RoundMode m) {
   return numeric_detail::to_int<uint8_t>(v, m);
+}
+
+// Calls f(std::integral_constant<RoundMode, m>{}): a loop over a span written inside f is then
+// compiled once per mode, with the rounding decision folded instead of switched per element.
+template <class F>
+decltype(auto) with_round_mode(RoundMode m, F&& f) {
+  using R = RoundMode;
+  switch (m) {
+    case R::CAST_NONE:
+      return f(std::integral_constant<R, R::CAST_NONE>{});
+    case R::CAST_FLOOR:
+      return f(std::integral_constant<R, R::CAST_FLOOR>{});
+    case R::CAST_CEIL:
+      return f(std::integral_constant<R, R::CAST_CEIL>{});
+    case R::CAST_ROUND:
+      return f(std::integral_constant<R, R::CAST_ROUND>{});
+    case R::CAST_TRUNC:
+      return f(std::integral_constant<R, R::CAST_TRUNC>{});
+    case R::CAST_ODD:
+      return f(std::integral_constant<R, R::CAST_ODD>{});
+    case R::CAST_RINT:
+    default:
+      return f(std::integral_constant<R, R::CAST_RINT>{});
+  }
 }
 
 // Widen any supported element type to double; exact for all of them, so
