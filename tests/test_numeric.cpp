@@ -8,6 +8,7 @@
 #include <random>
 
 #include "sim/api/numeric.h"
+#include "sim/api/numeric_exact.h"
 
 using namespace AscendC;
 
@@ -473,4 +474,92 @@ TEST(Numeric, HalfMatchesHostFloat16) {
 #else
   GTEST_SKIP() << "host compiler has no _Float16";
 #endif
+}
+
+// The fast inline conversions against the slow reference (numeric_exact), bit for bit, from
+// the double v into every type in every mode.
+void expect_fast_matches_exact(double v) {
+  namespace ex = numeric_exact;
+  for (RoundMode m : kAllModes) {
+    const auto at = [&](const char* what) {
+      return ::testing::Message() << what << " v=" << std::hexfloat << v << std::defaultfloat
+                                  << " mode=" << static_cast<int>(m);
+    };
+    ASSERT_EQ(to_half(v, m).bits, ex::to_half(v, m).bits) << at("half");
+    ASSERT_EQ(to_bf16(v, m).bits, ex::to_bf16(v, m).bits) << at("bf16");
+    ASSERT_EQ(f32_bits(to_f32(v, m)), f32_bits(ex::to_f32(v, m))) << at("f32");
+    ASSERT_EQ(to_i32(v, m), ex::to_i32(v, m)) << at("i32");
+    ASSERT_EQ(to_i16(v, m), ex::to_i16(v, m)) << at("i16");
+    ASSERT_EQ(to_i8(v, m), ex::to_i8(v, m)) << at("i8");
+    ASSERT_EQ(to_u8(v, m), ex::to_u8(v, m)) << at("u8");
+  }
+}
+
+// Every pattern decodes alike, and it, the midpoint to the next pattern and points just
+// around that midpoint (ties and near-ties in the narrower formats) convert alike.
+template <class T>
+void fast_matches_exact_on_every_pattern() {
+  for (uint32_t p = 0; p <= 0xFFFF && !::testing::Test::HasFatalFailure(); ++p) {
+    const T x{static_cast<uint16_t>(p)}, next{static_cast<uint16_t>((p + 1) & 0xFFFF)};
+    const float f = to_float(x);
+    ASSERT_EQ(f32_bits(f), f32_bits(numeric_exact::to_float(x))) << std::hex << p;
+    expect_fast_matches_exact(f);
+    const double mid = (static_cast<double>(f) + to_float(next)) / 2;
+    for (double v : {mid, std::nextafter(mid, 0.0), std::nextafter(mid, kInf), f * 0.75, f * 1.5})
+      expect_fast_matches_exact(v);
+  }
+}
+
+TEST(NumericFast, MatchesExactOnEveryHalf) {
+  fast_matches_exact_on_every_pattern<half>();
+}
+TEST(NumericFast, MatchesExactOnEveryBf16) {
+  fast_matches_exact_on_every_pattern<bfloat16_t>();
+}
+
+TEST(NumericFast, MatchesExactOnIntegerEdges) {
+  const double lim[] = {0,      1,      2,      127,    128,          255,          256,
+                        32767,  32768,  65535,  65536,  2147483647.0, 2147483648.0, 4294967296.0,
+                        0x1p52, 0x1p53, 0x1p63, 0x1p64, 1e300};
+  for (double l : lim)
+    for (double d : {-1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.5})
+      for (double s : {1.0, -1.0}) {
+        const double v = s * (l + d);
+        for (double w :
+             {v, std::nextafter(v, 0.0), std::nextafter(v, kInf), std::nextafter(v, -kInf)})
+          expect_fast_matches_exact(w);
+        if (HasFatalFailure()) return;
+      }
+  for (int k = -300 * 16; k <= 300 * 16; ++k) expect_fast_matches_exact(k / 16.0);
+  for (double v : {kNaN, -kNaN, kInf, -kInf, 0.0, -0.0, 0x1p-1074, -0x1p-1074, 0x1p-1022,
+                   std::numeric_limits<double>::max(), -std::numeric_limits<double>::max()})
+    expect_fast_matches_exact(v);
+}
+
+TEST(NumericFast, MatchesExactOnFloat32Sample) {
+  std::mt19937 rng(2024);
+  // Low bits that make ties and near-ties for half (13 cut bits) and bf16 (16 cut bits).
+  const uint32_t lows[] = {0,      1,      0x7FFFFF, 0x0FFF, 0x1000,  0x1001,  0x2000,
+                           0x3000, 0x7FFF, 0x8000,   0x8001, 0x18000, 0x7F8000};
+  for (uint32_t sign : {0u, 0x80000000u})
+    for (uint32_t exp = 0; exp <= 0xFF && !HasFatalFailure(); ++exp) {
+      auto check = [&](uint32_t mant) {
+        expect_fast_matches_exact(f32_from_bits(sign | exp << 23 | (mant & 0x7FFFFF)));
+      };
+      for (uint32_t lo : lows) check(lo);
+      for (int i = 0; i < 256; ++i) {
+        const uint32_t r = rng();
+        check(r);
+        for (uint32_t lo : {0x1000u, 0x8000u}) check((r & ~(2 * lo - 1)) | lo);  // exact ties
+      }
+    }
+  // Doubles: every exponent with random 53-bit significands and f32 ties (29 cut bits).
+  std::mt19937_64 rng64(99);
+  for (int e = 0; e <= 0x7FF && !HasFatalFailure(); ++e)
+    for (int i = 0; i < 64; ++i) {
+      const uint64_t r = rng64(), base = (r & 0x800FFFFFFFFFFFFFull) | uint64_t(e) << 52;
+      expect_fast_matches_exact(numeric_detail::bits_as<double>(base));
+      expect_fast_matches_exact(
+          numeric_detail::bits_as<double>((base & ~((uint64_t{1} << 29) - 1)) | uint64_t{1} << 28));
+    }
 }

@@ -32,6 +32,22 @@ std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<
   const int moe_l = a.experts / (w - s);
   const uint64_t row_bytes = out_row_bytes(a);
   std::vector<RankOutputs> out(w);
+  // A token goes to up to K experts with the same quantized row: quantize each once, on first use.
+  struct Quantized {
+    std::vector<int8_t> q;
+    float scale = 0;
+  };
+  std::vector<std::vector<Quantized>> quantized(w);
+  auto quantized_token = [&](int src, int t) -> const Quantized& {
+    auto& rows = quantized[src];
+    if (rows.empty()) rows.resize(in[src].active_tokens(a));
+    Quantized& r = rows[t];
+    if (r.q.empty()) {
+      r.q.resize(h);
+      quantize_row(&in[src].x[static_cast<size_t>(t) * h], h, is_bf16, r.q.data(), &r.scale);
+    }
+    return r;
+  };
   for (int d = 0; d < w; ++d) {
     RankOutputs& o = out[d];
     int l = local_experts(a, d);
@@ -44,9 +60,9 @@ std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<
       const uint16_t* x = &in[src].x[static_cast<size_t>(t) * h];
       o.expand_x.resize((row + 1) * row_bytes);
       if (a.quant) {
-        o.dynamic_scales.push_back(0);
-        quantize_row(x, h, is_bf16, reinterpret_cast<int8_t*>(&o.expand_x[row * row_bytes]),
-                     &o.dynamic_scales[row]);
+        const Quantized& qt = quantized_token(src, t);
+        o.dynamic_scales.push_back(qt.scale);
+        std::memcpy(&o.expand_x[row * row_bytes], qt.q.data(), h);
       } else {
         std::memcpy(&o.expand_x[row * row_bytes], x, row_bytes);
       }

@@ -89,7 +89,10 @@ void Min(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T
 }
 template <class D, class S>
 void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, uint32_t count) {
-  detail::unary("Cast", dst, src, count, [mode](S x) { return cast_to<D>(to_double(x), mode); });
+  with_round_mode(mode, [&](auto m) {
+    detail::unary("Cast", dst, src, count,
+                  [](S x) { return cast_to<D>(to_double(x), decltype(m)::value); });
+  });
 }
 
 // Level-0 form: `repeatTimes` repeats of 8 blocks of 32 B; `mask` elements per repeat (count

@@ -1,10 +1,13 @@
-#include "sim/api/numeric.h"
+// The reference conversions: slow, written for obvious correctness (frexp/ldexp/floor on an
+// exact double). numeric.h's fast paths must match them bit for bit; tests/test_numeric.cpp
+// compares the two exhaustively.
+#include "sim/api/numeric_exact.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
-namespace AscendC {
+namespace AscendC::numeric_exact {
 namespace {
 
 // Shared by the float and integer paths: given |v| split into an integer part
@@ -134,9 +137,6 @@ bfloat16_t to_bf16(double v, RoundMode m) {
   return bfloat16_t::from_bits(static_cast<uint16_t>(encode(v, m, kBf16)));
 }
 float to_f32(double v, RoundMode m) {
-  // The host's double -> float conversion rounds to nearest even (IEEE default mode): the same
-  // result as encode() for RINT and NONE, much faster on the vector hot path.
-  if (m == RoundMode::CAST_RINT || m == RoundMode::CAST_NONE) return static_cast<float>(v);
   const auto bits = static_cast<uint32_t>(encode(v, m, kF32));
   float r;
   std::memcpy(&r, &bits, sizeof r);
@@ -156,4 +156,4 @@ uint8_t to_u8(double v, RoundMode m) {
   return static_cast<uint8_t>(to_int(v, m, 0, UINT8_MAX));
 }
 
-}  // namespace AscendC
+}  // namespace AscendC::numeric_exact
