@@ -13,6 +13,7 @@ AivCore::AivCore(const sc_core::sc_module_name& name, int die, int index, const 
     : sc_core::sc_module(name),
       die_(die),
       index_(index),
+      uid_(static_cast<uint32_t>(die) << 8 | static_cast<uint32_t>(index)),
       timing_(timing),
       sched_(sched),
       sync_all_(sync_all),
@@ -35,6 +36,7 @@ void AivCore::abort_kernel() {
 void AivCore::launch(std::function<void()> program, int block_idx, int block_num) {
   program_ = std::move(program);
   flags_.clear();
+  lag_ = 0;
   for (int e = 0; e < kHardEvents; ++e) set_level(flag_level(static_cast<HardEvent>(e)), 0);
   poll_ = PollRun{};
   issued_ = 0;
@@ -43,18 +45,67 @@ void AivCore::launch(std::function<void()> program, int block_idx, int block_num
   block_idx_ = block_idx;
   block_num_ = block_num;
   state_ = State::Running;
-  launch_ev_.notify(sc_core::SC_ZERO_TIME);
+  ++wait_token_;
+  post_resume(now());
+}
+
+void AivCore::on_event(uint32_t op, uint32_t arg) {
+  switch (op) {
+    case kResume:
+      if (arg == wait_token_) resume_ev_.notify();  // runs once the instant's Resumes are fired
+      break;
+    case kPush: {
+      Instr in = std::move(pending_.front());
+      pending_.pop_front();
+      PipeId p = in.pipe;
+      --pending_per_pipe_[static_cast<int>(p)];
+      if (p == PipeId::S) {  // SetFlag<S_X>
+        set_flag(in.event, in.event_id);
+        break;
+      }
+      Pipe& pp = pipe(p);
+      pp.q.push_back(std::move(in));
+      set_level(depth_level(p), static_cast<int>(pp.q.size()));
+      kick(p);
+      break;
+    }
+    case kStep:
+      step(static_cast<PipeId>(arg));
+      break;
+    case kComplete:
+      complete(arg);
+      break;
+    case kStart: {
+      std::function<void()> fn = std::move(flights_[arg].fn);
+      flights_[arg].fn = nullptr;
+      free_flights_.push_back(arg);
+      if (fn) fn();
+      break;
+    }
+  }
+}
+
+uint32_t AivCore::add_flight(PipeId p, std::function<void()> fn) {
+  if (free_flights_.empty()) {
+    flights_.push_back(Flight{p, std::move(fn)});
+    return static_cast<uint32_t>(flights_.size() - 1);
+  }
+  uint32_t i = free_flights_.back();
+  free_flights_.pop_back();
+  flights_[i] = Flight{p, std::move(fn)};
+  return i;
 }
 
 void AivCore::run() {
   for (;;) {
-    sc_core::wait(launch_ev_);
+    do sc_core::wait(resume_ev_);
+    while (state_ != State::Running);
     started_at_ = now();
     scalar_run_start_ = scalar_run_end_ = started_at_;
     set_level(busy_level(PipeId::S), 1);
     try {
       program_();
-      drain();  // a kernel ends when its last instruction has completed
+      drain();  // a kernel ends when its last instruction has completed (synced)
       flush_scalar_run();
       state_ = State::Done;
     } catch (const KernelAbort&) {
@@ -69,7 +120,8 @@ void AivCore::run() {
           SimError(kExitInternal, std::string("in kernel '") + kernel_name_ + "': " + e.what()));
       state_ = State::Aborted;
     }
-    finished_at_ = now();
+    finished_at_ = scalar_now();  // an aborted kernel may stop ahead of simulated time
+    lag_ = 0;
     set_level(busy_level(PipeId::S), 0);
   }
 }
@@ -78,24 +130,54 @@ void AivCore::run() {
 
 void AivCore::scalar_advance(Tick dt) {
   if (dt == 0) return;
-  Tick t = now();
+  Tick t = scalar_now();
   if (t != scalar_run_end_) {
     flush_scalar_run();
     scalar_run_start_ = t;
   }
-  sc_core::wait(sc_core::sc_time::from_value(dt));
-  scalar_run_end_ = now();
   scalar_busy_ps_ += dt;
+  if (lazy_) {
+    lag_ += dt;
+  } else {
+    sleep_until(now() + dt);
+  }
+  scalar_run_end_ = scalar_now();
+}
+
+void AivCore::sleep_until(Tick t) {
+  ++wait_token_;
+  post_resume(t);
+  do sc_core::wait(resume_ev_);
+  while (now() < t);
+}
+
+void AivCore::scalar_sync() {
+  if (lag_ == 0) return;
+  Tick t = now() + lag_;
+  lag_ = 0;
+  sleep_until(t);
+}
+
+void AivCore::scalar_ub_work(uint64_t cycles) {
+  scalar_work(cycles);
+  if (!pending_.empty() || !all_pipes_idle()) scalar_sync();
+}
+
+void AivCore::wake_scalar() {
+  if (scalar_waiting_.empty() || woken_token_ == wait_token_) return;
+  woken_token_ = wait_token_;
+  post_resume(now());
 }
 
 void AivCore::flush_scalar_run() {
   if (scalar_run_end_ > scalar_run_start_)
     emit(Lane::SCALAR, "scalar", scalar_run_start_, scalar_run_end_);
-  scalar_run_start_ = scalar_run_end_ = now();
+  scalar_run_start_ = scalar_run_end_ = scalar_now();
 }
 
-void AivCore::block_on(sc_core::sc_event& ev, const std::function<bool()>& ready,
-                       const std::string& name, std::function<std::string()> describe) {
+void AivCore::block_on(const std::function<bool()>& ready, const std::string& name,
+                       std::function<std::string()> describe, Tick wake_at) {
+  scalar_sync();
   if (ready()) return;
   Tick t0 = now();
   flush_scalar_run();
@@ -103,7 +185,13 @@ void AivCore::block_on(sc_core::sc_event& ev, const std::function<bool()>& ready
   scalar_waiting_describe_ = std::move(describe);
   scalar_waiting_since_ = t0;
   set_level(busy_level(PipeId::S), 0);
-  while (!ready()) sc_core::wait(ev);
+  ++wait_token_;
+  if (wake_at != kNever) post_resume(wake_at);
+  while (!ready()) {
+    sc_core::wait(resume_ev_);
+    woken_token_ = ~0u;  // a later wake_scalar() may post again
+  }
+  ++wait_token_;  // Resumes still pending for this wait are stale
   set_level(busy_level(PipeId::S), 1);
   scalar_stall_ps_ += now() - t0;
   emit(Lane::FLOWCTRL, scalar_waiting_, t0, now());
@@ -118,7 +206,7 @@ void AivCore::scalar_work(uint64_t cycles) {
 
 void AivCore::issue(Instr in) {
   if (race_) {
-    in.issued_at = now();
+    in.issued_at = scalar_now();
     in.seq = ++issued_;
     in.issued_clock = race_->scalar_clock();
     in.accesses.insert(in.accesses.end(), pending_accesses_.begin(), pending_accesses_.end());
@@ -127,26 +215,38 @@ void AivCore::issue(Instr in) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   PipeId p = in.pipe;
   Pipe& pp = pipe(p);
-  if (pp.q.size() >= timing_.queue_depth)
-    block_on(
-        scalar_wake_, [&] { return pp.q.size() < timing_.queue_depth; },
-        std::string("issue queue full: ") + lane_name(lane_of(p)));
-  pp.q.push_back(std::move(in));
-  set_level(depth_level(p), static_cast<int>(pp.q.size()));
-  kick(p);
+  // Queued plus still pending can only shrink until the scalar's time: a queue with room now has
+  // room then. Only a queue that may be full is checked at the scalar's time.
+  auto room = [&] {
+    return pp.q.size() + pending_per_pipe_[static_cast<int>(p)] < timing_.queue_depth;
+  };
+  if (!room()) block_on(room, std::string("issue queue full: ") + lane_name(lane_of(p)));
+  push(std::move(in));
+}
+
+void AivCore::push(Instr in) {
+  ++pending_per_pipe_[static_cast<int>(in.pipe)];
+  pending_.push_back(std::move(in));
+  sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, 0);
 }
 
 void AivCore::scalar_set_flag(HardEvent e, uint32_t id) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
-  set_flag(e, id);
+  Instr in;
+  in.kind = Instr::Kind::SetFlag;
+  in.pipe = PipeId::S;
+  in.event = e;
+  in.event_id = id;
+  push(std::move(in));
 }
 
 void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   uint64_t key = flag_key(e, id);
+  scalar_sync();
   if (!flags_.count(key))
     block_on(
-        scalar_wake_, [&] { return flags_.count(key) > 0; },
+        [&] { return flags_.count(key) > 0; },
         std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")");
   if (--flags_[key] == 0) flags_.erase(key);
   set_level(flag_level(e), levels_[flag_level(e)] - 1);
@@ -155,7 +255,7 @@ void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
 
 void AivCore::scalar_access(const char* name, const Access& a) {
   if (!race_) return;
-  race_->begin(PipeId::S, race_->scalar_clock(), name, now(), ++issued_);
+  race_->begin(PipeId::S, race_->scalar_clock(), name, scalar_now(), ++issued_);
   if (a.gm) {
     race_->gm(PipeId::S, a.lo, a.hi, a.write);
   } else {
@@ -164,6 +264,7 @@ void AivCore::scalar_access(const char* name, const Access& a) {
 }
 
 bool AivCore::all_pipes_idle() const {
+  if (!pending_.empty()) return false;
   for (const Pipe& p : pipes_)
     if (!p.q.empty() || p.outstanding > 0) return false;
   return true;
@@ -175,8 +276,7 @@ void AivCore::pipe_barrier_all() {
 }
 
 void AivCore::drain() {
-  block_on(
-      scalar_wake_, [&] { return all_pipes_idle(); }, "PipeBarrier<PIPE_ALL>");
+  block_on([&] { return all_pipes_idle(); }, "PipeBarrier<PIPE_ALL>");
   if (race_) race_->join_all_into_scalar();
 }
 
@@ -187,23 +287,30 @@ void AivCore::kernel_fault(const std::string& msg) {
 
 void AivCore::sync_all() {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  scalar_sync();
   sync_all_.arrive(*this);
 }
 
 void SyncAllBarrier::arrive(AivCore& core) {
   uint64_t gen = generation_;
+  waiting_.push_back(&core);
   if (++arrived_ == expected_) {
     arrived_ = 0;
     ++generation_;
     release_at_ = now() + core.timing().clock.cycles(core.timing().syncall_cycles);
-    release_.notify(sc_core::sc_time::from_value(release_at_ - now()));
+    // Each core is woken in its current wait (block_on below), its own included.
+    std::vector<AivCore*> cores = std::move(waiting_);
+    waiting_.clear();
+    for (AivCore* c : cores)
+      if (c != &core) c->post_resume(release_at_);
   }
   core.block_on(
-      release_, [&] { return generation_ != gen && now() >= release_at_; }, "SyncAll",
+      [&] { return generation_ != gen && now() >= release_at_; }, "SyncAll",
       [this] {
         return "SyncAll (" + std::to_string(arrived_) + " of " + std::to_string(expected_) +
                " cores arrived)";
-      });
+      },
+      generation_ != gen ? release_at_ : kNever);
 }
 
 // ---------------------------------------------------------------- pipes
@@ -228,7 +335,7 @@ void AivCore::kick(PipeId p) {
   Pipe& pp = pipe(p);
   if (pp.kick_pending) return;
   pp.kick_pending = true;
-  sched_.at(now(), [this, p] { step(p); });
+  sched_.post(now(), EventClass::Model, uid_, this, kStep, static_cast<uint32_t>(p));
 }
 
 void AivCore::step(PipeId p) {
@@ -241,7 +348,8 @@ void AivCore::step(PipeId p) {
     if (in.kind == Instr::Kind::Work) {
       if (pp.engine_free > t) {  // the engine takes the next transfer when its hold ends
         pp.kick_pending = true;
-        sched_.at(pp.engine_free, [this, p] { step(p); });
+        sched_.post(pp.engine_free, EventClass::Model, uid_, this, kStep,
+                    static_cast<uint32_t>(p));
         break;
       }
       start_work(p, in, t);
@@ -312,8 +420,7 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
   // start event exists even when there is nothing to read (a timing-only payload DMA), so that a
   // timing-only run processes exactly the same events, in the same order, as a full one.
   if (start > t) {
-    sched_.at(
-        start, in.on_start ? std::move(in.on_start) : [] {});
+    sched_.post(start, EventClass::Model, uid_, this, kStart, add_flight(p, std::move(in.on_start)));
   } else if (in.on_start) {
     in.on_start();
   }
@@ -329,10 +436,14 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
       emit(lane_of(p), in.name, s, done, in.work.kind == Work::Kind::Vector ? nullptr : &args);
     pp.last_slice_end = std::max(pp.last_slice_end, done);
   }
-  sched_.at(done, [this, p, effect = std::move(in.effect)] { complete(p, effect); });
+  sched_.post(done, EventClass::Model, uid_, this, kComplete, add_flight(p, std::move(in.effect)));
 }
 
-void AivCore::complete(PipeId p, const std::function<void()>& effect) {
+void AivCore::complete(uint32_t flight) {
+  PipeId p = flights_[flight].pipe;
+  std::function<void()> effect = std::move(flights_[flight].fn);
+  flights_[flight].fn = nullptr;
+  free_flights_.push_back(flight);
   Pipe& pp = pipe(p);
   if (effect) effect();
   if (--pp.outstanding == 0) {

@@ -18,6 +18,15 @@
 //  - PipeBarrier<P>: blocks pipe P until its earlier instructions have completed.
 // A DMA reads its source when it starts (on_start) and its bytes land at completion (effect);
 // a vector instruction reads and writes at completion.
+//
+// The scalar clock. The kernel program runs ahead of simulated time while what it does cannot be
+// seen by anything else (lazy scalar, sim.lazy_scalar = 1): scalar cycles, and UB reads and writes
+// while none of the core's instructions is queued or in flight, only advance the scalar's own
+// clock. What it hands to the core (an instruction entering a pipe queue, a SetFlag from S) is
+// posted as a Push event at the scalar's time. Anything that observes shared or changing state
+// (GM, flags, a full queue, barriers) first brings simulated time up to the scalar clock. Events
+// are ordered by keys, never by when they were posted (models/scheduler.h), so the lazy and the
+// step-by-step scalar give identical timing; tests/test_core_behaviour.cpp checks it.
 #pragma once
 
 #include <array>
@@ -103,7 +112,7 @@ struct Instr {
 
 class SyncAllBarrier;
 
-class AivCore : public sc_core::sc_module {
+class AivCore : public sc_core::sc_module, public EventTarget {
  public:
   SC_HAS_PROCESS(AivCore);
   AivCore(const sc_core::sc_module_name& name, int die, int index, const CoreTiming& timing,
@@ -111,6 +120,9 @@ class AivCore : public sc_core::sc_module {
 
   // ---- host side ----
   void launch(std::function<void()> program, int block_idx, int block_num);
+  // 1: the scalar runs ahead of simulated time while unobserved (see above); 0: it waits out
+  // every cycle. Timing is identical; 1 wakes the thread far less often.
+  void set_lazy_scalar(bool on) { lazy_ = on; }
   void set_observer(CoreObserver* o) { observer_ = o; }
   void set_kernel_name(std::string n) { kernel_name_ = std::move(n); }
   const std::string& kernel_name() const { return kernel_name_; }
@@ -151,6 +163,13 @@ class AivCore : public sc_core::sc_module {
 
   void issue(Instr in);               // scalar pays the issue cost; stalls on a full queue
   void scalar_work(uint64_t cycles);  // scalar busy (GetValue/SetValue, address math)
+  // The scalar's own clock: simulated time plus how far the lazy scalar has run ahead.
+  Tick scalar_now() const { return now() + lag_; }
+  // Brings simulated time up to the scalar clock (before anything that observes shared state).
+  void scalar_sync();
+  // A scalar UB access of `cycles`: synced unless no instruction of this core is queued, pending
+  // or in flight (then nothing can change the UB meanwhile).
+  void scalar_ub_work(uint64_t cycles);
   void scalar_set_flag(HardEvent e, uint32_t id);   // SetFlag<S_X>
   void scalar_wait_flag(HardEvent e, uint32_t id);  // WaitFlag<X_S>
   void pipe_barrier_all();                          // PipeBarrier<PIPE_ALL>
@@ -193,20 +212,29 @@ class AivCore : public sc_core::sc_module {
     Tick last_slice_end = 0;
     PipeStats stats;
   };
+  enum Op : uint32_t { kResume, kPush, kStep, kComplete, kStart };
+  void on_event(uint32_t op, uint32_t arg) override;
   void run();
+  void sleep_until(Tick t);
+  void push(Instr in);  // hands an instruction to the core at the scalar clock
   void step(PipeId p);
   void kick(PipeId p);
   void start_work(PipeId p, Instr& in, Tick t);
-  void complete(PipeId p, const std::function<void()>& effect);
+  void complete(uint32_t flight);
+  uint32_t add_flight(PipeId p, std::function<void()> fn);
   void set_flag(HardEvent e, uint32_t id);
   uint64_t flag_key(HardEvent e, uint32_t id) const;
   void drain();  // waits until every pipe is empty (no issue cost)
   bool all_pipes_idle() const;
-  void wake_scalar() { scalar_wake_.notify(sc_core::SC_ZERO_TIME); }
-  // Blocks the scalar on `ev` until ready() holds. The wait shows on the FLOWCTRL lane as `name`;
-  // a deadlock report asks describe() what it waits for at the time of the report.
-  void block_on(sc_core::sc_event& ev, const std::function<bool()>& ready, const std::string& name,
-                std::function<std::string()> describe = nullptr);
+  // A Resume of the current wait (the scalar re-checks what it waits for).
+  void wake_scalar();
+  void post_resume(Tick t) { sched_.post(t, EventClass::Resume, uid_, this, kResume, wait_token_); }
+  // Blocks the scalar until ready() holds, re-checking at each wake_scalar(). The wait shows on
+  // the FLOWCTRL lane as `name`; a deadlock report asks describe() what it waits for at the time
+  // of the report.
+  // A wait whose end is known (`wake_at`) is woken then.
+  void block_on(const std::function<bool()>& ready, const std::string& name,
+                std::function<std::string()> describe = nullptr, Tick wake_at = kNever);
   void scalar_advance(Tick dt);
   void flush_scalar_run();
   void emit(Lane lane, const std::string& name, Tick start, Tick end,
@@ -222,6 +250,7 @@ class AivCore : public sc_core::sc_module {
 
   const int die_;
   const int index_;
+  const uint32_t uid_;  // orders this core's events among other cores' at equal times
   const CoreTiming timing_;
   Scheduler& sched_;
   SyncAllBarrier& sync_all_;
@@ -231,6 +260,16 @@ class AivCore : public sc_core::sc_module {
   VectorUnit vector_;
   DmaEngine mte2_, mte3_;
   std::array<Pipe, kPipes> pipes_;
+  // Instructions the scalar issued that have not reached their time yet (lazy scalar), in order.
+  std::deque<Instr> pending_;
+  std::array<uint32_t, kPipes> pending_per_pipe_{};
+  // What an instruction does when it starts or completes, until then.
+  struct Flight {
+    PipeId pipe;
+    std::function<void()> fn;
+  };
+  std::vector<Flight> flights_;
+  std::vector<uint32_t> free_flights_;
   std::unordered_map<uint64_t, int> flags_;
   std::array<int, kLevels> levels_{};
   std::unique_ptr<RaceChecker> race_;
@@ -247,8 +286,11 @@ class AivCore : public sc_core::sc_module {
   std::string kernel_name_;
   std::function<void()> program_;
   sc_core::sc_process_handle thread_;
-  sc_core::sc_event launch_ev_;
-  sc_core::sc_event scalar_wake_;
+  sc_core::sc_event resume_ev_;
+  bool lazy_ = true;
+  Tick lag_ = 0;              // how far the scalar clock is ahead of simulated time
+  uint32_t wait_token_ = 0;   // the scalar's current wait; Resumes of older waits are stale
+  uint32_t woken_token_ = ~0u;  // the wait a wake_scalar() Resume was already posted for
   int block_idx_ = 0;
   int block_num_ = 1;
   State state_ = State::Idle;
@@ -282,7 +324,7 @@ class SyncAllBarrier {
   int arrived_ = 0;
   uint64_t generation_ = 0;
   Tick release_at_ = 0;
-  sc_core::sc_event release_;
+  std::vector<AivCore*> waiting_;
 };
 
 }  // namespace ascend::model

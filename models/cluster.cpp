@@ -15,6 +15,7 @@ Die::Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cf
     std::string n = "aiv" + std::to_string(c);
     cores.push_back(std::make_unique<AivCore>(n.c_str(), index, c, cfg.core, sched, cost, sync_all,
                                               cfg.thread_stack_bytes));
+    cores.back()->set_lazy_scalar(cfg.lazy_scalar != 0);
     cores.back()->mte2().socket.bind(noc.cores);
     cores.back()->mte3().socket.bind(noc.cores);
   }

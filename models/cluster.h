@@ -28,6 +28,7 @@ struct ClusterConfig {
   HbmTiming hbm;
   FabricConfig fabric;
   size_t thread_stack_bytes = 128 * 1024;
+  int lazy_scalar = 1;  // AivCore::set_lazy_scalar
   // The formulas of vector, DMA and path timing; null: DefaultCostModel of `core` and `hbm`.
   std::shared_ptr<const CostModel> cost_model;
 };

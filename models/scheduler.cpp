@@ -8,18 +8,52 @@ Tick now() {
   return sc_core::sc_time_stamp().value();
 }
 
-Scheduler::Scheduler(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
+// One-off callbacks, kept in slots that are reused once fired.
+class Scheduler::Callbacks : public EventTarget {
+ public:
+  uint32_t add(std::function<void()> fn) {
+    if (free_.empty()) {
+      fns_.push_back(std::move(fn));
+      return static_cast<uint32_t>(fns_.size() - 1);
+    }
+    uint32_t slot = free_.back();
+    free_.pop_back();
+    fns_[slot] = std::move(fn);
+    return slot;
+  }
+  void on_event(uint32_t slot, uint32_t) override {
+    std::function<void()> fn = std::move(fns_[slot]);
+    fns_[slot] = nullptr;
+    free_.push_back(slot);
+    fn();
+  }
+
+ private:
+  std::vector<std::function<void()>> fns_;
+  std::vector<uint32_t> free_;
+};
+
+Scheduler::Scheduler(const sc_core::sc_module_name& name)
+    : sc_core::sc_module(name), callbacks_(std::make_unique<Callbacks>()) {
   SC_METHOD(fire);
   sensitive << wake_;
   dont_initialize();
 }
 
-void Scheduler::at(Tick t, std::function<void()> fn) {
+Scheduler::~Scheduler() = default;
+
+void Scheduler::post(Tick t, EventClass cls, uint32_t uid, EventTarget* target, uint32_t op,
+                     uint32_t arg) {
   Tick n = now();
   if (t < n) t = n;
-  heap_.push_back(Item{t, seq_++, std::move(fn)});
+  heap_.push_back(
+      Item{t, (static_cast<uint64_t>(cls) << 32) | uid, seq_++, target, op, arg});
   std::push_heap(heap_.begin(), heap_.end(), later);
-  if (!firing_ && t < armed_) arm();
+  if (!firing_ && t < armed_) wake(t);
+}
+
+void Scheduler::at(Tick t, std::function<void()> fn) {
+  post(t, EventClass::Model, kNoUid, callbacks_.get(), callbacks_->add(std::move(fn)), 0);
 }
 
 void Scheduler::fault(const SimError& e) {
@@ -28,24 +62,33 @@ void Scheduler::fault(const SimError& e) {
   sc_core::sc_stop();
 }
 
-void Scheduler::arm() {
-  armed_ = heap_.front().t;
-  wake_.notify(sc_core::sc_time::from_value(armed_ - now()));
+void Scheduler::wake(Tick t) {
+  armed_ = t;
+  wake_.notify(sc_core::sc_time::from_value(t - now()));
 }
 
 void Scheduler::fire() {
   firing_ = true;
   armed_ = kNever;
-  Tick n = now();
-  while (!heap_.empty() && heap_.front().t <= n) {
+  const Tick n = now();
+  auto due = [&] { return !heap_.empty() && heap_.front().t <= n; };
+  auto pop_and_fire = [&] {
     std::pop_heap(heap_.begin(), heap_.end(), later);
-    Item item = std::move(heap_.back());
+    Item item = heap_.back();
     heap_.pop_back();
     ++fired_;
-    item.fn();
+    item.target->on_event(item.op, item.arg);
+  };
+  constexpr uint64_t kResume = static_cast<uint64_t>(EventClass::Resume) << 32;
+  if (due() && heap_.front().order >> 32 == kResume >> 32) {
+    // Step 1 of an instant: wake the threads due now; they run when this method returns, and
+    // the instant's other events fire in the next delta cycle.
+    while (due() && heap_.front().order >> 32 == kResume >> 32) pop_and_fire();
+  } else {
+    while (due()) pop_and_fire();
   }
   firing_ = false;
-  if (!heap_.empty()) arm();
+  if (!heap_.empty()) wake(heap_.front().t);
 }
 
 }  // namespace ascend::model

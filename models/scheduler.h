@@ -1,9 +1,20 @@
-// One event-driven engine for everything that is not a kernel's scalar program: pipes, DMA
-// completions, barriers. Models ask for a callback at an absolute time; a single SC_METHOD fires
-// them in (time, request order), so ordering at equal times is deterministic and nothing ticks
-// idle cycles.
+// One event-driven engine for everything that is not a kernel's scalar program (pipes, DMA
+// completions, barriers) and for waking the scalar programs themselves. Models ask for an event at
+// an absolute time; a single SC_METHOD fires them, so the SystemC kernel holds one pending timed
+// notification for the whole run and nothing ticks idle cycles.
+//
+// The order of events at one picosecond is defined by the model, not by SystemC's internals:
+//  1. Resume events (a kernel's scalar thread continues) fire first, and the threads they wake run
+//     before anything else of that instant, in core order;
+//  2. then every other event of the instant in (class, core, posting order): Push events (what a
+//     scalar program hands to its core: an instruction entering a pipe queue, a SetFlag from S),
+//     then Model events (pipe steps, DMA starts and completions).
+// Threads woken during step 2 run after it, and what they post at the same instant is fired next.
+// Because ties are broken by these keys, a scalar program that runs ahead of simulated time
+// (AivCore's lazy scalar clock) produces exactly the same order as one that waits at every step.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <systemc>
@@ -14,14 +25,28 @@
 
 namespace ascend::model {
 
+// Something an event is delivered to: `op` and `arg` are the target's own codes.
+class EventTarget {
+ public:
+  virtual ~EventTarget() = default;
+  virtual void on_event(uint32_t op, uint32_t arg) = 0;
+};
+
+enum class EventClass : uint8_t { Resume = 0, Push = 1, Model = 2 };
+
 class Scheduler : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Scheduler);
   explicit Scheduler(const sc_core::sc_module_name& name);
+  ~Scheduler() override;
 
-  // Runs fn at absolute time t (t >= now). Callbacks at the current time run in this same
-  // evaluation if the scheduler is firing, else in the next delta cycle.
+  // Delivers (op, arg) to `target` at absolute time t (t >= now), ordered at equal times by
+  // (cls, uid, posting order). `uid` is the core the event belongs to (kNoUid for none).
+  void post(Tick t, EventClass cls, uint32_t uid, EventTarget* target, uint32_t op, uint32_t arg);
+  // A one-off callback (a Model event of no core); not for hot paths.
   void at(Tick t, std::function<void()> fn);
+  static constexpr uint32_t kNoUid = 0xffffffffu;
+
   uint64_t fired() const { return fired_; }
 
   // Records an error raised inside a kernel (the first one of the run wins; the run then ends
@@ -32,14 +57,23 @@ class Scheduler : public sc_core::sc_module {
  private:
   struct Item {
     Tick t;
+    uint64_t order;  // class << 32 | uid
     uint64_t seq;
-    std::function<void()> fn;
+    EventTarget* target;
+    uint32_t op, arg;
   };
-  static bool later(const Item& a, const Item& b) { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
+  // A min-heap on (t, order, seq).
+  static bool later(const Item& a, const Item& b) {
+    if (a.t != b.t) return a.t > b.t;
+    if (a.order != b.order) return a.order > b.order;
+    return a.seq > b.seq;
+  }
+  class Callbacks;
   void fire();
-  void arm();
+  void wake(Tick t);
 
   std::vector<Item> heap_;
+  std::unique_ptr<Callbacks> callbacks_;
   sc_core::sc_event wake_;
   Tick armed_ = kNever;
   uint64_t seq_ = 0;

@@ -287,7 +287,14 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
       field<ClusterConfig>(
           int_param("sim.thread_stack_KiB", "KiB", kFromField, 32, 65536,
                     "stack of each kernel core's SC_THREAD", "simulator setting"),
-          [](ClusterConfig & c) -> auto& { return c.thread_stack_bytes; }, 1024)};
+          [](ClusterConfig & c) -> auto& { return c.thread_stack_bytes; }, 1024),
+      field<ClusterConfig>(
+          int_param("sim.lazy_scalar", "", kFromField, 0, 1,
+                    "1: a core's scalar program runs ahead of simulated time while nothing can "
+                    "observe it, and wakes only when it must; 0: it waits out every cycle. The "
+                    "timing is identical (a switch for checking that)",
+                    "simulator setting"),
+          [](ClusterConfig & c) -> auto& { return c.lazy_scalar; })};
   return fields;
 }
 

@@ -46,7 +46,7 @@ void expect_lone_512(const std::vector<std::string>& sets, int dst, bool write, 
       } else {
         DataCopy(t, rg, n);
       }
-      start = now();
+      start = SimNowPs();
       b.at(start + ns_to_ps(want_ns) - 1, [&] {
         uint8_t x = 0;
         if (write) {
@@ -63,7 +63,7 @@ void expect_lone_512(const std::vector<std::string>& sets, int dst, bool write, 
         SetFlag<HardEvent::MTE2_S>(0);
         WaitFlag<HardEvent::MTE2_S>(0);
       }
-      done = now();
+      done = SimNowPs();
     });
     return nlohmann::json{{"latency_ps", done - start},
                           {"early", early},
@@ -174,7 +174,7 @@ nlohmann::json lone_transfer(const std::vector<std::string>& sets, int dies, int
       } else {
         DataCopy(t, rg, n);
       }
-      start = now();
+      start = SimNowPs();
       b.at(start + want - 1, [&] { early = last_byte() == 0x5A; });
       if (write) {
         SetFlag<HardEvent::MTE3_S>(0);
@@ -183,7 +183,7 @@ nlohmann::json lone_transfer(const std::vector<std::string>& sets, int dies, int
         SetFlag<HardEvent::MTE2_S>(0);
         WaitFlag<HardEvent::MTE2_S>(0);
       }
-      done = now();
+      done = SimNowPs();
       landed = last_byte() == 0x5A;
     });
     return nlohmann::json{{"latency_ps", done - start},
@@ -336,7 +336,7 @@ nlohmann::json write_pattern(const std::vector<std::pair<int, int>>& flows, uint
       }
       PipeBarrier<PIPE_ALL>();
       for (size_t f = 0; f < flows.size(); ++f)
-        if (flows[f].first == static_cast<int>(GetRankId())) finish[f] = std::max(finish[f], now());
+        if (flows[f].first == static_cast<int>(GetRankId())) finish[f] = std::max(finish[f], Tick{SimNowPs()});
     });
     nlohmann::json j;
     for (size_t f = 0; f < flows.size(); ++f) {

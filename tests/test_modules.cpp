@@ -108,7 +108,7 @@ TEST(Modules, AnotherTlmTargetInPlaceOfTheHbmTimesTheTransfers) {
     LocalTensor<uint8_t> l = ub_tensor<uint8_t>(pipe, n);
     DataCopy(l, global<uint8_t>(x, n), n);
     Order<HardEvent::MTE2_S>();
-    resumed = now();
+    resumed = SimNowPs();
     DataCopy(global<uint8_t>(y, n), l, n);
   });
   EXPECT_EQ(target->transfers, 2u);
@@ -150,7 +150,7 @@ TEST(Modules, AnotherCostModelChangesTheVectorTime) {
     TPipe pipe;
     Duplicate(ub_tensor<float>(pipe, 1000), 2.5f, 1000);
     Order<HardEvent::V_S>();
-    resumed = now();
+    resumed = SimNowPs();
   });
   EXPECT_EQ(resumed, issue(b.timing()) + ns_to_ps(1000));
 }

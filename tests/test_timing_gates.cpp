@@ -45,7 +45,7 @@ TEST(TimingGate, LoneDataCopyInLandsExactlyAfterIssueTransferAndLatency) {
     TPipe pipe;
     DataCopy(ub_tensor<uint8_t>(pipe, n), global<uint8_t>(x, n), n);
     Order<HardEvent::MTE2_S>();
-    resumed = now();
+    resumed = SimNowPs();
     after = core.ub()[n - 1];
   });
   EXPECT_EQ(before, 0) << "bytes visible before the transfer completed";
@@ -70,7 +70,7 @@ TEST(TimingGate, LoneDataCopyOutIsVisibleInGmExactlyAtCompletion) {
     TPipe pipe;
     DataCopy(global<uint8_t>(y, n), ub_tensor<uint8_t>(pipe, n), n);
     Order<HardEvent::MTE3_S>();
-    resumed = now();
+    resumed = SimNowPs();
     b.sim().read(y + n - 1, &after, 1);
   });
   EXPECT_EQ(before, 0x11);
@@ -90,7 +90,7 @@ TEST(TimingGate, UnalignedGmAddressSlowsTheEngineByTheEfficiencyFactor) {
     TPipe pipe;
     DataCopy(ub_tensor<uint8_t>(pipe, n), global<uint8_t>(x, n), n);
     Order<HardEvent::MTE2_S>();
-    resumed = now();
+    resumed = SimNowPs();
   });
   EXPECT_EQ(resumed, issue(t) + hold + ns_to_ps(130));
 }
@@ -109,7 +109,7 @@ TEST(TimingGate, VectorResultAppearsAfterOverheadPlusRepeats) {
     LocalTensor<float> l = ub_tensor<float>(pipe, count);
     Duplicate(l, 2.5f, count);
     Order<HardEvent::V_S>();
-    resumed = now();
+    resumed = SimNowPs();
     after = l.GetValue(count - 1);
   });
   EXPECT_EQ(before, 0.0f);
@@ -141,7 +141,7 @@ TEST(TimingGate, WaitFlagReleasesExactlyAtTheSetsCompletion) {
     Order<HardEvent::MTE2_V>();
     Muls(l, l, 2.0f, count);
     Order<HardEvent::V_S>();
-    resumed = now();
+    resumed = SimNowPs();
     after = l.GetValue(0);
   });
   EXPECT_EQ(before, 3.0f) << "the vector result landed early";
@@ -163,7 +163,7 @@ TEST(TimingGate, BackToBackTransfersOverlapInFlightButNotOnTheEngine) {
     DataCopy(l, g, n);
     DataCopy(l[n], g[n], n);
     Order<HardEvent::MTE2_S>();
-    resumed = now();
+    resumed = SimNowPs();
   });
   // The second transfer starts when the engine is free (after `hold`), not when the first lands.
   EXPECT_EQ(resumed, issue(t) + hold + hold + ns_to_ps(130));
@@ -181,7 +181,7 @@ TEST(TimingGate, HbmIsSharedFifoWhenItIsTheBottleneck) {
     TPipe pipe;
     DataCopy(ub_tensor<uint8_t>(pipe, n), global<uint8_t>(x + GetBlockIdx() * n, n), n);
     Order<HardEvent::MTE2_S>();
-    resumed[GetBlockIdx()] = now();
+    resumed[GetBlockIdx()] = SimNowPs();
   });
   Tick first = issue(t) + occ + ns_to_ps(130);
   EXPECT_EQ(std::min(resumed[0], resumed[1]), first);
@@ -198,7 +198,7 @@ TEST(TimingGate, ScalarStallsWhileThePipeQueueIsFull) {
     TPipe pipe;
     LocalTensor<float> l = ub_tensor<float>(pipe, count);
     for (int i = 0; i < 4; ++i) Duplicate(l, 1.0f, count);
-    after_issue = now();
+    after_issue = SimNowPs();
   });
   // #1 starts at issue (leaves the queue), #2 and #3 wait in it, #4 finds it full until #1 ends.
   ASSERT_GT(vec, 3 * issue(t));
@@ -213,7 +213,7 @@ TEST(TimingGate, SyncAllReleasesEveryCoreAfterTheLastArrival) {
     model::AivCore& c = detail::core();
     c.scalar_work(static_cast<uint64_t>(GetBlockIdx()) * 1000);
     SyncAll();
-    left[GetBlockIdx()] = now();
+    left[GetBlockIdx()] = SimNowPs();
   });
   Tick release = t.clock.cycles(3000) + issue(t) + t.clock.cycles(t.syncall_cycles);
   for (Tick l : left) EXPECT_EQ(l, release);
@@ -229,7 +229,7 @@ TEST(TimingGate, PipeBarrierAllWaitsForEveryPipe) {
     TPipe pipe;
     DataCopy(global<uint8_t>(y, n), ub_tensor<uint8_t>(pipe, n), n);
     PipeBarrier<PIPE_ALL>();
-    resumed = now();
+    resumed = SimNowPs();
   });
   Tick done = issue(t) + std::max(dma_hold(t, n, t.mte3_bytes_per_cycle), transfer_ps(n, 1600)) +
               ns_to_ps(52);

@@ -197,6 +197,7 @@ void scalar_gm_read(uint64_t addr, void* dst, size_t bytes) {
   check_scalar_gm(c, addr, bytes, "GetValue");
   if (!in_hccl_window(addr)) c.scalar_access("GetValue (GM)", {addr, addr + bytes, false, true});
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
+  c.scalar_sync();  // GM may change under the scalar: read it at the scalar's time
   memory().read(addr, dst, bytes);
 }
 
@@ -205,12 +206,13 @@ void scalar_gm_write(uint64_t addr, const void* src, size_t bytes) {
   check_scalar_gm(c, addr, bytes, "SetValue");
   if (!in_hccl_window(addr)) c.scalar_access("SetValue (GM)", {addr, addr + bytes, true, true});
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
+  c.scalar_sync();  // others may read it: write it at the scalar's time
   memory().write(addr, src, bytes);
 }
 
 void scalar_ub_access(uint64_t offset, uint64_t bytes, bool write) {
   m::AivCore& c = core();
-  c.scalar_work(c.timing().issue_cycles);
+  c.scalar_ub_work(c.timing().issue_cycles);
   c.scalar_access(write ? "SetValue (UB)" : "GetValue (UB)",
                   {offset, offset + bytes, write, false});
 }

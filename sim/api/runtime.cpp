@@ -60,6 +60,10 @@ std::string describe_gm(uint64_t addr) {
 
 }  // namespace detail
 
+uint64_t SimNowPs() {
+  return detail::core().scalar_now();
+}
+
 uint64_t SimCyclesIn(uint64_t ps) {
   return static_cast<uint64_t>(static_cast<double>(ps) * detail::core().timing().clock.ghz /
                                1000.0);

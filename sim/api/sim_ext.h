@@ -7,10 +7,9 @@
 
 namespace AscendC {
 
-// The simulated time in ps, for calibration kernels that time one instruction.
-inline uint64_t SimNowPs() {
-  return ascend::model::now();
-}
+// The simulated time in ps as the calling core's scalar unit sees it (its program order), for
+// calibration kernels that time one instruction and for phase stamps.
+uint64_t SimNowPs();
 
 // The core clock's cycles in `ps` (rounded down): turns a time parameter into a SimStall.
 uint64_t SimCyclesIn(uint64_t ps);
