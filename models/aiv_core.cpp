@@ -9,7 +9,7 @@ namespace ascend::model {
 
 AivCore::AivCore(const sc_core::sc_module_name& name, int die, int index, const CoreTiming& timing,
                  Scheduler& sched, const CostModel& cost, SyncAllBarrier& sync_all,
-                 size_t stack_bytes)
+                 size_t stack_bytes, uint8_t* ub_memory)
     : sc_core::sc_module(name),
       die_(die),
       index_(index),
@@ -17,7 +17,7 @@ AivCore::AivCore(const sc_core::sc_module_name& name, int die, int index, const 
       timing_(timing),
       sched_(sched),
       sync_all_(sync_all),
-      ub_("ub", timing.ub_bytes),
+      ub_("ub", timing.ub_bytes, ub_memory),
       vector_("vector", cost),
       mte2_("mte2", cost, false),
       mte3_("mte3", cost, true) {
@@ -55,8 +55,7 @@ void AivCore::on_event(uint32_t op, uint32_t arg) {
       if (arg == wait_token_) resume_ev_.notify();  // runs once the instant's Resumes are fired
       break;
     case kPush: {
-      Instr in = std::move(pending_.front());
-      pending_.pop_front();
+      Instr in = pending_.take_front();
       PipeId p = in.pipe;
       --pending_per_pipe_[static_cast<int>(p)];
       if (p == PipeId::S) {  // SetFlag<S_X>
@@ -76,8 +75,7 @@ void AivCore::on_event(uint32_t op, uint32_t arg) {
       complete(arg);
       break;
     case kStart: {
-      std::function<void()> fn = std::move(flights_[arg].fn);
-      flights_[arg].fn = nullptr;
+      Effect fn = std::move(flights_[arg].fn);
       free_flights_.push_back(arg);
       if (fn) fn();
       break;
@@ -85,7 +83,7 @@ void AivCore::on_event(uint32_t op, uint32_t arg) {
   }
 }
 
-uint32_t AivCore::add_flight(PipeId p, std::function<void()> fn) {
+uint32_t AivCore::add_flight(PipeId p, Effect fn) {
   if (free_flights_.empty()) {
     flights_.push_back(Flight{p, std::move(fn)});
     return static_cast<uint32_t>(flights_.size() - 1);
@@ -245,9 +243,8 @@ void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
   uint64_t key = flag_key(e, id);
   scalar_sync();
   if (!flags_.count(key))
-    block_on(
-        [&] { return flags_.count(key) > 0; },
-        std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")");
+    block_on([&] { return flags_.count(key) > 0; },
+             std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")");
   if (--flags_[key] == 0) flags_.erase(key);
   set_level(flag_level(e), levels_[flag_level(e)] - 1);
   if (race_) race_->wait_flag(PipeId::S, key);
@@ -304,13 +301,12 @@ void SyncAllBarrier::arrive(AivCore& core) {
     for (AivCore* c : cores)
       if (c != &core) c->post_resume(release_at_);
   }
-  core.block_on(
-      [&] { return generation_ != gen && now() >= release_at_; }, "SyncAll",
-      [this] {
-        return "SyncAll (" + std::to_string(arrived_) + " of " + std::to_string(expected_) +
-               " cores arrived)";
-      },
-      generation_ != gen ? release_at_ : kNever);
+  core.block_on([&] { return generation_ != gen && now() >= release_at_; }, "SyncAll",
+                [this] {
+                  return "SyncAll (" + std::to_string(arrived_) + " of " +
+                         std::to_string(expected_) + " cores arrived)";
+                },
+                generation_ != gen ? release_at_ : kNever);
 }
 
 // ---------------------------------------------------------------- pipes
@@ -348,8 +344,7 @@ void AivCore::step(PipeId p) {
     if (in.kind == Instr::Kind::Work) {
       if (pp.engine_free > t) {  // the engine takes the next transfer when its hold ends
         pp.kick_pending = true;
-        sched_.post(pp.engine_free, EventClass::Model, uid_, this, kStep,
-                    static_cast<uint32_t>(p));
+        sched_.post(pp.engine_free, EventClass::Model, uid_, this, kStep, static_cast<uint32_t>(p));
         break;
       }
       start_work(p, in, t);
@@ -420,7 +415,8 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
   // start event exists even when there is nothing to read (a timing-only payload DMA), so that a
   // timing-only run processes exactly the same events, in the same order, as a full one.
   if (start > t) {
-    sched_.post(start, EventClass::Model, uid_, this, kStart, add_flight(p, std::move(in.on_start)));
+    sched_.post(start, EventClass::Model, uid_, this, kStart,
+                add_flight(p, std::move(in.on_start)));
   } else if (in.on_start) {
     in.on_start();
   }
@@ -441,8 +437,7 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
 
 void AivCore::complete(uint32_t flight) {
   PipeId p = flights_[flight].pipe;
-  std::function<void()> effect = std::move(flights_[flight].fn);
-  flights_[flight].fn = nullptr;
+  Effect effect = std::move(flights_[flight].fn);
   free_flights_.push_back(flight);
   Pipe& pp = pipe(p);
   if (effect) effect();

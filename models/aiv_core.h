@@ -42,7 +42,9 @@
 #include "models/cost_model.h"
 #include "models/events.h"
 #include "models/global_memory.h"
+#include "models/inline_function.h"
 #include "models/race_checker.h"
+#include "models/ring.h"
 #include "models/scheduler.h"
 #include "models/time.h"
 
@@ -94,6 +96,9 @@ struct Access {
   bool gm;
 };
 
+// What an instruction does to memory, kept inline (no allocation per instruction).
+using Effect = InlineFunction<96>;
+
 struct Instr {
   enum class Kind : uint8_t { Work, SetFlag, WaitFlag, Barrier } kind = Kind::Work;
   PipeId pipe = PipeId::V;
@@ -101,8 +106,8 @@ struct Instr {
   HardEvent event = HardEvent::MTE2_V;
   uint32_t event_id = 0;
   const char* name = "";
-  std::function<void()> on_start;  // reads the source of a DMA
-  std::function<void()> effect;    // memory effect at completion
+  Effect on_start;  // reads the source of a DMA
+  Effect effect;    // memory effect at completion
   // Race check only: what the instruction touches, and the scalar's clock when it was issued.
   std::vector<Access> accesses;
   RaceChecker::VClock issued_clock{};
@@ -116,7 +121,8 @@ class AivCore : public sc_core::sc_module, public EventTarget {
  public:
   SC_HAS_PROCESS(AivCore);
   AivCore(const sc_core::sc_module_name& name, int die, int index, const CoreTiming& timing,
-          Scheduler& sched, const CostModel& cost, SyncAllBarrier& sync_all, size_t stack_bytes);
+          Scheduler& sched, const CostModel& cost, SyncAllBarrier& sync_all, size_t stack_bytes,
+          uint8_t* ub_memory);
 
   // ---- host side ----
   void launch(std::function<void()> program, int block_idx, int block_num);
@@ -202,7 +208,7 @@ class AivCore : public sc_core::sc_module, public EventTarget {
 
  private:
   struct Pipe {
-    std::deque<Instr> q;
+    Ring<Instr> q;
     Tick engine_free = 0;
     int outstanding = 0;
     bool kick_pending = false;
@@ -221,7 +227,7 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   void kick(PipeId p);
   void start_work(PipeId p, Instr& in, Tick t);
   void complete(uint32_t flight);
-  uint32_t add_flight(PipeId p, std::function<void()> fn);
+  uint32_t add_flight(PipeId p, Effect fn);
   void set_flag(HardEvent e, uint32_t id);
   uint64_t flag_key(HardEvent e, uint32_t id) const;
   void drain();  // waits until every pipe is empty (no issue cost)
@@ -261,12 +267,12 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   DmaEngine mte2_, mte3_;
   std::array<Pipe, kPipes> pipes_;
   // Instructions the scalar issued that have not reached their time yet (lazy scalar), in order.
-  std::deque<Instr> pending_;
+  Ring<Instr> pending_;
   std::array<uint32_t, kPipes> pending_per_pipe_{};
   // What an instruction does when it starts or completes, until then.
   struct Flight {
     PipeId pipe;
-    std::function<void()> fn;
+    Effect fn;
   };
   std::vector<Flight> flights_;
   std::vector<uint32_t> free_flights_;
@@ -288,8 +294,8 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   sc_core::sc_process_handle thread_;
   sc_core::sc_event resume_ev_;
   bool lazy_ = true;
-  Tick lag_ = 0;              // how far the scalar clock is ahead of simulated time
-  uint32_t wait_token_ = 0;   // the scalar's current wait; Resumes of older waits are stale
+  Tick lag_ = 0;                // how far the scalar clock is ahead of simulated time
+  uint32_t wait_token_ = 0;     // the scalar's current wait; Resumes of older waits are stale
   uint32_t woken_token_ = ~0u;  // the wait a wake_scalar() Resume was already posted for
   int block_idx_ = 0;
   int block_num_ = 1;

@@ -5,7 +5,7 @@
 namespace ascend::model {
 
 Die::Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cfg, Scheduler& sched,
-         const CostModel& cost)
+         const CostModel& cost, uint8_t* ub_memory)
     : sc_core::sc_module(name),
       index(index),
       hbm("hbm", index, cfg.hbm.gbps),
@@ -14,7 +14,8 @@ Die::Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cf
   for (int c = 0; c < cfg.aiv_per_die; ++c) {
     std::string n = "aiv" + std::to_string(c);
     cores.push_back(std::make_unique<AivCore>(n.c_str(), index, c, cfg.core, sched, cost, sync_all,
-                                              cfg.thread_stack_bytes));
+                                              cfg.thread_stack_bytes,
+                                              ub_memory + size_t{cfg.core.ub_bytes} * c));
     cores.back()->set_lazy_scalar(cfg.lazy_scalar != 0);
     cores.back()->mte2().socket.bind(noc.cores);
     cores.back()->mte3().socket.bind(noc.cores);
@@ -37,10 +38,12 @@ Cluster::Cluster(const sc_core::sc_module_name& name, const ClusterConfig& cfg)
       cost_(cfg.cost_model ? cfg.cost_model
                            : std::make_shared<DefaultCostModel>(cfg.core, cfg.hbm)),
       sched_(std::make_unique<Scheduler>("scheduler")),
-      gm_(cfg.hbm.capacity_bytes) {
+      gm_(cfg.hbm.capacity_bytes),
+      ub_pages_(size_t{cfg.core.ub_bytes} * cfg.aiv_per_die * cfg.dies) {
   for (int d = 0; d < cfg.dies; ++d) {
     std::string n = "die" + std::to_string(d);
-    dies_.push_back(std::make_unique<Die>(n.c_str(), d, cfg, *sched_, *cost_));
+    uint8_t* ub = ub_pages_.data() + size_t{cfg.core.ub_bytes} * cfg.aiv_per_die * d;
+    dies_.push_back(std::make_unique<Die>(n.c_str(), d, cfg, *sched_, *cost_, ub));
   }
   FabricConfig f = cfg.fabric;
   f.dies = cfg.dies;

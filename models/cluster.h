@@ -35,8 +35,9 @@ struct ClusterConfig {
 
 class Die : public sc_core::sc_module {
  public:
+  // `ub_memory`: the UBs of the die's cores, one after the other.
   Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cfg, Scheduler& sched,
-      const CostModel& cost);
+      const CostModel& cost, uint8_t* ub_memory);
   // Binds the die's memory side (behind its hccl_window) to `target` in place of its HBM, before
   // the run starts: a DRAM model, or a test's target. Unbound at the end of elaboration: the HBM.
   void bind_memory(MemoryTarget& target);
@@ -73,6 +74,7 @@ class Cluster : public sc_core::sc_module {
   std::shared_ptr<const CostModel> cost_;
   std::unique_ptr<Scheduler> sched_;
   GlobalMemory gm_;
+  ZeroPages ub_pages_;  // every core's UB
   std::vector<std::unique_ptr<Die>> dies_;
   std::unique_ptr<Fabric> fabric_;
 };

@@ -1,8 +1,26 @@
 #include "models/core_units.h"
 
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include "models/errors.h"
 
 namespace ascend::model {
+
+ZeroPages::ZeroPages(size_t bytes) : bytes_(std::max<size_t>(bytes, 1)) {
+  void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    throw SimError(kExitInternal, "cannot map " + std::to_string(bytes_) +
+                                      " B for the cores' UBs: " + std::strerror(errno));
+  base_ = static_cast<uint8_t*>(p);
+}
+
+ZeroPages::~ZeroPages() {
+  munmap(base_, bytes_);
+}
 
 DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const CostModel& cost, bool write)
     : sc_core::sc_module(name),

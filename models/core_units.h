@@ -5,6 +5,7 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <systemc>
@@ -17,22 +18,38 @@
 
 namespace ascend::model {
 
-// The Unified Buffer: the core's local memory. Bytes are stored only once allocated.
+// The Unified Buffer: the core's local memory. Its pages take memory only once touched.
 class Ub : public sc_core::sc_module {
  public:
-  Ub(const sc_core::sc_module_name& name, uint32_t capacity)
-      : sc_core::sc_module(name), capacity_(capacity) {}
-  uint8_t* data() { return bytes_.data(); }
-  // Grows the backing store to cover [0, bytes).
-  void reserve(uint32_t bytes) {
-    if (bytes > bytes_.size()) bytes_.resize(bytes, 0);
-  }
-  uint32_t allocated() const { return static_cast<uint32_t>(bytes_.size()); }
+  // `backing`: `capacity` zero-filled bytes (ZeroPages), owned by the cluster.
+  Ub(const sc_core::sc_module_name& name, uint32_t capacity, uint8_t* backing)
+      : sc_core::sc_module(name), capacity_(capacity), bytes_(backing) {}
+  uint8_t* data() { return bytes_; }
+  // What the kernel's TPipe has allocated: [0, bytes) may be used.
+  void reserve(uint32_t bytes) { allocated_ = std::max(allocated_, bytes); }
+  uint32_t allocated() const { return allocated_; }
   uint32_t capacity() const { return capacity_; }
 
  private:
   uint32_t capacity_;
-  std::vector<uint8_t> bytes_;
+  uint8_t* bytes_;
+  uint32_t allocated_ = 0;
+};
+
+// Zero-filled memory whose pages the OS provides only when first touched: the UBs of every core
+// of a run in one mapping, so a timing-only run, which never writes its payload buffers, holds
+// no memory for them.
+class ZeroPages {
+ public:
+  explicit ZeroPages(size_t bytes);
+  ~ZeroPages();
+  ZeroPages(const ZeroPages&) = delete;
+  ZeroPages& operator=(const ZeroPages&) = delete;
+  uint8_t* data() { return base_; }
+
+ private:
+  uint8_t* base_;
+  size_t bytes_;
 };
 
 // The vector unit: one instruction at a time, for the cost model's time.

@@ -46,8 +46,10 @@ void Scheduler::post(Tick t, EventClass cls, uint32_t uid, EventTarget* target, 
                      uint32_t arg) {
   Tick n = now();
   if (t < n) t = n;
-  heap_.push_back(
-      Item{t, (static_cast<uint64_t>(cls) << 32) | uid, seq_++, target, op, arg});
+  uint64_t order = static_cast<uint64_t>(cls) << kClassShift |
+                   static_cast<uint64_t>(uid) << kSeqBits |
+                   (seq_++ & ((uint64_t{1} << kSeqBits) - 1));
+  heap_.push_back(Item{t, order, target, op, arg});
   std::push_heap(heap_.begin(), heap_.end(), later);
   if (!firing_ && t < armed_) wake(t);
 }
@@ -79,11 +81,13 @@ void Scheduler::fire() {
     ++fired_;
     item.target->on_event(item.op, item.arg);
   };
-  constexpr uint64_t kResume = static_cast<uint64_t>(EventClass::Resume) << 32;
-  if (due() && heap_.front().order >> 32 == kResume >> 32) {
+  auto resume = [&] {
+    return heap_.front().order >> kClassShift == static_cast<uint64_t>(EventClass::Resume);
+  };
+  if (due() && resume()) {
     // Step 1 of an instant: wake the threads due now; they run when this method returns, and
     // the instant's other events fire in the next delta cycle.
-    while (due() && heap_.front().order >> 32 == kResume >> 32) pop_and_fire();
+    while (due() && resume()) pop_and_fire();
   } else {
     while (due()) pop_and_fire();
   }

@@ -41,11 +41,11 @@ class Scheduler : public sc_core::sc_module {
   ~Scheduler() override;
 
   // Delivers (op, arg) to `target` at absolute time t (t >= now), ordered at equal times by
-  // (cls, uid, posting order). `uid` is the core the event belongs to (kNoUid for none).
+  // (cls, uid, posting order). `uid` (< 2^20) is the core the event belongs to (kNoUid for none).
   void post(Tick t, EventClass cls, uint32_t uid, EventTarget* target, uint32_t op, uint32_t arg);
   // A one-off callback (a Model event of no core); not for hot paths.
   void at(Tick t, std::function<void()> fn);
-  static constexpr uint32_t kNoUid = 0xffffffffu;
+  static constexpr uint32_t kNoUid = (1u << 20) - 1;
 
   uint64_t fired() const { return fired_; }
 
@@ -57,16 +57,15 @@ class Scheduler : public sc_core::sc_module {
  private:
   struct Item {
     Tick t;
-    uint64_t order;  // class << 32 | uid
-    uint64_t seq;
+    uint64_t order;  // class (2 bits) | uid (20 bits) | posting sequence (42 bits)
     EventTarget* target;
     uint32_t op, arg;
   };
-  // A min-heap on (t, order, seq).
+  static constexpr int kSeqBits = 42;
+  static constexpr int kClassShift = 62;
+  // A min-heap on (t, order).
   static bool later(const Item& a, const Item& b) {
-    if (a.t != b.t) return a.t > b.t;
-    if (a.order != b.order) return a.order > b.order;
-    return a.seq > b.seq;
+    return a.t != b.t ? a.t > b.t : a.order > b.order;
   }
   class Callbacks;
   void fire();

@@ -336,7 +336,8 @@ nlohmann::json write_pattern(const std::vector<std::pair<int, int>>& flows, uint
       }
       PipeBarrier<PIPE_ALL>();
       for (size_t f = 0; f < flows.size(); ++f)
-        if (flows[f].first == static_cast<int>(GetRankId())) finish[f] = std::max(finish[f], Tick{SimNowPs()});
+        if (flows[f].first == static_cast<int>(GetRankId()))
+          finish[f] = std::max(finish[f], Tick{SimNowPs()});
     });
     nlohmann::json j;
     for (size_t f = 0; f < flows.size(); ++f) {

@@ -45,6 +45,74 @@ static bool in_hccl_window(uint64_t gm) {
   return inside(w.data[die], w.data_bytes) || inside(w.status[die], w.status_bytes);
 }
 
+namespace {
+
+// The bytes of one DMA between its start and its completion. Recycled, with the capacity of its
+// staging buffer, so that the many small transfers of a run (flags, counts, ids) allocate
+// nothing.
+struct DmaMove {
+  DmaDesc d;
+  m::AivCore* core = nullptr;
+  uint32_t skip = 0, keep = 0;
+  std::vector<uint8_t> staged;
+
+  void read_source() {  // at the start
+    staged.resize(uint64_t{d.block_count} * keep);
+    for (uint32_t b = 0; b < d.block_count; ++b) {
+      uint8_t* s = staged.data() + uint64_t{b} * keep;
+      if (d.to_gm) {
+        std::memcpy(s, core->ub() + d.ub + uint64_t{b} * d.ub_stride + skip, keep);
+      } else {
+        memory().read(d.gm + uint64_t{b} * d.gm_stride + skip, s, keep);
+      }
+    }
+  }
+  void land() {  // at completion
+    for (uint32_t b = 0; b < d.block_count; ++b) {
+      const uint8_t* s = staged.data() + uint64_t{b} * keep;
+      if (d.to_gm) {
+        memory().write(d.gm + uint64_t{b} * d.gm_stride + skip, s, keep);
+        continue;
+      }
+      uint8_t* ub = core->ub() + d.ub + uint64_t{b} * d.ub_stride;
+      std::memcpy(ub + d.pad_left + skip, s, keep);
+      if (!d.pad) continue;
+      for (uint32_t i = 0; i < d.pad_left; i += d.pad_elem)
+        std::memcpy(ub + i, d.pad_value, d.pad_elem);
+      uint8_t* right = ub + d.pad_left + d.block_bytes;
+      for (uint32_t i = 0; i < d.pad_right; i += d.pad_elem)
+        std::memcpy(right + i, d.pad_value, d.pad_elem);
+    }
+  }
+};
+
+std::vector<std::unique_ptr<DmaMove>>& spare_moves() {
+  static std::vector<std::unique_ptr<DmaMove>> spare;
+  return spare;
+}
+
+// Owns a DmaMove and gives it back for reuse when the instruction is done with it.
+struct RecycleMove {
+  void operator()(DmaMove* m) const {
+    if (spare_moves().size() < 4096) {
+      spare_moves().emplace_back(m);
+    } else {
+      delete m;
+    }
+  }
+};
+using MovePtr = std::unique_ptr<DmaMove, RecycleMove>;
+
+MovePtr take_move() {
+  auto& spare = spare_moves();
+  if (spare.empty()) return MovePtr(new DmaMove);
+  MovePtr m(spare.back().release());
+  spare.pop_back();
+  return m;
+}
+
+}  // namespace
+
 void issue_dma(const DmaDesc& d) {
   m::AivCore& c = core();
   if (d.block_count == 0 || d.block_bytes == 0) fault(std::string(d.name) + " of 0 bytes");
@@ -87,40 +155,18 @@ void issue_dma(const DmaDesc& d) {
     c.issue(std::move(in));  // all payload: timed, no effect
     return;
   }
-  uint32_t keep = d.block_bytes - skip;
-  auto staged = std::make_shared<std::vector<uint8_t>>();
-  in.on_start = [cp, d, staged, skip, keep] {
-    staged->resize(uint64_t{d.block_count} * keep);
-    for (uint32_t b = 0; b < d.block_count; ++b) {
-      uint8_t* s = staged->data() + uint64_t{b} * keep;
-      if (d.to_gm) {
-        std::memcpy(s, cp->ub() + d.ub + uint64_t{b} * d.ub_stride + skip, keep);
-      } else {
-        memory().read(d.gm + uint64_t{b} * d.gm_stride + skip, s, keep);
-      }
-    }
-  };
-  in.effect = [cp, d, staged, skip, keep] {
-    for (uint32_t b = 0; b < d.block_count; ++b) {
-      const uint8_t* s = staged->data() + uint64_t{b} * keep;
-      if (d.to_gm) {
-        memory().write(d.gm + uint64_t{b} * d.gm_stride + skip, s, keep);
-        continue;
-      }
-      uint8_t* ub = cp->ub() + d.ub + uint64_t{b} * d.ub_stride;
-      std::memcpy(ub + d.pad_left + skip, s, keep);
-      if (!d.pad) continue;
-      for (uint32_t i = 0; i < d.pad_left; i += d.pad_elem)
-        std::memcpy(ub + i, d.pad_value, d.pad_elem);
-      uint8_t* right = ub + d.pad_left + d.block_bytes;
-      for (uint32_t i = 0; i < d.pad_right; i += d.pad_elem)
-        std::memcpy(right + i, d.pad_value, d.pad_elem);
-    }
-  };
+  MovePtr move = take_move();
+  move->d = d;
+  move->core = cp;
+  move->skip = skip;
+  move->keep = d.block_bytes - skip;
+  DmaMove* raw = move.get();  // the completion owns it; the start comes first
+  in.on_start = [raw] { raw->read_source(); };
+  in.effect = [owned = std::move(move)] { owned->land(); };
   c.issue(std::move(in));
 }
 
-void issue_vector(const char* name, uint64_t repeats, std::function<void()> effect) {
+void issue_vector(const char* name, uint64_t repeats, m::Effect effect) {
   if (skipped_prefix(state()) == CoreState::kAllPayload) effect = nullptr;
   m::Instr in;
   in.pipe = m::PipeId::V;

@@ -51,7 +51,7 @@ void issue_dma(const DmaDesc& d);
 
 // A vector instruction of `repeats` repeats whose effect runs at completion (skipped for payload
 // in a timing-only run).
-void issue_vector(const char* name, uint64_t repeats, std::function<void()> effect);
+void issue_vector(const char* name, uint64_t repeats, m::Effect effect);
 inline uint64_t repeats_for(uint64_t count, size_t elem_bytes) {
   return std::max<uint64_t>(1, (count * elem_bytes + 255) / 256);
 }

@@ -46,9 +46,9 @@ CoreState& Runtime::current() {
 
 void fault(const std::string& what) {
   m::AivCore& c = core();
-  c.kernel_fault("kernel '" + c.kernel_name() + "' die " + std::to_string(c.die()) +
-                       " core " + std::to_string(c.index()) + " at " +
-                       std::to_string(m::ps_to_ns(m::now())) + " ns: " + what);
+  c.kernel_fault("kernel '" + c.kernel_name() + "' die " + std::to_string(c.die()) + " core " +
+                 std::to_string(c.index()) + " at " + std::to_string(m::ps_to_ns(m::now())) +
+                 " ns: " + what);
 }
 
 std::string describe_gm(uint64_t addr) {

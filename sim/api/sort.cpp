@@ -4,7 +4,7 @@
 
 namespace AscendC::detail {
 
-void issue_vector_cycles(const char* name, double cycles, std::function<void()> effect) {
+void issue_vector_cycles(const char* name, double cycles, m::Effect effect) {
   // The vector pipe charges ceil(repeats * 256 / vector.bytes_per_cycle) cycles per instruction;
   // express `cycles` in those units so that the width parameter does not scale it.
   double per_repeat = 256.0 / core().timing().vector_bytes_per_cycle;

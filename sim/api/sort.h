@@ -29,7 +29,7 @@ namespace AscendC {
 
 namespace detail {
 // Issues a vector instruction that lasts `cycles` core cycles (independent of the vector width).
-void issue_vector_cycles(const char* name, double cycles, std::function<void()> effect);
+void issue_vector_cycles(const char* name, double cycles, m::Effect effect);
 std::array<uint16_t, 4> last_mrgsort_result();
 }  // namespace detail
 
