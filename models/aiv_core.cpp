@@ -103,7 +103,8 @@ void AivCore::run() {
     set_level(busy_level(PipeId::S), 1);
     try {
       program_();
-      drain();  // a kernel ends when its last instruction has completed (synced)
+      drain();        // a kernel ends when its last instruction has completed
+      scalar_sync();  // and simulated time has reached its scalar's
       flush_scalar_run();
       state_ = State::Done;
     } catch (const KernelAbort&) {
@@ -120,7 +121,7 @@ void AivCore::run() {
     }
     finished_at_ = scalar_now();  // an aborted kernel may stop ahead of simulated time
     lag_ = 0;
-    set_level(busy_level(PipeId::S), 0);
+    set_level(busy_level(PipeId::S), 0, finished_at_);
   }
 }
 
@@ -161,10 +162,13 @@ void AivCore::scalar_ub_work(uint64_t cycles) {
   if (!pending_.empty() || !all_pipes_idle()) scalar_sync();
 }
 
+// Wakes the scalar only when what it waits for holds (a thread switch costs far more than the
+// check), and not before the time its wait began.
 void AivCore::wake_scalar() {
   if (scalar_waiting_.empty() || woken_token_ == wait_token_) return;
+  if (waiting_ready_ && !(*waiting_ready_)()) return;
   woken_token_ = wait_token_;
-  post_resume(now());
+  post_resume(std::max(now(), wake_floor_));
 }
 
 void AivCore::flush_scalar_run() {
@@ -173,23 +177,29 @@ void AivCore::flush_scalar_run() {
   scalar_run_start_ = scalar_run_end_ = scalar_now();
 }
 
+// What a scalar waits for (a flag set, room in a queue, idle pipes, a released barrier) can only
+// become true, never false again, until the scalar acts: so a wait whose condition already holds
+// needs no sync, and one that does not ends at the scalar's time at the earliest.
 void AivCore::block_on(const std::function<bool()>& ready, const std::string& name,
                        std::function<std::string()> describe, Tick wake_at) {
-  scalar_sync();
   if (ready()) return;
-  Tick t0 = now();
+  Tick t0 = scalar_now();
   flush_scalar_run();
+  lag_ = 0;  // from here the scalar waits in simulated time
   scalar_waiting_ = name;
   scalar_waiting_describe_ = std::move(describe);
   scalar_waiting_since_ = t0;
-  set_level(busy_level(PipeId::S), 0);
+  set_level(busy_level(PipeId::S), 0, t0);
   ++wait_token_;
-  if (wake_at != kNever) post_resume(wake_at);
-  while (!ready()) {
+  waiting_ready_ = &ready;
+  wake_floor_ = t0;
+  if (wake_at != kNever) post_resume(std::max(wake_at, t0));
+  while (!ready() || now() < t0) {
     sc_core::wait(resume_ev_);
     woken_token_ = ~0u;  // a later wake_scalar() may post again
   }
   ++wait_token_;  // Resumes still pending for this wait are stale
+  waiting_ready_ = nullptr;
   set_level(busy_level(PipeId::S), 1);
   scalar_stall_ps_ += now() - t0;
   emit(Lane::FLOWCTRL, scalar_waiting_, t0, now());
@@ -241,12 +251,11 @@ void AivCore::scalar_set_flag(HardEvent e, uint32_t id) {
 void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   uint64_t key = flag_key(e, id);
-  scalar_sync();
   if (!flags_.count(key))
     block_on([&] { return flags_.count(key) > 0; },
              std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")");
   if (--flags_[key] == 0) flags_.erase(key);
-  set_level(flag_level(e), levels_[flag_level(e)] - 1);
+  set_level(flag_level(e), levels_[flag_level(e)] - 1, scalar_now());
   if (race_) race_->wait_flag(PipeId::S, key);
 }
 

@@ -78,8 +78,10 @@ class CoreObserver {
   virtual ~CoreObserver() = default;
   virtual void slice(int die, int core, Lane lane, const std::string& name, Tick start, Tick end,
                      const SliceArgs* args) = 0;
-  // A waveform level changed to `value` at the current time.
-  virtual void level(int die, int core, int level, int value) = 0;
+  // A waveform level changed by `delta` at time `at`. Changes come in program order, not time
+  // order: the scalar runs ahead of simulated time (lazy scalar), so its changes may carry a later
+  // time than the pipes' that follow them; deltas sum to the right level once sorted by time.
+  virtual void level(int die, int core, int level, int delta, Tick at) = 0;
 };
 
 // What a pipe instruction costs; the model turns it into time.
@@ -220,6 +222,9 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   };
   enum Op : uint32_t { kResume, kPush, kStep, kComplete, kStart };
   void on_event(uint32_t op, uint32_t arg) override;
+  bool live(uint32_t op, uint32_t arg) const override {
+    return op != kResume || arg == wait_token_;
+  }
   void run();
   void sleep_until(Tick t);
   void push(Instr in);  // hands an instruction to the core at the scalar clock
@@ -245,10 +250,10 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   void flush_scalar_run();
   void emit(Lane lane, const std::string& name, Tick start, Tick end,
             const SliceArgs* args = nullptr);
-  void set_level(int l, int value) {
+  void set_level(int l, int value, Tick at = now()) {
     if (levels_[l] == value) return;
+    if (observer_) observer_->level(die_, index_, l, value - levels_[l], at);
     levels_[l] = value;
-    if (observer_) observer_->level(die_, index_, l, value);
   }
   void note_gm_read(GmAddr gm, uint64_t bytes);
   Pipe& pipe(PipeId p) { return pipes_[static_cast<int>(p)]; }
@@ -297,6 +302,8 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   Tick lag_ = 0;                // how far the scalar clock is ahead of simulated time
   uint32_t wait_token_ = 0;     // the scalar's current wait; Resumes of older waits are stale
   uint32_t woken_token_ = ~0u;  // the wait a wake_scalar() Resume was already posted for
+  const std::function<bool()>* waiting_ready_ = nullptr;  // what the current wait waits for
+  Tick wake_floor_ = 0;                                   // and when it began
   int block_idx_ = 0;
   int block_num_ = 1;
   State state_ = State::Idle;

@@ -69,11 +69,21 @@ void Scheduler::wake(Tick t) {
   wake_.notify(sc_core::sc_time::from_value(t - now()));
 }
 
+void Scheduler::drop_moot() {
+  while (!heap_.empty() && !heap_.front().target->live(heap_.front().op, heap_.front().arg)) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    heap_.pop_back();
+  }
+}
+
 void Scheduler::fire() {
   firing_ = true;
   armed_ = kNever;
   const Tick n = now();
-  auto due = [&] { return !heap_.empty() && heap_.front().t <= n; };
+  auto due = [&] {
+    drop_moot();
+    return !heap_.empty() && heap_.front().t <= n;
+  };
   auto pop_and_fire = [&] {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     Item item = heap_.back();
@@ -92,6 +102,7 @@ void Scheduler::fire() {
     while (due()) pop_and_fire();
   }
   firing_ = false;
+  drop_moot();
   if (!heap_.empty()) wake(heap_.front().t);
 }
 

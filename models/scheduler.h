@@ -30,6 +30,9 @@ class EventTarget {
  public:
   virtual ~EventTarget() = default;
   virtual void on_event(uint32_t op, uint32_t arg) = 0;
+  // False for an event that has become moot (a wake-up for a wait that is over): it is dropped
+  // without firing, and simulated time never advances to it.
+  virtual bool live(uint32_t /*op*/, uint32_t /*arg*/) const { return true; }
 };
 
 enum class EventClass : uint8_t { Resume = 0, Push = 1, Model = 2 };
@@ -70,6 +73,7 @@ class Scheduler : public sc_core::sc_module {
   class Callbacks;
   void fire();
   void wake(Tick t);
+  void drop_moot();  // pops moot events off the top of the heap
 
   std::vector<Item> heap_;
   std::unique_ptr<Callbacks> callbacks_;

@@ -216,8 +216,8 @@ class ObserverFanOut : public model::CoreObserver {
              const model::SliceArgs* args) override {
     for (auto* o : to) o->slice(die, core, lane, name, start, end, args);
   }
-  void level(int die, int core, int level, int value) override {
-    for (auto* o : to) o->level(die, core, level, value);
+  void level(int die, int core, int level, int delta, Tick at) override {
+    for (auto* o : to) o->level(die, core, level, delta, at);
   }
 };
 
@@ -394,7 +394,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   rec.name = name;
   rec.cores = cores;
   rec.start = t0;
-  rec.span = model::now() - t0;
+  rec.span = 0;  // to the end of the last core (later events, if any, were moot)
   for (int d = 0; d < cluster_->dies(); ++d) {
     model::Die& die = cluster_->die(d);
     RankCounters rc;
@@ -407,6 +407,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
     }
     rc.hbm = after.hbm[d] - before.hbm[d];
     rec.rank_latency.push_back(end - t0);
+    rec.span = std::max(rec.span, end - t0);
     rec.ranks.push_back(std::move(rc));
   }
   std::vector<model::BandwidthServer*> ports = cluster_->fabric().ports();

@@ -55,7 +55,7 @@ struct KernelRecord {
   std::string name;
   int cores = 0;
   model::Tick start = 0;
-  model::Tick span = 0;                   // the launch to the last event of the launch
+  model::Tick span = 0;                   // the launch to the end of its last core
   std::vector<model::Tick> rank_latency;  // launch to the last core's end, per die
   std::vector<RankCounters> ranks;        // per die
   std::vector<PortCounters> ports;        // every fabric port, in creation order

@@ -31,7 +31,7 @@ class TraceRecorder : public model::CoreObserver {
   ~TraceRecorder() override;
   void slice(int die, int core, model::Lane lane, const std::string& name, model::Tick start,
              model::Tick end, const model::SliceArgs* args) override;
-  void level(int, int, int, int) override {}
+  void level(int, int, int, int, model::Tick) override {}
   // The module paths that name a die's process, a core's lanes and the fabric's process (before
   // the first slice).
   void name_die(int die, std::string module) { die_names_[die] = std::move(module); }

@@ -49,9 +49,9 @@ void VcdWriter::add_core(int die, int core, const std::string& module) {
   core_base_[core_key(die, core)] = base;
 }
 
-void VcdWriter::level(int die, int core, int level, int value) {
+void VcdWriter::level(int die, int core, int level, int delta, model::Tick at) {
   auto it = core_base_.find(core_key(die, core));
-  if (it != core_base_.end()) set(it->second + level, model::now(), value);
+  if (it != core_base_.end()) add_delta(it->second + level, at, delta);
 }
 
 void VcdWriter::write(const std::string& path) const {
@@ -99,6 +99,9 @@ void VcdWriter::write(const std::string& path) const {
       value[c.id] = c.delta ? value[c.id] + c.value : c.value;
       touched.push_back(c.id);
     }
+    // In variable order: the same waves give the same file, whatever order the changes came in.
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
     bool stamped = false;
     for (int id : touched) {
       if (value[id] == written[id]) continue;

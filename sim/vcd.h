@@ -26,7 +26,7 @@ class VcdWriter : public model::CoreObserver {
   void add_core(int die, int core, const std::string& module);
   void slice(int, int, model::Lane, const std::string&, model::Tick, model::Tick,
              const model::SliceArgs*) override {}
-  void level(int die, int core, int level, int value) override;
+  void level(int die, int core, int level, int delta, model::Tick at) override;
 
   // Writes the header, the initial values (all zero) and every change in time order.
   void write(const std::string& path) const;

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "tests/harness.h"
 
@@ -142,6 +143,49 @@ TEST(Observers, CombineWaitFlagSlicesHaveNoNegativeDuration) {
   }
   EXPECT_GT(waits, 0u);
   fs::remove_all(ro.out_dir);
+}
+
+}  // namespace
+}  // namespace ascend::test
+
+namespace ascend::test {
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream f(path);
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+// The lazy scalar (models/aiv_core.h) only saves thread switches: every kernel gives the same
+// figures, to the picosecond, the same waveforms and the same trace slices with it on and off.
+TEST(LazyScalar, OnAndOffGiveIdenticalFiguresWavesAndTracesForEveryKernel) {
+  for (const Case& c : cases()) {
+    Outcome out[2];
+    std::string waves[2];
+    std::multiset<std::string> slices[2];
+    for (int lazy = 0; lazy <= 1; ++lazy) {
+      RunOptions ro;
+      ro.out_dir = scratch(std::string(c.kernel) + "-lazy" + std::to_string(lazy)).string();
+      ro.trace = ro.vcd = true;
+      std::vector<std::string> sets = c.sets;
+      sets.push_back("trace.ranks=all");
+      sets.push_back("trace.cores=all");
+      sets.push_back("sim.lazy_scalar=" + std::to_string(lazy));
+      out[lazy] = run_scenario(c.kernel, sets, ro);
+      ASSERT_EQ(out[lazy].exit_code, 0) << c.kernel << ": " << out[lazy].message;
+      waves[lazy] = file_text(ro.out_dir + "/waves.vcd");
+      std::ifstream f(ro.out_dir + "/trace.json");
+      for (const auto& e : nlohmann::json::parse(f)["traceEvents"]) slices[lazy].insert(e.dump());
+      fs::remove_all(ro.out_dir);
+    }
+    EXPECT_EQ(out[0].stats["kernels"], out[1].stats["kernels"]) << c.kernel;
+    EXPECT_EQ(waves[0], waves[1]) << c.kernel;
+    EXPECT_EQ(slices[0], slices[1]) << c.kernel;
+    // It is on by default, and it saves events.
+    EXPECT_LT(out[1].stats["simulator"]["scheduler_events"].get<uint64_t>(),
+              out[0].stats["simulator"]["scheduler_events"].get<uint64_t>())
+        << c.kernel;
+  }
 }
 
 }  // namespace
