@@ -104,6 +104,8 @@ void Scheduler::fire() {
   firing_ = false;
   drop_moot();
   if (!heap_.empty()) wake(heap_.front().t);
+  pub_events_.store(fired_, std::memory_order_relaxed);
+  pub_time_.store(n, std::memory_order_relaxed);
 }
 
 }  // namespace ascend::model

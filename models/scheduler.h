@@ -14,6 +14,7 @@
 // (AivCore's lazy scalar clock) produces exactly the same order as one that waits at every step.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -51,6 +52,11 @@ class Scheduler : public sc_core::sc_module {
   static constexpr uint32_t kNoUid = (1u << 20) - 1;
 
   uint64_t fired() const { return fired_; }
+  // For a progress display on another thread: events fired and simulated time, as of the end of
+  // the scheduler's last evaluation (published with relaxed atomics; reading them changes
+  // nothing in the run).
+  uint64_t published_events() const { return pub_events_.load(std::memory_order_relaxed); }
+  Tick published_time() const { return pub_time_.load(std::memory_order_relaxed); }
 
   // Records an error raised inside a kernel (the first one of the run wins; the run then ends
   // with its status) and stops the simulation.
@@ -83,6 +89,8 @@ class Scheduler : public sc_core::sc_module {
   uint64_t fired_ = 0;
   bool firing_ = false;
   std::unique_ptr<SimError> fault_;
+  std::atomic<uint64_t> pub_events_{0};
+  std::atomic<Tick> pub_time_{0};
 };
 
 }  // namespace ascend::model

@@ -15,6 +15,7 @@
 #include "kernels/kernel.h"
 #include "models/errors.h"
 #include "sim/hardware_params.h"
+#include "sim/progress.h"
 #include "sim/simulation.h"
 
 namespace po = boost::program_options;
@@ -242,6 +243,8 @@ int run_cli(int argc, char** argv) {
       "trace.scope)");
   add("no-check", "skip the comparison with the golden reference (run.check = 0)");
   add("racecheck", "report pipes that touch the same UB/GM bytes unordered (exit 6)");
+  add("quiet",
+      "no progress line on stderr (shown when stderr is a terminal and a run takes over 2 s)");
   add("list-params",
       "every parameter with unit, default, range, description and source; "
       "--list-params PREFIX... only keys starting with a PREFIX; with --kernel K only the keys K "
@@ -446,6 +449,9 @@ int run_cli(int argc, char** argv) {
   Simulation sim(params, dies, ro);
   std::string check;
   try {
+    std::unique_ptr<ProgressLine> progress;
+    if (!vm.count("quiet") && isatty(STDERR_FILENO))
+      progress = std::make_unique<ProgressLine>(sim.cluster().scheduler());
     check = run_stages(kernel, *planned, sim, params);
   } catch (...) {
     sim.close_traces();  // what happened up to the failure stays inspectable
