@@ -336,9 +336,24 @@ void AivCore::set_flag(HardEvent e, uint32_t id) {
   }
 }
 
+// A step is booked only when the head can move: a SetFlag or PipeBarrier behind instructions in
+// flight waits for their completion (complete() kicks), a WaitFlag for its SetFlag (set_flag()
+// kicks).
 void AivCore::kick(PipeId p) {
   Pipe& pp = pipe(p);
-  if (pp.kick_pending) return;
+  if (pp.kick_pending || pp.q.empty()) return;
+  const Instr& head = pp.q.front();
+  if (head.kind == Instr::Kind::WaitFlag) {
+    if (!flags_.count(flag_key(head.event, head.event_id))) {
+      if (!pp.blocked) {  // as step() would have found it
+        pp.blocked = true;
+        pp.blocked_since = now();
+      }
+      return;
+    }
+  } else if (head.kind != Instr::Kind::Work && pp.outstanding > 0) {
+    return;
+  }
   pp.kick_pending = true;
   sched_.post(now(), EventClass::Model, uid_, this, kStep, static_cast<uint32_t>(p));
 }
@@ -454,7 +469,7 @@ void AivCore::complete(uint32_t flight) {
     pp.stats.busy_ps += now() - pp.busy_since;
     set_level(busy_level(p), 0);
   }
-  if (!pp.q.empty()) kick(p);
+  kick(p);  // a SetFlag or PipeBarrier at the head may go now
   if (!scalar_waiting_.empty()) wake_scalar();
 }
 
