@@ -214,10 +214,11 @@ void AivCore::scalar_work(uint64_t cycles) {
 
 void AivCore::issue(Instr in) {
   if (race_) {
-    in.issued_at = scalar_now();
-    in.seq = ++issued_;
-    in.issued_clock = race_->scalar_clock();
-    in.accesses.insert(in.accesses.end(), pending_accesses_.begin(), pending_accesses_.end());
+    in.race = std::make_unique<Instr::RaceInfo>();
+    in.race->issued_at = scalar_now();
+    in.race->seq = ++issued_;
+    in.race->issued_clock = race_->scalar_clock();
+    in.race->accesses = std::move(pending_accesses_);
     pending_accesses_.clear();
   }
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
@@ -411,9 +412,10 @@ void AivCore::step(PipeId p) {
 void AivCore::start_work(PipeId p, Instr& in, Tick t) {
   Pipe& pp = pipe(p);
   if (race_) {
-    race_->begin(p, in.issued_clock, in.name, in.issued_at, in.seq);
+    const Instr::RaceInfo& r = *in.race;
+    race_->begin(p, r.issued_clock, in.name, r.issued_at, r.seq);
     for (bool writes : {false, true})  // an in-place op reads its operand, then writes it
-      for (const Access& a : in.accesses) {
+      for (const Access& a : r.accesses) {
         if (a.write != writes) continue;
         if (a.gm) {
           race_->gm(p, a.lo, a.hi, a.write);

@@ -108,13 +108,17 @@ struct Instr {
   HardEvent event = HardEvent::MTE2_V;
   uint32_t event_id = 0;
   const char* name = "";
-  Effect on_start;  // reads the source of a DMA
-  Effect effect;    // memory effect at completion
-  // Race check only: what the instruction touches, and the scalar's clock when it was issued.
-  std::vector<Access> accesses;
-  RaceChecker::VClock issued_clock{};
-  Tick issued_at = 0;
-  uint64_t seq = 0;
+  InlineFunction<8> on_start;  // reads the source of a DMA (a pointer's worth of capture)
+  Effect effect;               // memory effect at completion
+  // Race check only: what the instruction touches, and the scalar's clock when it was issued
+  // (kept apart so that an instruction stays small when the check is off).
+  struct RaceInfo {
+    std::vector<Access> accesses;
+    RaceChecker::VClock issued_clock{};
+    Tick issued_at = 0;
+    uint64_t seq = 0;
+  };
+  std::unique_ptr<RaceInfo> race;
 };
 
 class SyncAllBarrier;

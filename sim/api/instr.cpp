@@ -140,8 +140,8 @@ void issue_dma(const DmaDesc& d) {
     bool window = in_hccl_window(d.gm);
     for (uint32_t b = 0; b < d.block_count; ++b) {
       uint64_t u = d.ub + uint64_t{b} * d.ub_stride, g = d.gm + uint64_t{b} * d.gm_stride;
-      in.accesses.push_back({u, u + ub_block, !d.to_gm, false});
-      if (!window) in.accesses.push_back({g, g + d.block_bytes, d.to_gm, true});
+      c.note_access({u, u + ub_block, !d.to_gm, false});
+      if (!window) c.note_access({g, g + d.block_bytes, d.to_gm, true});
     }
   }
   in.work.kind = d.to_gm ? m::Work::Kind::DmaOut : m::Work::Kind::DmaIn;
