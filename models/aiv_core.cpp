@@ -55,15 +55,19 @@ void AivCore::on_event(uint32_t op, uint32_t arg) {
       if (arg == wait_token_) resume_ev_.notify();  // runs once the instant's Resumes are fired
       break;
     case kPush: {
-      Instr in = pending_.take_front();
+      Instr& in = pending_.front();
       PipeId p = in.pipe;
       --pending_per_pipe_[static_cast<int>(p)];
       if (p == PipeId::S) {  // SetFlag<S_X>
-        set_flag(in.event, in.event_id);
+        HardEvent e = in.event;
+        uint32_t id = in.event_id;
+        pending_.pop_front();
+        set_flag(e, id);
         break;
       }
       Pipe& pp = pipe(p);
       pp.q.push_back(std::move(in));
+      pending_.pop_front();
       set_level(depth_level(p), static_cast<int>(pp.q.size()));
       kick(p);
       break;
@@ -212,7 +216,7 @@ void AivCore::scalar_work(uint64_t cycles) {
   scalar_advance(timing_.clock.cycles(cycles));
 }
 
-void AivCore::issue(Instr in) {
+void AivCore::issue(Instr&& in) {
   if (race_) {
     in.race = std::make_unique<Instr::RaceInfo>();
     in.race->issued_at = scalar_now();
@@ -233,7 +237,7 @@ void AivCore::issue(Instr in) {
   push(std::move(in));
 }
 
-void AivCore::push(Instr in) {
+void AivCore::push(Instr&& in) {
   ++pending_per_pipe_[static_cast<int>(in.pipe)];
   pending_.push_back(std::move(in));
   sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, 0);

@@ -173,7 +173,7 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   // A scalar access of UB or GM (GetValue/SetValue), in program order.
   void scalar_access(const char* name, const Access& a);
 
-  void issue(Instr in);               // scalar pays the issue cost; stalls on a full queue
+  void issue(Instr&& in);             // scalar pays the issue cost; stalls on a full queue
   void scalar_work(uint64_t cycles);  // scalar busy (GetValue/SetValue, address math)
   // The scalar's own clock: simulated time plus how far the lazy scalar has run ahead.
   Tick scalar_now() const { return now() + lag_; }
@@ -231,7 +231,7 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   }
   void run();
   void sleep_until(Tick t);
-  void push(Instr in);  // hands an instruction to the core at the scalar clock
+  void push(Instr&& in);  // hands an instruction to the core at the scalar clock
   void step(PipeId p);
   void kick(PipeId p);
   void start_work(PipeId p, Instr& in, Tick t);

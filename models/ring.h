@@ -15,17 +15,12 @@ class Ring {
   size_t size() const { return size_; }
   T& front() { return slots_[head_]; }
   const T& front() const { return slots_[head_]; }
-  void push_back(T v) {
+  void push_back(T&& v) {
     if (size_ == slots_.size()) grow();
     slots_[(head_ + size_) & (slots_.size() - 1)] = std::move(v);
     ++size_;
   }
-  // Moves the front element out.
-  T take_front() {
-    T v = std::move(slots_[head_]);
-    pop_front();
-    return v;
-  }
+  // Leaves the front element moved-from in its slot, for reuse.
   void pop_front() {
     head_ = (head_ + 1) & (slots_.size() - 1);
     --size_;
