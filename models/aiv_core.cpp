@@ -188,7 +188,6 @@ void AivCore::block_on(const std::function<bool()>& ready, const std::string& na
                        std::function<std::string()> describe, Tick wake_at) {
   if (ready()) return;
   Tick t0 = scalar_now();
-  flush_scalar_run();
   lag_ = 0;  // from here the scalar waits in simulated time
   scalar_waiting_ = name;
   scalar_waiting_describe_ = std::move(describe);
@@ -206,10 +205,16 @@ void AivCore::block_on(const std::function<bool()>& ready, const std::string& na
   waiting_ready_ = nullptr;
   set_level(busy_level(PipeId::S), 1);
   scalar_stall_ps_ += now() - t0;
-  emit(Lane::FLOWCTRL, scalar_waiting_, t0, now());
+  // A wait that took no time leaves no trace and does not break the scalar's run: the lazy scalar
+  // meets such waits (a queue full at its own time only until that time's pops) where the
+  // step-by-step scalar meets none, and traces must not depend on it.
+  if (now() > t0) {
+    flush_scalar_run();
+    emit(Lane::FLOWCTRL, scalar_waiting_, t0, now());
+    scalar_run_start_ = scalar_run_end_ = now();
+  }
   scalar_waiting_.clear();
   scalar_waiting_describe_ = nullptr;
-  scalar_run_start_ = scalar_run_end_ = now();
 }
 
 void AivCore::scalar_work(uint64_t cycles) {

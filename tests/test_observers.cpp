@@ -175,7 +175,8 @@ TEST(LazyScalar, OnAndOffGiveIdenticalFiguresWavesAndTracesForEveryKernel) {
       ASSERT_EQ(out[lazy].exit_code, 0) << c.kernel << ": " << out[lazy].message;
       waves[lazy] = file_text(ro.out_dir + "/waves.vcd");
       std::ifstream f(ro.out_dir + "/trace.json");
-      for (const auto& e : nlohmann::json::parse(f)["traceEvents"]) slices[lazy].insert(e.dump());
+      const nlohmann::json trace = nlohmann::json::parse(f);  // outlives the loop over its events
+      for (const auto& e : trace["traceEvents"]) slices[lazy].insert(e.dump());
       fs::remove_all(ro.out_dir);
     }
     EXPECT_EQ(out[0].stats["kernels"], out[1].stats["kernels"]) << c.kernel;
