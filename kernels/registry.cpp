@@ -12,6 +12,7 @@ KernelDef stream_kernel_def();
 KernelDef pipeline_kernel_def();
 KernelDef syncbug_kernel_def();
 KernelDef ub_write_kernel_def();
+KernelDef dma_probe_kernel_def();
 KernelDef flag_ring_kernel_def();
 KernelDef dispatch_kernel_def();
 KernelDef combine_kernel_def();
@@ -145,6 +146,7 @@ const std::vector<KernelDef>& all_kernels() {
       with(stream_kernel_def(), "", {kSeed}, false, nullptr),
       with(syncbug_kernel_def(), "", {kSeed}, false, nullptr),
       with(ub_write_kernel_def(), "", {}, false, nullptr),
+      with(dma_probe_kernel_def(), "", {}, false, nullptr),
       with(flag_ring_kernel_def(), "", {}, false, nullptr)};
   return kernels;
 }

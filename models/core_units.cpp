@@ -28,6 +28,7 @@ DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const CostModel& cost,
       cost_(cost),
       write_(write),
       engine_(basename(), 0),
+      window_(std::string(basename()) + ".window", 0),
       done_(new EngineDone) {
   payload_.set_extension(done_);
   payload_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -40,6 +41,7 @@ DmaEngine::Timing DmaEngine::transfer(Tick ready, GmAddr gm, uint64_t bytes) {
   BandwidthServer::Hold h = engine_.reserve(ready, hold, bytes);
   free_at_ = h.end;
   done_->at = h.end;
+  done_->path_latency = 0;
   payload_.set_address(gm);
   payload_.set_data_length(static_cast<unsigned>(bytes));
   payload_.set_streaming_width(static_cast<unsigned>(bytes));
@@ -50,7 +52,10 @@ DmaEngine::Timing DmaEngine::transfer(Tick ready, GmAddr gm, uint64_t bytes) {
     throw SimError(kExitInternal, std::string(name()) + ": the memory path answered " +
                                       payload_.get_response_string() + " for GM address " +
                                       std::to_string(gm));
-  return {h.start, at(delay)};
+  Tick done = at(delay);
+  Tick bound = cost_.outstanding_bound(bytes, done_->path_latency, write_);
+  if (bound > 0) done = std::max(done, window_.reserve(h.start, bound, bytes).end);
+  return {h.start, done};
 }
 
 }  // namespace ascend::model

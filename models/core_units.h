@@ -91,6 +91,7 @@ class DmaEngine : public sc_core::sc_module {
   const CostModel& cost_;
   const bool write_;
   BandwidthServer engine_;
+  BandwidthServer window_;  // the outstanding-request bound (CostModel::outstanding_bound)
   Tick free_at_ = 0;
   tlm::tlm_generic_payload payload_;
   EngineDone* done_;  // owned by payload_

@@ -38,4 +38,15 @@ Tick DefaultCostModel::path_latency(const Route* route, bool write) const {
   return route->latency > own ? route->latency - own : 0;
 }
 
+// bytes x latency / outstanding bytes: the requests of a window come back one latency after they
+// leave, so an engine that may not exceed the window streams at window / latency (Little's law).
+// This is what makes one core's large transfers slower than its engine rate (mskpp: 910B1 MTE2
+// saturates near 78 GB/s) and its writes over a long fabric path slower still.
+Tick DefaultCostModel::outstanding_bound(uint64_t bytes, Tick latency, bool write) const {
+  uint32_t window = write ? core_.mte3_outstanding_bytes : core_.mte2_outstanding_bytes;
+  if (window == 0 || latency == 0) return 0;
+  return static_cast<Tick>(std::ceil(static_cast<double>(bytes) * static_cast<double>(latency) /
+                                     static_cast<double>(window)));
+}
+
 }  // namespace ascend::model

@@ -18,9 +18,12 @@ struct CoreTiming {
   uint32_t issue_cycles = 2;
   uint32_t queue_depth = 32;
   uint32_t ub_bytes = 192 * 1024;
-  double mte2_bytes_per_cycle = 32;
-  double mte3_bytes_per_cycle = 64;
-  uint32_t dma_setup_cycles = 50;
+  double mte2_bytes_per_cycle = 80;
+  double mte3_bytes_per_cycle = 78;
+  uint32_t dma_setup_cycles = 17;
+  // Bytes one engine may have requested and not yet had acknowledged (0: no limit).
+  uint32_t mte2_outstanding_bytes = 19 * 512;
+  uint32_t mte3_outstanding_bytes = 15 * 512;
   uint32_t dma_aligned_bytes = 512;
   double dma_unaligned_efficiency = 0.7;
   double vector_bytes_per_cycle = 256;
@@ -32,7 +35,7 @@ struct CoreTiming {
 struct HbmTiming {
   double gbps = 1600;
   double read_latency_ns = 130;
-  double write_latency_ns = 52;
+  double write_latency_ns = 72;
   uint64_t capacity_bytes = uint64_t{64} << 30;
 };
 
@@ -47,6 +50,11 @@ class CostModel {
   // The fixed latency a transfer pays after its last resource is done: `route` is null for the
   // die's own HBM, else the fabric route the data takes.
   virtual Tick path_latency(const Route* route, bool write) const = 0;
+  // The least time from an engine's start to the end of a transfer of `bytes` over a path of
+  // fixed latency `latency`, when the engine may keep only so many bytes outstanding: it streams
+  // at most outstanding / latency. Transfers of one engine share the bound (booked in order).
+  // 0: no limit.
+  virtual Tick outstanding_bound(uint64_t bytes, Tick latency, bool write) const = 0;
 };
 
 class DefaultCostModel : public CostModel {
@@ -55,6 +63,7 @@ class DefaultCostModel : public CostModel {
   Tick vector(uint64_t repeats) const override;
   Tick dma_engine_hold(uint64_t bytes, GmAddr gm, bool write) const override;
   Tick path_latency(const Route* route, bool write) const override;
+  Tick outstanding_bound(uint64_t bytes, Tick latency, bool write) const override;
 
  protected:
   CoreTiming core_;

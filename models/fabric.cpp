@@ -53,7 +53,9 @@ void Fabric::b_transport(int from_die, tlm::tlm_generic_payload& p, sc_core::sc_
     done = std::max(
         done, h.port->reserve(ready, transfer_ps(bytes, h.port->gbps() * h.efficiency), bytes).end);
   class_bytes_[route.link_class] += bytes;
-  delay = offset(done + cost_.path_latency(&route, write));
+  Tick latency = cost_.path_latency(&route, write);
+  report_path_latency(p, latency);
+  delay = offset(done + latency);
 }
 
 namespace {

@@ -54,7 +54,9 @@ void Noc::from_core(int, tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   to_hbm->b_transport(p, delay);
   if (p.is_response_error()) return;
   bool write = p.is_write();
-  delay = offset(std::max(engine_done(p), at(delay)) + cost_.path_latency(nullptr, write));
+  Tick latency = cost_.path_latency(nullptr, write);
+  report_path_latency(p, latency);
+  delay = offset(std::max(engine_done(p), at(delay)) + latency);
   local_bytes_ += p.get_data_length();
   ++local_transfers_;
 }

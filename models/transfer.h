@@ -22,9 +22,13 @@ namespace ascend::model {
 // know it just returns its own timing.
 struct EngineDone : tlm::tlm_extension<EngineDone> {
   Tick at = 0;
+  // Out: the path's fixed latency (CostModel::path_latency) the target added, so that the engine
+  // can bound how fast its limited outstanding requests stream over that path.
+  Tick path_latency = 0;
   tlm::tlm_extension_base* clone() const override { return new EngineDone(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override {
     at = static_cast<const EngineDone&>(e).at;
+    path_latency = static_cast<const EngineDone&>(e).path_latency;
   }
 };
 
@@ -32,6 +36,13 @@ inline Tick engine_done(tlm::tlm_generic_payload& p) {
   EngineDone* e = nullptr;
   p.get_extension(e);
   return e ? e->at : 0;
+}
+
+// A target reports the fixed latency it added (ignored when the initiator has no EngineDone).
+inline void report_path_latency(tlm::tlm_generic_payload& p, Tick latency) {
+  EngineDone* e = nullptr;
+  p.get_extension(e);
+  if (e) e->path_latency = latency;
 }
 
 // Ticks <-> the delay annotation (offsets from now, 1 ps resolution).

@@ -23,6 +23,8 @@ const char* kCM = "[CM] Zuo et al., CloudMatrix384, arXiv 2506.12708";
 // The default of a parameter that sets a configuration field is that field's initializer
 // (models/*.h, sim/api/runtime.h): each number is written once.
 const char* const kFromField = "";
+// The calibration source of the DMA parameters (the fit: tests/validation/fit_dma.py).
+const char* const kMskpp = "fit to the [MSKPP-T] 910B1 per-instruction DMA tables";
 
 // The shortest text that reads back as exactly `v` (1.85, not 1.8500000000000001).
 std::string shortest(double v) {
@@ -99,8 +101,11 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
           [](ClusterConfig & c) -> auto& { return c.hbm.read_latency_ns; }),
       field<ClusterConfig>(
           real_param("hbm.write_latency_ns", "ns", kFromField, 0, 100000,
-                     "latency added to a GM write before its bytes are visible",
-                     "est. from the CA-model L2 write latency 96 cycles at 1.85 GHz [SIM-CFG], L"),
+                     "latency added to a GM write before its bytes are visible (and acknowledged)",
+                     std::string(kMskpp) +
+                         ": a lone 1 KiB MTE3 takes 90 ns (the CA-model L2 write latency, 96 "
+                         "cycles = 52 ns [SIM-CFG], leaves the table's small writes 25% too fast), "
+                         "M"),
           [](ClusterConfig & c) -> auto& { return c.hbm.write_latency_ns; }),
       field<ClusterConfig>(
           int_param("hbm.capacity_GiB", "GiB", kFromField, 1, 1024,
@@ -109,21 +114,41 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
           [](ClusterConfig & c) -> auto& { return c.hbm.capacity_bytes; }, uint64_t{1} << 30),
       field<ClusterConfig>(
           real_param("mte2.bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
-                     "per-core MTE2 (GM->UB) DMA rate",
-                     std::string(kIniC) + " [AICoreMemoryRates] ddr=32"),
+                     "per-core MTE2 (GM->UB) engine rate; a lone large read is bound by "
+                     "mte2.outstanding_bytes instead",
+                     std::string(kMskpp) +
+                         " with dma.setup_cycles, hbm.read_latency_ns, mte2.outstanding_bytes "
+                         "(the platform ini's ddr=32 is below the measured 78 GB/s), M"),
           [](ClusterConfig & c) -> auto& { return c.core.mte2_bytes_per_cycle; }),
       field<ClusterConfig>(
           real_param("mte3.bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
-                     "per-core MTE3 (UB->GM) DMA rate",
-                     std::string(kIniC) + " [AICoreMemoryRates] UB->GM=64"),
+                     "per-core MTE3 (UB->GM) engine rate; a lone large write is bound by "
+                     "mte3.outstanding_bytes instead",
+                     std::string(kMskpp) +
+                         " with dma.setup_cycles, hbm.write_latency_ns, mte3.outstanding_bytes "
+                         "([INI-C] UB->GM=64), M"),
           [](ClusterConfig & c) -> auto& { return c.core.mte3_bytes_per_cycle; }),
       field<ClusterConfig>(
-          int_param("dma.setup_cycles", "cycles", kFromField, 0, 100000,
-                    "fixed cost of every DMA instruction on its MTE engine; makes transfers below "
-                    "~16 KiB "
-                    "lose bandwidth (16 KiB at 32 B/cycle: 512/(512+50) = 91%)",
-                    "est. to match [DMA] 'single transfers below 16 KB lose bandwidth', L"),
+          int_param(
+              "dma.setup_cycles", "cycles", kFromField, 0, 100000,
+              "fixed cost of every DMA instruction on its MTE engine, before its first "
+              "request",
+              std::string(kMskpp) + " (with the path latencies it sets the 1-4 KiB floor), M"),
           [](ClusterConfig & c) -> auto& { return c.core.dma_setup_cycles; }),
+      field<ClusterConfig>(
+          int_param("mte2.outstanding_bytes", "B", kFromField, 0, 1 << 24,
+                    "GM read bytes one MTE2 may have requested and not yet received: a core reads "
+                    "at most this / the path latency (0: no limit)",
+                    std::string(kMskpp) +
+                        ": 78 GB/s at >= 64 KiB with a 130 ns read latency, 19 x 512 B, M"),
+          [](ClusterConfig & c) -> auto& { return c.core.mte2_outstanding_bytes; }),
+      field<ClusterConfig>(
+          int_param("mte3.outstanding_bytes", "B", kFromField, 0, 1 << 24,
+                    "GM write bytes one MTE3 may have in flight unacknowledged: a core writes at "
+                    "most this / the path latency (0: no limit), over a fabric route too",
+                    std::string(kMskpp) +
+                        ": 110 GB/s at >= 64 KiB with a 72 ns write latency, 15 x 512 B, M"),
+          [](ClusterConfig & c) -> auto& { return c.core.mte3_outstanding_bytes; }),
       field<ClusterConfig>(
           int_param("dma.aligned_bytes", "B", kFromField, 32, 4096,
                     "GM alignment for full DMA rate", "[DMA]; GM cache line 512 B [ACDOC], H"),

@@ -28,6 +28,22 @@ Tick dma_hold(const model::CoreTiming& t, uint64_t bytes, double bytes_per_cycle
       static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle - 1e-9)));
 }
 
+constexpr double kReadLatencyNs = 130, kWriteLatencyNs = 72;  // hbm.*_latency_ns defaults
+
+// A lone local DMA issued into an idle core: the engine and the HBM stream it, the path latency
+// follows, and the engine's outstanding window bounds it at window / latency
+// (CostModel::outstanding_bound).
+Tick lone_dma_done(const model::CoreTiming& t, uint64_t bytes, bool write) {
+  double rate = write ? t.mte3_bytes_per_cycle : t.mte2_bytes_per_cycle;
+  Tick latency = ns_to_ps(write ? kWriteLatencyNs : kReadLatencyNs);
+  uint32_t window = write ? t.mte3_outstanding_bytes : t.mte2_outstanding_bytes;
+  Tick streamed = std::max(dma_hold(t, bytes, rate), transfer_ps(bytes, 1600)) + latency;
+  Tick bound = window ? static_cast<Tick>(std::ceil(static_cast<double>(bytes) *
+                                                    static_cast<double>(latency) / window))
+                      : 0;
+  return issue(t) + std::max(streamed, bound);
+}
+
 TEST(TimingGate, LoneDataCopyInLandsExactlyAfterIssueTransferAndLatency) {
   Bench b;
   const auto& t = b.timing();
@@ -35,8 +51,7 @@ TEST(TimingGate, LoneDataCopyInLandsExactlyAfterIssueTransferAndLatency) {
   uint64_t x = b.alloc(n);
   std::vector<uint8_t> data(n, 0xAB);
   b.sim().write(x, data.data(), n);
-  Tick done = issue(t) + std::max(dma_hold(t, n, t.mte2_bytes_per_cycle), transfer_ps(n, 1600)) +
-              ns_to_ps(130);
+  Tick done = lone_dma_done(t, n, false);
   model::AivCore& core = *b.cluster().die(0).cores[0];
   int before = -1, after = -1;
   Tick resumed = 0;
@@ -61,8 +76,7 @@ TEST(TimingGate, LoneDataCopyOutIsVisibleInGmExactlyAtCompletion) {
   // The UB holds zeros; pre-fill GM with 0x11 so the write is observable.
   std::vector<uint8_t> ones(n, 0x11);
   b.sim().write(y, ones.data(), n);
-  Tick done = issue(t) + std::max(dma_hold(t, n, t.mte3_bytes_per_cycle), transfer_ps(n, 1600)) +
-              ns_to_ps(52);
+  Tick done = lone_dma_done(t, n, true);
   uint8_t before = 0, after = 0;
   Tick resumed = 0;
   b.at(done - 1, [&] { b.sim().read(y + n - 1, &before, 1); });
@@ -92,7 +106,7 @@ TEST(TimingGate, UnalignedGmAddressSlowsTheEngineByTheEfficiencyFactor) {
     Order<HardEvent::MTE2_S>();
     resumed = SimNowPs();
   });
-  EXPECT_EQ(resumed, issue(t) + hold + ns_to_ps(130));
+  EXPECT_EQ(resumed, issue(t) + hold + ns_to_ps(kReadLatencyNs));
 }
 
 TEST(TimingGate, VectorResultAppearsAfterOverheadPlusRepeats) {
@@ -124,10 +138,7 @@ TEST(TimingGate, WaitFlagReleasesExactlyAtTheSetsCompletion) {
   uint64_t x = b.alloc(count * 4);
   std::vector<float> data(count, 3.0f);
   b.sim().write(x, data.data(), count * 4);
-  Tick dma_done =
-      issue(t) +
-      std::max(dma_hold(t, count * 4, t.mte2_bytes_per_cycle), transfer_ps(count * 4, 1600)) +
-      ns_to_ps(130);
+  Tick dma_done = lone_dma_done(t, count * 4, false);
   Tick vec_done = dma_done + t.clock.cycles(t.vector_overhead_cycles + 32);
   model::AivCore& core = *b.cluster().die(0).cores[0];
   float before = -1;
@@ -150,7 +161,7 @@ TEST(TimingGate, WaitFlagReleasesExactlyAtTheSetsCompletion) {
 }
 
 TEST(TimingGate, BackToBackTransfersOverlapInFlightButNotOnTheEngine) {
-  Bench b;
+  Bench b({"mte2.outstanding_bytes=0"});  // the engine alone: no window bound
   const auto& t = b.timing();
   const uint32_t n = 16384;
   uint64_t x = b.alloc(2 * n);
@@ -166,7 +177,38 @@ TEST(TimingGate, BackToBackTransfersOverlapInFlightButNotOnTheEngine) {
     resumed = SimNowPs();
   });
   // The second transfer starts when the engine is free (after `hold`), not when the first lands.
-  EXPECT_EQ(resumed, issue(t) + hold + hold + ns_to_ps(130));
+  EXPECT_EQ(resumed, issue(t) + hold + hold + ns_to_ps(kReadLatencyNs));
+}
+
+// With the window, back-to-back reads share one bound: the second cannot start streaming before
+// the first has drained it, so both land at 2 x bytes x latency / window, not before.
+TEST(TimingGate, OutstandingWindowBoundsBackToBackReads) {
+  Bench b;
+  const auto& t = b.timing();
+  const uint32_t n = 16384;
+  uint64_t x = b.alloc(2 * n);
+  std::vector<uint8_t> data(2 * n, 0x5A);
+  b.sim().write(x, data.data(), 2 * n);
+  Tick bound = static_cast<Tick>(
+      std::ceil(n * static_cast<double>(ns_to_ps(kReadLatencyNs)) / t.mte2_outstanding_bytes));
+  Tick streamed = issue(t) + 2 * dma_hold(t, n, t.mte2_bytes_per_cycle) + ns_to_ps(kReadLatencyNs);
+  Tick done = issue(t) + 2 * bound;
+  ASSERT_GT(done, streamed) << "the window must be what binds here";
+  model::AivCore& core = *b.cluster().die(0).cores[0];
+  int before = -1;
+  Tick resumed = 0;
+  b.at(done - 1, [&] { before = core.ub()[2 * n - 1]; });
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<uint8_t> l = ub_tensor<uint8_t>(pipe, 2 * n);
+    GlobalTensor<uint8_t> g = global<uint8_t>(x, 2 * n);
+    DataCopy(l, g, n);
+    DataCopy(l[n], g[n], n);
+    Order<HardEvent::MTE2_S>();
+    resumed = SimNowPs();
+  });
+  EXPECT_EQ(before, 0) << "the second read landed before the window let it";
+  EXPECT_EQ(resumed, done);
 }
 
 TEST(TimingGate, HbmIsSharedFifoWhenItIsTheBottleneck) {
@@ -183,7 +225,7 @@ TEST(TimingGate, HbmIsSharedFifoWhenItIsTheBottleneck) {
     Order<HardEvent::MTE2_S>();
     resumed[GetBlockIdx()] = SimNowPs();
   });
-  Tick first = issue(t) + occ + ns_to_ps(130);
+  Tick first = issue(t) + occ + ns_to_ps(kReadLatencyNs);
   EXPECT_EQ(std::min(resumed[0], resumed[1]), first);
   EXPECT_EQ(std::max(resumed[0], resumed[1]), first + occ);
 }
@@ -231,8 +273,7 @@ TEST(TimingGate, PipeBarrierAllWaitsForEveryPipe) {
     PipeBarrier<PIPE_ALL>();
     resumed = SimNowPs();
   });
-  Tick done = issue(t) + std::max(dma_hold(t, n, t.mte3_bytes_per_cycle), transfer_ps(n, 1600)) +
-              ns_to_ps(52);
+  Tick done = lone_dma_done(t, n, true);
   EXPECT_EQ(resumed, done);
 }
 

@@ -311,7 +311,8 @@ full=$(bw --set stream.cores=48); half=$(bw --set stream.cores=48 --set hbm.band
 within "$full" 1440 1600 && ok || bad "48-core bandwidth $full"
 within "$("$py" -c "print($half/$full)")" 0.47 0.53 && ok || bad "halved HBM: $half vs $full"
 single=$(bw --set stream.cores=1 --set stream.tile_bytes=65536 --set stream.bytes_per_core=4194304)
-within "$single" 47.36 59.2 && ok || bad "1-core bandwidth $single"
+# bound by the outstanding reads: mte2.outstanding_bytes / hbm.read_latency_ns = 74.8 GB/s
+within "$single" 67.3 74.9 && ok || bad "1-core bandwidth $single"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
