@@ -20,7 +20,8 @@ AivCore::AivCore(const sc_core::sc_module_name& name, int die, int index, const 
       ub_("ub", timing.ub_bytes, ub_memory),
       vector_("vector", cost),
       mte2_("mte2", cost, false),
-      mte3_("mte3", cost, true) {
+      mte3_("mte3", cost, true),
+      ub_claims_(timing.ub_bytes) {
   SC_THREAD(run);
   set_stack_size(stack_bytes);
   thread_ = sc_core::sc_get_current_process_handle();
@@ -41,6 +42,9 @@ void AivCore::launch(std::function<void()> program, int block_idx, int block_num
   poll_ = PollRun{};
   issued_ = 0;
   pending_accesses_.clear();
+  next_ub_reads_ = next_ub_writes_ = UbRange{};
+  next_ub_noted_ = false;
+  ub_claims_.clear();
   if (race_) race_->reset();
   block_idx_ = block_idx;
   block_num_ = block_num;
@@ -55,20 +59,16 @@ void AivCore::on_event(uint32_t op, uint32_t arg) {
       if (arg == wait_token_) resume_ev_.notify();  // runs once the instant's Resumes are fired
       break;
     case kPush: {
-      Instr& in = pending_.front();
-      PipeId p = in.pipe;
-      --pending_per_pipe_[static_cast<int>(p)];
+      PipeId p = static_cast<PipeId>(arg);
       if (p == PipeId::S) {  // SetFlag<S_X>
-        HardEvent e = in.event;
-        uint32_t id = in.event_id;
-        pending_.pop_front();
-        set_flag(e, id);
+        ScalarSet set = scalar_sets_.front();
+        scalar_sets_.pop_front();
+        set_flag(set.event, set.id);
         break;
       }
       Pipe& pp = pipe(p);
-      pp.q.push_back(std::move(in));
-      pending_.pop_front();
-      set_level(depth_level(p), static_cast<int>(pp.q.size()));
+      --pp.hidden;  // the oldest hidden instruction is handed to the pipe
+      set_level(depth_level(p), static_cast<int>(pp.handed()));
       kick(p);
       break;
     }
@@ -78,8 +78,16 @@ void AivCore::on_event(uint32_t op, uint32_t arg) {
     case kComplete:
       complete(arg);
       break;
+    case kCompleteAndStep: {
+      PipeId p = flights_[arg].pipe;
+      complete(arg);
+      step(p);
+      break;
+    }
     case kStart: {
-      Effect fn = std::move(flights_[arg].fn);
+      Flight& f = flights_[arg];
+      Effect fn = std::move(f.fn);
+      ub_claims_.release(f.reads, f.writes);
       free_flights_.push_back(arg);
       if (fn) fn();
       break;
@@ -87,14 +95,14 @@ void AivCore::on_event(uint32_t op, uint32_t arg) {
   }
 }
 
-uint32_t AivCore::add_flight(PipeId p, Effect fn) {
+uint32_t AivCore::add_flight(PipeId p, Effect fn, UbRange reads, UbRange writes) {
   if (free_flights_.empty()) {
-    flights_.push_back(Flight{p, std::move(fn)});
+    flights_.push_back(Flight{p, std::move(fn), reads, writes});
     return static_cast<uint32_t>(flights_.size() - 1);
   }
   uint32_t i = free_flights_.back();
   free_flights_.pop_back();
-  flights_[i] = Flight{p, std::move(fn)};
+  flights_[i] = Flight{p, std::move(fn), reads, writes};
   return i;
 }
 
@@ -161,9 +169,9 @@ void AivCore::scalar_sync() {
   sleep_until(t);
 }
 
-void AivCore::scalar_ub_work(uint64_t cycles) {
+void AivCore::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write) {
   scalar_work(cycles);
-  if (!pending_.empty() || !all_pipes_idle()) scalar_sync();
+  if (lag_ > 0 && lo < hi && ub_claims_.conflicts(lo, hi, write)) scalar_sync();
 }
 
 // Wakes the scalar only when what it waits for holds (a thread switch costs far more than the
@@ -230,32 +238,40 @@ void AivCore::issue(Instr&& in) {
     in.race->accesses = std::move(pending_accesses_);
     pending_accesses_.clear();
   }
+  if (in.kind == Instr::Kind::Work && !in.ub_noted) {
+    if (next_ub_noted_) {
+      in.ub_reads = next_ub_reads_;
+      in.ub_writes = next_ub_writes_;
+    } else if (in.work.kind == Work::Kind::Vector) {  // operands unknown: the whole UB
+      in.ub_reads = in.ub_writes = UbRange{0, timing_.ub_bytes};
+    }
+    in.ub_noted = true;
+  }
+  next_ub_reads_ = next_ub_writes_ = UbRange{};
+  next_ub_noted_ = false;
+  ub_claims_.claim(in.ub_reads, in.ub_writes);
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   PipeId p = in.pipe;
   Pipe& pp = pipe(p);
   // Queued plus still pending can only shrink until the scalar's time: a queue with room now has
   // room then. Only a queue that may be full is checked at the scalar's time.
-  auto room = [&] {
-    return pp.q.size() + pending_per_pipe_[static_cast<int>(p)] < timing_.queue_depth;
-  };
+  auto room = [&] { return pp.q.size() < timing_.queue_depth; };
   if (!room()) block_on(room, std::string("issue queue full: ") + lane_name(lane_of(p)));
   push(std::move(in));
 }
 
 void AivCore::push(Instr&& in) {
-  ++pending_per_pipe_[static_cast<int>(in.pipe)];
-  pending_.push_back(std::move(in));
-  sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, 0);
+  PipeId p = in.pipe;
+  Pipe& pp = pipe(p);
+  ++pp.hidden;
+  pp.q.push_back(std::move(in));
+  sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, static_cast<uint32_t>(p));
 }
 
 void AivCore::scalar_set_flag(HardEvent e, uint32_t id) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
-  Instr in;
-  in.kind = Instr::Kind::SetFlag;
-  in.pipe = PipeId::S;
-  in.event = e;
-  in.event_id = id;
-  push(std::move(in));
+  scalar_sets_.push_back(ScalarSet{e, id});
+  sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, static_cast<uint32_t>(PipeId::S));
 }
 
 void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
@@ -280,7 +296,7 @@ void AivCore::scalar_access(const char* name, const Access& a) {
 }
 
 bool AivCore::all_pipes_idle() const {
-  if (!pending_.empty()) return false;
+  if (!scalar_sets_.empty()) return false;
   for (const Pipe& p : pipes_)
     if (!p.q.empty() || p.outstanding > 0) return false;
   return true;
@@ -351,7 +367,7 @@ void AivCore::set_flag(HardEvent e, uint32_t id) {
 // kicks).
 void AivCore::kick(PipeId p) {
   Pipe& pp = pipe(p);
-  if (pp.kick_pending || pp.q.empty()) return;
+  if (pp.kick_pending || pp.handed() == 0) return;
   const Instr& head = pp.q.front();
   if (head.kind == Instr::Kind::WaitFlag) {
     if (!flags_.count(flag_key(head.event, head.event_id))) {
@@ -373,15 +389,32 @@ void AivCore::step(PipeId p) {
   pp.kick_pending = false;
   Tick t = now();
   bool popped = false;
-  while (!pp.q.empty()) {
+  // The completion of the instruction just started, not posted yet: when the step that follows
+  // it is due at the same time, both go out as one event (the two would have been posted one
+  // right after the other, so nothing of this core can fire between them).
+  Completion last;
+  auto post_last = [&] {
+    if (last.flight == kNoFlight) return;
+    sched_.post(last.at, EventClass::Model, uid_, this, kComplete, last.flight);
+    last = Completion{};
+  };
+  while (pp.handed() > 0) {
     Instr& in = pp.q.front();
     if (in.kind == Instr::Kind::Work) {
       if (pp.engine_free > t) {  // the engine takes the next transfer when its hold ends
         pp.kick_pending = true;
-        sched_.post(pp.engine_free, EventClass::Model, uid_, this, kStep, static_cast<uint32_t>(p));
+        if (last.flight != kNoFlight && last.at == pp.engine_free) {
+          sched_.post(last.at, EventClass::Model, uid_, this, kCompleteAndStep, last.flight);
+          last = Completion{};
+        } else {
+          post_last();
+          sched_.post(pp.engine_free, EventClass::Model, uid_, this, kStep,
+                      static_cast<uint32_t>(p));
+        }
         break;
       }
-      start_work(p, in, t);
+      post_last();
+      last = start_work(p, in, t);
     } else if (in.kind == Instr::Kind::WaitFlag) {
       auto it = flags_.find(flag_key(in.event, in.event_id));
       if (it == flags_.end()) {
@@ -409,16 +442,18 @@ void AivCore::step(PipeId p) {
       }
     } else {  // SetFlag and PipeBarrier wait for every earlier instruction of the pipe
       if (pp.outstanding > 0) break;
+      post_last();
       if (in.kind == Instr::Kind::SetFlag) set_flag(in.event, in.event_id);
     }
     pp.q.pop_front();
     popped = true;
   }
-  set_level(depth_level(p), static_cast<int>(pp.q.size()));
+  post_last();
+  set_level(depth_level(p), static_cast<int>(pp.handed()));
   if (popped && !scalar_waiting_.empty()) wake_scalar();
 }
 
-void AivCore::start_work(PipeId p, Instr& in, Tick t) {
+AivCore::Completion AivCore::start_work(PipeId p, Instr& in, Tick t) {
   Pipe& pp = pipe(p);
   if (race_) {
     const Instr::RaceInfo& r = *in.race;
@@ -449,11 +484,15 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
   // The source is read when the transfer really starts (it may wait for a busy resource). The
   // start event exists even when there is nothing to read (a timing-only payload DMA), so that a
   // timing-only run processes exactly the same events, in the same order, as a full one.
+  // A DMA is done with its UB source once it has read it, with its UB destination when it lands;
+  // a vector instruction reads and writes its operands at completion.
+  const bool dma_out = in.work.kind == Work::Kind::DmaOut;
   if (start > t) {
     sched_.post(start, EventClass::Model, uid_, this, kStart,
-                add_flight(p, std::move(in.on_start)));
-  } else if (in.on_start) {
-    in.on_start();
+                add_flight(p, std::move(in.on_start), dma_out ? in.ub_reads : UbRange{}));
+  } else {
+    if (dma_out) ub_claims_.release(in.ub_reads, UbRange{});
+    if (in.on_start) in.on_start();
   }
   ++pp.stats.instrs;
   if (pp.outstanding++ == 0) {
@@ -467,12 +506,14 @@ void AivCore::start_work(PipeId p, Instr& in, Tick t) {
       emit(lane_of(p), in.name, s, done, in.work.kind == Work::Kind::Vector ? nullptr : &args);
     pp.last_slice_end = std::max(pp.last_slice_end, done);
   }
-  sched_.post(done, EventClass::Model, uid_, this, kComplete, add_flight(p, std::move(in.effect)));
+  return Completion{
+      done, add_flight(p, std::move(in.effect), dma_out ? UbRange{} : in.ub_reads, in.ub_writes)};
 }
 
 void AivCore::complete(uint32_t flight) {
   PipeId p = flights_[flight].pipe;
   Effect effect = std::move(flights_[flight].fn);
+  ub_claims_.release(flights_[flight].reads, flights_[flight].writes);
   free_flights_.push_back(flight);
   Pipe& pp = pipe(p);
   if (effect) effect();
@@ -521,9 +562,9 @@ std::string AivCore::blocked_report(const std::function<std::string(GmAddr)>& gm
   for (int i = 1; i < kPipes; ++i) {
     const Pipe& pp = pipes_[i];
     if (pp.q.empty() && pp.outstanding == 0) continue;
-    os << "; " << lane_name(static_cast<Lane>(i)) << ": " << pp.q.size() << " queued, "
+    os << "; " << lane_name(static_cast<Lane>(i)) << ": " << pp.handed() << " queued, "
        << pp.outstanding << " in flight";
-    if (pp.blocked && !pp.q.empty()) {
+    if (pp.blocked && pp.handed() > 0) {
       const Instr& h = pp.q.front();
       os << ", head WaitFlag<" << event_name(h.event) << ">(" << h.event_id << ") unset since "
          << ps_to_ns(pp.blocked_since) << " ns";

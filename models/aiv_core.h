@@ -29,6 +29,7 @@
 // step-by-step scalar give identical timing; tests/test_core_behaviour.cpp checks it.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <functional>
@@ -101,6 +102,58 @@ struct Access {
 // What an instruction does to memory, kept inline (no allocation per instruction).
 using Effect = InlineFunction<96>;
 
+// A byte range [lo, hi) of a core's UB; empty when lo >= hi.
+struct UbRange {
+  uint32_t lo = 0, hi = 0;
+  bool empty() const { return lo >= hi; }
+  void cover(uint32_t l, uint32_t h) {  // grows to the smallest range holding both
+    if (l >= h) return;
+    if (empty()) {
+      lo = l;
+      hi = h;
+    } else {
+      lo = std::min(lo, l);
+      hi = std::max(hi, h);
+    }
+  }
+};
+
+// Which UB bytes a core's unfinished instructions (issued, not yet done with the UB) will still
+// read or write, counted per block. A scalar access of UB bytes that none of them touches cannot
+// see or disturb them, so the lazy scalar need not catch simulated time up for it.
+class UbClaims {
+ public:
+  static constexpr uint32_t kBlock = 1024;
+  explicit UbClaims(uint32_t ub_bytes) : readers_(blocks(ub_bytes)), writers_(blocks(ub_bytes)) {}
+  void claim(const UbRange& reads, const UbRange& writes) {
+    add(readers_, reads, 1);
+    add(writers_, writes, 1);
+  }
+  void release(const UbRange& reads, const UbRange& writes) {
+    add(readers_, reads, -1);
+    add(writers_, writes, -1);
+  }
+  // A scalar read must wait for pending writers of its bytes; a scalar write, for readers too.
+  bool conflicts(uint32_t lo, uint32_t hi, bool write) const {
+    for (uint32_t b = lo / kBlock; b <= (hi - 1) / kBlock && b < writers_.size(); ++b)
+      if (writers_[b] || (write && readers_[b])) return true;
+    return false;
+  }
+  void clear() {
+    std::fill(readers_.begin(), readers_.end(), 0);
+    std::fill(writers_.begin(), writers_.end(), 0);
+  }
+
+ private:
+  static size_t blocks(uint32_t ub_bytes) { return (ub_bytes + kBlock - 1) / kBlock; }
+  static void add(std::vector<uint16_t>& v, const UbRange& r, int d) {
+    if (r.empty()) return;
+    for (uint32_t b = r.lo / kBlock; b <= (r.hi - 1) / kBlock && b < v.size(); ++b)
+      v[b] = static_cast<uint16_t>(v[b] + d);
+  }
+  std::vector<uint16_t> readers_, writers_;  // unfinished instructions per block
+};
+
 struct Instr {
   enum class Kind : uint8_t { Work, SetFlag, WaitFlag, Barrier } kind = Kind::Work;
   PipeId pipe = PipeId::V;
@@ -110,6 +163,10 @@ struct Instr {
   const char* name = "";
   InlineFunction<8> on_start;  // reads the source of a DMA (a pointer's worth of capture)
   Effect effect;               // memory effect at completion
+  // The UB bytes it reads and writes. A vector instruction whose operands were not noted
+  // (AivCore::note_access) is taken to touch the whole UB.
+  UbRange ub_reads, ub_writes;
+  bool ub_noted = false;
   // Race check only: what the instruction touches, and the scalar's clock when it was issued
   // (kept apart so that an instruction stays small when the check is off).
   struct RaceInfo {
@@ -168,6 +225,11 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   const RaceChecker* race_checker() const { return race_.get(); }
   // Accesses of the next issued instruction (vector operands, noted by the API).
   void note_access(const Access& a) {
+    if (!a.gm) {
+      (a.write ? next_ub_writes_ : next_ub_reads_)
+          .cover(static_cast<uint32_t>(a.lo), static_cast<uint32_t>(a.hi));
+      next_ub_noted_ = true;
+    }
     if (race_) pending_accesses_.push_back(a);
   }
   // A scalar access of UB or GM (GetValue/SetValue), in program order.
@@ -179,9 +241,10 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   Tick scalar_now() const { return now() + lag_; }
   // Brings simulated time up to the scalar clock (before anything that observes shared state).
   void scalar_sync();
-  // A scalar UB access of `cycles`: synced unless no instruction of this core is queued, pending
-  // or in flight (then nothing can change the UB meanwhile).
-  void scalar_ub_work(uint64_t cycles);
+  // A scalar UB access of `cycles` to [lo, hi): synced only when an unfinished instruction of this
+  // core will still write those bytes (or, for a write, read them): otherwise nothing can see or
+  // change them before the scalar's time.
+  void scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write);
   void scalar_set_flag(HardEvent e, uint32_t id);   // SetFlag<S_X>
   void scalar_wait_flag(HardEvent e, uint32_t id);  // WaitFlag<X_S>
   void pipe_barrier_all();                          // PipeBarrier<PIPE_ALL>
@@ -214,7 +277,11 @@ class AivCore : public sc_core::sc_module, public EventTarget {
 
  private:
   struct Pipe {
+    // In issue order: the instructions the pipe has been handed, then `hidden` ones the lazy
+    // scalar issued ahead of simulated time (each handed over by its Push event).
     Ring<Instr> q;
+    uint32_t hidden = 0;
+    size_t handed() const { return q.size() - hidden; }
     Tick engine_free = 0;
     int outstanding = 0;
     bool kick_pending = false;
@@ -224,19 +291,28 @@ class AivCore : public sc_core::sc_module, public EventTarget {
     Tick last_slice_end = 0;
     PipeStats stats;
   };
-  enum Op : uint32_t { kResume, kPush, kStep, kComplete, kStart };
+  // kCompleteAndStep: a kComplete, then a kStep of the same pipe at the same time.
+  enum Op : uint32_t { kResume, kPush, kStep, kComplete, kStart, kCompleteAndStep };
   void on_event(uint32_t op, uint32_t arg) override;
   bool live(uint32_t op, uint32_t arg) const override {
     return op != kResume || arg == wait_token_;
   }
   void run();
   void sleep_until(Tick t);
-  void push(Instr&& in);  // hands an instruction to the core at the scalar clock
+  void push(Instr&& in);  // hands an instruction to its pipe at the scalar clock
   void step(PipeId p);
   void kick(PipeId p);
-  void start_work(PipeId p, Instr& in, Tick t);
+  // An instruction's completion: the flight that holds its effect, due at `at`.
+  static constexpr uint32_t kNoFlight = ~0u;
+  struct Completion {
+    Tick at = 0;
+    uint32_t flight = kNoFlight;
+  };
+  // Starts the work at the head of pipe p; the caller posts the returned completion.
+  Completion start_work(PipeId p, Instr& in, Tick t);
   void complete(uint32_t flight);
-  uint32_t add_flight(PipeId p, Effect fn);
+  // `reads`/`writes`: the UB claims the instruction gives up when the flight fires.
+  uint32_t add_flight(PipeId p, Effect fn, UbRange reads = {}, UbRange writes = {});
   void set_flag(HardEvent e, uint32_t id);
   uint64_t flag_key(HardEvent e, uint32_t id) const;
   void drain();  // waits until every pipe is empty (no issue cost)
@@ -275,13 +351,17 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   VectorUnit vector_;
   DmaEngine mte2_, mte3_;
   std::array<Pipe, kPipes> pipes_;
-  // Instructions the scalar issued that have not reached their time yet (lazy scalar), in order.
-  Ring<Instr> pending_;
-  std::array<uint32_t, kPipes> pending_per_pipe_{};
+  // SetFlag<S_X>s the scalar issued that have not reached their time yet (lazy scalar), in order.
+  struct ScalarSet {
+    HardEvent event;
+    uint32_t id;
+  };
+  Ring<ScalarSet> scalar_sets_;
   // What an instruction does when it starts or completes, until then.
   struct Flight {
     PipeId pipe;
     Effect fn;
+    UbRange reads, writes;  // released when it fires
   };
   std::vector<Flight> flights_;
   std::vector<uint32_t> free_flights_;
@@ -289,6 +369,9 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   std::array<int, kLevels> levels_{};
   std::unique_ptr<RaceChecker> race_;
   std::vector<Access> pending_accesses_;
+  UbRange next_ub_reads_, next_ub_writes_;  // the next issued instruction's noted UB operands
+  bool next_ub_noted_ = false;
+  UbClaims ub_claims_;
   uint64_t issued_ = 0;  // instructions issued this launch (program order, for race reports)
   // The latest run of MTE2 reads of one GM range (a polling loop, when reads > 1).
   struct PollRun {

@@ -144,6 +144,10 @@ void issue_dma(const DmaDesc& d) {
       if (!window) c.note_access({g, g + d.block_bytes, d.to_gm, true});
     }
   }
+  // The UB side as one range (a strided DMA: its whole span), for the lazy scalar's claims.
+  m::UbRange ub_side{static_cast<uint32_t>(d.ub), static_cast<uint32_t>(d.ub + ub_span)};
+  (d.to_gm ? in.ub_reads : in.ub_writes) = ub_side;
+  in.ub_noted = true;
   in.work.kind = d.to_gm ? m::Work::Kind::DmaOut : m::Work::Kind::DmaIn;
   in.work.amount = uint64_t{d.block_count} * d.block_bytes;
   in.work.gm = d.gm;
@@ -258,7 +262,8 @@ void scalar_gm_write(uint64_t addr, const void* src, size_t bytes) {
 
 void scalar_ub_access(uint64_t offset, uint64_t bytes, bool write) {
   m::AivCore& c = core();
-  c.scalar_ub_work(c.timing().issue_cycles);
+  c.scalar_ub_work(c.timing().issue_cycles, static_cast<uint32_t>(offset),
+                   static_cast<uint32_t>(offset + bytes), write);
   c.scalar_access(write ? "SetValue (UB)" : "GetValue (UB)",
                   {offset, offset + bytes, write, false});
 }
