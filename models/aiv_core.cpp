@@ -86,23 +86,21 @@ void AivCore::on_event(uint32_t op, uint32_t arg) {
     }
     case kStart: {
       Flight& f = flights_[arg];
-      Effect fn = std::move(f.fn);
-      ub_claims_.release(f.reads, f.writes);
-      free_flights_.push_back(arg);
+      ub_claims_.release(f.start_reads, UbRange{});
+      InlineFunction<8> fn = std::move(f.on_start);
       if (fn) fn();
       break;
     }
   }
 }
 
-uint32_t AivCore::add_flight(PipeId p, Effect fn, UbRange reads, UbRange writes) {
+uint32_t AivCore::add_flight() {
   if (free_flights_.empty()) {
-    flights_.push_back(Flight{p, std::move(fn), reads, writes});
+    flights_.emplace_back();
     return static_cast<uint32_t>(flights_.size() - 1);
   }
   uint32_t i = free_flights_.back();
   free_flights_.pop_back();
-  flights_[i] = Flight{p, std::move(fn), reads, writes};
   return i;
 }
 
@@ -238,29 +236,48 @@ void AivCore::issue(Instr&& in) {
     in.race->accesses = std::move(pending_accesses_);
     pending_accesses_.clear();
   }
-  if (in.kind == Instr::Kind::Work && !in.ub_noted) {
-    if (next_ub_noted_) {
-      in.ub_reads = next_ub_reads_;
-      in.ub_writes = next_ub_writes_;
-    } else if (in.work.kind == Work::Kind::Vector) {  // operands unknown: the whole UB
-      in.ub_reads = in.ub_writes = UbRange{0, timing_.ub_bytes};
+  Queued q;
+  q.kind = in.kind;
+  q.pipe = in.pipe;
+  q.event = in.event;
+  q.event_id = in.event_id;
+  q.work = in.work;
+  q.name = in.name;
+  q.race = std::move(in.race);
+  if (in.kind == Instr::Kind::Work) {
+    if (!in.ub_noted) {
+      if (next_ub_noted_) {
+        in.ub_reads = next_ub_reads_;
+        in.ub_writes = next_ub_writes_;
+      } else if (in.work.kind == Work::Kind::Vector) {  // operands unknown: the whole UB
+        in.ub_reads = in.ub_writes = UbRange{0, timing_.ub_bytes};
+      }
     }
-    in.ub_noted = true;
+    ub_claims_.claim(in.ub_reads, in.ub_writes);
+    q.flight = add_flight();
+    Flight& f = flights_[q.flight];
+    f.pipe = in.pipe;
+    f.on_start = std::move(in.on_start);
+    f.effect = std::move(in.effect);
+    // A DMA is done with its UB source once it has read it, with its UB destination when it
+    // lands; a vector instruction reads and writes its operands at completion.
+    const bool dma_out = in.work.kind == Work::Kind::DmaOut;
+    f.start_reads = dma_out ? in.ub_reads : UbRange{};
+    f.reads = dma_out ? UbRange{} : in.ub_reads;
+    f.writes = in.ub_writes;
   }
   next_ub_reads_ = next_ub_writes_ = UbRange{};
   next_ub_noted_ = false;
-  ub_claims_.claim(in.ub_reads, in.ub_writes);
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
-  PipeId p = in.pipe;
-  Pipe& pp = pipe(p);
+  Pipe& pp = pipe(q.pipe);
   // Queued plus still pending can only shrink until the scalar's time: a queue with room now has
   // room then. Only a queue that may be full is checked at the scalar's time.
   auto room = [&] { return pp.q.size() < timing_.queue_depth; };
-  if (!room()) block_on(room, std::string("issue queue full: ") + lane_name(lane_of(p)));
-  push(std::move(in));
+  if (!room()) block_on(room, std::string("issue queue full: ") + lane_name(lane_of(q.pipe)));
+  push(std::move(q));
 }
 
-void AivCore::push(Instr&& in) {
+void AivCore::push(Queued&& in) {
   PipeId p = in.pipe;
   Pipe& pp = pipe(p);
   ++pp.hidden;
@@ -277,10 +294,10 @@ void AivCore::scalar_set_flag(HardEvent e, uint32_t id) {
 void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   uint64_t key = flag_key(e, id);
-  if (!flags_.count(key))
-    block_on([&] { return flags_.count(key) > 0; },
+  if (!flags_.count(e, id))
+    block_on([&] { return flags_.count(e, id) > 0; },
              std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")");
-  if (--flags_[key] == 0) flags_.erase(key);
+  flags_.consume(e, id);
   set_level(flag_level(e), levels_[flag_level(e)] - 1, scalar_now());
   if (race_) race_->wait_flag(PipeId::S, key);
 }
@@ -351,7 +368,7 @@ uint64_t AivCore::flag_key(HardEvent e, uint32_t id) const {
 }
 
 void AivCore::set_flag(HardEvent e, uint32_t id) {
-  ++flags_[flag_key(e, id)];
+  flags_.add(e, id);
   if (race_) race_->set_flag(event_src(e), flag_key(e, id));
   set_level(flag_level(e), levels_[flag_level(e)] + 1);
   PipeId dst = event_dst(e);
@@ -368,9 +385,9 @@ void AivCore::set_flag(HardEvent e, uint32_t id) {
 void AivCore::kick(PipeId p) {
   Pipe& pp = pipe(p);
   if (pp.kick_pending || pp.handed() == 0) return;
-  const Instr& head = pp.q.front();
+  const Queued& head = pp.q.front();
   if (head.kind == Instr::Kind::WaitFlag) {
-    if (!flags_.count(flag_key(head.event, head.event_id))) {
+    if (!flags_.count(head.event, head.event_id)) {
       if (!pp.blocked) {  // as step() would have found it
         pp.blocked = true;
         pp.blocked_since = now();
@@ -399,7 +416,7 @@ void AivCore::step(PipeId p) {
     last = Completion{};
   };
   while (pp.handed() > 0) {
-    Instr& in = pp.q.front();
+    Queued& in = pp.q.front();
     if (in.kind == Instr::Kind::Work) {
       if (pp.engine_free > t) {  // the engine takes the next transfer when its hold ends
         pp.kick_pending = true;
@@ -416,15 +433,14 @@ void AivCore::step(PipeId p) {
       post_last();
       last = start_work(p, in, t);
     } else if (in.kind == Instr::Kind::WaitFlag) {
-      auto it = flags_.find(flag_key(in.event, in.event_id));
-      if (it == flags_.end()) {
+      if (!flags_.count(in.event, in.event_id)) {
         if (!pp.blocked) {
           pp.blocked = true;
           pp.blocked_since = t;
         }
         break;
       }
-      if (--it->second == 0) flags_.erase(it);
+      flags_.consume(in.event, in.event_id);
       set_level(flag_level(in.event), levels_[flag_level(in.event)] - 1);
       if (race_) race_->wait_flag(p, flag_key(in.event, in.event_id));
       if (pp.blocked) {
@@ -453,7 +469,7 @@ void AivCore::step(PipeId p) {
   if (popped && !scalar_waiting_.empty()) wake_scalar();
 }
 
-AivCore::Completion AivCore::start_work(PipeId p, Instr& in, Tick t) {
+AivCore::Completion AivCore::start_work(PipeId p, Queued& in, Tick t) {
   Pipe& pp = pipe(p);
   if (race_) {
     const Instr::RaceInfo& r = *in.race;
@@ -484,15 +500,13 @@ AivCore::Completion AivCore::start_work(PipeId p, Instr& in, Tick t) {
   // The source is read when the transfer really starts (it may wait for a busy resource). The
   // start event exists even when there is nothing to read (a timing-only payload DMA), so that a
   // timing-only run processes exactly the same events, in the same order, as a full one.
-  // A DMA is done with its UB source once it has read it, with its UB destination when it lands;
-  // a vector instruction reads and writes its operands at completion.
-  const bool dma_out = in.work.kind == Work::Kind::DmaOut;
   if (start > t) {
-    sched_.post(start, EventClass::Model, uid_, this, kStart,
-                add_flight(p, std::move(in.on_start), dma_out ? in.ub_reads : UbRange{}));
+    sched_.post(start, EventClass::Model, uid_, this, kStart, in.flight);
   } else {
-    if (dma_out) ub_claims_.release(in.ub_reads, UbRange{});
-    if (in.on_start) in.on_start();
+    Flight& f = flights_[in.flight];
+    ub_claims_.release(f.start_reads, UbRange{});
+    if (f.on_start) f.on_start();
+    f.on_start = nullptr;
   }
   ++pp.stats.instrs;
   if (pp.outstanding++ == 0) {
@@ -506,14 +520,14 @@ AivCore::Completion AivCore::start_work(PipeId p, Instr& in, Tick t) {
       emit(lane_of(p), in.name, s, done, in.work.kind == Work::Kind::Vector ? nullptr : &args);
     pp.last_slice_end = std::max(pp.last_slice_end, done);
   }
-  return Completion{
-      done, add_flight(p, std::move(in.effect), dma_out ? UbRange{} : in.ub_reads, in.ub_writes)};
+  return Completion{done, in.flight};
 }
 
 void AivCore::complete(uint32_t flight) {
-  PipeId p = flights_[flight].pipe;
-  Effect effect = std::move(flights_[flight].fn);
-  ub_claims_.release(flights_[flight].reads, flights_[flight].writes);
+  Flight& f = flights_[flight];
+  PipeId p = f.pipe;
+  Effect effect = std::move(f.effect);
+  ub_claims_.release(f.reads, f.writes);
   free_flights_.push_back(flight);
   Pipe& pp = pipe(p);
   if (effect) effect();
@@ -565,7 +579,7 @@ std::string AivCore::blocked_report(const std::function<std::string(GmAddr)>& gm
     os << "; " << lane_name(static_cast<Lane>(i)) << ": " << pp.handed() << " queued, "
        << pp.outstanding << " in flight";
     if (pp.blocked && pp.handed() > 0) {
-      const Instr& h = pp.q.front();
+      const Queued& h = pp.q.front();
       os << ", head WaitFlag<" << event_name(h.event) << ">(" << h.event_id << ") unset since "
          << ps_to_ns(pp.blocked_since) << " ns";
     }

@@ -180,6 +180,33 @@ struct Instr {
 
 class SyncAllBarrier;
 
+// How many SetFlags of each (HardEvent, id) have not been consumed by a WaitFlag yet. Ids are the
+// user's 0..kUserEventIds-1 and the queues' kQueueEventBase.. (a few per TQue): a flat table.
+class FlagCounts {
+ public:
+  int count(HardEvent e, uint32_t id) const {
+    const std::vector<int>& v = by_event_[static_cast<int>(e)];
+    uint32_t i = index(id);
+    return i < v.size() ? v[i] : 0;
+  }
+  void add(HardEvent e, uint32_t id) {
+    std::vector<int>& v = by_event_[static_cast<int>(e)];
+    uint32_t i = index(id);
+    if (i >= v.size()) v.resize(i + 1, 0);
+    ++v[i];
+  }
+  void consume(HardEvent e, uint32_t id) { --by_event_[static_cast<int>(e)][index(id)]; }
+  void clear() {
+    for (std::vector<int>& v : by_event_) std::fill(v.begin(), v.end(), 0);
+  }
+
+ private:
+  static uint32_t index(uint32_t id) {
+    return id < kQueueEventBase ? id : kUserEventIds + (id - kQueueEventBase);
+  }
+  std::array<std::vector<int>, kHardEvents> by_event_;
+};
+
 class AivCore : public sc_core::sc_module, public EventTarget {
  public:
   SC_HAS_PROCESS(AivCore);
@@ -276,10 +303,24 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   const VectorUnit& vector_unit() const { return vector_; }
 
  private:
+  static constexpr uint32_t kNoFlight = ~0u;
+  // An issued instruction as its pipe queues it: what it is, and for work the flight (flights_)
+  // that holds what it does to memory and the UB bytes it claims, from issue to completion.
+  // Kept small: a queue entry is touched at issue, hand-over and start.
+  struct Queued {
+    Instr::Kind kind = Instr::Kind::Work;
+    PipeId pipe = PipeId::V;
+    HardEvent event = HardEvent::MTE2_V;
+    uint32_t event_id = 0;
+    uint32_t flight = kNoFlight;
+    Work work;
+    const char* name = "";
+    std::unique_ptr<Instr::RaceInfo> race;
+  };
   struct Pipe {
     // In issue order: the instructions the pipe has been handed, then `hidden` ones the lazy
     // scalar issued ahead of simulated time (each handed over by its Push event).
-    Ring<Instr> q;
+    Ring<Queued> q;
     uint32_t hidden = 0;
     size_t handed() const { return q.size() - hidden; }
     Tick engine_free = 0;
@@ -299,20 +340,18 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   }
   void run();
   void sleep_until(Tick t);
-  void push(Instr&& in);  // hands an instruction to its pipe at the scalar clock
+  void push(Queued&& in);  // hands an instruction to its pipe at the scalar clock
   void step(PipeId p);
   void kick(PipeId p);
   // An instruction's completion: the flight that holds its effect, due at `at`.
-  static constexpr uint32_t kNoFlight = ~0u;
   struct Completion {
     Tick at = 0;
     uint32_t flight = kNoFlight;
   };
   // Starts the work at the head of pipe p; the caller posts the returned completion.
-  Completion start_work(PipeId p, Instr& in, Tick t);
+  Completion start_work(PipeId p, Queued& in, Tick t);
   void complete(uint32_t flight);
-  // `reads`/`writes`: the UB claims the instruction gives up when the flight fires.
-  uint32_t add_flight(PipeId p, Effect fn, UbRange reads = {}, UbRange writes = {});
+  uint32_t add_flight();
   void set_flag(HardEvent e, uint32_t id);
   uint64_t flag_key(HardEvent e, uint32_t id) const;
   void drain();  // waits until every pipe is empty (no issue cost)
@@ -357,15 +396,18 @@ class AivCore : public sc_core::sc_module, public EventTarget {
     uint32_t id;
   };
   Ring<ScalarSet> scalar_sets_;
-  // What an instruction does when it starts or completes, until then.
+  // A work instruction from issue to completion: what it does when it starts (a DMA reads its
+  // source) and completes (its effect), and the UB bytes it still claims.
   struct Flight {
-    PipeId pipe;
-    Effect fn;
-    UbRange reads, writes;  // released when it fires
+    PipeId pipe = PipeId::V;
+    InlineFunction<8> on_start;
+    Effect effect;
+    UbRange start_reads;    // released when it starts (a DMA's UB source)
+    UbRange reads, writes;  // released at completion
   };
   std::vector<Flight> flights_;
   std::vector<uint32_t> free_flights_;
-  std::unordered_map<uint64_t, int> flags_;
+  FlagCounts flags_;
   std::array<int, kLevels> levels_{};
   std::unique_ptr<RaceChecker> race_;
   std::vector<Access> pending_accesses_;
