@@ -78,6 +78,11 @@ void AivCore::on_event(uint32_t op, uint32_t arg) {
     case kComplete:
       complete(arg);
       break;
+    case kLand: {
+      Effect fn = std::move(flights_[arg].effect);
+      if (fn) fn();
+      break;
+    }
     case kCompleteAndStep: {
       PipeId p = flights_[arg].pipe;
       complete(arg);
@@ -484,16 +489,18 @@ AivCore::Completion AivCore::start_work(PipeId p, Queued& in, Tick t) {
         }
       }
   }
-  Tick start = t, done = t;
+  Tick start = t, landed = t, done = t;
   if (in.work.kind == Work::Kind::Vector) {
-    done = vector_.execute(t, in.work.amount).end;
+    done = landed = vector_.execute(t, in.work.amount).end;
     pp.engine_free = done;
   } else {
     bool write = in.work.kind == Work::Kind::DmaOut;
     DmaEngine& engine = write ? mte3_ : mte2_;
     DmaEngine::Timing tm = engine.transfer(t, in.work.gm, in.work.amount);
     start = tm.start;
+    landed = tm.landed;
     done = tm.done;
+    if (write) last_write_landed_ = landed;
     pp.engine_free = engine.free_at();
     if (!write) note_gm_read(in.work.gm, in.work.amount);
   }
@@ -520,6 +527,9 @@ AivCore::Completion AivCore::start_work(PipeId p, Queued& in, Tick t) {
       emit(lane_of(p), in.name, s, done, in.work.kind == Work::Kind::Vector ? nullptr : &args);
     pp.last_slice_end = std::max(pp.last_slice_end, done);
   }
+  // A remote write's bytes land (its effect) before its acknowledgement completes it. The landing
+  // event exists whether or not there are bytes to write, as the start event above.
+  if (landed < done) sched_.post(landed, EventClass::Model, uid_, this, kLand, in.flight);
   return Completion{done, in.flight};
 }
 

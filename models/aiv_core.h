@@ -266,6 +266,8 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   void scalar_work(uint64_t cycles);  // scalar busy (GetValue/SetValue, address math)
   // The scalar's own clock: simulated time plus how far the lazy scalar has run ahead.
   Tick scalar_now() const { return now() + lag_; }
+  // When the bytes of the last MTE3 transfer this core started landed (observation only).
+  Tick last_write_landed() const { return last_write_landed_; }
   // Brings simulated time up to the scalar clock (before anything that observes shared state).
   void scalar_sync();
   // A scalar UB access of `cycles` to [lo, hi): synced only when an unfinished instruction of this
@@ -332,8 +334,10 @@ class AivCore : public sc_core::sc_module, public EventTarget {
     Tick last_slice_end = 0;
     PipeStats stats;
   };
-  // kCompleteAndStep: a kComplete, then a kStep of the same pipe at the same time.
-  enum Op : uint32_t { kResume, kPush, kStep, kComplete, kStart, kCompleteAndStep };
+  // kStart: a DMA reads its source (when it starts later than it was stepped); kLand: a remote
+  // write's bytes land, before its acknowledgement completes it (kComplete); kCompleteAndStep: a
+  // kComplete, then a kStep of the same pipe at the same time.
+  enum Op : uint32_t { kResume, kPush, kStep, kComplete, kStart, kCompleteAndStep, kLand };
   void on_event(uint32_t op, uint32_t arg) override;
   bool live(uint32_t op, uint32_t arg) const override {
     return op != kResume || arg == wait_token_;
@@ -428,6 +432,7 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   sc_core::sc_process_handle thread_;
   sc_core::sc_event resume_ev_;
   bool lazy_ = true;
+  Tick last_write_landed_ = 0;  // observation only (SimLastWriteLandedPs)
   Tick lag_ = 0;                // how far the scalar clock is ahead of simulated time
   uint32_t wait_token_ = 0;     // the scalar's current wait; Resumes of older waits are stale
   uint32_t woken_token_ = ~0u;  // the wait a wake_scalar() Resume was already posted for

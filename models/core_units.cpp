@@ -42,6 +42,7 @@ DmaEngine::Timing DmaEngine::transfer(Tick ready, GmAddr gm, uint64_t bytes) {
   free_at_ = h.end;
   done_->at = h.end;
   done_->path_latency = 0;
+  done_->response = 0;
   payload_.set_address(gm);
   payload_.set_data_length(static_cast<unsigned>(bytes));
   payload_.set_streaming_width(static_cast<unsigned>(bytes));
@@ -52,10 +53,10 @@ DmaEngine::Timing DmaEngine::transfer(Tick ready, GmAddr gm, uint64_t bytes) {
     throw SimError(kExitInternal, std::string(name()) + ": the memory path answered " +
                                       payload_.get_response_string() + " for GM address " +
                                       std::to_string(gm));
-  Tick done = at(delay);
+  Tick landed = at(delay);
   Tick bound = cost_.outstanding_bound(bytes, done_->path_latency, write_);
-  if (bound > 0) done = std::max(done, window_.reserve(h.start, bound, bytes).end);
-  return {h.start, done};
+  if (bound > 0) landed = std::max(landed, window_.reserve(h.start, bound, bytes).end);
+  return {h.start, landed, landed + done_->response};
 }
 
 }  // namespace ascend::model

@@ -79,8 +79,9 @@ class DmaEngine : public sc_core::sc_module {
 
   DmaEngine(const sc_core::sc_module_name& name, const CostModel& cost, bool write);
   struct Timing {
-    Tick start;  // when the engine and every resource on the path were free
-    Tick done;   // when the bytes have landed
+    Tick start;   // when the engine and every resource on the path were free
+    Tick landed;  // when the bytes have landed (are visible at the target)
+    Tick done;    // when the engine learns it (a remote write's acknowledgement is back)
   };
   Timing transfer(Tick ready, GmAddr gm, uint64_t bytes);
   Tick free_at() const { return free_at_; }

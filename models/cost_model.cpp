@@ -49,4 +49,12 @@ Tick DefaultCostModel::outstanding_bound(uint64_t bytes, Tick latency, bool writ
                                      static_cast<double>(window)));
 }
 
+// The acknowledgement carries no data: it pays the route's fixed latency (path_latency) back,
+// scaled by the route's response_ratio.
+Tick DefaultCostModel::response_latency(const Route* route, bool write) const {
+  if (!route || !write || route->response_ratio <= 0) return 0;
+  return static_cast<Tick>(
+      std::llround(static_cast<double>(path_latency(route, true)) * route->response_ratio));
+}
+
 }  // namespace ascend::model

@@ -55,6 +55,9 @@ class CostModel {
   // at most outstanding / latency. Transfers of one engine share the bound (booked in order).
   // 0: no limit.
   virtual Tick outstanding_bound(uint64_t bytes, Tick latency, bool write) const = 0;
+  // How long after a transfer's bytes have landed its initiator learns it: a remote write's
+  // acknowledgement crossing `route` back. Null route (the die's own HBM) or a read: 0.
+  virtual Tick response_latency(const Route* route, bool write) const = 0;
 };
 
 class DefaultCostModel : public CostModel {
@@ -64,6 +67,7 @@ class DefaultCostModel : public CostModel {
   Tick dma_engine_hold(uint64_t bytes, GmAddr gm, bool write) const override;
   Tick path_latency(const Route* route, bool write) const override;
   Tick outstanding_bound(uint64_t bytes, Tick latency, bool write) const override;
+  Tick response_latency(const Route* route, bool write) const override;
 
  protected:
   CoreTiming core_;

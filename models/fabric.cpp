@@ -37,8 +37,10 @@ std::vector<BandwidthServer*> Fabric::ports() const {
 // A remote transfer holds the owning die's HBM (reached through that die's noc) and every port of
 // its route (in the direction the data flows), each booked on its own from when the transfer is
 // ready, for bytes / its bandwidth; it is done when the last of them (and the initiator's engine)
-// is, plus the route's fixed latency. Booking each on its own keeps a transfer stuck behind a
-// congested port from also holding the HBM idle for everyone else until then.
+// is, plus the route's fixed latency. A write's acknowledgement takes CostModel::response_latency
+// more to come back (reported to the engine, which completes the instruction then). Booking each on
+// its own keeps a transfer stuck behind a congested port from also holding the HBM idle for
+// everyone else until then.
 void Fabric::b_transport(int from_die, tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   const Tick ready = at(delay);
   const int owner = GlobalMemory::die_of(p.get_address());
@@ -54,7 +56,7 @@ void Fabric::b_transport(int from_die, tlm::tlm_generic_payload& p, sc_core::sc_
         done, h.port->reserve(ready, transfer_ps(bytes, h.port->gbps() * h.efficiency), bytes).end);
   class_bytes_[route.link_class] += bytes;
   Tick latency = cost_.path_latency(&route, write);
-  report_path_latency(p, latency);
+  report_path_latency(p, latency, cost_.response_latency(&route, write));
   delay = offset(done + latency);
 }
 
@@ -107,6 +109,7 @@ class A3Fabric : public Fabric {
                 {ingress_[to], eff}};
       r.latency = ns_to_ps(write ? c_.write_512B_inter_node_ns : c_.read_512B_inter_node_ns);
     }
+    r.response_ratio = write ? c_.write_response_ratio : 0;
     return r;
   }
 
@@ -155,6 +158,7 @@ class A2Fabric : public Fabric {
       r.hops = {{nic_out_[from], 1.0}, {nic_in_[to], 1.0}};
       r.latency = ns_to_ps(write ? c_.write_512B_roce_ns : c_.read_512B_roce_ns);
     }
+    r.response_ratio = write ? c_.write_response_ratio : 0;
     return r;
   }
 

@@ -33,8 +33,11 @@ struct Hop {
 };
 
 struct Route {
-  std::vector<Hop> hops;        // in the direction the data flows
-  Tick latency = 0;             // fixed latency of the path (see FabricConfig)
+  std::vector<Hop> hops;  // in the direction the data flows
+  Tick latency = 0;       // fixed latency of the path (see FabricConfig)
+  // A write's acknowledgement crosses the path back: its fixed latency over the data's
+  // (FabricConfig::write_response_ratio; 0 for reads, whose data is the response).
+  double response_ratio = 0;
   const char* link_class = "";  // "d2d", "intra_node", "inter_node", "hccs", "roce"
 };
 
@@ -64,6 +67,10 @@ struct FabricConfig {
   double roce_GBps = 25;
   double write_512B_hccs_ns = 1300, read_512B_hccs_ns = 1200;
   double write_512B_roce_ns = 5000, read_512B_roce_ns = 5000;
+  // The latencies above are one-way (issue to data visible). A remote write is complete for its
+  // initiator (PipeBarrier, SetFlag after it) only when the acknowledgement is back: this ratio of
+  // the path's fixed latency later. 0: complete when it lands.
+  double write_response_ratio = 1.0;
 };
 
 // One port of the fabric. Its stats and trace name is its path under cluster.fabric

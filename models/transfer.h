@@ -25,10 +25,14 @@ struct EngineDone : tlm::tlm_extension<EngineDone> {
   // Out: the path's fixed latency (CostModel::path_latency) the target added, so that the engine
   // can bound how fast its limited outstanding requests stream over that path.
   Tick path_latency = 0;
+  // Out: how long after the bytes land the initiator learns it (a remote write's acknowledgement;
+  // 0 when landing and completion coincide).
+  Tick response = 0;
   tlm::tlm_extension_base* clone() const override { return new EngineDone(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override {
     at = static_cast<const EngineDone&>(e).at;
     path_latency = static_cast<const EngineDone&>(e).path_latency;
+    response = static_cast<const EngineDone&>(e).response;
   }
 };
 
@@ -38,11 +42,15 @@ inline Tick engine_done(tlm::tlm_generic_payload& p) {
   return e ? e->at : 0;
 }
 
-// A target reports the fixed latency it added (ignored when the initiator has no EngineDone).
-inline void report_path_latency(tlm::tlm_generic_payload& p, Tick latency) {
+// A target reports the fixed latency it added and the response's (ignored when the initiator
+// has no EngineDone).
+inline void report_path_latency(tlm::tlm_generic_payload& p, Tick latency, Tick response = 0) {
   EngineDone* e = nullptr;
   p.get_extension(e);
-  if (e) e->path_latency = latency;
+  if (e) {
+    e->path_latency = latency;
+    e->response = response;
+  }
 }
 
 // Ticks <-> the delay annotation (offsets from now, 1 ps resolution).

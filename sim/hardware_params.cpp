@@ -310,6 +310,16 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
                      "a2: one 512-B read over RoCE between servers", "est., uncalibrated, L"),
           [](ClusterConfig & c) -> auto& { return c.fabric.read_512B_roce_ns; }),
       field<ClusterConfig>(
+          real_param(
+              "fabric.write_response_ratio", "ratio", kFromField, 0, 4,
+              "a remote write is complete for its core (PipeBarrier, SetFlag after it) when its "
+              "acknowledgement is back, this ratio of the path's fixed latency after the bytes "
+              "land; 0: complete on landing. The fabric.write_latency_* values are one-way",
+              "est.: a symmetric path returns the acknowledgement in the data's fixed latency; "
+              "[CM] Table 1 write latencies read as one-way (as perftest's ib_write_lat, half a "
+              "ping-pong); [CM] Table 7 growth from EP 8 to 128 needs it (tests/validation), M"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.write_response_ratio; }),
+      field<ClusterConfig>(
           int_param("sim.thread_stack_KiB", "KiB", kFromField, 32, 65536,
                     "stack of each kernel core's SC_THREAD", "simulator setting"),
           [](ClusterConfig & c) -> auto& { return c.thread_stack_bytes; }, 1024),

@@ -403,7 +403,11 @@ TEST(ApiVector, FloatMatchesIeeeSinglePrecision) {
        C{"Muls", [n](const auto& d, const auto& in) { Muls(d, in[0], 0.1f, n); },
          [](float x, float) { return x * 0.1f; }},
        C{"Abs", [n](const auto& d, const auto& in) { Abs(d, in[0], n); },
-         [](float x, float) { return std::fabs(x); }}});
+         [](float x, float) { return std::fabs(x); }},
+       C{"Mins", [n](const auto& d, const auto& in) { Mins(d, in[0], 3.0f, n); },
+         [](float x, float) { return std::min(x, 3.0f); }},
+       C{"Maxs", [n](const auto& d, const auto& in) { Maxs(d, in[0], 0.15f, n); },
+         [](float x, float) { return std::max(x, 0.15f); }}});
 }
 
 // Every pair hits an fp16 rounding case (mostly exact ties), checked against hand-computed bits.
@@ -488,7 +492,11 @@ TEST(ApiVector, Int32WrapsAroundOnOverflow) {
        C{"Muls", [n](const auto& d, const auto& in) { Muls(d, in[0], -3, n); },
          [&](int32_t x, int32_t) { return wrap(i64(x) * -3); }},
        C{"Abs", [n](const auto& d, const auto& in) { Abs(d, in[0], n); },
-         [&](int32_t x, int32_t) { return wrap(x < 0 ? -i64(x) : i64(x)); }}});
+         [&](int32_t x, int32_t) { return wrap(x < 0 ? -i64(x) : i64(x)); }},
+       C{"Mins", [n](const auto& d, const auto& in) { Mins(d, in[0], 5, n); },
+         [](int32_t x, int32_t) { return std::min(x, 5); }},
+       C{"Maxs", [n](const auto& d, const auto& in) { Maxs(d, in[0], -7, n); },
+         [](int32_t x, int32_t) { return std::max(x, -7); }}});
 }
 
 // The exact product of two int32 needs up to 62 bits and its low 32 must survive the wrap:

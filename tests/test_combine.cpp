@@ -325,7 +325,7 @@ TEST(CombineTiming, ADelayedRankDelaysOnlyTheTokensThatDependOnIt) {
       if (depends) {
         EXPECT_GT(w, 15000.0) << "rank " << r << " core " << c;
       } else {
-        EXPECT_LT(w, 3000.0) << "rank " << r << " core " << c;
+        EXPECT_LT(w, 10000.0) << "rank " << r << " core " << c;  // a few round trips at most
       }
     }
 }

@@ -1,7 +1,9 @@
 // The fabric's gates and contention: a lone 512-B access lands exactly after the configured
 // latency of its path class (not 1 ps earlier), a large one after its link's occupancy at the rate
-// its parameters give plus that latency, senders into one die share its ingress, one die sending
-// to many shares its egress, and every remote byte is real.
+// its parameters give plus that latency; a remote write completes for its core when the
+// acknowledgement is back, fabric.write_response_ratio x the path's fixed latency after it lands;
+// senders into one die share its ingress, one die sending to many shares its egress, and every
+// remote byte is real.
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -17,8 +19,30 @@ using ascend::model::Tick;
 namespace ascend::test {
 namespace {
 
+// The fixed part of a path's latency: the measured 512-B time less the model's own time for 512 B
+// at the path's rate `gbps` (models/cost_model.cpp).
+Tick fixed_latency(const Params& p, double latency_ns, bool write, double gbps) {
+  model::Clock clock{p.real("core.clock_GHz")};
+  double per_cycle = p.real(write ? "mte3.bytes_per_cycle" : "mte2.bytes_per_cycle");
+  Tick engine = clock.cycles(static_cast<uint64_t>(p.integer("dma.setup_cycles")) +
+                             static_cast<uint64_t>(std::ceil(512.0 / per_cycle - 1e-9)));
+  Tick own = std::max({engine, model::transfer_ps(512, p.real("hbm.bandwidth_GBps")),
+                       model::transfer_ps(512, gbps)});
+  return ns_to_ps(latency_ns) - own;
+}
+
+// How long after a remote write lands its acknowledgement completes it.
+Tick response(const Params& p, Tick fixed, bool write) {
+  return write ? static_cast<Tick>(std::llround(static_cast<double>(fixed) *
+                                                p.real("fabric.write_response_ratio")))
+               : 0;
+}
+
+// A lone 512-B access of die 0 to die `dst` over a path of rate `gbps`: its bytes land exactly
+// `want_ns` after the DMA is issued (not 1 ps before), and it completes for the core then (a read)
+// or when the write's acknowledgement is back.
 void expect_lone_512(const std::vector<std::string>& sets, int dst, bool write, double want_ns,
-                     const char* cls) {
+                     const char* cls, double gbps) {
   nlohmann::json j = in_child([&] {
     Bench b(sets, 32);
     const int n = 512;
@@ -28,8 +52,8 @@ void expect_lone_512(const std::vector<std::string>& sets, int dst, bool write, 
     b.sim().write(write ? local : remote, v.data(), n);
     model::AivCore& core0 = *b.cluster().die(0).cores[0];
     Tick start = 0, done = 0;
-    int early = -1;
-    // The completion time is known only once the DMA starts; the probe is scheduled from there.
+    int early = -1, on_time = -1;
+    // The completion time is known only once the DMA starts; the probes are scheduled from there.
     b.run(1, [&] {
       if (GetRankId() != 0) return;
       TPipe pipe;
@@ -47,15 +71,17 @@ void expect_lone_512(const std::vector<std::string>& sets, int dst, bool write, 
         DataCopy(t, rg, n);
       }
       start = SimNowPs();
-      b.at(start + ns_to_ps(want_ns) - 1, [&] {
+      auto landed = [&] {
         uint8_t x = 0;
         if (write) {
           b.sim().read(remote, &x, 1);
         } else {
           x = core0.ub()[0];
         }
-        early = x == 0x5A;
-      });
+        return x == 0x5A;
+      };
+      b.at(start + ns_to_ps(want_ns) - 1, [&] { early = landed(); });
+      b.at(start + ns_to_ps(want_ns), [&] { on_time = landed(); });
       if (write) {
         SetFlag<HardEvent::MTE3_S>(0);
         WaitFlag<HardEvent::MTE3_S>(0);
@@ -67,36 +93,52 @@ void expect_lone_512(const std::vector<std::string>& sets, int dst, bool write, 
     });
     return nlohmann::json{{"latency_ps", done - start},
                           {"early", early},
+                          {"on_time", on_time},
                           {"class", b.cluster().fabric().link_class(0, dst)}};
   });
   ASSERT_FALSE(j.contains("exit_code")) << j.dump();
+  Params p = make_params(sets);
+  Tick ack = response(p, fixed_latency(p, want_ns, write, gbps), write);
   EXPECT_EQ(j["class"], cls);
-  EXPECT_EQ(j["latency_ps"].get<Tick>(), ns_to_ps(want_ns)) << cls << (write ? " write" : " read");
   EXPECT_EQ(j["early"], 0) << "the bytes landed before the configured latency";
+  EXPECT_EQ(j["on_time"], 1) << "the bytes had not landed at the configured latency";
+  EXPECT_EQ(j["latency_ps"].get<Tick>(), ns_to_ps(want_ns) + ack)
+      << cls << (write ? " write" : " read");
+  if (write) {
+    EXPECT_GT(ack, 0u) << "a remote write completes after it lands";
+  }
 }
 
+// The UB rates of the default preset, and the other links'.
+constexpr double kUbWrite = 137.0, kUbRead = 167.0;
+
 TEST(FabricGate, A512ByteWriteInsideTheNodeTakesTheMeasuredLatency) {
-  expect_lone_512({}, 3, true, 1300, "intra_node");
+  expect_lone_512({}, 3, true, 1300, "intra_node", kUbWrite);
 }
 TEST(FabricGate, A512ByteWriteAcrossNodesTakesTheMeasuredLatency) {
-  expect_lone_512({}, 20, true, 2100, "inter_node");
+  expect_lone_512({}, 20, true, 2100, "inter_node", kUbWrite);
 }
 TEST(FabricGate, A512ByteWriteToTheOtherDieOfTheChipTakesTheD2dLatency) {
-  expect_lone_512({"fabric.write_latency_d2d_ns=800"}, 1, true, 800, "d2d");
+  expect_lone_512({"fabric.write_latency_d2d_ns=800"}, 1, true, 800, "d2d", 270);
 }
 TEST(FabricGate, A512ByteReadInsideTheNodeTakesTheMeasuredLatency) {
-  expect_lone_512({}, 5, false, 1200, "intra_node");
+  expect_lone_512({}, 5, false, 1200, "intra_node", kUbRead);
 }
 TEST(FabricGate, A512ByteReadAcrossNodesTakesTheMeasuredLatency) {
-  expect_lone_512({}, 31, false, 1900, "inter_node");
+  expect_lone_512({}, 31, false, 1900, "inter_node", kUbRead);
 }
 TEST(FabricGate, TheLatencyIsAParameter) {
-  expect_lone_512({"fabric.write_latency_inter_node_ns=3000"}, 17, true, 3000, "inter_node");
+  expect_lone_512({"fabric.write_latency_inter_node_ns=3000"}, 17, true, 3000, "inter_node",
+                  kUbWrite);
+}
+TEST(FabricGate, TheAcknowledgementIsAParameter) {
+  expect_lone_512({"fabric.write_response_ratio=0.5"}, 3, true, 1300, "intra_node", kUbWrite);
+  expect_lone_512({"fabric.write_response_ratio=2"}, 20, true, 2100, "inter_node", kUbWrite);
 }
 TEST(FabricGate, A2HccsAndRoceClasses) {
-  expect_lone_512({"fabric.topology=a2"}, 7, true, 1300, "hccs");
+  expect_lone_512({"fabric.topology=a2"}, 7, true, 1300, "hccs", 56);
   expect_lone_512({"fabric.topology=a2", "fabric.write_latency_roce_ns=4000"}, 8, true, 4000,
-                  "roce");
+                  "roce", 25);
 }
 
 // ---- link rates: each link's rate is one coherent set of parameters (for a UB port, the nominal
@@ -111,7 +153,9 @@ TEST(FabricGate, A2HccsAndRoceClasses) {
 // 512-B latency `latency_ns` should take, from the parameters alone.
 struct Expected {
   Tick occupancy, fixed;
-  Tick total() const { return occupancy + fixed; }
+  Tick ack = 0;                                          // a write's acknowledgement
+  Tick total() const { return occupancy + fixed; }       // the last byte lands
+  Tick done() const { return occupancy + fixed + ack; }  // the core sees it complete
 };
 
 Expected expected_transfer(const std::vector<std::string>& sets, uint64_t n, bool write,
@@ -128,6 +172,7 @@ Expected expected_transfer(const std::vector<std::string>& sets, uint64_t n, boo
   Tick own_512 =
       std::max({engine(512), model::transfer_ps(512, hbm), model::transfer_ps(512, gbps)});
   Expected e{model::transfer_ps(n, gbps), ns_to_ps(latency_ns) - own_512};
+  e.ack = response(p, e.fixed, write);
   // The link is the bottleneck, so its occupancy is what the transfer time shows.
   EXPECT_GT(e.occupancy, engine(n));
   EXPECT_GT(e.occupancy, model::transfer_ps(n, hbm));
@@ -193,13 +238,14 @@ nlohmann::json lone_transfer(const std::vector<std::string>& sets, int dies, int
   });
 }
 
-// Runs the lone transfer and checks the tight gate: not done 1 ps before `e.total()`, done at it.
+// Runs the lone transfer and checks the tight gate: not landed 1 ps before `e.total()`, landed at
+// completion, which is at `e.done()`.
 void expect_gate(const std::vector<std::string>& sets, int dies, int dst, bool write, uint32_t n,
                  const Expected& e, const char* cls) {
   nlohmann::json j = lone_transfer(sets, dies, dst, write, n, e.total());
   ASSERT_FALSE(j.contains("exit_code")) << j.dump();
   EXPECT_EQ(j["class"], cls);
-  EXPECT_EQ(j["latency_ps"].get<Tick>(), e.total()) << cls << (write ? " write" : " read");
+  EXPECT_EQ(j["latency_ps"].get<Tick>(), e.done()) << cls << (write ? " write" : " read");
   EXPECT_EQ(j["early"], 0) << "the last byte landed before the expected time";
   EXPECT_EQ(j["landed"], 1) << "the last byte had not landed at completion";
 }
@@ -365,7 +411,10 @@ TEST(FabricContention, TwoSendersIntoOneDieEachGetHalfItsIngress) {
   nlohmann::json two = write_pattern({{2, 4}, {6, 4}}, bytes);
   ASSERT_FALSE(two.contains("exit_code")) << two.dump();
   for (bool ok : two["data_ok"]) EXPECT_TRUE(ok);
-  double alone = one["finish_ns"][0], a = two["finish_ns"][0], b = two["finish_ns"][1];
+  // Less the path's fixed latency there and (for the last write) back.
+  const double trip = 1300.0 * (1 + make_params({}).real("fabric.write_response_ratio"));
+  double alone = one["finish_ns"][0].get<double>() - trip,
+         a = two["finish_ns"][0].get<double>() - trip, b = two["finish_ns"][1].get<double>() - trip;
   // Alone, a sender gets the whole effective rate; together each gets half of die 4's ingress.
   EXPECT_NEAR(bytes / alone, 137.0, 137.0 * 0.03);
   EXPECT_NEAR(bytes / a, 137.0 / 2, 137.0 * 0.03);
@@ -379,7 +428,9 @@ TEST(FabricContention, OneDieSendingToTwoSharesItsEgress) {
   nlohmann::json two = write_pattern({{2, 4}, {2, 6}}, bytes);
   ASSERT_FALSE(two.contains("exit_code")) << two.dump();
   for (bool ok : two["data_ok"]) EXPECT_TRUE(ok);
-  double end = std::max(two["finish_ns"][0].get<double>(), two["finish_ns"][1].get<double>());
+  const double trip = 1300.0 * (1 + make_params({}).real("fabric.write_response_ratio"));
+  double end =
+      std::max(two["finish_ns"][0].get<double>(), two["finish_ns"][1].get<double>()) - trip;
   EXPECT_NEAR(2.0 * bytes / end, 137.0, 137.0 * 0.03);  // both flows together fill the egress
   EXPECT_GT(two["ports"]["die2.ub_egress"]["utilization_pct"].get<double>(), 97.0);
   EXPECT_LT(two["ports"]["die4.ub_ingress"]["utilization_pct"].get<double>(), 55.0);

@@ -13,9 +13,9 @@
 //  5. LocalWindowCopy  prefix of the earlier cores' counts, then copy every received record into
 //                   expandX / dynamicScales / assistInfoForCombine; epRecvCounts (cumulative)
 //  6. token counts  after SyncAll, the last core derives expertTokenNums from epRecvCounts
-// Known simplifications (README): the slot of an entry (how many earlier entries chose the same
-// expert) is counted by the scalar unit over the id list, where the real kernel uses a vector
-// compare-and-reduce; smooth scales, 2-D masks, special experts and TP are not modelled yet.
+// Known simplifications (README): the per-expert totals for SetStatus are counted by the scalar
+// over the id list (the real kernel's method is not documented); smooth scales, 2-D masks,
+// special experts and TP are not modelled yet.
 #pragma once
 
 #include <vector>
@@ -80,12 +80,16 @@ class KernelDispatch {
       pipe_.InitBuffer(f16_, ub.f16);
     }
     if (ub.triples) pipe_.InitBuffer(triples_, ub.triples);
+    if (ub.count) {
+      pipe_.InitBuffer(dup_, ub.count);
+      pipe_.InitBuffer(diff_, ub.count);
+    }
   }
 
   __aicore__ void Process() {
     Stamp(0);
     data_state_ = common::FlipWinState(kStateWordBase, g_.window_flip);
-    CountEntries();
+    LoadIds();
     if (core_ < cores_ - shared_cores_) {
       SendToMoeExperts();
     } else {
@@ -115,9 +119,8 @@ class KernelDispatch {
     return GetWindStateAddrByRankId(rank) + data_state_ * kStatusHalf;
   }
 
-  // ---- the expert ids, and how many entries choose each expert (before this core's share, and
-  // in all): the slot of an entry is the number of earlier entries with the same expert.
-  void CountEntries() {
+  // ---- the expert ids, for the vector counts (and the scalar reads of the send loop)
+  void LoadIds() {
     const Attrs& a = g_.attrs;
     LocalTensor<int32_t> ids = ids_.Get<int32_t>();
     if (n_entries_ > 0) {
@@ -126,13 +129,11 @@ class KernelDispatch {
     }
     SetFlag<HardEvent::MTE2_S>(0);
     WaitFlag<HardEvent::MTE2_S>(0);
-    total_.assign(a.experts, 0);
+    // The token split (fullmesh_v2) numbers its slots from the entries before its share, counted
+    // by the scalar; the entry split counts each slot on VECTOR (SlotOf), and SetStatus its totals.
+    if (!share_.whole_tokens) return;
     before_.assign(a.experts, 0);
-    for (int64_t i = 0; i < n_entries_; ++i) {
-      int32_t e = ids.GetValue(static_cast<uint32_t>(i));
-      ++total_[e];
-      if (i < share_.begin) ++before_[e];
-    }
+    for (int64_t i = 0; i < share_.begin; ++i) ++before_[ids.GetValue(static_cast<uint32_t>(i))];
   }
 
   // ---- 2. send: this core's share of the entries, as the host's send split planned it
@@ -148,10 +149,37 @@ class KernelDispatch {
       int32_t e = ids.GetValue(static_cast<uint32_t>(idx));
       int dst = e / moe_l_ + a.shared_expert_ranks;
       if (share_.rank_stride && dst % share_.rank_stride != share_.rank_pick) continue;
-      int j = before_[e]++;
+      int j = SlotOf(idx, e);
       int t = static_cast<int>(idx / a.topk), k = static_cast<int>(idx % a.topk);
       SendRecord(t, k, DataSlot(dst, rank_ * moe_l_ + e % moe_l_, j));
     }
+  }
+
+  // The slot of entry idx: how many entries before it chose expert e, counted on VECTOR over the
+  // id list as the real kernel's CalTokenSendExpertCnt does, once per entry: Duplicate e, Sub
+  // from the ids, Abs, Mins 1 (0 where equal, 1 elsewhere), ReduceSum of those words as fp32 (the
+  // 0/1 words are denormals, summed exactly; the sum's bits read as int32 are the count) = the
+  // entries of other experts; the scalar waits for it (V_S). Lists longer than kCountChunk are
+  // counted in several passes.
+  int SlotOf(int64_t idx, int32_t e) { return static_cast<int>(idx - CountOthers(idx, e)); }
+  // How many of the first n ids are not e.
+  int64_t CountOthers(int64_t n_ids, int32_t e) {
+    LocalTensor<int32_t> ids = ids_.Get<int32_t>();
+    LocalTensor<int32_t> dup = dup_.Get<int32_t>(), diff = diff_.Get<int32_t>();
+    int64_t others = 0;
+    for (int64_t c0 = 0; c0 < n_ids; c0 += kCountChunk) {
+      uint32_t n = static_cast<uint32_t>(std::min<int64_t>(kCountChunk, n_ids - c0));
+      Duplicate(dup, e, n);
+      Sub(diff, ids[static_cast<uint32_t>(c0)], dup, n);
+      Abs(diff, diff, n);
+      Mins(diff, diff, 1, n);
+      LocalTensor<float> bits = diff.template ReinterpretCast<float>();
+      ReduceSum(dup.template ReinterpretCast<float>(), bits, bits, n);
+      SetFlag<HardEvent::V_S>(1);
+      WaitFlag<HardEvent::V_S>(1);
+      others += dup.GetValue(0);
+    }
+    return others;
   }
 
   // Every SetFlag is matched by a WaitFlag before the phase ends, so that no flag outlives it
@@ -293,15 +321,24 @@ class KernelDispatch {
     return scale;
   }
 
-  // ---- 3. SetStatus: counts per destination, then one {1.0f, count} block to each
+  // ---- 3. SetStatus: counts per destination (each MoE expert's on VECTOR, while the last sends
+  // are in flight), then one {1.0f, count} block to each
   void SetStatus() {
     const Attrs& a = g_.attrs;
     int targets = a.shared_expert_ranks + a.experts;
     auto [begin, end] = split_to_core(targets, cores_, core_);
+    std::vector<int> counts;
+    for (int64_t i = std::max<int64_t>(begin, a.shared_expert_ranks); i < end; ++i)
+      counts.push_back(static_cast<int>(
+          n_entries_ - CountOthers(n_entries_, static_cast<int32_t>(i - a.shared_expert_ranks))));
     PipeBarrier<PIPE_ALL>();
     Stamp(1);
     SyncAll();  // every core's data has landed before any flag is written
     LocalTensor<int32_t> blk = status_.Get<int32_t>();
+    // Words 2..7 of every block are zero, so that a receiver may sum whole blocks.
+    Duplicate(blk, 0, 64 * 8);
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
     int r = a.shared_experts ? a.shared_expert_ranks / a.shared_experts : 1;
     for (int64_t i = begin; i < end; ++i) {
       int dst, count;
@@ -313,7 +350,7 @@ class KernelDispatch {
       } else {
         int e = static_cast<int>(i - a.shared_expert_ranks);
         dst = e / moe_l_ + a.shared_expert_ranks;
-        count = total_[e];
+        count = counts[static_cast<size_t>(i - std::max<int64_t>(begin, a.shared_expert_ranks))];
         pos = 32ull * rank_ + 32ull * a.ep * (e % moe_l_);
       }
       int slot = static_cast<int>((i - begin) % 64);
@@ -346,15 +383,21 @@ class KernelDispatch {
     LocalTensor<int32_t> blk = status_.Get<int32_t>();
     GlobalTensor<int32_t> area;
     area.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(StatusArea(rank_)), blocks * 8ull);
+    // A poll: MTE2 the blocks, ReduceSum their words on VECTOR (the flags are 1.0f; the counts,
+    // read as floats, are denormals far below 0.5), and the scalar compares the sum with n.
+    LocalTensor<float> words = blk.template ReinterpretCast<float>();
+    LocalTensor<float> sum = small_.Get<float>();
     for (int64_t c0 = begin; c0 < end; c0 += 64) {
       int n = static_cast<int>(std::min<int64_t>(64, end - c0));
-      float sum = -1;
-      while (sum != static_cast<float>(n)) {
+      for (;;) {
         DataCopy(blk, area[c0 * 8], n * 8);
-        SetFlag<HardEvent::MTE2_S>(0);
-        WaitFlag<HardEvent::MTE2_S>(0);
-        sum = 0;
-        for (int b = 0; b < n; ++b) sum += blk.template ReinterpretCast<float>().GetValue(b * 8);
+        SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+        ReduceSum(sum, words, words, static_cast<uint32_t>(n * 8));
+        SetFlag<HardEvent::V_S>(0);
+        WaitFlag<HardEvent::V_S>(0);
+        float s = sum.GetValue(0);
+        if (s > static_cast<float>(n) - 0.5f && s < static_cast<float>(n) + 0.5f) break;
       }
       for (int b = 0; b < n; ++b) {
         recv_counts_[c0 - begin + b] = blk.GetValue(b * 8 + 1);
@@ -484,14 +527,14 @@ class KernelDispatch {
   uint64_t slot_ = 0;
   int data_state_ = 0;
   common::PhaseStamps stamps_;
-  std::vector<int> total_, before_;  // scalar working memory
+  std::vector<int> before_;  // scalar working memory (token split)
   std::vector<int> recv_counts_;
   int64_t recv_begin_ = 0;
   int next_buf_ = 0;
   bool buf_sent_[2] = {false, false};
   TPipe pipe_;
   SendShare share_;  // this core's part of the send split (host plan)
-  TBuf<TPosition::VECCALC> ids_, status_, small_, f32_, abs_, f16_, triples_;
+  TBuf<TPosition::VECCALC> ids_, status_, small_, f32_, abs_, f16_, triples_, dup_, diff_;
   TQue<TPosition::VECIN, 1> inQue_;
   TQue<TPosition::VECOUT, 1> recQue_;
   TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bindQue_;

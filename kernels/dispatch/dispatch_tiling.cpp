@@ -158,12 +158,13 @@ UbPlan ub_plan(const Attrs& a) {
   p.f16 = a.quant ? static_cast<uint32_t>(2 * a.hidden) : 0;
   const bool whole_tokens = send_splits().find(a.split)(a, 1, 1, 0).whole_tokens;
   p.triples = whole_tokens ? static_cast<uint32_t>(2 * 32 * a.topk) : 0;  // 32 B each, 2 buffers
+  p.count = std::min<uint32_t>(p.ids, kCountChunk * 4);
   return p;
 }
 
 uint64_t UbPlan::total(const Attrs& a, int buffer_num) const {
   uint64_t queues = static_cast<uint64_t>(buffer_num) * (token + record + (a.quant ? record : 0));
-  return ids + status + small + queues + f32 + abs + f16 + triples;
+  return ids + status + small + queues + f32 + abs + f16 + triples + 2ull * count;
 }
 
 int effective_buffer_num(const Attrs& a, uint64_t ub_bytes) {

@@ -71,6 +71,7 @@ int shared_send_cores(const Attrs& a);
 struct UbPlan {
   uint32_t ids, status, small, token, record, f32, abs, f16;
   uint32_t triples;  // whole-token splits: the K triples of a token, per buffer
+  uint32_t count;    // two rows of ids for the vector counts (slots, status totals), each
   uint64_t total(const Attrs& a, int buffer_num) const;
 };
 UbPlan ub_plan(const Attrs& a);
@@ -81,5 +82,7 @@ int effective_buffer_num(const Attrs& a, uint64_t ub_bytes);
 constexpr uint64_t kStatusHalf = 500 * 1024;     // WIN_STATE_OFFSET: the 0/1 halves
 constexpr uint64_t kStateWordBase = 950 * 1024;  // per-core dataState words, 512 B apart
 constexpr uint64_t kMaxUbBytes = 170 * 1024;     // MAX_UB_SIZE of the real tiling
+// The slot count compares at most this many ids per vector pass (longer lists: several passes).
+constexpr uint32_t kCountChunk = 2048;
 
 }  // namespace ascend::dispatch

@@ -64,6 +64,10 @@ uint64_t SimNowPs() {
   return detail::core().scalar_now();
 }
 
+uint64_t SimLastWriteLandedPs() {
+  return detail::core().last_write_landed();
+}
+
 uint64_t SimCyclesIn(uint64_t ps) {
   return static_cast<uint64_t>(static_cast<double>(ps) * detail::core().timing().clock.ghz /
                                1000.0);

@@ -11,6 +11,11 @@ namespace AscendC {
 // calibration kernels that time one instruction and for phase stamps.
 uint64_t SimNowPs();
 
+// When the bytes of this core's last started MTE3 transfer landed at their target (ps): a remote
+// write lands one path latency before its acknowledgement completes it. For calibration kernels
+// that time the one-way latency; valid once that transfer has completed (a WaitFlag on it).
+uint64_t SimLastWriteLandedPs();
+
 // The core clock's cycles in `ps` (rounded down): turns a time parameter into a SimStall.
 uint64_t SimCyclesIn(uint64_t ps);
 

@@ -52,6 +52,16 @@ void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t co
   detail::unary("Muls", dst, src, count, [s](T x) { return detail::mul(x, s); });
 }
 template <class T>
+void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t count) {
+  detail::unary("Mins", dst, src, count,
+                [s](T x) { return to_double(x) <= to_double(s) ? x : s; });
+}
+template <class T>
+void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t count) {
+  detail::unary("Maxs", dst, src, count,
+                [s](T x) { return to_double(x) >= to_double(s) ? x : s; });
+}
+template <class T>
 void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
   detail::unary("Abs", dst, src, count, [](T x) { return detail::abs(x); });
 }
