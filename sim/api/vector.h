@@ -53,13 +53,11 @@ void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t co
 }
 template <class T>
 void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t count) {
-  detail::unary("Mins", dst, src, count,
-                [s](T x) { return to_double(x) <= to_double(s) ? x : s; });
+  detail::unary("Mins", dst, src, count, [s](T x) { return to_double(x) <= to_double(s) ? x : s; });
 }
 template <class T>
 void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t count) {
-  detail::unary("Maxs", dst, src, count,
-                [s](T x) { return to_double(x) >= to_double(s) ? x : s; });
+  detail::unary("Maxs", dst, src, count, [s](T x) { return to_double(x) >= to_double(s) ? x : s; });
 }
 template <class T>
 void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
