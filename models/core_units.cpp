@@ -43,6 +43,7 @@ DmaEngine::Timing DmaEngine::transfer(Tick ready, GmAddr gm, uint64_t bytes) {
   done_->at = h.end;
   done_->path_latency = 0;
   done_->response = 0;
+  done_->remote = false;
   payload_.set_address(gm);
   payload_.set_data_length(static_cast<unsigned>(bytes));
   payload_.set_streaming_width(static_cast<unsigned>(bytes));
@@ -54,7 +55,9 @@ DmaEngine::Timing DmaEngine::transfer(Tick ready, GmAddr gm, uint64_t bytes) {
                                       payload_.get_response_string() + " for GM address " +
                                       std::to_string(gm));
   Tick landed = at(delay);
-  Tick bound = cost_.outstanding_bound(bytes, done_->path_latency, write_);
+  // A request leaves the window when its response is back: one round trip.
+  Tick bound =
+      cost_.outstanding_bound(bytes, done_->path_latency + done_->response, write_, done_->remote);
   if (bound > 0) landed = std::max(landed, window_.reserve(h.start, bound, bytes).end);
   return {h.start, landed, landed + done_->response};
 }

@@ -42,19 +42,23 @@ Tick DefaultCostModel::path_latency(const Route* route, bool write) const {
 // leave, so an engine that may not exceed the window streams at window / latency (Little's law).
 // This is what makes one core's large transfers slower than its engine rate (mskpp: 910B1 MTE2
 // saturates near 78 GB/s) and its writes over a long fabric path slower still.
-Tick DefaultCostModel::outstanding_bound(uint64_t bytes, Tick latency, bool write) const {
-  uint32_t window = write ? core_.mte3_outstanding_bytes : core_.mte2_outstanding_bytes;
+Tick DefaultCostModel::outstanding_bound(uint64_t bytes, Tick latency, bool write,
+                                         bool remote) const {
+  uint32_t window = !write   ? core_.mte2_outstanding_bytes
+                    : remote ? core_.mte3_remote_outstanding_bytes
+                             : core_.mte3_outstanding_bytes;
   if (window == 0 || latency == 0) return 0;
   return static_cast<Tick>(std::ceil(static_cast<double>(bytes) * static_cast<double>(latency) /
                                      static_cast<double>(window)));
 }
 
 // The acknowledgement carries no data: it pays the route's fixed latency (path_latency) back,
-// scaled by the route's response_ratio.
+// scaled by the route's response_ratio, plus the route's completion time.
 Tick DefaultCostModel::response_latency(const Route* route, bool write) const {
-  if (!route || !write || route->response_ratio <= 0) return 0;
+  if (!route || !write) return 0;
   return static_cast<Tick>(
-      std::llround(static_cast<double>(path_latency(route, true)) * route->response_ratio));
+             std::llround(static_cast<double>(path_latency(route, true)) * route->response_ratio)) +
+         route->completion;
 }
 
 }  // namespace ascend::model

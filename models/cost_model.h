@@ -24,6 +24,8 @@ struct CoreTiming {
   // Bytes one engine may have requested and not yet had acknowledged (0: no limit).
   uint32_t mte2_outstanding_bytes = 19 * 512;
   uint32_t mte3_outstanding_bytes = 15 * 512;
+  // Bytes one MTE3 may have written over the fabric and not yet had acknowledged (0: no limit).
+  uint32_t mte3_remote_outstanding_bytes = 96 * 512;
   uint32_t dma_aligned_bytes = 512;
   double dma_unaligned_efficiency = 0.7;
   double vector_bytes_per_cycle = 256;
@@ -51,12 +53,13 @@ class CostModel {
   // die's own HBM, else the fabric route the data takes.
   virtual Tick path_latency(const Route* route, bool write) const = 0;
   // The least time from an engine's start to the end of a transfer of `bytes` over a path of
-  // fixed latency `latency`, when the engine may keep only so many bytes outstanding: it streams
-  // at most outstanding / latency. Transfers of one engine share the bound (booked in order).
-  // 0: no limit.
-  virtual Tick outstanding_bound(uint64_t bytes, Tick latency, bool write) const = 0;
+  // round trip `latency` (request out, response back), when the engine may keep only so many bytes
+  // outstanding: it streams at most outstanding / latency. Transfers of one engine share the bound
+  // (booked in order). `remote`: a write over the fabric, which has its own window. 0: no limit.
+  virtual Tick outstanding_bound(uint64_t bytes, Tick latency, bool write, bool remote) const = 0;
   // How long after a transfer's bytes have landed its initiator learns it: a remote write's
-  // acknowledgement crossing `route` back. Null route (the die's own HBM) or a read: 0.
+  // acknowledgement crossing `route` back, and the completion work at its ends. Null route (the
+  // die's own HBM) or a read: 0.
   virtual Tick response_latency(const Route* route, bool write) const = 0;
 };
 
@@ -66,7 +69,7 @@ class DefaultCostModel : public CostModel {
   Tick vector(uint64_t repeats) const override;
   Tick dma_engine_hold(uint64_t bytes, GmAddr gm, bool write) const override;
   Tick path_latency(const Route* route, bool write) const override;
-  Tick outstanding_bound(uint64_t bytes, Tick latency, bool write) const override;
+  Tick outstanding_bound(uint64_t bytes, Tick latency, bool write, bool remote) const override;
   Tick response_latency(const Route* route, bool write) const override;
 
  protected:

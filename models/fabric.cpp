@@ -56,7 +56,7 @@ void Fabric::b_transport(int from_die, tlm::tlm_generic_payload& p, sc_core::sc_
         done, h.port->reserve(ready, transfer_ps(bytes, h.port->gbps() * h.efficiency), bytes).end);
   class_bytes_[route.link_class] += bytes;
   Tick latency = cost_.path_latency(&route, write);
-  report_path_latency(p, latency, cost_.response_latency(&route, write));
+  report_path_latency(p, latency, cost_.response_latency(&route, write), true);
   delay = offset(done + latency);
 }
 
@@ -110,6 +110,7 @@ class A3Fabric : public Fabric {
       r.latency = ns_to_ps(write ? c_.write_512B_inter_node_ns : c_.read_512B_inter_node_ns);
     }
     r.response_ratio = write ? c_.write_response_ratio : 0;
+    r.completion = write ? ns_to_ps(c_.write_completion_ns) : 0;
     return r;
   }
 
@@ -159,6 +160,7 @@ class A2Fabric : public Fabric {
       r.latency = ns_to_ps(write ? c_.write_512B_roce_ns : c_.read_512B_roce_ns);
     }
     r.response_ratio = write ? c_.write_response_ratio : 0;
+    r.completion = write ? ns_to_ps(c_.write_completion_ns) : 0;
     return r;
   }
 

@@ -38,6 +38,7 @@ struct Route {
   // A write's acknowledgement crosses the path back: its fixed latency over the data's
   // (FabricConfig::write_response_ratio; 0 for reads, whose data is the response).
   double response_ratio = 0;
+  Tick completion = 0;          // a write's completion work (FabricConfig::write_completion_ns)
   const char* link_class = "";  // "d2d", "intra_node", "inter_node", "hccs", "roce"
 };
 
@@ -71,6 +72,9 @@ struct FabricConfig {
   // initiator (PipeBarrier, SetFlag after it) only when the acknowledgement is back: this ratio of
   // the path's fixed latency later. 0: complete when it lands.
   double write_response_ratio = 1.0;
+  // And its completion costs this much more after the acknowledgement's trip: the target commits
+  // the bytes and answers, the initiator retires the request.
+  double write_completion_ns = 1500;
 };
 
 // One port of the fabric. Its stats and trace name is its path under cluster.fabric

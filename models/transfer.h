@@ -28,11 +28,14 @@ struct EngineDone : tlm::tlm_extension<EngineDone> {
   // Out: how long after the bytes land the initiator learns it (a remote write's acknowledgement;
   // 0 when landing and completion coincide).
   Tick response = 0;
+  // Out: the transfer crossed the fabric (its engine keeps a separate window for such writes).
+  bool remote = false;
   tlm::tlm_extension_base* clone() const override { return new EngineDone(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override {
     at = static_cast<const EngineDone&>(e).at;
     path_latency = static_cast<const EngineDone&>(e).path_latency;
     response = static_cast<const EngineDone&>(e).response;
+    remote = static_cast<const EngineDone&>(e).remote;
   }
 };
 
@@ -42,14 +45,16 @@ inline Tick engine_done(tlm::tlm_generic_payload& p) {
   return e ? e->at : 0;
 }
 
-// A target reports the fixed latency it added and the response's (ignored when the initiator
-// has no EngineDone).
-inline void report_path_latency(tlm::tlm_generic_payload& p, Tick latency, Tick response = 0) {
+// A target reports the fixed latency it added, the response's, and whether the path crossed the
+// fabric (ignored when the initiator has no EngineDone).
+inline void report_path_latency(tlm::tlm_generic_payload& p, Tick latency, Tick response = 0,
+                                bool remote = false) {
   EngineDone* e = nullptr;
   p.get_extension(e);
   if (e) {
     e->path_latency = latency;
     e->response = response;
+    e->remote = remote;
   }
 }
 

@@ -144,11 +144,20 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
           [](ClusterConfig & c) -> auto& { return c.core.mte2_outstanding_bytes; }),
       field<ClusterConfig>(
           int_param("mte3.outstanding_bytes", "B", kFromField, 0, 1 << 24,
-                    "GM write bytes one MTE3 may have in flight unacknowledged: a core writes at "
-                    "most this / the path latency (0: no limit), over a fabric route too",
+                    "bytes of the die's own GM one MTE3 may have written and not yet had "
+                    "acknowledged: a core writes at most this / the round trip (0: no limit)",
                     std::string(kMskpp) +
                         ": 110 GB/s at >= 64 KiB with a 72 ns write latency, 15 x 512 B, M"),
           [](ClusterConfig & c) -> auto& { return c.core.mte3_outstanding_bytes; }),
+      field<ClusterConfig>(
+          int_param("mte3.remote_outstanding_bytes", "B", kFromField, 0, 1 << 24,
+                    "bytes one MTE3 may have written over the fabric and not yet had "
+                    "acknowledged: a core writes at most this / the round trip (request, "
+                    "acknowledgement, completion) to another die (0: no limit)",
+                    "fit: [CM] Table 7, combine (a core's 14-KiB rows keep pace with its 7-KiB "
+                    "dispatch records: the UB path keeps far more in flight than the local one); "
+                    "results do not move above 48 KiB (32 KiB: +2% on combine), L"),
+          [](ClusterConfig & c) -> auto& { return c.core.mte3_remote_outstanding_bytes; }),
       field<ClusterConfig>(
           int_param("dma.aligned_bytes", "B", kFromField, 32, 4096,
                     "GM alignment for full DMA rate", "[DMA]; GM cache line 512 B [ACDOC], H"),
@@ -319,6 +328,15 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
               "[CM] Table 1 write latencies read as one-way (as perftest's ib_write_lat, half a "
               "ping-pong); [CM] Table 7 growth from EP 8 to 128 needs it (tests/validation), M"),
           [](ClusterConfig & c) -> auto& { return c.fabric.write_response_ratio; }),
+      field<ClusterConfig>(
+          real_param("fabric.write_completion_ns", "ns", kFromField, 0, 1e6,
+                     "a remote write completes for its core this long after its acknowledgement "
+                     "has crossed back: the target commits the bytes and answers, the engine "
+                     "retires the request (any path class)",
+                     "fit: [CM] Table 7, dispatch and combine at EP 8/32/128 (tests/validation): "
+                     "their time per record, nearly the same for 7-KiB and 14-KiB records and "
+                     "growing with the path latency, L"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.write_completion_ns; }),
       field<ClusterConfig>(
           int_param("sim.thread_stack_KiB", "KiB", kFromField, 32, 65536,
                     "stack of each kernel core's SC_THREAD", "simulator setting"),

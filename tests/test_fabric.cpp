@@ -31,10 +31,12 @@ Tick fixed_latency(const Params& p, double latency_ns, bool write, double gbps) 
   return ns_to_ps(latency_ns) - own;
 }
 
-// How long after a remote write lands its acknowledgement completes it.
+// How long after a remote write lands it completes: the acknowledgement's trip back and the
+// completion work.
 Tick response(const Params& p, Tick fixed, bool write) {
   return write ? static_cast<Tick>(std::llround(static_cast<double>(fixed) *
-                                                p.real("fabric.write_response_ratio")))
+                                                p.real("fabric.write_response_ratio"))) +
+                     ns_to_ps(p.real("fabric.write_completion_ns"))
                : 0;
 }
 
@@ -134,6 +136,9 @@ TEST(FabricGate, TheLatencyIsAParameter) {
 TEST(FabricGate, TheAcknowledgementIsAParameter) {
   expect_lone_512({"fabric.write_response_ratio=0.5"}, 3, true, 1300, "intra_node", kUbWrite);
   expect_lone_512({"fabric.write_response_ratio=2"}, 20, true, 2100, "inter_node", kUbWrite);
+  expect_lone_512({"fabric.write_completion_ns=0"}, 3, true, 1300, "intra_node", kUbWrite);
+  expect_lone_512({"fabric.write_completion_ns=700", "fabric.write_response_ratio=0"}, 20, true,
+                  2100, "inter_node", kUbWrite);
 }
 TEST(FabricGate, A2HccsAndRoceClasses) {
   expect_lone_512({"fabric.topology=a2"}, 7, true, 1300, "hccs", 56);
@@ -265,7 +270,7 @@ Expected expected_ub(const std::vector<std::string>& sets, uint32_t n, bool writ
 // lone core's transfer at window / path latency, far below a link's rate).
 const std::vector<std::string> kFastEngines = {
     "mte2.bytes_per_cycle=4096", "mte3.bytes_per_cycle=4096", "mte2.outstanding_bytes=0",
-    "mte3.outstanding_bytes=0"};
+    "mte3.outstanding_bytes=0", "mte3.remote_outstanding_bytes=0"};
 
 std::vector<std::string> with(std::vector<std::string> v, const std::string& kv) {
   v.push_back(kv);
@@ -365,7 +370,7 @@ TEST(FabricRate, DoublingTheD2dHccsAndRoceRatesHalvesTheirOccupancy) {
 // writes ~6 GB/s over the fabric and it takes a die's 48: UbWriteSaturates... below).
 nlohmann::json write_pattern(const std::vector<std::pair<int, int>>& flows, uint64_t bytes) {
   return in_child([&] {
-    Bench b({"mte3.outstanding_bytes=0"}, 8);
+    Bench b({"mte3.outstanding_bytes=0", "mte3.remote_outstanding_bytes=0"}, 8);
     const int cores = 8;
     const uint32_t chunk = 16384;
     std::vector<Tick> finish(flows.size(), 0);
@@ -405,6 +410,8 @@ nlohmann::json write_pattern(const std::vector<std::pair<int, int>>& flows, uint
   });
 }
 
+// A saturated port is busy but for the first write's trip and the last one's round trip and
+// completion (about 4 us of the ~120 us run): over 95% of the launch.
 TEST(FabricContention, TwoSendersIntoOneDieEachGetHalfItsIngress) {
   const uint64_t bytes = 8 << 20;
   nlohmann::json one = write_pattern({{2, 4}}, bytes);
@@ -412,14 +419,15 @@ TEST(FabricContention, TwoSendersIntoOneDieEachGetHalfItsIngress) {
   ASSERT_FALSE(two.contains("exit_code")) << two.dump();
   for (bool ok : two["data_ok"]) EXPECT_TRUE(ok);
   // Less the path's fixed latency there and (for the last write) back.
-  const double trip = 1300.0 * (1 + make_params({}).real("fabric.write_response_ratio"));
+  const double trip = 1300.0 * (1 + make_params({}).real("fabric.write_response_ratio")) +
+                      make_params({}).real("fabric.write_completion_ns");
   double alone = one["finish_ns"][0].get<double>() - trip,
          a = two["finish_ns"][0].get<double>() - trip, b = two["finish_ns"][1].get<double>() - trip;
   // Alone, a sender gets the whole effective rate; together each gets half of die 4's ingress.
   EXPECT_NEAR(bytes / alone, 137.0, 137.0 * 0.03);
   EXPECT_NEAR(bytes / a, 137.0 / 2, 137.0 * 0.03);
   EXPECT_NEAR(bytes / b, 137.0 / 2, 137.0 * 0.03);
-  EXPECT_GT(two["ports"]["die4.ub_ingress"]["utilization_pct"].get<double>(), 97.0);
+  EXPECT_GT(two["ports"]["die4.ub_ingress"]["utilization_pct"].get<double>(), 95.0);
   EXPECT_LT(two["ports"]["die2.ub_egress"]["utilization_pct"].get<double>(), 55.0);
 }
 
@@ -428,11 +436,12 @@ TEST(FabricContention, OneDieSendingToTwoSharesItsEgress) {
   nlohmann::json two = write_pattern({{2, 4}, {2, 6}}, bytes);
   ASSERT_FALSE(two.contains("exit_code")) << two.dump();
   for (bool ok : two["data_ok"]) EXPECT_TRUE(ok);
-  const double trip = 1300.0 * (1 + make_params({}).real("fabric.write_response_ratio"));
+  const double trip = 1300.0 * (1 + make_params({}).real("fabric.write_response_ratio")) +
+                      make_params({}).real("fabric.write_completion_ns");
   double end =
       std::max(two["finish_ns"][0].get<double>(), two["finish_ns"][1].get<double>()) - trip;
   EXPECT_NEAR(2.0 * bytes / end, 137.0, 137.0 * 0.03);  // both flows together fill the egress
-  EXPECT_GT(two["ports"]["die2.ub_egress"]["utilization_pct"].get<double>(), 97.0);
+  EXPECT_GT(two["ports"]["die2.ub_egress"]["utilization_pct"].get<double>(), 95.0);
   EXPECT_LT(two["ports"]["die4.ub_ingress"]["utilization_pct"].get<double>(), 55.0);
   EXPECT_LT(two["ports"]["die6.ub_ingress"]["utilization_pct"].get<double>(), 55.0);
 }
