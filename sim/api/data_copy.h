@@ -32,6 +32,30 @@ struct DataCopyPadExtParams {
 };
 
 namespace detail {
+template <class T>
+void atomic_add_bytes(uint8_t* gm, const uint8_t* src, uint64_t bytes) {
+  for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
+    T a, b;
+    std::memcpy(&a, gm + i, sizeof(T));
+    std::memcpy(&b, src + i, sizeof(T));
+    T c = add(a, b);
+    std::memcpy(gm + i, &c, sizeof(T));
+  }
+}
+}  // namespace detail
+
+// From here on, this core's DataCopy/DataCopyPad to GM add their elements (of type T, rounded to
+// nearest even; integers wrap) to what GM holds, until SetAtomicNone. The mode is taken when the
+// copy is issued, as the MTE3 reads it in program order.
+template <class T>
+void SetAtomicAdd() {
+  detail::state().atomic_add = &detail::atomic_add_bytes<T>;
+}
+inline void SetAtomicNone() {
+  detail::state().atomic_add = nullptr;
+}
+
+namespace detail {
 // The descriptor of a copy between `g` and `l`, bounded by both tensors, in the direction given.
 template <class T>
 DmaDesc copy_desc(const GlobalTensor<T>& g, const LocalTensor<T>& l, bool to_gm,

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <memory>
+#include <vector>
 
 namespace AscendC {
 namespace detail {
@@ -71,7 +72,15 @@ struct DmaMove {
     for (uint32_t b = 0; b < d.block_count; ++b) {
       const uint8_t* s = staged.data() + uint64_t{b} * keep;
       if (d.to_gm) {
-        memory().write(d.gm + uint64_t{b} * d.gm_stride + skip, s, keep);
+        uint64_t at = d.gm + uint64_t{b} * d.gm_stride + skip;
+        if (d.atomic_add) {  // read, add, write back: the add happens where the bytes land
+          std::vector<uint8_t> sum(keep);
+          memory().read(at, sum.data(), keep);
+          d.atomic_add(sum.data(), s, keep);
+          memory().write(at, sum.data(), keep);
+        } else {
+          memory().write(at, s, keep);
+        }
         continue;
       }
       uint8_t* ub = core->ub() + d.ub + uint64_t{b} * d.ub_stride;
@@ -161,6 +170,7 @@ void issue_dma(const DmaDesc& d) {
   }
   MovePtr move = take_move();
   move->d = d;
+  if (d.to_gm) move->d.atomic_add = state().atomic_add;
   move->core = cp;
   move->skip = skip;
   move->keep = d.block_bytes - skip;
@@ -266,6 +276,10 @@ void scalar_ub_access(uint64_t offset, uint64_t bytes, bool write) {
                    static_cast<uint32_t>(offset + bytes), write);
   c.scalar_access(write ? "SetValue (UB)" : "GetValue (UB)",
                   {offset, offset + bytes, write, false});
+}
+
+void assert_failed(const char* expr, const char* file, int line) {
+  fault(std::string("ASSERT(") + expr + ") failed at " + file + ":" + std::to_string(line));
 }
 
 void note_ub(uint64_t offset, uint64_t bytes, Access access) {

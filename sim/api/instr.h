@@ -46,6 +46,8 @@ struct DmaDesc {
   uint8_t pad_value[8] = {};
   uint32_t pad_elem = 1;
   const char* name = "DataCopy";
+  // To GM under SetAtomicAdd<T>: adds the elements to GM's (nullptr: overwrites).
+  void (*atomic_add)(uint8_t* gm, const uint8_t* src, uint64_t bytes) = nullptr;
 };
 void issue_dma(const DmaDesc& d);
 

@@ -11,13 +11,25 @@
 // with exit status 5 and a message naming the kernel, core and instruction.
 #pragma once
 
-#include "sim/api/data_copy.h"  // DataCopy, DataCopyPad
-#include "sim/api/hccl.h"       // GetWindAddrByRankId, GetRankId, ...
-#include "sim/api/reduce.h"     // ReduceMax, ReduceSum, BlockReduceMax, Brcb
-#include "sim/api/sim_ext.h"    // simulator extensions: SimNowPs, SimStall, PayloadScope
-#include "sim/api/sort.h"       // Sort, MrgSort, CreateVecIndex, GetMrgSortResult
-#include "sim/api/sync.h"       // GetBlockIdx/Num, SetFlag/WaitFlag, PipeBarrier, SyncAll
-#include "sim/api/tensor.h"     // GlobalTensor, LocalTensor
-#include "sim/api/tpipe.h"      // TPipe, TQue, TQueBind, TBuf
-#include "sim/api/types.h"      // GM_ADDR, pipe_t, TPosition, HardEvent
-#include "sim/api/vector.h"     // Duplicate, Adds, Muls, Abs, Add, Sub, Mul, Div, Max, Min, Cast
+#include "sim/api/data_copy.h"     // DataCopy, DataCopyPad, SetAtomicAdd/None
+#include "sim/api/gather.h"        // GatherMask
+#include "sim/api/hccl.h"          // GetWindAddrByRankId, GetRankId, ...
+#include "sim/api/not_modelled.h"  // names not modelled yet: a compile error naming them
+#include "sim/api/reduce.h"        // ReduceMax/Min/Sum, WholeReduceSum, BlockReduceMax, Brcb
+#include "sim/api/sim_ext.h"       // simulator extensions: SimNowPs, SimStall, PayloadScope
+#include "sim/api/sort.h"          // Sort, Sort32, MrgSort, CreateVecIndex, GetMrgSortResult
+#include "sim/api/sync.h"          // GetBlockIdx/Num, SetFlag/WaitFlag, PipeBarrier, SyncAll
+#include "sim/api/tensor.h"        // GlobalTensor, LocalTensor
+#include "sim/api/tpipe.h"         // TPipe, TQue, TQueBind, TBuf, GetTPipePtr
+#include "sim/api/types.h"         // GM_ADDR, pipe_t, TPosition, HardEvent, ASSERT
+#include "sim/api/vector.h"  // Duplicate, Adds, Muls, Abs, Add, ..., Exp, Ln, Relu, Cast, Copy
+
+// As in Ascend C, the element types and the pipes are global names too.
+using AscendC::bfloat16_t;
+using AscendC::half;
+using AscendC::PIPE_ALL;
+using AscendC::PIPE_MTE2;
+using AscendC::PIPE_MTE3;
+using AscendC::PIPE_S;
+using AscendC::pipe_t;
+using AscendC::PIPE_V;

@@ -38,6 +38,29 @@ void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
       });
 }
 template <class T>
+void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+               uint32_t count, bool calIndex = false) {
+  (void)work;
+  if (count == 0) detail::fault("ReduceMin of 0 elements");
+  detail::check_operand(src, uint64_t{count} * sizeof(T), "ReduceMin", detail::kRead);
+  detail::check_operand(dst, (calIndex ? 2 : 1) * sizeof(T), "ReduceMin", detail::kWrite);
+  detail::issue_vector(
+      "ReduceMin", detail::repeats_for(count, sizeof(T)), [dst, src, count, calIndex] {
+        const T* s = src.ptr();
+        uint32_t best = 0;
+        for (uint32_t i = 1; i < count; ++i)
+          if (to_double(s[i]) < to_double(s[best])) best = i;
+        T* d = dst.ptr();
+        d[0] = s[best];
+        if (calIndex) {
+          using I = std::conditional_t<sizeof(T) == 4, uint32_t,
+                                       std::conditional_t<sizeof(T) == 2, uint16_t, uint8_t>>;
+          I idx = static_cast<I>(best);
+          std::memcpy(&d[1], &idx, sizeof(T));
+        }
+      });
+}
+template <class T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                uint32_t count) {
   (void)work;
@@ -49,6 +72,45 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     T acc = s[0];
     for (uint32_t i = 1; i < count; ++i) acc = detail::add(acc, s[i]);
     dst.ptr()[0] = acc;
+  });
+}
+
+// WholeReduceSum: each of `repeatTimes` repeats sums the first `mask` elements of its 8 blocks
+// (srcBlkStride / srcRepStride in 32-B blocks) left to right in T's precision and writes the
+// sum to dst[r x dstRepStride].
+template <class T>
+void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t mask,
+                    int32_t repeatTimes, int32_t dstRepStride, int32_t srcBlkStride,
+                    int32_t srcRepStride) {
+  constexpr int32_t per_block = 32 / sizeof(T);
+  if (mask < 1 || mask > 8 * per_block || repeatTimes < 0 || repeatTimes > 255)
+    detail::fault("WholeReduceSum: mask " + std::to_string(mask) + " (1 to " +
+                  std::to_string(8 * per_block) + ") or repeatTimes " +
+                  std::to_string(repeatTimes) + " (0 to 255) out of range");
+  if (repeatTimes == 0) return;
+  int32_t blocks = (mask + per_block - 1) / per_block;
+  detail::check_operand(
+      src,
+      (uint64_t(repeatTimes - 1) * srcRepStride + uint64_t(blocks - 1) * srcBlkStride) * 32 +
+          uint64_t((mask - 1) % per_block + 1) * sizeof(T),
+      "WholeReduceSum", detail::kRead);
+  detail::check_operand(dst, (uint64_t(repeatTimes - 1) * dstRepStride + 1) * sizeof(T),
+                        "WholeReduceSum", detail::kWrite);
+  detail::issue_vector("WholeReduceSum", static_cast<uint64_t>(repeatTimes), [=] {
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
+    T* d = dst.ptr();
+    for (int32_t r = 0; r < repeatTimes; ++r) {
+      T acc{};
+      for (int32_t e = 0; e < mask; ++e) {
+        T x;
+        std::memcpy(&x,
+                    s + (uint64_t(r) * srcRepStride + uint64_t(e / per_block) * srcBlkStride) * 32 +
+                        uint64_t(e % per_block) * sizeof(T),
+                    sizeof(T));
+        acc = e == 0 ? x : detail::add(acc, x);
+      }
+      d[uint64_t(r) * dstRepStride] = acc;
+    }
   });
 }
 

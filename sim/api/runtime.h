@@ -20,6 +20,9 @@
 namespace ascend::model {
 class Cluster;
 }
+namespace AscendC {
+class TPipe;
+}
 
 namespace AscendC::detail {
 namespace m = ascend::model;
@@ -50,7 +53,10 @@ struct CoreState {
   static constexpr uint32_t kAllPayload = UINT32_MAX;
   m::AivCore* core = nullptr;
   uint32_t payload_prefix = 0;
-  bool pipe_active = false;  // one TPipe per kernel, as in Ascend C
+  bool pipe_active = false;          // one TPipe per kernel, as in Ascend C
+  ::AscendC::TPipe* pipe = nullptr;  // that TPipe (GetTPipePtr)
+  // SetAtomicAdd<T>: MTE3 writes to GM add their elements to what is there (nullptr: overwrite).
+  void (*atomic_add)(uint8_t* gm, const uint8_t* src, uint64_t bytes) = nullptr;
   uint32_t next_queue_event = m::kQueueEventBase;
   bool has_mrgsort = false;
   std::array<uint16_t, 4> mrgsort{};  // per-list counts of the last MrgSort

@@ -15,6 +15,7 @@
 // (an upper bound). vector.overhead_cycles is added per instruction as for every vector op.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -79,6 +80,38 @@ void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat,
     for (uint64_t i = 0; i < n; ++i) {
       std::memcpy(d + 8 * i, &v[i].first, 4);
       std::memcpy(d + 8 * i + 4, &v[i].second, 4);
+    }
+  });
+}
+
+// Sort32: each of `repeatTimes` groups of 32 scores (src0) with their indices (src1) sorted
+// descending into 32 proposals of 8 bytes (the score, then its uint32 index), group by group.
+template <class T>
+void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+            const LocalTensor<uint32_t>& src1, int32_t repeatTimes) {
+  static_assert(std::is_same_v<T, float>, "Sort32: float scores only in this model");
+  if (repeatTimes <= 0 || repeatTimes > 255)
+    detail::fault("Sort32: repeatTimes " + std::to_string(repeatTimes) + " outside [1, 255]");
+  uint64_t n = uint64_t{32} * static_cast<uint64_t>(repeatTimes);
+  detail::check_operand(src0, n * 4, "Sort32", detail::kRead);
+  detail::check_operand(src1, n * 4, "Sort32", detail::kRead);
+  detail::check_operand(dst, n * 8, "Sort32", detail::kWrite);
+  double cycles = repeatTimes * detail::Runtime::active().sort_costs().sort32_cycles;
+  detail::issue_vector_cycles("Sort32", cycles, [dst, src0, src1, repeatTimes] {
+    const float* s = src0.ptr();
+    const uint32_t* ix = src1.ptr();
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
+    for (int32_t r = 0; r < repeatTimes; ++r) {
+      std::array<std::pair<float, uint32_t>, 32> v;
+      for (int i = 0; i < 32; ++i) v[i] = {s[32 * r + i], ix[32 * r + i]};
+      std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first > b.first;
+        return a.second < b.second;
+      });
+      for (int i = 0; i < 32; ++i) {
+        std::memcpy(d + 8 * (32 * r + i), &v[i].first, 4);
+        std::memcpy(d + 8 * (32 * r + i) + 4, &v[i].second, 4);
+      }
     }
   });
 }

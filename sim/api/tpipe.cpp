@@ -103,10 +103,18 @@ void QueueBase::free(uint32_t offset) {
 TPipe::TPipe() : state_(&detail::state()), core_(state_->core) {
   if (state_->pipe_active) detail::fault("a second TPipe in one kernel (Ascend C allows one)");
   state_->pipe_active = true;
+  state_->pipe = this;
 }
 
 TPipe::~TPipe() {
   state_->pipe_active = false;
+  state_->pipe = nullptr;
+}
+
+TPipe* GetTPipePtr() {
+  TPipe* p = detail::state().pipe;
+  if (!p) detail::fault("GetTPipePtr before any TPipe of this kernel exists");
+  return p;
 }
 
 uint32_t TPipe::allocate(uint64_t bytes, const char* kind, int num, uint32_t len, const char* file,

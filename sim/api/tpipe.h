@@ -125,4 +125,7 @@ class TPipe {
   int next_event_ = 0;
 };
 
+// The kernel's TPipe (a kernel fault when none exists yet).
+TPipe* GetTPipePtr();
+
 }  // namespace AscendC

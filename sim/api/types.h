@@ -7,7 +7,18 @@
 
 #define __aicore__
 #define __gm__
+#define __global__
 using GM_ADDR = uint8_t*;  // a simulated GM address carried in a pointer; never dereferenced
+
+namespace AscendC::detail {
+[[noreturn]] void assert_failed(const char* expr, const char* file, int line);
+}
+// Ascend C's kernel-side assertion: a failed one is a kernel fault (exit status 5) naming the
+// expression and where it is.
+#ifndef ASSERT
+#define ASSERT(expr) \
+  ((expr) ? static_cast<void>(0) : ::AscendC::detail::assert_failed(#expr, __FILE__, __LINE__))
+#endif
 
 namespace AscendC {
 

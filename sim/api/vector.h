@@ -2,9 +2,11 @@
 // with block and repeat strides).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "sim/api/tensor.h"
 
@@ -59,6 +61,60 @@ template <class T>
 void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint32_t count) {
   detail::unary("Maxs", dst, src, count, [s](T x) { return to_double(x) >= to_double(s) ? x : s; });
 }
+// Transcendental and activation functions, fp32/fp16/bf16: the exact result rounded to nearest
+// even in T (the hardware's approximations may differ in the last bit).
+namespace detail {
+template <class T>
+T round_to(double v) {
+  return cast_to<T>(v, RoundMode::CAST_RINT);
+}
+template <class T>
+constexpr void require_float(const char* name) {
+  (void)name;
+  static_assert(!std::is_integral_v<T>, "this instruction takes fp32, fp16 or bf16 operands");
+}
+}  // namespace detail
+template <class T>
+void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  detail::require_float<T>("Exp");
+  detail::unary("Exp", dst, src, count,
+                [](T x) { return detail::round_to<T>(std::exp(to_double(x))); });
+}
+template <class T>
+void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  detail::require_float<T>("Ln");
+  detail::unary("Ln", dst, src, count,
+                [](T x) { return detail::round_to<T>(std::log(to_double(x))); });
+}
+template <class T>
+void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  detail::require_float<T>("Sqrt");
+  detail::unary("Sqrt", dst, src, count,
+                [](T x) { return detail::round_to<T>(std::sqrt(to_double(x))); });
+}
+template <class T>
+void Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  detail::require_float<T>("Reciprocal");
+  detail::unary("Reciprocal", dst, src, count,
+                [](T x) { return detail::round_to<T>(1.0 / to_double(x)); });
+}
+template <class T>
+void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  detail::unary("Relu", dst, src, count, [](T x) { return to_double(x) > 0 ? x : T{}; });
+}
+// x for x >= 0, x * alpha below (the product rounded in T).
+template <class T>
+void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, T alpha, uint32_t count) {
+  detail::require_float<T>("LeakyRelu");
+  detail::unary("LeakyRelu", dst, src, count,
+                [alpha](T x) { return to_double(x) >= 0 ? x : detail::mul(x, alpha); });
+}
+// A vector copy inside UB (the bytes unchanged).
+template <class T>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  detail::unary("Copy", dst, src, count, [](T x) { return x; });
+}
+
 template <class T>
 void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
   detail::unary("Abs", dst, src, count, [](T x) { return detail::abs(x); });

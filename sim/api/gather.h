@@ -1,0 +1,137 @@
+// GatherMask: copies the elements of src0 that a pattern selects, in order, to the front of dst,
+// and returns their number in rsvdCnt. The pattern is one of the built-in ones (src1Pattern 1: even
+// elements, 2: odd, 3-6: element 0, 1, 2 or 3 of every 4, 7: all) or a bit mask in a tensor (bit i
+// of the mask, LSB first in each element of U, selects element i). reduceMode false: repeatTimes
+// repeats of 256 B each (src0 blocks src0BlockStride apart, repeats src0RepeatStride blocks apart;
+// a tensor mask advances src1RepeatStride blocks per repeat); true (counter mode): the first `mask`
+// elements of src0, contiguous, and a contiguous bit mask.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sim/api/tensor.h"
+
+namespace AscendC {
+
+struct GatherMaskParams {
+  uint8_t src0BlockStride = 1;
+  uint16_t repeatTimes = 0;
+  uint16_t src0RepeatStride = 0;
+  uint8_t src1RepeatStride = 0;
+};
+
+namespace detail {
+// Which elements of src0 take part, in order: their byte offsets, and their positions in the
+// pattern (i: element i of its repeat for a built-in pattern, of the whole mask for a tensor).
+struct GatherPlan {
+  std::vector<uint64_t> offsets;
+  std::vector<uint64_t> bit;  // the mask bit of each, counted over the mask tensor
+  uint64_t span = 0;          // bytes of src0 touched
+  uint64_t repeats = 0;
+};
+template <class T>
+GatherPlan gather_plan(bool reduce_mode, uint32_t mask, const GatherMaskParams& p) {
+  constexpr uint64_t per_repeat = 256 / sizeof(T), per_block = 32 / sizeof(T);
+  GatherPlan g;
+  if (reduce_mode) {
+    if (mask == 0) fault("GatherMask: counter mode with mask 0");
+    for (uint64_t i = 0; i < mask; ++i) {
+      g.offsets.push_back(i * sizeof(T));
+      g.bit.push_back(i);
+    }
+    g.span = uint64_t{mask} * sizeof(T);
+    g.repeats = (mask + per_repeat - 1) / per_repeat;
+    return g;
+  }
+  if (p.repeatTimes == 0) fault("GatherMask: repeatTimes 0");
+  for (uint64_t r = 0; r < p.repeatTimes; ++r)
+    for (uint64_t e = 0; e < per_repeat; ++e) {
+      uint64_t off = (r * p.src0RepeatStride + (e / per_block) * p.src0BlockStride) * 32 +
+                     (e % per_block) * sizeof(T);
+      g.offsets.push_back(off);
+      g.bit.push_back(r * p.src1RepeatStride * 256 + e);  // 32 B of mask bits per block stride
+      g.span = std::max(g.span, off + sizeof(T));
+    }
+  g.repeats = p.repeatTimes;
+  return g;
+}
+inline bool builtin_selects(uint8_t pattern, uint64_t element) {
+  switch (pattern) {
+    case 1:
+      return element % 2 == 0;
+    case 2:
+      return element % 2 == 1;
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+      return element % 4 == uint64_t{pattern} - 3u;
+    case 7:
+      return true;
+    default:
+      return false;
+  }
+}
+}  // namespace detail
+
+template <class T>
+void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, uint8_t src1Pattern,
+                bool reduceMode, uint32_t mask, const GatherMaskParams& params, uint64_t& rsvdCnt) {
+  if (src1Pattern < 1 || src1Pattern > 7)
+    detail::fault("GatherMask: built-in pattern " + std::to_string(src1Pattern) +
+                  " outside [1, 7]");
+  detail::GatherPlan g = detail::gather_plan<T>(reduceMode, mask, params);
+  constexpr uint64_t per_repeat = 256 / sizeof(T);
+  uint64_t n = 0;
+  for (size_t i = 0; i < g.offsets.size(); ++i)
+    n += detail::builtin_selects(src1Pattern, reduceMode ? g.bit[i] : i % per_repeat);
+  detail::check_operand(src0, g.span, "GatherMask", detail::kRead);
+  detail::check_operand(dst, std::max<uint64_t>(n, 1) * sizeof(T), "GatherMask", detail::kWrite);
+  rsvdCnt = n;  // known at issue: the pattern does not depend on the data
+  detail::issue_vector("GatherMask", g.repeats, [dst, src0, src1Pattern, reduceMode, g] {
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src0.ptr());
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
+    uint64_t out = 0;
+    for (size_t i = 0; i < g.offsets.size(); ++i)
+      if (detail::builtin_selects(src1Pattern, reduceMode ? g.bit[i] : i % per_repeat))
+        std::memcpy(d + sizeof(T) * out++, s + g.offsets[i], sizeof(T));
+  });
+}
+
+// The same with a bit mask in src1 (U: uint16_t for 2-byte elements, uint32_t for 4-byte ones).
+// The count of selected elements depends on the mask's bits, which the scalar reads when the
+// instruction is issued: the mask must already be in UB (as the hardware's own rsvdCnt needs a
+// V_S wait, this model reads it at issue; a mask still being written is a race the check sees).
+template <class T, class U>
+void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                const LocalTensor<U>& src1Pattern, bool reduceMode, uint32_t mask,
+                const GatherMaskParams& params, uint64_t& rsvdCnt) {
+  static_assert(sizeof(U) == sizeof(T) || sizeof(U) == 4,
+                "GatherMask: the mask's element type has the size of T (or 4 bytes)");
+  detail::GatherPlan g = detail::gather_plan<T>(reduceMode, mask, params);
+  uint64_t bits = 0;
+  for (uint64_t b : g.bit) bits = std::max(bits, b + 1);
+  uint64_t mask_bytes = (bits + 8 * sizeof(U) - 1) / (8 * sizeof(U)) * sizeof(U);
+  detail::check_operand(src0, g.span, "GatherMask", detail::kRead);
+  detail::check_operand(src1Pattern, mask_bytes, "GatherMask", detail::kRead);
+  const uint8_t* m = reinterpret_cast<const uint8_t*>(src1Pattern.ptr());
+  auto selected = [m](uint64_t bit) { return (m[bit / 8] >> (bit % 8)) & 1; };
+  uint64_t n = 0;
+  for (uint64_t b : g.bit) n += selected(b);
+  detail::check_operand(dst, std::max<uint64_t>(n, 1) * sizeof(T), "GatherMask", detail::kWrite);
+  rsvdCnt = n;
+  detail::issue_vector("GatherMask", g.repeats, [dst, src0, src1Pattern, g] {
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src0.ptr());
+    const uint8_t* bits = reinterpret_cast<const uint8_t*>(src1Pattern.ptr());
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
+    uint64_t out = 0;
+    for (size_t i = 0; i < g.offsets.size(); ++i)
+      if ((bits[g.bit[i] / 8] >> (g.bit[i] % 8)) & 1)
+        std::memcpy(d + sizeof(T) * out++, s + g.offsets[i], sizeof(T));
+  });
+}
+
+}  // namespace AscendC

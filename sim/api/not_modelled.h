@@ -1,0 +1,66 @@
+// Ascend C names this facade does not model yet. A kernel that calls one fails to compile with
+// a message that names it, rather than running without it (README, "Time your own kernel").
+#pragma once
+
+#include <type_traits>
+
+namespace AscendC {
+namespace detail {
+template <class...>
+inline constexpr bool kNotModelled = false;
+}  // namespace detail
+
+#define ASCEND_SIM_NOT_MODELLED(name, why)                                         \
+  template <class... Args>                                                         \
+  void name(Args&&...) {                                                           \
+    static_assert(detail::kNotModelled<Args...>,                                   \
+                  "ascend-sim: AscendC::" #name " is not modelled yet (" why ")"); \
+  }
+
+ASCEND_SIM_NOT_MODELLED(Sin, "vector math")
+ASCEND_SIM_NOT_MODELLED(Cos, "vector math")
+ASCEND_SIM_NOT_MODELLED(Tanh, "vector math")
+ASCEND_SIM_NOT_MODELLED(Sigmoid, "vector math")
+ASCEND_SIM_NOT_MODELLED(Gelu, "vector math")
+ASCEND_SIM_NOT_MODELLED(Silu, "vector math")
+ASCEND_SIM_NOT_MODELLED(Rsqrt, "vector math; Sqrt and Reciprocal are")
+ASCEND_SIM_NOT_MODELLED(Power, "vector math")
+ASCEND_SIM_NOT_MODELLED(Not, "bitwise vector instructions")
+ASCEND_SIM_NOT_MODELLED(And, "bitwise vector instructions")
+ASCEND_SIM_NOT_MODELLED(Or, "bitwise vector instructions")
+ASCEND_SIM_NOT_MODELLED(ShiftLeft, "bitwise vector instructions")
+ASCEND_SIM_NOT_MODELLED(ShiftRight, "bitwise vector instructions")
+ASCEND_SIM_NOT_MODELLED(Compare, "compare and select")
+ASCEND_SIM_NOT_MODELLED(CompareScalar, "compare and select")
+ASCEND_SIM_NOT_MODELLED(Select, "compare and select")
+ASCEND_SIM_NOT_MODELLED(GetCmpMask, "compare and select")
+ASCEND_SIM_NOT_MODELLED(SetCmpMask, "compare and select")
+ASCEND_SIM_NOT_MODELLED(Gather, "gathers by index; GatherMask is")
+ASCEND_SIM_NOT_MODELLED(Scatter, "scatters by index")
+ASCEND_SIM_NOT_MODELLED(Transpose, "transposes")
+ASCEND_SIM_NOT_MODELLED(TransDataTo5HD, "transposes")
+ASCEND_SIM_NOT_MODELLED(WholeReduceMax, "per-repeat reductions; WholeReduceSum is")
+ASCEND_SIM_NOT_MODELLED(WholeReduceMin, "per-repeat reductions; WholeReduceSum is")
+ASCEND_SIM_NOT_MODELLED(BlockReduceSum, "per-block reductions; BlockReduceMax is")
+ASCEND_SIM_NOT_MODELLED(BlockReduceMin, "per-block reductions; BlockReduceMax is")
+ASCEND_SIM_NOT_MODELLED(PairReduceSum, "pairwise reductions")
+ASCEND_SIM_NOT_MODELLED(Axpy, "fused multiply-add")
+ASCEND_SIM_NOT_MODELLED(MulAddDst, "fused multiply-add")
+ASCEND_SIM_NOT_MODELLED(SetVectorMask, "the mask register: level-0 forms take a mask argument")
+ASCEND_SIM_NOT_MODELLED(SetMaskCount, "the mask register: level-0 forms take a mask argument")
+ASCEND_SIM_NOT_MODELLED(SetMaskNorm, "the mask register: level-0 forms take a mask argument")
+ASCEND_SIM_NOT_MODELLED(ResetMask, "the mask register: level-0 forms take a mask argument")
+ASCEND_SIM_NOT_MODELLED(LoadData, "the cube core (AIC) is not modelled")
+ASCEND_SIM_NOT_MODELLED(Mmad, "the cube core (AIC) is not modelled")
+ASCEND_SIM_NOT_MODELLED(Fixpipe, "the cube core (AIC) is not modelled")
+ASCEND_SIM_NOT_MODELLED(CrossCoreSetFlag, "AIC-AIV flags: the cube core is not modelled")
+ASCEND_SIM_NOT_MODELLED(CrossCoreWaitFlag, "AIC-AIV flags: the cube core is not modelled")
+
+#undef ASCEND_SIM_NOT_MODELLED
+
+}  // namespace AscendC
+
+// The kernel-type declaration of newer samples: every kernel here runs on the AIV cores.
+#ifndef KERNEL_TASK_TYPE_DEFAULT
+#define KERNEL_TASK_TYPE_DEFAULT(type)
+#endif
