@@ -43,6 +43,7 @@ void AivCore::launch(std::function<void()> program, int block_idx, int block_num
   issued_ = 0;
   pending_accesses_.clear();
   next_ub_reads_ = next_ub_writes_ = UbRange{};
+  next_write_parts_ = UbParts{};
   next_ub_noted_ = false;
   ub_claims_.clear();
   if (race_) race_->reset();
@@ -174,7 +175,26 @@ void AivCore::scalar_sync() {
 
 void AivCore::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write) {
   scalar_work(cycles);
-  if (lag_ > 0 && lo < hi && ub_claims_.conflicts(lo, hi, write)) scalar_sync();
+  if (lo >= hi || !ub_claims_.conflicts(lo, hi, write)) return;
+  PipeId writer = PipeId::S;
+  if (!write && auto_sync_ && unfinished_writer(lo, hi, &writer)) {
+    // The compiler's inserted sync: wait until no unfinished instruction writes these bytes.
+    block_on([&] { return !unfinished_writer(lo, hi, &writer); },
+             std::string("auto-sync ") + lane_name(lane_of(writer)) + "->S");
+    ++auto_syncs_;
+    if (race_) race_->join_into_scalar(writer);
+    return;
+  }
+  scalar_sync();
+}
+
+bool AivCore::unfinished_writer(uint32_t lo, uint32_t hi, PipeId* pipe) const {
+  for (const Flight& f : flights_)
+    if (f.live && f.write_parts.overlaps(lo, hi)) {
+      *pipe = f.pipe;
+      return true;
+    }
+  return false;
 }
 
 // Wakes the scalar only when what it waits for holds (a thread switch costs far more than the
@@ -261,6 +281,7 @@ void AivCore::issue(Instr&& in) {
     ub_claims_.claim(in.ub_reads, in.ub_writes);
     q.flight = add_flight();
     Flight& f = flights_[q.flight];
+    f.live = true;
     f.pipe = in.pipe;
     f.on_start = std::move(in.on_start);
     f.effect = std::move(in.effect);
@@ -270,7 +291,14 @@ void AivCore::issue(Instr&& in) {
     f.start_reads = dma_out ? in.ub_reads : UbRange{};
     f.reads = dma_out ? UbRange{} : in.ub_reads;
     f.writes = in.ub_writes;
+    f.write_parts = UbParts{};
+    if (next_write_parts_.n > 0) {
+      f.write_parts = next_write_parts_;
+    } else {
+      f.write_parts.add(in.ub_writes.lo, in.ub_writes.hi);
+    }
   }
+  next_write_parts_ = UbParts{};
   next_ub_reads_ = next_ub_writes_ = UbRange{};
   next_ub_noted_ = false;
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
@@ -538,6 +566,7 @@ void AivCore::complete(uint32_t flight) {
   PipeId p = f.pipe;
   Effect effect = std::move(f.effect);
   ub_claims_.release(f.reads, f.writes);
+  f.live = false;
   free_flights_.push_back(flight);
   Pipe& pp = pipe(p);
   if (effect) effect();
@@ -613,6 +642,7 @@ CounterSet AivCore::counters() const {
     s.add(instrs[p], "instrs", pipes_[p].stats.instrs);
   }
   s.add("SCALAR.stall_ps", "ps", scalar_stall_ps_);
+  s.add("SCALAR.auto_syncs", "waits", auto_syncs_);
   // The units, under their module names.
   struct Unit {
     const char* names[3];

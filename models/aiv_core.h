@@ -118,6 +118,26 @@ struct UbRange {
   }
 };
 
+// The UB ranges an instruction writes, operand by operand (a few; more are merged into the last).
+struct UbParts {
+  static constexpr int kMax = 4;
+  std::array<UbRange, kMax> part{};
+  int n = 0;
+  void add(uint32_t lo, uint32_t hi) {
+    if (lo >= hi) return;
+    if (n < kMax) {
+      part[n++] = UbRange{lo, hi};
+    } else {
+      part[kMax - 1].cover(lo, hi);
+    }
+  }
+  bool overlaps(uint32_t lo, uint32_t hi) const {
+    for (int i = 0; i < n; ++i)
+      if (part[i].lo < hi && lo < part[i].hi) return true;
+    return false;
+  }
+};
+
 // Which UB bytes a core's unfinished instructions (issued, not yet done with the UB) will still
 // read or write, counted per block. A scalar access of UB bytes that none of them touches cannot
 // see or disturb them, so the lazy scalar need not catch simulated time up for it.
@@ -219,6 +239,9 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   // 1: the scalar runs ahead of simulated time while unobserved (see above); 0: it waits out
   // every cycle. Timing is identical; 1 wakes the thread far less often.
   void set_lazy_scalar(bool on) { lazy_ = on; }
+  // 1: a scalar read of UB bytes an unfinished instruction still writes waits for it (the sync
+  // the compiler inserts); 0: it reads what is there.
+  void set_auto_sync(bool on) { auto_sync_ = on; }
   void set_observer(CoreObserver* o) { observer_ = o; }
   void set_kernel_name(std::string n) { kernel_name_ = std::move(n); }
   const std::string& kernel_name() const { return kernel_name_; }
@@ -255,6 +278,7 @@ class AivCore : public sc_core::sc_module, public EventTarget {
     if (!a.gm) {
       (a.write ? next_ub_writes_ : next_ub_reads_)
           .cover(static_cast<uint32_t>(a.lo), static_cast<uint32_t>(a.hi));
+      if (a.write) next_write_parts_.add(static_cast<uint32_t>(a.lo), static_cast<uint32_t>(a.hi));
       next_ub_noted_ = true;
     }
     if (race_) pending_accesses_.push_back(a);
@@ -400,14 +424,18 @@ class AivCore : public sc_core::sc_module, public EventTarget {
     uint32_t id;
   };
   Ring<ScalarSet> scalar_sets_;
+  // Whether an unfinished instruction still writes UB bytes of [lo, hi); its pipe in *pipe.
+  bool unfinished_writer(uint32_t lo, uint32_t hi, PipeId* pipe) const;
   // A work instruction from issue to completion: what it does when it starts (a DMA reads its
   // source) and completes (its effect), and the UB bytes it still claims.
   struct Flight {
+    bool live = false;
     PipeId pipe = PipeId::V;
     InlineFunction<8> on_start;
     Effect effect;
     UbRange start_reads;    // released when it starts (a DMA's UB source)
     UbRange reads, writes;  // released at completion
+    UbParts write_parts;    // the written operands one by one (the compiler's auto-sync)
   };
   std::vector<Flight> flights_;
   std::vector<uint32_t> free_flights_;
@@ -416,6 +444,7 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   std::unique_ptr<RaceChecker> race_;
   std::vector<Access> pending_accesses_;
   UbRange next_ub_reads_, next_ub_writes_;  // the next issued instruction's noted UB operands
+  UbParts next_write_parts_;                // and the written ones one by one
   bool next_ub_noted_ = false;
   UbClaims ub_claims_;
   uint64_t issued_ = 0;  // instructions issued this launch (program order, for race reports)
@@ -432,6 +461,8 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   sc_core::sc_process_handle thread_;
   sc_core::sc_event resume_ev_;
   bool lazy_ = true;
+  bool auto_sync_ = true;
+  uint64_t auto_syncs_ = 0;     // scalar reads that waited on an inserted sync, this launch
   Tick last_write_landed_ = 0;  // observation only (SimLastWriteLandedPs)
   Tick lag_ = 0;                // how far the scalar clock is ahead of simulated time
   uint32_t wait_token_ = 0;     // the scalar's current wait; Resumes of older waits are stale

@@ -17,6 +17,7 @@ Die::Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cf
                                               cfg.thread_stack_bytes,
                                               ub_memory + size_t{cfg.core.ub_bytes} * c));
     cores.back()->set_lazy_scalar(cfg.lazy_scalar != 0);
+    cores.back()->set_auto_sync(cfg.auto_sync != 0);
     cores.back()->mte2().socket.bind(noc.cores);
     cores.back()->mte3().socket.bind(noc.cores);
   }

@@ -29,6 +29,7 @@ struct ClusterConfig {
   FabricConfig fabric;
   size_t thread_stack_bytes = 128 * 1024;
   int lazy_scalar = 1;  // AivCore::set_lazy_scalar
+  int auto_sync = 1;    // AivCore::set_auto_sync
   // The formulas of vector, DMA and path timing; null: DefaultCostModel of `core` and `hbm`.
   std::shared_ptr<const CostModel> cost_model;
 };

@@ -74,6 +74,12 @@ void RaceChecker::wait_flag(PipeId dst, uint64_t key) {
   }
 }
 
+void RaceChecker::join_into_scalar(PipeId p) {
+  VClock& s = clock_[0];
+  const VClock& c = clock_[static_cast<int>(p)];
+  for (int i = 0; i < kPipes; ++i) s[i] = std::max(s[i], c[i]);
+}
+
 void RaceChecker::join_all_into_scalar() {
   VClock& s = clock_[0];
   for (const VClock& c : clock_)

@@ -45,6 +45,7 @@ class RaceChecker {
   void set_flag(PipeId src, uint64_t key);
   void wait_flag(PipeId dst, uint64_t key);
   void join_all_into_scalar();
+  void join_into_scalar(PipeId p);  // the scalar waited for pipe p's instructions so far
 
   const std::vector<std::string>& findings() const { return findings_; }
   uint64_t hazards() const { return hazards_; }

@@ -347,7 +347,16 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
                     "observe it, and wakes only when it must; 0: it waits out every cycle. The "
                     "timing is identical (a switch for checking that)",
                     "simulator setting"),
-          [](ClusterConfig & c) -> auto& { return c.lazy_scalar; })};
+          [](ClusterConfig & c) -> auto& { return c.lazy_scalar; }),
+      field<ClusterConfig>(
+          int_param("compiler.auto_sync", "", kFromField, 0, 1,
+                    "1: a scalar GetValue of UB bytes an unfinished instruction of the core "
+                    "still writes waits for it, as the flag the compiler inserts (Ascend C is "
+                    "built with the bisheng/ccec automatic synchronisation on); 0: it reads them "
+                    "as they are (and --racecheck reports the pair)",
+                    "est.: the ccec --cce-auto-sync option, on in Ascend C's default build; "
+                    "kernels that synchronise themselves never wait on it, L"),
+          [](ClusterConfig & c) -> auto& { return c.auto_sync; })};
   return fields;
 }
 

@@ -531,6 +531,12 @@ void Simulation::close_traces() {
 
 void Simulation::write_outputs(double wall_s, const std::string& preset, const std::string& kernel,
                                const nlohmann::json& extra) {
+  write_stats(wall_s, preset, kernel, extra);
+  close_traces();
+}
+
+void Simulation::write_stats(double wall_s, const std::string& preset, const std::string& kernel,
+                             const nlohmann::json& extra) const {
   if (opts_.out_dir.empty()) return;
   nlohmann::json s = stats(wall_s);
   s["run"] = {{"preset", preset}, {"kernel", kernel}, {"config", "config.ini"}};
@@ -540,7 +546,6 @@ void Simulation::write_outputs(double wall_s, const std::string& preset, const s
   cfg << "# resolved parameters of this run: ascend-sim --config config.ini reruns it\n"
       << "# preset " << preset << ", kernel " << kernel << "\n";
   params_.write_ini(cfg);
-  close_traces();
 }
 
 }  // namespace ascend

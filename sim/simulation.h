@@ -125,7 +125,11 @@ class Simulation {
   // `extra` is merged into stats.json (the CLI adds its version and command line under "run").
   void write_outputs(double wall_s, const std::string& preset, const std::string& kernel,
                      const nlohmann::json& extra = nlohmann::json::object());
+  // stats.json and config.ini only: the traces stay open for later launches.
+  void write_stats(double wall_s, const std::string& preset, const std::string& kernel,
+                   const nlohmann::json& extra = nlohmann::json::object()) const;
   void close_traces();  // also on failure, so a deadlock can be inspected
+  const std::string& out_dir() const { return opts_.out_dir; }
 
  private:
   // Every counter a launch's record takes the difference of: the first `cores` cores of each die,

@@ -269,3 +269,52 @@ TEST(ApiSamples, AssertFaultsWithItsExpression) {
 }
 
 }  // namespace
+
+namespace {
+
+// A sample that reads a vector result with GetValue right after the instruction, with no V->S
+// flag: the compiler's automatic synchronisation (compiler.auto_sync = 1) makes the scalar wait
+// for it, and the race check sees the pair ordered; with it off the scalar reads the bytes as they
+// are (the old value) and the race check reports the pair.
+struct AutoSync {
+  float read;
+  uint64_t waits, hazards;
+  int code;
+};
+AutoSync get_value_after_duplicate(bool auto_sync) {
+  Bench b({"run.racecheck=1", std::string("compiler.auto_sync=") + (auto_sync ? "1" : "0")});
+  AutoSync r{0, 0, 0, 0};
+  auto body = [&] {
+    TPipe pipe;
+    LocalTensor<float> t = ub_tensor<float>(pipe, 4096);
+    Duplicate(t, 2.5f, 4096);
+    r.read = t.GetValue(100);
+  };
+  if (auto_sync) {
+    b.run(1, body);
+  } else {
+    r.code = b.run_expecting_error(1, body).code;
+  }
+  const auto& core = *b.cluster().die(0).cores[0];
+  r.hazards = core.race_checker()->hazards();
+  const ascend::model::CounterSet counters = core.counters();
+  for (const auto& c : counters.list())
+    if (std::string(c.name) == "SCALAR.auto_syncs") r.waits = static_cast<uint64_t>(c.value);
+  return r;
+}
+
+TEST(ApiSamples, GetValueRightAfterAVectorOpWaitsForItUnderTheCompilersAutoSync) {
+  AutoSync on = get_value_after_duplicate(true);
+  EXPECT_EQ(on.read, 2.5f);
+  EXPECT_EQ(on.waits, 1u);
+  EXPECT_EQ(on.hazards, 0u) << "the inserted sync orders the read after the vector write";
+}
+
+TEST(ApiSamples, WithoutAutoSyncTheReadIsStaleAndTheRaceCheckSeesIt) {
+  AutoSync off = get_value_after_duplicate(false);
+  EXPECT_EQ(off.read, 0.0f) << "UB still holds its old (zero) bytes when the scalar reads";
+  EXPECT_EQ(off.code, ascend::kExitRace);
+  EXPECT_GT(off.hazards, 0u);
+}
+
+}  // namespace

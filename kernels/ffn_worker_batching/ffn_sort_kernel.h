@@ -109,6 +109,10 @@ class FfnSortMerge {
       if (na == 1) {  // one list left: its block goes straight out
         src = listB[0].Get<float>();
         used[0] = cnt[0];
+        if (last) {  // CountValid reads it on the scalar
+          SetFlag<HardEvent::MTE2_S>(0);
+          WaitFlag<HardEvent::MTE2_S>(0);
+        }
       } else {
         MrgSortSrcList<float> l{listB[0].Get<float>(), listB[1].Get<float>(), listB[2].Get<float>(),
                                 listB[3].Get<float>()};

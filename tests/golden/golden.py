@@ -16,10 +16,9 @@ import subprocess
 import sys
 import tempfile
 
-# The figures that are timing: per kernel, these keys (when present) and, per rank, these.
-KERNEL_KEYS = ["name", "latency_ns", "rank_latency_ns", "bandwidth_GBps", "bytes",
-               "first_write_512B_latency_ns", "link_class_bytes", "ports"]
-RANK_KEYS = ["latency_ns", "pipe_busy_pct", "scalar_stall_pct", "hbm_bytes", "hbm_utilization_pct"]
+# The figures and the diff are shared with users' own timing tests (sdk/timing_golden.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sdk"))
+from timing_golden import diff, figures  # noqa: E402
 
 
 def run(binary, args):
@@ -28,39 +27,7 @@ def run(binary, args):
         if proc.returncode != 0:
             raise SystemExit(f"scenario failed (exit {proc.returncode}): {' '.join(args)}\n{proc.stderr}")
         with open(os.path.join(out, "stats.json")) as f:
-            stats = json.load(f)
-    return [
-        {**{k: kern[k] for k in KERNEL_KEYS if k in kern},
-         "ranks": [{k: r[k] for k in RANK_KEYS if k in r} for r in kern["ranks"]]}
-        for kern in stats["kernels"]
-    ]
-
-
-def diff(want, got, path="kernels"):
-    """Lines describing every difference between two JSON values."""
-    if isinstance(want, dict) and isinstance(got, dict):
-        out = []
-        for k in sorted(set(want) | set(got)):
-            if k not in got:
-                out.append(f"  {path}.{k}: missing now (golden {json.dumps(want[k])[:80]})")
-            elif k not in want:
-                out.append(f"  {path}.{k}: new (now {json.dumps(got[k])[:80]})")
-            else:
-                out += diff(want[k], got[k], f"{path}.{k}")
-        return out
-    if isinstance(want, list) and isinstance(got, list):
-        if len(want) != len(got):
-            return [f"  {path}: {len(want)} entries in golden, {len(got)} now"]
-        out = []
-        for i, (w, g) in enumerate(zip(want, got)):
-            out += diff(w, g, f"{path}[{i}]")
-        return out
-    if want != got:
-        change = ""
-        if isinstance(want, (int, float)) and isinstance(got, (int, float)) and want:
-            change = f"  ({(got - want) / want * 100:+.4f}%)"
-        return [f"  {path}: golden {want}, now {got}{change}"]
-    return []
+            return figures(json.load(f))
 
 
 def scenario_files(golden_dir, names):

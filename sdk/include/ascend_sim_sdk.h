@@ -1,0 +1,67 @@
+// Runs a kernel engineer's own Ascend C kernel on one simulated die, from the CPU-debug entry
+// points of tikicpulib.h (GmAlloc, ICPU_RUN_KF, ...): the buffers GmAlloc hands out are mirrored
+// into the simulated GM for each launch, the kernel runs on `blockDim` AIV cores, the outputs come
+// back into the same buffers, and the run's stats.json, trace.json and waves.vcd are written.
+//
+// Configuration, without touching main.cpp (environment), or with configure():
+//   ASCEND_SIM_PRESET  a3 (default), a2, 910b4
+//   ASCEND_SIM_CONFIG  an INI file of parameters (as ascend-sim --config)
+//   ASCEND_SIM_SET     key=value overrides separated by ';' (as ascend-sim --set)
+//   ASCEND_SIM_OUT     output folder (default ascend-sim-out; empty: write nothing)
+//   ASCEND_SIM_TRACE   0 to skip trace.json (default 1)
+//   ASCEND_SIM_VCD     0 to skip waves.vcd (default 1)
+//   ASCEND_SIM_QUIET   1: no summary on stdout
+// A bad setting, a kernel fault, a deadlock or a race (run.racecheck=1) ends the program with
+// ascend-sim's exit status (2, 5, 3, 6) and its message on stderr.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace ascend::sdk {
+
+// Overrides the environment; call before the first launch.
+void configure(const std::string& preset, const std::vector<std::string>& sets,
+               const std::string& out_dir);
+
+void* gm_alloc(size_t bytes);
+void gm_free(void* ptr);
+enum class Mode { Aiv, Aic, Mix };
+void set_mode(Mode m);
+void set_tiling_key(uint64_t key);
+uint64_t tiling_key();
+
+// Mirrors every live GmAlloc buffer into simulated GM (call before translating arguments).
+void prepare_launch(const char* kernel);
+// The simulated GM address of a pointer into a GmAlloc buffer (a fault naming the argument when
+// it points elsewhere).
+uint64_t gm_address(const void* host, const char* kernel, int arg);
+// Runs `program` on blockDim cores, brings the buffers back, writes the outputs.
+void launch(const char* kernel, uint32_t block_dim, std::function<void()> program);
+
+template <class T>
+T translate(T v, const char* kernel, int arg) {
+  if constexpr (std::is_pointer_v<T>) {
+    if (v == nullptr) return v;
+    return reinterpret_cast<T>(static_cast<uintptr_t>(gm_address(v, kernel, arg)));
+  } else {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "ICPU_RUN_KF: a kernel argument passed by value must be trivially copyable");
+    return v;
+  }
+}
+
+template <class F, class... Args>
+void run_kernel(const char* kernel, uint32_t block_dim, F f, Args... args) {
+  prepare_launch(kernel);
+  int arg = 0;
+  std::tuple<Args...> translated{translate(args, kernel, ++arg)...};
+  launch(kernel, block_dim, [f, translated] { std::apply(f, translated); });
+}
+
+}  // namespace ascend::sdk

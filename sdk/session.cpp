@@ -1,0 +1,266 @@
+// The session behind tikicpulib.h: one simulated die per program, created at the first launch from
+// the environment (or configure()), kept for every later launch so that they share one timeline,
+// one stats.json and one trace.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "ascend_sim_sdk.h"
+#include "models/errors.h"
+#include "sim/hardware_params.h"
+#include "sim/simulation.h"
+
+namespace ascend::sdk {
+namespace {
+
+struct Buffer {
+  uint8_t* host;
+  size_t bytes;
+  uint64_t gm = 0;  // its mirror in simulated GM, from the first launch that sees it
+};
+
+struct Settings {
+  bool set = false;  // by configure()
+  std::string preset, out_dir;
+  std::vector<std::string> sets;
+};
+
+class Session {
+ public:
+  static Session& get() {
+    static Session* s = new Session;  // never destroyed: SystemC outlives static destructors
+    return *s;
+  }
+
+  Settings settings;
+  std::map<uint8_t*, Buffer> buffers;  // by host address
+  Mode mode = Mode::Aiv;
+  uint64_t key = 0;
+  int next_buffer = 0;
+
+  Simulation& sim() {
+    if (!sim_) start();
+    return *sim_;
+  }
+  bool started() const { return sim_ != nullptr; }
+  Buffer* find(const void* p) {
+    auto it = buffers.upper_bound(static_cast<uint8_t*>(const_cast<void*>(p)));
+    if (it == buffers.begin()) return nullptr;
+    --it;
+    const uint8_t* b = static_cast<const uint8_t*>(p);
+    return b < it->second.host + it->second.bytes ? &it->second : nullptr;
+  }
+  void run(const char* kernel, uint32_t block_dim, std::function<void()> program);
+  [[noreturn]] void fail(const SimError& e);
+
+ private:
+  void start();
+  void print_summary(const KernelRecord& r, double wall_s) const;
+
+  Params params_;
+  std::string preset_;
+  bool quiet_ = false;
+  std::unique_ptr<Simulation> sim_;
+};
+
+std::string env(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : fallback;
+}
+
+std::vector<std::string> split_sets(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ';')) {
+    size_t a = item.find_first_not_of(" \t\n"), b = item.find_last_not_of(" \t\n");
+    if (a != std::string::npos) out.push_back(item.substr(a, b - a + 1));
+  }
+  return out;
+}
+
+void Session::start() {
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+  declare_hardware_params(params_);
+  params_.declare(int_param("run.racecheck", "", "0", 0, 1,
+                            "check every core for pipes that touch the same UB or GM bytes with "
+                            "nothing ordering them; exit 6 if any",
+                            "CLI"));
+  preset_ = settings.set ? settings.preset : env("ASCEND_SIM_PRESET", "a3");
+  apply_preset(params_, preset_);
+  std::string config = env("ASCEND_SIM_CONFIG", "");
+  if (!config.empty()) params_.load_ini_file(config);
+  for (const std::string& kv : settings.set ? settings.sets : split_sets(env("ASCEND_SIM_SET", "")))
+    params_.set_assignment(kv, settings.set ? "configure()" : "ASCEND_SIM_SET");
+  params_.set("ep.world_size", "1", "one die");
+  RunOptions ro;
+  ro.out_dir = settings.set ? settings.out_dir : env("ASCEND_SIM_OUT", "ascend-sim-out");
+  ro.trace = !ro.out_dir.empty() && env("ASCEND_SIM_TRACE", "1") != "0";
+  ro.vcd = !ro.out_dir.empty() && env("ASCEND_SIM_VCD", "1") != "0";
+  quiet_ = env("ASCEND_SIM_QUIET", "0") == "1";
+  sim_ = std::make_unique<Simulation>(params_, 1, ro);
+}
+
+void Session::run(const char* kernel, uint32_t block_dim, std::function<void()> program) {
+  Simulation& s = sim();
+  const int cores = static_cast<int>(params_.integer("die.aiv_count"));
+  if (mode != Mode::Aiv)
+    throw SimError(kExitBadInput,
+                   std::string(kernel) +
+                       ": only KernelMode::AIV_MODE kernels run here (the cube core, AIC, is "
+                       "not modelled); call AscendC::SetKernelMode(KernelMode::AIV_MODE)");
+  if (block_dim < 1 || static_cast<int>(block_dim) > cores)
+    throw SimError(kExitBadInput, std::string(kernel) + ": blockDim " + std::to_string(block_dim) +
+                                      " outside [1, " + std::to_string(cores) +
+                                      "] (die.aiv_count AIV cores on preset " + preset_ + ")");
+  for (auto& [host, b] : buffers) s.write(b.gm, b.host, b.bytes);
+  auto t0 = std::chrono::steady_clock::now();
+  KernelRecord& r =
+      s.run_kernel(kernel, static_cast<int>(block_dim), [&program](int) { return program; });
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (auto& [host, b] : buffers) s.read(b.gm, b.host, b.bytes);
+  nlohmann::json extra = {{"run", {{"entry", "ICPU_RUN_KF"}}}};
+  s.write_stats(wall, preset_, kernel, extra);
+  if (!quiet_) print_summary(r, wall);
+}
+
+void Session::print_summary(const KernelRecord& r, double wall_s) const {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(3);
+  os << "ascend-sim: " << r.name << " on preset " << preset_ << ", " << r.cores << " of "
+     << params_.integer("die.aiv_count") << " AIV cores: " << model::ps_to_ns(r.latency()) / 1000.0
+     << " us\n";
+  const model::Lane lanes[] = {model::Lane::SCALAR, model::Lane::VECTOR, model::Lane::MTE2,
+                               model::Lane::MTE3};
+  os << std::setprecision(1) << "  pipe busy      mean over cores:";
+  for (model::Lane l : lanes) {
+    double sum = 0;
+    for (int c = 0; c < r.cores; ++c) sum += r.pipe_busy_pct(0, c, l);
+    os << " " << model::lane_name(l) << " " << sum / r.cores << "%";
+  }
+  os << "\n  pipe busy      core 0:";
+  for (model::Lane l : lanes)
+    os << " " << model::lane_name(l) << " " << r.pipe_busy_pct(0, 0, l) << "%";
+  int slowest = 0;
+  const auto& lat = r.ranks[0].core_latency;
+  for (int c = 1; c < static_cast<int>(lat.size()); ++c)
+    if (lat[c] > lat[slowest]) slowest = c;
+  os << std::setprecision(3) << "\n  slowest        core " << slowest << ", "
+     << model::ps_to_ns(lat.empty() ? 0 : lat[slowest]) / 1000.0 << " us\n";
+  if (!sim_->out_dir().empty())
+    os << "  outputs        " << sim_->out_dir() << "/stats.json (trace.json, waves.vcd at exit)\n";
+  os << "  simulator      " << wall_s << " s wall\n";
+  std::cout << os.str() << std::flush;
+}
+
+[[noreturn]] void Session::fail(const SimError& e) {
+  const char* kind[] = {
+      "", "internal error", "bad input", "deadlock or hang", "check failed", "kernel fault", ""};
+  bool named = e.code == kExitDeadlock || e.code == kExitRace;
+  std::cerr << "ascend-sim: " << (named ? "" : std::string(kind[e.code]) + ": ") << e.what()
+            << "\n";
+  if (sim_) sim_->close_traces();  // what happened up to the failure stays inspectable
+  std::cout.flush();
+  std::_Exit(e.code);
+}
+
+}  // namespace
+
+void configure(const std::string& preset, const std::vector<std::string>& sets,
+               const std::string& out_dir) {
+  Settings& st = Session::get().settings;
+  st.set = true;
+  st.preset = preset;
+  st.sets = sets;
+  st.out_dir = out_dir;
+}
+
+void* gm_alloc(size_t bytes) {
+  Session& s = Session::get();
+  size_t padded = (bytes + 511) / 512 * 512;  // whole 512-B lines, 512-B aligned like GM
+  void* p = std::aligned_alloc(512, padded ? padded : 512);
+  if (!p) return nullptr;
+  std::memset(p, 0, padded ? padded : 512);
+  s.buffers[static_cast<uint8_t*>(p)] = Buffer{static_cast<uint8_t*>(p), bytes};
+  return p;
+}
+
+void gm_free(void* ptr) {
+  Session& s = Session::get();
+  auto it = s.buffers.find(static_cast<uint8_t*>(ptr));
+  if (it == s.buffers.end()) {
+    std::cerr << "ascend-sim: GmFree of a pointer GmAlloc did not return\n";
+    std::_Exit(kExitBadInput);
+  }
+  s.buffers.erase(it);
+  std::free(ptr);
+}
+
+void set_mode(Mode m) {
+  Session::get().mode = m;
+}
+void set_tiling_key(uint64_t key) {
+  Session::get().key = key;
+}
+uint64_t tiling_key() {
+  return Session::get().key;
+}
+
+void prepare_launch(const char* kernel) {
+  Session& s = Session::get();
+  try {
+    Simulation& sim = s.sim();
+    for (auto& [host, b] : s.buffers)
+      if (!b.gm)
+        b.gm = sim.alloc(0, std::string(kernel) + ".GmAlloc" + std::to_string(s.next_buffer++),
+                         b.bytes ? b.bytes : 1);
+  } catch (const SimError& e) {
+    s.fail(e);
+  }
+}
+
+uint64_t gm_address(const void* host, const char* kernel, int arg) {
+  Session& s = Session::get();
+  Buffer* b = s.find(host);
+  if (!b)
+    s.fail(SimError(kExitBadInput,
+                    std::string("ICPU_RUN_KF(") + kernel + ", ...): argument " +
+                        std::to_string(arg) +
+                        " is a pointer that AscendC::GmAlloc did not return; the kernel "
+                        "reaches GM only through GmAlloc buffers"));
+  return b->gm + static_cast<uint64_t>(static_cast<const uint8_t*>(host) - b->host);
+}
+
+void launch(const char* kernel, uint32_t block_dim, std::function<void()> program) {
+  Session& s = Session::get();
+  static const bool registered = std::atexit([] {
+                                   // trace.json and waves.vcd cover every launch: they are finished
+                                   // when the program ends.
+                                   Session& st = Session::get();
+                                   if (st.started()) st.sim().close_traces();
+                                 }) == 0;
+  (void)registered;
+  try {
+    s.run(kernel, block_dim, std::move(program));
+  } catch (const SimError& e) {
+    s.fail(e);
+  } catch (const std::exception& e) {
+    s.fail(SimError(kExitInternal, e.what()));
+  }
+}
+
+}  // namespace ascend::sdk
+
+// SystemC's library refers to sc_main; a program that uses tikicpulib.h has its own main().
+int sc_main(int, char**) {
+  std::cerr << "ascend-sim: sc_main is not used by programs built on tikicpulib.h\n";
+  return 1;
+}
