@@ -23,8 +23,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from studylib import compare, db, plot, runs, slurm, spec, sweep  # noqa: E402
+from studylib import compare, db, plot, slurm, spec, sweep  # noqa: E402
 
+show = sweep.show
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SYSTEM_PYTHON = "/usr/bin/python3"
 
@@ -50,8 +51,8 @@ def draw_and_summarize(study, paths, command, formats=None):
         print("plot: matplotlib is missing (apt-get install python3-matplotlib)", file=sys.stderr)
         return 2
     for path in plot.draw(study, paths, formats):
-        print(f"plot: {os.path.relpath(path)}")
-    print(f"plot: {os.path.relpath(plot.summary_markdown(study, paths, command))}")
+        print(f"plot: {show(path)}")
+    print(f"plot: {show(plot.summary_markdown(study, paths, command))}")
     return 0
 
 
@@ -125,8 +126,8 @@ def main():
     if a.command == "sweep":
         done_now, skipped, failed = sweep.run_local(study, paths, binary, a.jobs or study.jobs,
                                                     a.force, a.retry_failed)
-        sweep.summary(study, paths, done_now, skipped, failed)
-        rc = 1 if failed else 0
+        # 1 while any run of the spec has failed, now or before (a rerun skips those).
+        rc = 1 if sweep.summary(study, paths, done_now, skipped, failed) else 0
         if a.plot:
             rc = draw_and_summarize(study, paths, command, formats) or rc
         return rc
@@ -141,25 +142,25 @@ def main():
         todo, skipped = sweep.pending(study, con, a.force, a.retry_failed)
         con.close()
         if not todo:
-            print(f"slurm: all {skipped} runs are in {os.path.relpath(paths.db)}; nothing to submit")
+            print(f"slurm: all {skipped} runs are in {show(paths.db)}; nothing to submit")
             return 0
         manifest, scripts = slurm.write_job(study, paths, binary, todo, sys.executable,
                                             os.path.abspath(__file__))
-        print(f"slurm: {len(todo)} runs ({skipped} already done): {os.path.relpath(manifest)}; "
-              + ", ".join(os.path.relpath(s) for s in scripts))
+        print(f"slurm: {len(todo)} runs ({skipped} already done): {show(manifest)}; "
+              + ", ".join(show(s) for s in scripts))
         if a.no_submit:
             return 0
         ids = slurm.submit(scripts, a.wait)
         print(f"slurm: submitted job array {', '.join(ids)}" +
               ("" if a.wait else f"; when it is done: python3 studies/study.py gather "
-               f"{os.path.relpath(study.path)}" + (f" --work {a.work}" if a.work else "")))
+               f"{show(study.path)}" + (f" --work {a.work}" if a.work else "")))
         if not a.wait:
             return 0
     # gather (or slurm --wait, once the array is done)
     imported, missing = slurm.gather(study, paths)
     failed = [r for r in imported if r["status"] != 0]
     print(f"gather: {len(imported)} run(s) imported ({len(failed)} failed) into "
-          f"{os.path.relpath(paths.db)}; {len(missing)} of the spec's {len(todo_runs)} runs "
+          f"{show(paths.db)}; {len(missing)} of the spec's {len(todo_runs)} runs "
           "have no result yet")
     return 1 if failed or missing else 0
 

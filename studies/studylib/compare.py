@@ -69,8 +69,13 @@ def report(A, B, ports_top=8, threshold=None):
         fa, fb = ka["figures"], kb["figures"]
         figs = [f for f in sorted(set(fa) | set(fb)) if f != "latency_ns"]
         phases = [f for f in figs if f.startswith("phase.")]
-        for f in phases + [f for f in figs if f not in phases]:
+        # Phases always; the other figures when they moved (the rest are counts, sizes).
+        moved = [f for f in figs if f not in phases and fa.get(f) != fb.get(f)]
+        for f in phases + moved:
             out.append(_row(f, fa.get(f, (None,))[0], fb.get(f, (None,))[0]))
+        same = len(figs) - len(phases) - len(moved)
+        if same:
+            out.append(f"  ({same} other figures equal)")
         out.append("  pipes, busy % (mean over cores; max)")
         for p in sorted(set(ka["pipes"]) | set(kb["pipes"])):
             pa, pb = ka["pipes"].get(p), kb["pipes"].get(p)

@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS runs (
   command_line TEXT NOT NULL,           -- reruns it by hand
   out_dir TEXT NOT NULL,                -- its folder (stats.json, config.ini), from the database's
   host TEXT NOT NULL,
+  batch_job TEXT NOT NULL,              -- Slurm's ARRAYJOB_TASK for a task ('' for a local run)
   finished_at TEXT NOT NULL,
   attempt TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS config (
@@ -78,6 +79,7 @@ def typed(v):
 
 
 def connect(path):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     con = sqlite3.connect(path, timeout=120, isolation_level=None)
     con.execute("PRAGMA foreign_keys = ON")
     con.executescript(SCHEMA)
@@ -107,12 +109,13 @@ def import_run(con, rec, out_dir, fixed_keys=()):
         cur = con.execute(
             "INSERT INTO runs (run_key, point_index, point, kernel, preset, status, message, "
             "wall_s, sim_wall_s, sim_events, sim_peak_rss_MiB, sim_time_ns, version, "
-            "command_line, out_dir, host, finished_at, attempt) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "command_line, out_dir, host, batch_job, finished_at, attempt) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (rec["key"], rec["index"], json.dumps(rec["point"]), rec["kernel"], rec["preset"],
              rec["status"], rec["message"], rec["wall_s"], sim.get("wall_s"),
              sim.get("scheduler_events"), sim.get("peak_rss_MiB"), sim.get("sim_time_ns"),
-             rec["version"], rec["command_line"], out_dir, rec["host"], rec["finished_at"],
+             rec["version"], rec["command_line"], out_dir, rec["host"], rec.get("batch_job", ""),
+             rec["finished_at"],
              rec["attempt"]))
         run_id = cur.lastrowid
         config = {k: (v, "resolved") for k, v in rec["config"].items()}

@@ -8,7 +8,6 @@ import json
 import os
 import sqlite3
 
-from . import db
 
 
 def _num(v):
@@ -145,14 +144,18 @@ def summary_markdown(study, paths, command):
         png = f"{p['name']}.png"
         if os.path.exists(os.path.join(paths.work, png)):
             md += [f"![{p.get('title', p['name'])}]({png})", ""]
-    names = [n for (n,) in con.execute("SELECT DISTINCT name FROM kernels ORDER BY kernel_idx")]
+    names = [n for (n,) in con.execute("SELECT DISTINCT name FROM kernels ORDER BY kernel_idx")
+             if not study.collect_kernels or n in study.collect_kernels]
     units = dict(con.execute("SELECT figure, unit FROM figures GROUP BY figure"))
     units["latency_ns"] = "ns"
     cols = [(n, f) for n in names for f in study.collect
             if con.execute("SELECT 1 FROM figures f JOIN kernels k USING (run_id, kernel_idx) "
                            "WHERE k.name = ? AND f.figure = ? LIMIT 1", (n, f)).fetchone()]
-    head = study.varied + [f"{n} {f} ({'us' if units.get(f) == 'ns' else units.get(f, '')})"
-                           for n, f in cols]
+    def heading(n, f):
+        if units.get(f) == "ns":
+            return f"{n} {f[:-3] if f.endswith('_ns') else f} (us)"
+        return f"{n} {f} ({units[f]})" if units.get(f) else f"{n} {f}"
+    head = study.varied + [heading(n, f) for n, f in cols]
     md += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for run_id, key, idx, point, status, msg, wall in runs:
         pt = json.loads(point)

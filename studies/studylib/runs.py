@@ -87,6 +87,9 @@ def finish(h, version, timeout_s=0):
         "attempt": h.attempt,
         "version": version,
         "command_line": shlex.join(h.argv + [final]),
+        # Slurm's array job and task ids when a task ran it ('' locally): its log's name.
+        "batch_job": (f"{os.environ['SLURM_ARRAY_JOB_ID']}_{os.environ['SLURM_ARRAY_TASK_ID']}"
+                      if "SLURM_ARRAY_JOB_ID" in os.environ else ""),
     }
     tmp_json = os.path.join(h.tmp, "result.json.tmp")
     with open(tmp_json, "w") as f:

@@ -7,7 +7,8 @@
               sections make more
   [quick]     key = value(s): replaces the same key of [fixed], [vary] or [zip] (a new key is
               fixed) under --quick, so a study has a CI-sized variant
-  [figures]   collect = the figures the summary's table shows (default latency_ns)
+  [figures]   collect = the figures the summary's table shows (default latency_ns), kernels =
+              the kernel records it shows (default all)
   [plot NAME] x, y, kernels, series, where, title, logx, logy: one figure per section
   [slurm]     partition, time, mem, cpus_per_task, max_parallel, extra: sbatch options
 
@@ -139,6 +140,7 @@ class Study:
             raise SpecError(f"{path}: {', '.join(sorted(dup))} set in more than one place")
         fig = ini["figures"] if ini.has_section("figures") else {}
         self.collect = [s.strip() for s in fig.get("collect", "latency_ns").split(",") if s.strip()]
+        self.collect_kernels = [s.strip() for s in fig.get("kernels", "").split(",") if s.strip()]
         self.plots = []
         for s in ini.sections():
             if s.startswith("plot "):

@@ -6,6 +6,12 @@ import time
 from . import db, runs
 
 
+def show(path):
+    """A path as the user reads it: relative when below the current folder."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
 class Paths:
     """Where a study keeps its results: the database, the runs' folders, plots and summary."""
 
@@ -94,7 +100,7 @@ def run_local(study, paths, binary, jobs, force=False, retry_failed=False):
         print(f"sweep: note: {stale} run(s) in the database were made by another simulator build "
               f"than {version}; --force redoes them", file=sys.stderr)
     print(f"sweep: {study.name}: {len(todo) + skipped} runs, {skipped} already in "
-          f"{os.path.relpath(paths.db)}, {len(todo)} to run, {jobs} at a time", file=sys.stderr)
+          f"{show(paths.db)}, {len(todo)} to run, {jobs} at a time", file=sys.stderr)
     progress = Progress(len(todo))
     failed, queue, running = [], list(todo), []
     try:
@@ -129,11 +135,13 @@ def run_local(study, paths, binary, jobs, force=False, retry_failed=False):
 def summary(study, paths, done_now, skipped, failed):
     con = db.connect(paths.db)
     total, ok = con.execute("SELECT count(*), sum(status = 0) FROM runs").fetchone()
-    bad = con.execute("SELECT point_index, run_key, point, status, message FROM runs "
-                      "WHERE status != 0 ORDER BY point_index").fetchall()
+    keys = {r.key for r in study.runs()}
+    bad = [r for r in con.execute("SELECT point_index, run_key, point, status, message FROM runs "
+                                  "WHERE status != 0 ORDER BY point_index") if r[1] in keys]
     con.close()
     print(f"sweep: {study.name}: {done_now} run(s) now, {skipped} skipped (already done), "
           f"{len(failed)} failed now; the database has {total} run(s), {ok or 0} ok, "
-          f"{len(bad)} failed: {os.path.relpath(paths.db)}")
+          f"{len(bad)} failed: {show(paths.db)}")
     for idx, key, point, status, msg in bad:
         print(f"  failed: run {idx} [{key}] {point}: exit {status}: {msg}")
+    return len(bad)
