@@ -83,6 +83,12 @@ def connect(path):
     con = sqlite3.connect(path, timeout=120, isolation_level=None)
     con.execute("PRAGMA foreign_keys = ON")
     con.executescript(SCHEMA)
+    have = {r[1] for r in con.execute("PRAGMA table_info(runs)")}
+    missing = {"batch_job"} - have
+    if missing:
+        raise RuntimeError(f"{path} was made by an older study.py (no {', '.join(missing)}): "
+                           "move it away and rebuild it from the runs' folders with `study.py "
+                           "gather SPEC`")
     return con
 
 

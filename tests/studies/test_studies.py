@@ -313,6 +313,40 @@ def test_plot_compare(binary, tmp):
             bad += p["y"] != max(rec["phase_max_over_cores"]["send_ns"])
     check(bad == 0 and send["lines"][0]["points"],
           "every plotted send phase equals the slowest rank's in stats.json")
+    # Every figure the database holds for a run, against that run's stats.json, computed here.
+    bad = []
+    for run_id, out_dir in rows(db, "SELECT run_id, out_dir FROM runs WHERE status = 0"):
+        s = stats_of(os.path.join(work, out_dir))
+        for i, rec in enumerate(s["kernels"]):
+            got = dict(rows(db, "SELECT figure, value FROM figures WHERE run_id = ? AND "
+                                "kernel_idx = ?", (run_id, i)))
+            want = {"latency_ns": rec["latency_ns"]}
+            for ph, per_rank in rec.get("phase_max_over_cores", {}).items():
+                want["phase." + ph] = max(per_rank)
+            if "rank_bandwidth_GBps" in rec:
+                v = rec["rank_bandwidth_GBps"]
+                want["rank_bandwidth_GBps.mean"] = sum(v) / len(v)
+                want["rank_bandwidth_GBps.min"] = min(v)
+            if rec["ports"]:
+                want["port_utilization_pct.max"] = max(p["utilization_pct"] for p in rec["ports"])
+            bad += [(run_id, rec["name"], f, got.get(f), v) for f, v in want.items()
+                    if got.get(f) is None or abs(got[f] - v) > 1e-9 * max(1, abs(v))]
+            ports = {p["name"]: (p["bytes"], p["busy_ns"], p["utilization_pct"])
+                     for p in rec["ports"]}
+            got_ports = {p: (b, t, u) for p, b, t, u in rows(
+                db, "SELECT port, bytes, busy_ns, utilization_pct FROM ports WHERE run_id = ? "
+                    "AND kernel_idx = ?", (run_id, i))}
+            bad += [(run_id, rec["name"], "ports")] if ports != got_ports else []
+            busy = {}
+            for r in rec["ranks"]:
+                for pipe, vals in r["pipe_busy_pct"].items():
+                    busy.setdefault(pipe, []).extend(vals)
+            got_pipes = dict(rows(db, "SELECT pipe, max_busy_pct FROM pipes WHERE run_id = ? "
+                                      "AND kernel_idx = ?", (run_id, i)))
+            bad += [(run_id, rec["name"], "pipes")] if got_pipes != {
+                p: max(v) for p, v in busy.items()} else []
+    check(not bad, f"the database's latencies, phases, bandwidths, ports and pipes equal each "
+                   f"run's stats.json: {bad[:3]}")
     lat_by_port = sorted((p["x"], p["y"]) for label, p in pts if label == "dispatch")
     check(lat_by_port[0][1] > lat_by_port[-1][1],
           f"a faster link makes dispatch faster in the plotted data: {lat_by_port}")
@@ -365,8 +399,8 @@ def test_examples(binary, tmp):
         for p in s.plots:
             png = os.path.join(work, p["name"] + ".png")
             check(os.path.exists(png) and distinct_colors(png)[0] > 20, f"{name}: {p['name']}.png")
-        if not rc:
-            print(out[-600:])
+        if rc:
+            print(out[-1500:])
     # The committed results are the full studies' and agree with their specs.
     for name in ("ep_bandwidth", "split_skew"):
         folder = os.path.join(REPO, "studies", name)
