@@ -76,8 +76,12 @@ def report(A, B, ports_top=8, threshold=None):
         same = len(figs) - len(phases) - len(moved)
         if same:
             out.append(f"  ({same} other figures equal)")
-        out.append("  pipes, busy % (mean over cores; max)")
-        for p in sorted(set(ka["pipes"]) | set(kb["pipes"])):
+        pipes = sorted(set(ka["pipes"]) | set(kb["pipes"]))
+        if any(v[1] for k in (ka, kb) for v in k["pipes"].values()):
+            out.append("  pipes, busy % (mean over cores; max)")
+        else:
+            pipes = []  # a kernel that only waits (moe's experts stand-in)
+        for p in pipes:
             pa, pb = ka["pipes"].get(p), kb["pipes"].get(p)
             out.append(_row(f"{p} mean", pa and pa[0], pb and pb[0]))
             out.append(_row(f"{p} max", pa and pa[1], pb and pb[1]))
@@ -85,8 +89,9 @@ def report(A, B, ports_top=8, threshold=None):
         pb = {p[0]: p[3] for p in kb["ports"]}
         names = sorted(set(pa) | set(pb),
                        key=lambda p: (-abs(pb.get(p, 0) - pa.get(p, 0)), p))
-        out.append(f"  ports, utilization % ({len(names)} ports carried traffic; "
-                   f"the {min(ports_top, len(names))} that moved most)")
+        if names:
+            out.append(f"  ports, utilization % ({len(names)} ports carried traffic; "
+                       f"the {min(ports_top, len(names))} that moved most)")
         for p in names[:ports_top]:
             out.append(_row(p, pa.get(p), pb.get(p)))
     if threshold is not None:

@@ -174,11 +174,11 @@ def refresh_view(con):
 def load_run(path, ident):
     """A run of the database (its run_id, or its run_key), in the shape compare reads."""
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    row = con.execute("SELECT run_id, run_key, status, message, out_dir FROM runs WHERE "
+    row = con.execute("SELECT run_id, run_key, status, message, out_dir, point FROM runs WHERE "
                       "run_id = ? OR run_key = ?", (typed(ident), str(ident))).fetchone()
     if row is None:
         raise LookupError(f"{path}: no run with id or key '{ident}'")
-    run_id, key, status, message, out_dir = row
+    run_id, key, status, message, out_dir, point = row
     if status != 0:
         raise LookupError(f"{path}: run {run_id} failed (exit {status}: {message})")
     config = {k: str(v) for k, v in con.execute(
@@ -198,5 +198,6 @@ def load_run(path, ident):
             "ports": con.execute("SELECT port, bytes, busy_ns, utilization_pct FROM ports "
                                  "WHERE run_id = ? AND kernel_idx = ?", q).fetchall(),
         })
-    label = f"{os.path.basename(path)} run {run_id} ({key}, {out_dir})"
+    varied = " ".join(f"{k}={v}" for k, v in json.loads(point).items())
+    label = f"{path}:{ident} (run {run_id}, {out_dir}; {varied})"
     return {"label": label, "config": config, "kernels": kernels}

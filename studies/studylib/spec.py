@@ -1,6 +1,6 @@
 """The sweep spec: an INI file, the project's config style, expanded into runs.
 
-  [study]     name, title, kernel, preset, jobs, timeout_s
+  [study]     name, title, description, kernel, preset, jobs, timeout_s, plot_formats
   [fixed]     key = value: a --set every run shares
   [vary]      key = values: one axis per key; the axes combine as a product
   [zip]       key = values: keys that move together (equal lengths) make one axis; [zip NAME]
@@ -109,6 +109,7 @@ class Study:
         st = ini["study"] if ini.has_section("study") else {}
         self.name = st.get("name", os.path.splitext(os.path.basename(path))[0])
         self.title = st.get("title", self.name)
+        self.description = st.get("description", "")  # what the study shows: the summary's lead
         self.kernel = st.get("kernel", "dispatch")
         self.preset = st.get("preset", "a3")
         self.jobs = int(st.get("jobs", "0")) or os.cpu_count() or 1

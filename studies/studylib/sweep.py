@@ -48,6 +48,7 @@ class Progress:
         self.total, self.done, self.failed = total, 0, 0
         self.t0 = time.time()
         self.tty = sys.stderr.isatty()
+        self.drawn = 0.0
 
     def line(self, running):
         width = 30
@@ -58,8 +59,9 @@ class Progress:
                 f"failed {self.failed} running {running} {el:.0f} s"
                 + (f" eta {eta:.0f} s" if self.done else ""))
 
-    def update(self, running):
-        if self.tty:
+    def update(self, running, force=False):
+        if self.tty and (force or time.time() - self.drawn > 0.25):
+            self.drawn = time.time()
             sys.stderr.write("\r" + self.line(running) + "\033[K")
             sys.stderr.flush()
 
@@ -72,7 +74,7 @@ class Progress:
         if self.tty:
             if text:
                 sys.stderr.write("\r\033[K" + text + "\n")
-            self.update(running)
+            self.update(running, force=True)
         else:
             sys.stderr.write((text or f"ok   run {rec['index']} [{rec['key']}] {label(rec)} "
                               f"({rec['wall_s']:.1f} s)") + f"  [{self.done}/{self.total}]\n")
