@@ -72,7 +72,8 @@ def main():
     ap.add_argument("--work", help="where the database, runs and plots go")
     ap.add_argument("--jobs", type=int, help="runs at a time (default: the spec's, or nproc)")
     ap.add_argument("--sim", default=os.environ.get("ASCEND_SIM",
-                                                    os.path.join(REPO, "build", "ascend-sim")))
+                                                    os.path.join(REPO, "build", "ascend-sim")),
+                    help="the simulator (default: $ASCEND_SIM, or build/ascend-sim of this repo)")
     ap.add_argument("--force", action="store_true", help="redo every run")
     ap.add_argument("--retry-failed", action="store_true", help="redo the failed runs too")
     ap.add_argument("--plot", action="store_true", help="sweep: then plot and summarize")
@@ -166,11 +167,16 @@ def main():
 
 
 def check_keys(binary, study):
-    """Every key of the spec is a parameter of the simulator (a typo fails here, not N times)."""
+    """The kernel, preset and every key of the spec exist (a typo fails here, not N times)."""
     import json
     out = subprocess.run([binary, "--list-params", "--json"], capture_output=True, text=True)
     if out.returncode != 0:
         return f"{binary} --list-params failed: {out.stderr.strip()}"
+    base = subprocess.run([binary, "--kernel", study.kernel, "--preset", study.preset,
+                           "--dry-run"], capture_output=True, text=True)
+    if base.returncode != 0:
+        return f"{study.path}: kernel {study.kernel}, preset {study.preset}: " + \
+            base.stderr.strip().splitlines()[-1]
     known = {p["key"] for p in json.loads(out.stdout)}
     unknown = [k for k in study.keys() if k not in known]
     if unknown:

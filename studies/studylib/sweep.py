@@ -94,6 +94,7 @@ def run_local(study, paths, binary, jobs, force=False, retry_failed=False):
     os.makedirs(paths.runs, exist_ok=True)
     con = db.connect(paths.db)
     db.write_study(con, study)
+    db.refresh_view(con)  # the view exists from the start, even if this sweep is stopped
     runs.clean_partials(paths.runs)
     todo, skipped = pending(study, con, force, retry_failed)
     version = runs.simulator_version(binary)

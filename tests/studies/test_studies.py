@@ -126,6 +126,10 @@ sim.payload = 0
     check(rc == 2 and "did you mean fabric.port_GBps" in out,
           f"an unknown key stops the sweep before any run (exit {rc}): {out.strip()[-200:]}")
     check(not os.path.exists(os.path.join(tmp, "w", "runs")), "...and runs nothing")
+    rc, out = study(binary, "sweep", write(os.path.join(tmp, "k.ini"), "[study]\nkernel = dispach\n"),
+                    "--work", os.path.join(tmp, "w"))
+    check(rc == 2 and "dispach" in out and "did you mean" in out,
+          f"an unknown kernel stops the sweep with the simulator's message: {out.strip()[-160:]}")
     rc, out = study(binary, "list", write(os.path.join(tmp, "r.ini"), "[vary]\na.b = 5..1\n"))
     check(rc == 2 and "does not go" in out, "a descending range is exit 2")
 
