@@ -4,23 +4,38 @@
 
 namespace ascend::model {
 
+size_t Die::local_bytes(const ClusterConfig& cfg) {
+  size_t aic = cfg.build_aics ? size_t{Core::local_bytes(CoreKind::Aic, cfg.core)} *
+                                    static_cast<size_t>(cfg.aic_per_die)
+                              : 0;
+  return size_t{Core::local_bytes(CoreKind::Aiv, cfg.core)} * static_cast<size_t>(cfg.aiv_per_die) +
+         aic;
+}
+
 Die::Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cfg, Scheduler& sched,
-         const CostModel& cost, uint8_t* ub_memory)
+         const CostModel& cost, uint8_t* local_memory)
     : sc_core::sc_module(name),
       index(index),
       hbm("hbm", index, cfg.hbm.gbps),
       hccl_window("hccl_window"),
       noc("noc", index, cost) {
-  for (int c = 0; c < cfg.aiv_per_die; ++c) {
-    std::string n = "aiv" + std::to_string(c);
-    cores.push_back(std::make_unique<AivCore>(n.c_str(), index, c, cfg.core, sched, cost, sync_all,
-                                              cfg.thread_stack_bytes,
-                                              ub_memory + size_t{cfg.core.ub_bytes} * c));
-    cores.back()->set_lazy_scalar(cfg.lazy_scalar != 0);
-    cores.back()->set_auto_sync(cfg.auto_sync != 0);
-    cores.back()->mte2().socket.bind(noc.cores);
-    cores.back()->mte3().socket.bind(noc.cores);
-  }
+  // AIVs are cores 0..aiv-1 and AICs aiv.. of the die (the order of their events at equal times).
+  auto add = [&](std::vector<std::unique_ptr<Core>>& to, CoreKind kind, int count) {
+    for (int i = 0; i < count; ++i) {
+      std::string n = (kind == CoreKind::Aiv ? "aiv" : "aic") + std::to_string(i);
+      const int id = kind == CoreKind::Aiv ? i : cfg.aiv_per_die + i;
+      to.push_back(std::make_unique<Core>(n.c_str(), index, id, kind, cfg.core, sched, cost,
+                                          barriers, cfg.thread_stack_bytes, local_memory));
+      local_memory += Core::local_bytes(kind, cfg.core);
+      Core& c = *to.back();
+      c.set_lazy_scalar(cfg.lazy_scalar != 0);
+      c.set_auto_sync(cfg.auto_sync != 0);
+      c.mte2().socket.bind(noc.cores);
+      c.gm_writer().socket.bind(noc.cores);
+    }
+  };
+  add(cores, CoreKind::Aiv, cfg.aiv_per_die);
+  if (cfg.build_aics) add(aics, CoreKind::Aic, cfg.aic_per_die);
   noc.to_hbm.bind(hccl_window.socket);
 }
 
@@ -40,10 +55,10 @@ Cluster::Cluster(const sc_core::sc_module_name& name, const ClusterConfig& cfg)
                            : std::make_shared<DefaultCostModel>(cfg.core, cfg.hbm)),
       sched_(std::make_unique<Scheduler>("scheduler")),
       gm_(cfg.hbm.capacity_bytes),
-      ub_pages_(size_t{cfg.core.ub_bytes} * cfg.aiv_per_die * cfg.dies) {
+      ub_pages_(Die::local_bytes(cfg) * cfg.dies) {
   for (int d = 0; d < cfg.dies; ++d) {
     std::string n = "die" + std::to_string(d);
-    uint8_t* ub = ub_pages_.data() + size_t{cfg.core.ub_bytes} * cfg.aiv_per_die * d;
+    uint8_t* ub = ub_pages_.data() + Die::local_bytes(cfg) * d;
     dies_.push_back(std::make_unique<Die>(n.c_str(), d, cfg, *sched_, *cost_, ub));
   }
   FabricConfig f = cfg.fabric;

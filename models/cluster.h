@@ -11,7 +11,7 @@
 #include <systemc>
 #include <vector>
 
-#include "models/aiv_core.h"
+#include "models/core.h"
 #include "models/cost_model.h"
 #include "models/counters.h"
 #include "models/fabric.h"
@@ -24,21 +24,26 @@ namespace ascend::model {
 struct ClusterConfig {
   int dies = 1;
   int aiv_per_die = 48;
+  int aic_per_die = 24;
+  bool build_aics = false;  // the AICs exist only for a kernel that uses the cube
   CoreTiming core;
   HbmTiming hbm;
   FabricConfig fabric;
   size_t thread_stack_bytes = 128 * 1024;
-  int lazy_scalar = 1;  // AivCore::set_lazy_scalar
-  int auto_sync = 1;    // AivCore::set_auto_sync
+  int lazy_scalar = 1;  // Core::set_lazy_scalar
+  int auto_sync = 1;    // Core::set_auto_sync
   // The formulas of vector, DMA and path timing; null: DefaultCostModel of `core` and `hbm`.
   std::shared_ptr<const CostModel> cost_model;
 };
 
 class Die : public sc_core::sc_module {
  public:
-  // `ub_memory`: the UBs of the die's cores, one after the other.
+  // `local_memory`: the local address spaces of the die's cores, one after the other (the AIVs',
+  // then the AICs').
   Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cfg, Scheduler& sched,
-      const CostModel& cost, uint8_t* ub_memory);
+      const CostModel& cost, uint8_t* local_memory);
+  // The local bytes of a die's cores.
+  static size_t local_bytes(const ClusterConfig& cfg);
   // Binds the die's memory side (behind its hccl_window) to `target` in place of its HBM, before
   // the run starts: a DRAM model, or a test's target. Unbound at the end of elaboration: the HBM.
   void bind_memory(MemoryTarget& target);
@@ -47,8 +52,15 @@ class Die : public sc_core::sc_module {
   Hbm hbm;
   HcclWindow hccl_window;
   Noc noc;
-  SyncAllBarrier sync_all;
-  std::vector<std::unique_ptr<AivCore>> cores;
+  DieBarriers barriers;
+  std::vector<std::unique_ptr<Core>> cores;  // the AIVs
+  std::vector<std::unique_ptr<Core>> aics;   // the AICs (AIC i pairs with AIVs 2i and 2i+1)
+  // Every core, AIVs then AICs.
+  template <class F>
+  void for_each_core(F&& f) {
+    for (auto& c : cores) f(*c);
+    for (auto& c : aics) f(*c);
+  }
 
  private:
   void before_end_of_elaboration() override;
@@ -75,7 +87,7 @@ class Cluster : public sc_core::sc_module {
   std::shared_ptr<const CostModel> cost_;
   std::unique_ptr<Scheduler> sched_;
   GlobalMemory gm_;
-  ZeroPages ub_pages_;  // every core's UB
+  ZeroPages ub_pages_;  // every core's local memory
   std::vector<std::unique_ptr<Die>> dies_;
   std::unique_ptr<Fabric> fabric_;
 };

@@ -22,22 +22,23 @@ ZeroPages::~ZeroPages() {
   munmap(base_, bytes_);
 }
 
-DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const CostModel& cost, bool write)
+DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const CostModel& cost, DmaPath path)
     : sc_core::sc_module(name),
       socket("socket"),
       cost_(cost),
-      write_(write),
+      path_(path),
+      write_(writes_gm(path)),
       engine_(basename(), 0),
       window_(std::string(basename()) + ".window", 0),
       done_(new EngineDone) {
   payload_.set_extension(done_);
-  payload_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  payload_.set_command(write_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   payload_.set_data_ptr(nullptr);
   payload_.set_streaming_width(0);
 }
 
 DmaEngine::Timing DmaEngine::transfer(Tick ready, GmAddr gm, uint64_t bytes) {
-  Tick hold = cost_.dma_engine_hold(bytes, gm, write_);
+  Tick hold = cost_.dma_engine_hold(bytes, gm, path_);
   BandwidthServer::Hold h = engine_.reserve(ready, hold, bytes);
   free_at_ = h.end;
   done_->at = h.end;
@@ -57,7 +58,7 @@ DmaEngine::Timing DmaEngine::transfer(Tick ready, GmAddr gm, uint64_t bytes) {
   Tick landed = at(delay);
   // A request leaves the window when its response is back: one round trip.
   Tick bound =
-      cost_.outstanding_bound(bytes, done_->path_latency + done_->response, write_, done_->remote);
+      cost_.outstanding_bound(bytes, done_->path_latency + done_->response, path_, done_->remote);
   if (bound > 0) landed = std::max(landed, window_.reserve(h.start, bound, bytes).end);
   return {h.start, landed, landed + done_->response};
 }

@@ -1,6 +1,7 @@
-// The units inside an AIV core, each an sc_module under the core (cluster.die3.aiv17.ub, .vector,
-// .mte2, .mte3). They are passive: the core's pipes call them when an instruction starts, and
-// they return its timing; each owns its counters.
+// The units inside a core, each an sc_module under the core: an AIV's ub, vector, mte2 and mte3
+// (cluster.die3.aiv17.vector), an AIC's l1, l0a, l0b, l0c, bt, mte2, mte1, cube and fixpipe. They
+// are passive: the core's pipes call them when an instruction starts, and they return its timing;
+// each owns its counters.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -18,20 +19,28 @@
 
 namespace ascend::model {
 
-// The Unified Buffer: the core's local memory. Its pages take memory only once touched.
-class Ub : public sc_core::sc_module {
+// A core's local buffer: the UB of an AIV; L1, L0A, L0B, L0C or the BiasTable of an AIC. The
+// buffers of a core sit one after the other in its local address space (`base` is where this one
+// starts), so that an instruction names local bytes by one offset whatever buffer holds them. Its
+// pages take memory only once touched.
+class LocalBuffer : public sc_core::sc_module {
  public:
-  // `backing`: `capacity` zero-filled bytes (ZeroPages), owned by the cluster.
-  Ub(const sc_core::sc_module_name& name, uint32_t capacity, uint8_t* backing)
-      : sc_core::sc_module(name), capacity_(capacity), bytes_(backing) {}
+  // `backing`: the core's local address space (ZeroPages, owned by the cluster).
+  LocalBuffer(const sc_core::sc_module_name& name, uint32_t base, uint32_t capacity,
+              uint8_t* backing)
+      : sc_core::sc_module(name), base_(base), capacity_(capacity), bytes_(backing + base) {}
   uint8_t* data() { return bytes_; }
-  // What the kernel's TPipe has allocated: [0, bytes) may be used.
+  // What the kernel's TPipe has allocated: [base, base + bytes) may be used.
   void reserve(uint32_t bytes) { allocated_ = std::max(allocated_, bytes); }
   uint32_t allocated() const { return allocated_; }
+  uint32_t base() const { return base_; }
   uint32_t capacity() const { return capacity_; }
+  bool holds(uint64_t offset, uint64_t bytes) const {
+    return offset >= base_ && offset + bytes <= uint64_t{base_} + capacity_;
+  }
 
  private:
-  uint32_t capacity_;
+  uint32_t base_, capacity_;
   uint8_t* bytes_;
   uint32_t allocated_ = 0;
 };
@@ -52,24 +61,26 @@ class ZeroPages {
   size_t bytes_;
 };
 
-// The vector unit: one instruction at a time, for the cost model's time.
-class VectorUnit : public sc_core::sc_module {
+// A unit that runs one instruction at a time for the time the cost model gives it: the AIV's
+// vector unit, the AIC's cube (Mmad) and its MTE1 (L1 -> L0A/L0B).
+class TimedUnit : public sc_core::sc_module {
  public:
-  VectorUnit(const sc_core::sc_module_name& name, const CostModel& cost)
-      : sc_core::sc_module(name), cost_(cost), server_(basename(), 0) {}
-  // Starts an instruction of `repeats` at `ready`; returns its hold (end = result written).
-  BandwidthServer::Hold execute(Tick ready, uint64_t repeats) {
-    return server_.reserve(ready, cost_.vector(repeats), 0);
+  explicit TimedUnit(const sc_core::sc_module_name& name)
+      : sc_core::sc_module(name), server_(basename(), 0) {}
+  // Starts an instruction of `duration` (moving `bytes`) at `ready`; returns its hold (end =
+  // result written).
+  BandwidthServer::Hold execute(Tick ready, Tick duration, uint64_t bytes = 0) {
+    return server_.reserve(ready, duration, bytes);
   }
-  // bytes (0), busy_ps, transfers (instructions).
+  // bytes, busy_ps, transfers (instructions).
   CounterSet counters() const { return server_.counters(); }
 
  private:
-  const CostModel& cost_;
   BandwidthServer server_;
 };
 
-// An MTE engine (mte2: GM -> UB, mte3: UB -> GM), a TLM-2.0 initiator. The engine is held for
+// A DMA engine between GM and a core's buffers (an AIV's mte2: GM -> UB, mte3: UB -> GM; an
+// AIC's mte2: GM -> L1/L0A/L0B, fixpipe: L0C -> GM), a TLM-2.0 initiator. The engine is held for
 // the cost model's time (one transfer at a time, FIFO); the transfer also holds every resource on
 // its path, booked by the targets behind `socket` (transfer.h). It reuses one payload: a
 // transfer is complete when b_transport returns.
@@ -77,7 +88,7 @@ class DmaEngine : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<DmaEngine> socket;
 
-  DmaEngine(const sc_core::sc_module_name& name, const CostModel& cost, bool write);
+  DmaEngine(const sc_core::sc_module_name& name, const CostModel& cost, DmaPath path);
   struct Timing {
     Tick start;   // when the engine and every resource on the path were free
     Tick landed;  // when the bytes have landed (are visible at the target)
@@ -90,6 +101,7 @@ class DmaEngine : public sc_core::sc_module {
 
  private:
   const CostModel& cost_;
+  const DmaPath path_;
   const bool write_;
   BandwidthServer engine_;
   BandwidthServer window_;  // the outstanding-request bound (CostModel::outstanding_bound)

@@ -16,12 +16,33 @@ Tick DefaultCostModel::vector(uint64_t repeats) const {
 
 // setup + ceil(bytes / (bytes_per_cycle x eff)) cycles, eff < 1 for a GM address off the
 // dma.aligned_bytes grid.
-Tick DefaultCostModel::dma_engine_hold(uint64_t bytes, GmAddr gm, bool write) const {
-  double rate = write ? core_.mte3_bytes_per_cycle : core_.mte2_bytes_per_cycle;
+Tick DefaultCostModel::dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path) const {
+  const CubeTiming& c = core_.cube;
+  double rate = path == DmaPath::AivMte2   ? core_.mte2_bytes_per_cycle
+                : path == DmaPath::AivMte3 ? core_.mte3_bytes_per_cycle
+                : path == DmaPath::AicMte2 ? c.mte2_bytes_per_cycle
+                                           : c.fix_bytes_per_cycle;
   if (gm % core_.dma_aligned_bytes != 0) rate *= core_.dma_unaligned_efficiency;
-  uint64_t cycles = core_.dma_setup_cycles +
-                    static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / rate - 1e-9));
+  uint64_t stream = static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / rate - 1e-9));
+  uint64_t cycles = path == DmaPath::AicFix    ? std::max<uint64_t>(c.fix_min_cycles, stream)
+                    : path == DmaPath::AicMte2 ? c.mte2_setup_cycles + stream
+                                               : core_.dma_setup_cycles + stream;
   return core_.clock.cycles(cycles);
+}
+
+// setup + ceil(bytes / rate): L1 -> L0A at mte1.l0a_bytes_per_cycle, L1 -> L0B at l0b.
+Tick DefaultCostModel::mte1(uint64_t bytes, bool to_l0b) const {
+  const CubeTiming& c = core_.cube;
+  double rate = to_l0b ? c.mte1_l0b_bytes_per_cycle : c.mte1_l0a_bytes_per_cycle;
+  return core_.clock.cycles(c.mte1_setup_cycles + static_cast<uint64_t>(std::ceil(
+                                                      static_cast<double>(bytes) / rate - 1e-9)));
+}
+
+// One 16 x 16 x 16 fractal step per cycle (16 x 32 x 16 for int8), plus a fixed cost.
+Tick DefaultCostModel::mmad(uint32_t m, uint32_t k, uint32_t n, bool int8) const {
+  uint64_t k0 = int8 ? 32 : 16;
+  uint64_t steps = uint64_t{(m + 15) / 16} * ((k + k0 - 1) / k0) * ((n + 15) / 16);
+  return core_.clock.cycles(core_.cube.mmad_overhead_cycles + steps);
 }
 
 // Local: the HBM's access latency. Remote: a route's latency parameter is the measured
@@ -42,11 +63,13 @@ Tick DefaultCostModel::path_latency(const Route* route, bool write) const {
 // leave, so an engine that may not exceed the window streams at window / latency (Little's law).
 // This is what makes one core's large transfers slower than its engine rate (mskpp: 910B1 MTE2
 // saturates near 78 GB/s) and its writes over a long fabric path slower still.
-Tick DefaultCostModel::outstanding_bound(uint64_t bytes, Tick latency, bool write,
+Tick DefaultCostModel::outstanding_bound(uint64_t bytes, Tick latency, DmaPath path,
                                          bool remote) const {
-  uint32_t window = !write   ? core_.mte2_outstanding_bytes
-                    : remote ? core_.mte3_remote_outstanding_bytes
-                             : core_.mte3_outstanding_bytes;
+  uint32_t window = path == DmaPath::AicMte2   ? core_.cube.mte2_outstanding_bytes
+                    : path == DmaPath::AicFix  ? 0  // the FIX table's rate already holds it
+                    : path == DmaPath::AivMte2 ? core_.mte2_outstanding_bytes
+                    : remote                   ? core_.mte3_remote_outstanding_bytes
+                                               : core_.mte3_outstanding_bytes;
   if (window == 0 || latency == 0) return 0;
   return static_cast<Tick>(std::ceil(static_cast<double>(bytes) * static_cast<double>(latency) /
                                      static_cast<double>(window)));

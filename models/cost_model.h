@@ -13,6 +13,32 @@
 
 namespace ascend::model {
 
+// The DMA engines: each has its own rate, fixed cost and outstanding window.
+enum class DmaPath : uint8_t {
+  AivMte2,  // GM -> UB
+  AivMte3,  // UB -> GM
+  AicMte2,  // GM -> L1 / L0A / L0B (with ND -> NZ on the way)
+  AicFix,   // L0C -> GM (with the cast, quantization and ReLU on the way)
+};
+inline bool writes_gm(DmaPath p) {
+  return p == DmaPath::AivMte3 || p == DmaPath::AicFix;
+}
+
+// The cube core's (AIC) timing; its buffers and engines.
+struct CubeTiming {
+  uint32_t l1_bytes = 512 * 1024, l0a_bytes = 64 * 1024, l0b_bytes = 64 * 1024,
+           l0c_bytes = 128 * 1024, bt_bytes = 1024;
+  double mte2_bytes_per_cycle = 156;  // GM -> L1
+  uint32_t mte2_setup_cycles = 60;
+  uint32_t mte2_outstanding_bytes = 32 * 1024;
+  double mte1_l0a_bytes_per_cycle = 256;  // L1 -> L0A
+  double mte1_l0b_bytes_per_cycle = 128;  // L1 -> L0B
+  uint32_t mte1_setup_cycles = 4;
+  uint32_t mmad_overhead_cycles = 21;  // fixed cost of one Mmad
+  double fix_bytes_per_cycle = 117;    // L0C -> GM
+  uint32_t fix_min_cycles = 80;        // a FIX transfer takes at least this long
+};
+
 struct CoreTiming {
   Clock clock;
   uint32_t issue_cycles = 2;
@@ -32,6 +58,8 @@ struct CoreTiming {
   uint32_t vector_overhead_cycles = 16;
   uint32_t scalar_gm_latency_cycles = 241;
   uint32_t syncall_cycles = 100;
+  uint32_t crosscore_flag_cycles = 100;  // CrossCoreSetFlag -> the other core's counter
+  CubeTiming cube;
 };
 
 struct HbmTiming {
@@ -46,9 +74,12 @@ class CostModel {
   virtual ~CostModel() = default;
   // A vector instruction of `repeats` 256-B units (of the wider of source and destination type).
   virtual Tick vector(uint64_t repeats) const = 0;
-  // How long a DMA of `bytes` to/from GM address `gm` holds the core's MTE2 (read) or MTE3
-  // (write) engine.
-  virtual Tick dma_engine_hold(uint64_t bytes, GmAddr gm, bool write) const = 0;
+  // How long a DMA of `bytes` to/from GM address `gm` holds its engine.
+  virtual Tick dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path) const = 0;
+  // An MTE1 move of `bytes` from L1 into L0A (to_l0b false) or L0B.
+  virtual Tick mte1(uint64_t bytes, bool to_l0b) const = 0;
+  // One Mmad of m x k x n; int8 operands go twice as deep in k per cycle.
+  virtual Tick mmad(uint32_t m, uint32_t k, uint32_t n, bool int8) const = 0;
   // The fixed latency a transfer pays after its last resource is done: `route` is null for the
   // die's own HBM, else the fabric route the data takes.
   virtual Tick path_latency(const Route* route, bool write) const = 0;
@@ -56,7 +87,7 @@ class CostModel {
   // round trip `latency` (request out, response back), when the engine may keep only so many bytes
   // outstanding: it streams at most outstanding / latency. Transfers of one engine share the bound
   // (booked in order). `remote`: a write over the fabric, which has its own window. 0: no limit.
-  virtual Tick outstanding_bound(uint64_t bytes, Tick latency, bool write, bool remote) const = 0;
+  virtual Tick outstanding_bound(uint64_t bytes, Tick latency, DmaPath path, bool remote) const = 0;
   // How long after a transfer's bytes have landed its initiator learns it: a remote write's
   // acknowledgement crossing `route` back, and the completion work at its ends. Null route (the
   // die's own HBM) or a read: 0.
@@ -67,9 +98,11 @@ class DefaultCostModel : public CostModel {
  public:
   DefaultCostModel(const CoreTiming& core, const HbmTiming& hbm) : core_(core), hbm_(hbm) {}
   Tick vector(uint64_t repeats) const override;
-  Tick dma_engine_hold(uint64_t bytes, GmAddr gm, bool write) const override;
+  Tick dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path) const override;
+  Tick mte1(uint64_t bytes, bool to_l0b) const override;
+  Tick mmad(uint32_t m, uint32_t k, uint32_t n, bool int8) const override;
   Tick path_latency(const Route* route, bool write) const override;
-  Tick outstanding_bound(uint64_t bytes, Tick latency, bool write, bool remote) const override;
+  Tick outstanding_bound(uint64_t bytes, Tick latency, DmaPath path, bool remote) const override;
   Tick response_latency(const Route* route, bool write) const override;
 
  protected:

@@ -20,11 +20,30 @@ constexpr EventInfo kEvents[kHardEvents] = {
     {PipeId::MTE2, PipeId::S, "MTE2_S"},
     {PipeId::S, PipeId::MTE3, "S_MTE3"},
     {PipeId::MTE3, PipeId::S, "MTE3_S"},
+    {PipeId::MTE2, PipeId::MTE1, "MTE2_MTE1"},
+    {PipeId::MTE1, PipeId::MTE2, "MTE1_MTE2"},
+    {PipeId::MTE1, PipeId::M, "MTE1_M"},
+    {PipeId::M, PipeId::MTE1, "M_MTE1"},
+    {PipeId::MTE2, PipeId::M, "MTE2_M"},
+    {PipeId::M, PipeId::MTE2, "M_MTE2"},
+    {PipeId::M, PipeId::FIX, "M_FIX"},
+    {PipeId::FIX, PipeId::M, "FIX_M"},
+    {PipeId::FIX, PipeId::MTE2, "FIX_MTE2"},
+    {PipeId::MTE2, PipeId::FIX, "MTE2_FIX"},
+    {PipeId::FIX, PipeId::MTE1, "FIX_MTE1"},
+    {PipeId::MTE1, PipeId::FIX, "MTE1_FIX"},
+    {PipeId::S, PipeId::MTE1, "S_MTE1"},
+    {PipeId::MTE1, PipeId::S, "MTE1_S"},
+    {PipeId::S, PipeId::M, "S_M"},
+    {PipeId::M, PipeId::S, "M_S"},
+    {PipeId::S, PipeId::FIX, "S_FIX"},
+    {PipeId::FIX, PipeId::S, "FIX_S"},
 };
 }  // namespace
 
 const char* lane_name(Lane l) {
-  static const char* kNames[kLanes] = {"SCALAR", "VECTOR", "MTE2", "MTE3", "FLOWCTRL"};
+  static const char* kNames[kLanes] = {"SCALAR", "VECTOR", "MTE2", "MTE3",
+                                       "MTE1",   "CUBE",   "FIXP", "FLOWCTRL"};
   return kNames[static_cast<int>(l)];
 }
 PipeId event_src(HardEvent e) {

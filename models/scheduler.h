@@ -11,7 +11,7 @@
 //     then Model events (pipe steps, DMA starts and completions).
 // Threads woken during step 2 run after it, and what they post at the same instant is fired next.
 // Because ties are broken by these keys, a scalar program that runs ahead of simulated time
-// (AivCore's lazy scalar clock) produces exactly the same order as one that waits at every step.
+// (Core's lazy scalar clock) produces exactly the same order as one that waits at every step.
 #pragma once
 
 #include <atomic>

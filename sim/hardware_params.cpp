@@ -194,6 +194,89 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
               "est., uncalibrated, L"),
           [](ClusterConfig & c) -> auto& { return c.core.queue_depth; }),
       field<ClusterConfig>(
+          int_param("die.aic_count", "cores", kFromField, 0, 48,
+                    "AIC (cube) cores per die, each paired with two AIVs (AIV 2i and 2i+1 with "
+                    "AIC i); built only for a kernel that uses the cube",
+                    std::string(kIniC) + " [SoCInfo] cube_core_cnt; [CUBE] 1.1, H"),
+          [](ClusterConfig & c) -> auto& { return c.aic_per_die; }),
+      field<ClusterConfig>(
+          int_param("cube.l1_KiB", "KiB", kFromField, 16, 4096,
+                    "L1 buffer per AIC (positions A1, B1, C1; 32-B aligned)",
+                    "[CUBE] 1.1 [ARCH] 2201, H"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.l1_bytes; }, 1024),
+      field<ClusterConfig>(
+          int_param("cube.l0a_KiB", "KiB", kFromField, 4, 1024,
+                    "L0A buffer per AIC (position A2; 512-B fractals)", "[CUBE] 1.1 [ARCH], H"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.l0a_bytes; }, 1024),
+      field<ClusterConfig>(
+          int_param("cube.l0b_KiB", "KiB", kFromField, 4, 1024,
+                    "L0B buffer per AIC (position B2; 512-B fractals)", "[CUBE] 1.1 [ARCH], H"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.l0b_bytes; }, 1024),
+      field<ClusterConfig>(
+          int_param("cube.l0c_KiB", "KiB", kFromField, 4, 2048,
+                    "L0C buffer per AIC (position CO1; fp32/int32 accumulators)",
+                    "[CUBE] 1.1 [ARCH], H"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.l0c_bytes; }, 1024),
+      field<ClusterConfig>(
+          int_param("cube.bt_bytes", "B", kFromField, 64, 65536,
+                    "BiasTable per AIC (position C2; 64-B aligned)",
+                    "[CUBE] 1.1 [ARCH], [INI-C] bt_size, H"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.bt_bytes; }),
+      field<ClusterConfig>(
+          real_param("cube.mte2_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
+                     "AIC MTE2 engine rate, GM -> L1/L0A/L0B (with ND -> NZ on the way)",
+                     "[CUBE] 1.3 [KPP] GM->L1 at >= 128 KB: 139-156 B/cycle, M"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.mte2_bytes_per_cycle; }),
+      field<ClusterConfig>(
+          int_param("cube.mte2_setup_cycles", "cycles", kFromField, 0, 100000,
+                    "fixed cost of every AIC MTE2 instruction on its engine",
+                    "est. from [CUBE] 1.3 [KPP] GM->L1 at 1-4 KB (5.9-17.5 B/cycle), L"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.mte2_setup_cycles; }),
+      field<ClusterConfig>(
+          int_param("cube.mte2_outstanding_bytes", "B", kFromField, 0, 1 << 24,
+                    "GM read bytes one AIC MTE2 may have requested and not yet received (0: no "
+                    "limit)",
+                    "est.: keeps [KPP] 156 B/cycle at 128 KB over the 130-ns read latency, L"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.mte2_outstanding_bytes; }),
+      field<ClusterConfig>(
+          real_param("cube.mte1_l0a_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
+                     "MTE1 rate L1 -> L0A (LoadData)",
+                     "[CUBE] 1.3 [ARCH] 256 B/cycle (the ini's 512 conflicts; [KPP] measures "
+                     "255-261), H"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.mte1_l0a_bytes_per_cycle; }),
+      field<ClusterConfig>(
+          real_param("cube.mte1_l0b_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
+                     "MTE1 rate L1 -> L0B (LoadData)",
+                     "[CUBE] 1.3 [ARCH] 128 B/cycle ([KPP] measures 129-131), H"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.mte1_l0b_bytes_per_cycle; }),
+      field<ClusterConfig>(
+          int_param("cube.mte1_setup_cycles", "cycles", kFromField, 0, 10000,
+                    "fixed cost of every LoadData on MTE1",
+                    "est. from [KPP] L1->L0A 1 KB at 171 B/cycle vs 261 at 64 KB, L"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.mte1_setup_cycles; }),
+      field<ClusterConfig>(
+          int_param("cube.mmad_overhead_cycles", "cycles", kFromField, 0, 10000,
+                    "fixed cost of every Mmad, on top of one cycle per 16x16x16 fractal step "
+                    "(16x32x16 for int8)",
+                    "[CUBE] 1.4: [PYPTO-CM] 0.0107 us; fits the [KPP] 910B3 m=k=16 table "
+                    "(c0 ~ 23), M"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.mmad_overhead_cycles; }),
+      field<ClusterConfig>(
+          real_param("cube.fixpipe_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
+                     "FIXPIPE rate L0C -> GM (the bytes written, after the cast)",
+                     "[CUBE] 1.3 [KPP] L0C->GM ND at >= 16 KB: 117-121 B/cycle, M"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.fix_bytes_per_cycle; }),
+      field<ClusterConfig>(
+          int_param("cube.fixpipe_min_cycles", "cycles", kFromField, 0, 100000,
+                    "the least time a FIXPIPE transfer holds its engine",
+                    "[CUBE] 1.3 [KPP] L0C->GM 1-4 KB: 80-85 cycles, M"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.fix_min_cycles; }),
+      field<ClusterConfig>(
+          int_param("crosscore.flag_cycles", "cycles", kFromField, 0, 100000,
+                    "CrossCoreSetFlag: from the set to the other cores' counters",
+                    "est., unpublished ([CUBE] 6), L"),
+          [](ClusterConfig & c) -> auto& { return c.core.crosscore_flag_cycles; }),
+      field<ClusterConfig>(
           int_param("syncall.cycles", "cycles", kFromField, 0, 1000000,
                     "SyncAll: all cores leave this long after the last one arrives",
                     "est., uncalibrated, L"),

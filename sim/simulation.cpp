@@ -54,8 +54,21 @@ double pct(uint64_t part, Tick whole) {
 }
 const char* busy_counter(model::Lane pipe) {
   static const char* const names[] = {"SCALAR.busy_ps", "VECTOR.busy_ps", "MTE2.busy_ps",
-                                      "MTE3.busy_ps"};
+                                      "MTE3.busy_ps",   "MTE1.busy_ps",   "CUBE.busy_ps",
+                                      "FIXP.busy_ps"};
   return names[static_cast<int>(pipe)];
+}
+// Per pipe a kind of core has, each core's busy time over the rank's latency, in %.
+nlohmann::json busy_columns(const std::vector<model::CounterSet>& cores, model::CoreKind kind,
+                            Tick latency) {
+  nlohmann::json busy = nlohmann::json::object();
+  for (int p = 0; p < model::kPipes; ++p) {
+    if (!model::has_pipe(kind, static_cast<model::PipeId>(p))) continue;
+    auto lane = static_cast<model::Lane>(p);
+    nlohmann::json& col = busy[model::lane_name(lane)] = nlohmann::json::array();
+    for (const model::CounterSet& c : cores) col.push_back(pct(c[busy_counter(lane)], latency));
+  }
+  return busy;
 }
 }  // namespace
 
@@ -73,14 +86,8 @@ nlohmann::json KernelRecord::ranks_json() const {
   for (size_t d = 0; d < ranks.size(); ++d) {
     const RankCounters& rc = ranks[d];
     Tick lat = rank_latency[d];
-    json busy = json::object();
+    json busy = busy_columns(rc.cores, model::CoreKind::Aiv, lat);
     json stall = json::array(), core_lat = json::array();
-    for (int p = 0; p < model::kPipes; ++p) {
-      auto lane = static_cast<model::Lane>(p);
-      json& col = busy[model::lane_name(lane)] = json::array();
-      for (size_t c = 0; c < rc.cores.size(); ++c)
-        col.push_back(pipe_busy_pct(static_cast<int>(d), static_cast<int>(c), lane));
-    }
     uint64_t mte2_bytes = 0, mte3_bytes = 0;
     for (size_t c = 0; c < rc.cores.size(); ++c) {
       stall.push_back(pct(rc.cores[c]["SCALAR.stall_ps"], lat));
@@ -97,6 +104,23 @@ nlohmann::json KernelRecord::ranks_json() const {
                    {"mte3_bytes", mte3_bytes},
                    {"hbm_bytes", rc.hbm["bytes"]},
                    {"hbm_utilization_pct", pct(rc.hbm["busy_ps"], lat)}});
+    if (!rc.aics.empty()) {  // the cube cores of a kernel that uses them
+      json aic_lat = json::array(), aic_stall = json::array();
+      uint64_t mte2 = 0, fix = 0, mmads = 0;
+      for (size_t c = 0; c < rc.aics.size(); ++c) {
+        aic_lat.push_back(model::ps_to_ns(rc.aic_latency[c]));
+        aic_stall.push_back(pct(rc.aics[c]["SCALAR.stall_ps"], lat));
+        mte2 += rc.aics[c]["mte2.bytes"];
+        fix += rc.aics[c]["fixpipe.bytes"];
+        mmads += rc.aics[c]["CUBE.instrs"];
+      }
+      out.back()["aic"] = {{"pipe_busy_pct", busy_columns(rc.aics, model::CoreKind::Aic, lat)},
+                           {"scalar_stall_pct", aic_stall},
+                           {"core_latency_ns", aic_lat},
+                           {"mte2_bytes", mte2},
+                           {"fixpipe_bytes", fix},
+                           {"mmads", mmads}};
+    }
   }
   return out;
 }
@@ -182,7 +206,8 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
     : params_(params), opts_(std::move(opts)) {
   model::ClusterConfig cfg = cluster_config(params, dies);
   cfg.cost_model = opts_.cost_model;
-  check_thread_budget(cfg.dies * cfg.aiv_per_die);
+  cfg.build_aics = opts_.aic;
+  check_thread_budget(cfg.dies * (cfg.aiv_per_die + (cfg.build_aics ? cfg.aic_per_die : 0)));
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   cluster_ = std::make_unique<model::Cluster>("cluster", cfg);
@@ -199,7 +224,7 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
   runtime_ = std::make_unique<AscendC::detail::Runtime>(*cluster_, std::move(api));
   if (params.integer("run.racecheck"))
     for (int d = 0; d < cluster_->dies(); ++d)
-      for (auto& c : cluster_->die(d).cores) c->enable_race_check();
+      cluster_->die(d).for_each_core([](model::Core& c) { c.enable_race_check(); });
 
   if (opts_.elaborate) opts_.elaborate(*cluster_);
   if (!opts_.out_dir.empty()) std::filesystem::create_directories(opts_.out_dir);
@@ -244,31 +269,33 @@ void Simulation::setup_traces() {
                                       ? observers_->to.front()
                                       : static_cast<model::CoreObserver*>(observers_.get());
   // trace.scope, when set, chooses by module path instead of trace.ranks and trace.cores; a
-  // pattern that names a core's unit (vector, mte2, mte3) records that unit's lane only.
+  // pattern that names a core's unit (vector, mte2, mte3; mte2, mte1, cube, fixpipe) records that
+  // unit's lane only. trace.cores selects AIVs and the AICs of the same numbers.
   ModuleScope scope(params_.text("trace.scope"));
   int selected = 0;
   if (trace_) trace_->name_fabric(cluster_->fabric().name());
   for (int d = 0; d < cluster_->dies(); ++d) {
     if (trace_) trace_->name_die(d, cluster_->die(d).name());
-    for (auto& c : cluster_->die(d).cores) {
+    const int aiv = cluster_->config().aiv_per_die;
+    cluster_->die(d).for_each_core([&](model::Core& c) {
+      const int number = c.core_kind() == model::CoreKind::Aiv ? c.index() : c.index() - aiv;
       unsigned lanes = 0;
-      if (scope.empty() ? rank_in(d) && core_in(c->index()) : scope.covers(c->name())) {
+      if (scope.empty() ? rank_in(d) && core_in(number) : scope.covers(c.name())) {
         lanes = ~0u;
       } else if (!scope.empty()) {
-        if (scope.covers(c->vector_unit().name()))
-          lanes |= 1u << static_cast<int>(model::Lane::VECTOR);
-        if (scope.covers(c->mte2().name())) lanes |= 1u << static_cast<int>(model::Lane::MTE2);
-        if (scope.covers(c->mte3().name())) lanes |= 1u << static_cast<int>(model::Lane::MTE3);
+        for (int l = 0; l < model::kLanes; ++l)
+          if (const sc_core::sc_module* u = c.unit_of(static_cast<model::Lane>(l)))
+            if (scope.covers(u->name())) lanes |= 1u << l;
       }
-      if (!lanes) continue;
+      if (!lanes) return;
       ++selected;
-      if (vcd_) vcd_->add_core(d, c->index(), c->name());
+      if (vcd_) vcd_->add_core(d, c.index(), c.name(), c.core_kind());
       if (trace_) {
-        trace_->name_core(d, c->index(), c->name());
-        if (lanes != ~0u) trace_->only_lanes(d, c->index(), lanes);
+        trace_->name_core(d, c.index(), c.name());
+        if (lanes != ~0u) trace_->only_lanes(d, c.index(), lanes);
       }
-      c->set_observer(observer);
-    }
+      c.set_observer(observer);
+    });
   }
   // Resources: a VCD signal counts the transfers holding each one; the trace gets one slice per
   // hold. Both are recorded when the hold is booked.
@@ -341,22 +368,40 @@ uint64_t Simulation::alloc(int die, const std::string& name, uint64_t bytes) {
   return *a;
 }
 
-KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
+KernelRecord& Simulation::run_kernel(const std::string& name, const LaunchShape& shape,
                                      const std::function<std::function<void()>(int)>& program) {
-  int aiv = cluster_->config().aiv_per_die;
-  if (cores < 1 || cores > aiv)
-    throw SimError(kExitBadInput, "kernel " + name + " wants " + std::to_string(cores) +
+  const model::ClusterConfig& cfg = cluster_->config();
+  int aiv = cfg.aiv_per_die, aic = cfg.build_aics ? cfg.aic_per_die : 0;
+  if (shape.aic == 0 && (shape.aiv < 1 || shape.aiv > aiv))
+    throw SimError(kExitBadInput, "kernel " + name + " wants " + std::to_string(shape.aiv) +
                                       " cores; die.aiv_count is " + std::to_string(aiv));
-  Snapshot before = snapshot(cores);
+  if (shape.aic > 0 && (shape.aic > aic || shape.aiv > aiv || shape.ratio < 0 || shape.ratio > 2))
+    throw SimError(kExitBadInput, "kernel " + name + " wants " + std::to_string(shape.aic) +
+                                      " AIC + " + std::to_string(shape.aiv) +
+                                      " AIV cores; the die has " + std::to_string(aic) +
+                                      " AIC (die.aic_count" +
+                                      (cfg.build_aics ? "" : ", not built for this kernel") +
+                                      ") and " + std::to_string(aiv) + " AIV (die.aiv_count)");
+  Snapshot before = snapshot(shape);
   Tick t0 = model::now();
   runtime_->begin_launch();
+  const int blocks = shape.aic > 0 ? shape.aic : shape.aiv;
   for (int d = 0; d < cluster_->dies(); ++d) {
     model::Die& die = cluster_->die(d);
-    die.sync_all.reset(cores);
-    for (int c = 0; c < cores; ++c) {
-      model::AivCore& core = *die.cores[c];
+    die.barriers.aiv.reset(shape.aiv);
+    die.barriers.aic.reset(shape.aic);
+    die.barriers.mixed.reset(shape.aiv + shape.aic);
+    set_cross_peers(die, shape);
+    for (int c = 0; c < shape.aiv; ++c) {
+      model::Core& core = *die.cores[c];
       core.set_kernel_name(name);
-      core.launch(program(d), c, cores);
+      core.launch(program(d), c, blocks, shape.ratio > 1 ? c % shape.ratio : 0,
+                  std::max(shape.ratio, 1));
+    }
+    for (int c = 0; c < shape.aic; ++c) {
+      model::Core& core = *die.aics[c];
+      core.set_kernel_name(name);
+      core.launch(program(d), c, blocks, 0, std::max(shape.ratio, 1));
     }
   }
   Tick deadline = t0 + static_cast<Tick>(params_.real("sim.poll_timeout_us") * 1e6);
@@ -365,9 +410,13 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   if (const SimError* f = cluster_->scheduler().first_fault()) throw *f;
   std::string races = race_report();
   bool all_done = true;
-  for (int d = 0; d < cluster_->dies(); ++d)
-    for (int c = 0; c < cores; ++c)
-      all_done = all_done && cluster_->die(d).cores[c]->state() == model::AivCore::State::Done;
+  for (int d = 0; d < cluster_->dies(); ++d) {
+    model::Die& die = cluster_->die(d);
+    for (int c = 0; c < shape.aiv; ++c)
+      all_done = all_done && die.cores[c]->state() == model::Core::State::Done;
+    for (int c = 0; c < shape.aic; ++c)
+      all_done = all_done && die.aics[c]->state() == model::Core::State::Done;
+  }
   // Stopped with events still pending: the deadline cut it off (a hang). No events left: nothing
   // can ever wake the blocked cores (a deadlock).
   if (!all_done) {
@@ -378,10 +427,10 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
     // Unwind the stuck kernel threads: a kill must come from inside the simulation, so it is
     // scheduled and run in one more picosecond.
     for (int d = 0; d < cluster_->dies(); ++d)
-      for (auto& c : cluster_->die(d).cores) {
-        model::AivCore* core = c.get();
+      cluster_->die(d).for_each_core([this](model::Core& c) {
+        model::Core* core = &c;
         cluster_->scheduler().at(model::now(), [core] { core->abort_kernel(); });
-      }
+      });
     run_systemc(sc_core::sc_time::from_value(1), sc_core::SC_RUN_TO_TIME);
     throw e;
   }
@@ -389,21 +438,28 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   if (!races.empty()) throw SimError(kExitRace, races);
 
   // The launch's figures: every counter's difference.
-  Snapshot after = snapshot(cores);
+  Snapshot after = snapshot(shape);
   KernelRecord rec;
   rec.name = name;
-  rec.cores = cores;
+  rec.cores = shape.aiv;
+  rec.aic_cores = shape.aic;
   rec.start = t0;
   rec.span = 0;  // to the end of the last core (later events, if any, were moot)
   for (int d = 0; d < cluster_->dies(); ++d) {
     model::Die& die = cluster_->die(d);
     RankCounters rc;
     Tick end = t0;
-    for (int c = 0; c < cores; ++c) {
+    for (int c = 0; c < shape.aiv; ++c) {
       Tick fin = die.cores[c]->finished_at();
       end = std::max(end, fin);
       rc.core_latency.push_back(std::max(fin, t0) - t0);
       rc.cores.push_back(after.cores[d][c] - before.cores[d][c]);
+    }
+    for (int c = 0; c < shape.aic; ++c) {
+      Tick fin = die.aics[c]->finished_at();
+      end = std::max(end, fin);
+      rc.aic_latency.push_back(std::max(fin, t0) - t0);
+      rc.aics.push_back(after.aics[d][c] - before.aics[d][c]);
     }
     rc.hbm = after.hbm[d] - before.hbm[d];
     rec.rank_latency.push_back(end - t0);
@@ -418,12 +474,41 @@ KernelRecord& Simulation::run_kernel(const std::string& name, int cores,
   return records_.back();
 }
 
-Simulation::Snapshot Simulation::snapshot(int cores) const {
+// CrossCoreSetFlag's peers (Core::set_cross_peers): mode 0 the launch's cores of the setter's
+// kind; mode 1 both AIVs of the setter's AI Core; mode 2 an AIC's AIVs, an AIV's AIC.
+void Simulation::set_cross_peers(model::Die& die, const LaunchShape& shape) {
+  std::vector<model::Core*> aivs, aics;
+  for (int c = 0; c < shape.aiv; ++c) aivs.push_back(die.cores[c].get());
+  for (int c = 0; c < shape.aic; ++c) aics.push_back(die.aics[c].get());
+  const int ratio = std::max(shape.ratio, 1);
+  for (int c = 0; c < shape.aiv; ++c) {
+    model::Core& v = *aivs[c];
+    v.set_cross_peers(0, aivs);
+    int first = c / 2 * 2;
+    v.set_cross_peers(1, first + 1 < shape.aiv
+                             ? std::vector<model::Core*>{aivs[first], aivs[first + 1]}
+                             : std::vector<model::Core*>{});
+    v.set_cross_peers(2, shape.aic > 0 ? std::vector<model::Core*>{aics[c / ratio]}
+                                       : std::vector<model::Core*>{});
+  }
+  for (int c = 0; c < shape.aic; ++c) {
+    model::Core& a = *aics[c];
+    a.set_cross_peers(0, aics);
+    a.set_cross_peers(1, {});
+    std::vector<model::Core*> mine;
+    for (int k = 0; k < shape.ratio; ++k) mine.push_back(aivs[c * shape.ratio + k]);
+    a.set_cross_peers(2, mine);
+  }
+}
+
+Simulation::Snapshot Simulation::snapshot(const LaunchShape& shape) const {
   Snapshot s;
   for (int d = 0; d < cluster_->dies(); ++d) {
     model::Die& die = cluster_->die(d);
     s.cores.emplace_back();
-    for (int c = 0; c < cores; ++c) s.cores.back().push_back(die.cores[c]->counters());
+    for (int c = 0; c < shape.aiv; ++c) s.cores.back().push_back(die.cores[c]->counters());
+    s.aics.emplace_back();
+    for (int c = 0; c < shape.aic; ++c) s.aics.back().push_back(die.aics[c]->counters());
     s.hbm.push_back(die.hbm.counters());
   }
   for (const model::BandwidthServer* p : cluster_->fabric().ports())
@@ -436,14 +521,14 @@ std::string Simulation::race_report() const {
   std::ostringstream os;
   uint64_t hazards = 0, cores = 0, shown = 0;
   for (int d = 0; d < cluster_->dies(); ++d)
-    for (const auto& c : cluster_->die(d).cores) {
-      const model::RaceChecker* rc = c->race_checker();
-      if (!rc || rc->hazards() == 0) continue;
+    cluster_->die(d).for_each_core([&](const model::Core& c) {
+      const model::RaceChecker* rc = c.race_checker();
+      if (!rc || rc->hazards() == 0) return;
       hazards += rc->hazards();
       ++cores;
       for (const std::string& f : rc->findings())
         if (shown++ < 16) os << "\n  " << f;
-    }
+    });
   if (hazards == 0) return "";
   return "race check: " + std::to_string(hazards) + " unordered access(es) on " +
          std::to_string(cores) + " core(s); the distinct ones:" + os.str();
@@ -469,12 +554,11 @@ std::string Simulation::stuck_report(bool hang, Tick deadline) const {
   };
   int shown = 0, stuck = 0;
   for (int d = 0; d < cluster_->dies(); ++d) {
-    const model::Die& die = cluster_->die(d);
-    for (const auto& c : die.cores) {
-      if (c->state() != model::AivCore::State::Running) continue;
+    cluster_->die(d).for_each_core([&](const model::Core& c) {
+      if (c.state() != model::Core::State::Running) return;
       ++stuck;
-      if (shown++ < 64) os << "\n  " << c->blocked_report(gm_name);
-    }
+      if (shown++ < 64) os << "\n  " << c.blocked_report(gm_name);
+    });
   }
   if (shown > 64) os << "\n  ... and " << (stuck - 64) << " more cores";
   return os.str();

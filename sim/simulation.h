@@ -34,13 +34,28 @@ struct RunOptions {
   // Called once the cluster is built and before elaboration ends: binds other modules into the
   // tree (a DRAM model in place of a die's HBM: Die::bind_memory).
   std::function<void(model::Cluster&)> elaborate;
+  // Build each die's AICs (die.aic_count): for a kernel that uses the cube.
+  bool aic = false;
+};
+
+// Which cores of each die a launch starts. AIV-only: `aiv` cores. With AICs: `aic` blocks, each an
+// AIC and `ratio` AIVs (ratio 0: AIC only; 1 or 2: a mixed kernel, AIC i with AIVs i, or 2i and
+// 2i+1). GetBlockNum() is the block count on every core.
+struct LaunchShape {
+  int aiv = 0;
+  int aic = 0;
+  int ratio = 0;
+  static LaunchShape vector(int cores) { return {cores, 0, 0}; }
+  static LaunchShape mixed(int blocks, int ratio) { return {blocks * ratio, blocks, ratio}; }
 };
 
 // One rank's counters over a launch (the difference of the models' counters before and after).
 struct RankCounters {
-  std::vector<model::CounterSet> cores;   // per launched core: model::AivCore::counters()
-  std::vector<model::Tick> core_latency;  // launch to each core's end
-  model::CounterSet hbm;                  // the rank's HBM: bytes, busy_ps, transfers
+  std::vector<model::CounterSet> cores;   // per launched AIV: model::Core::counters()
+  std::vector<model::Tick> core_latency;  // launch to each AIV's end
+  std::vector<model::CounterSet> aics;    // per launched AIC
+  std::vector<model::Tick> aic_latency;
+  model::CounterSet hbm;  // the rank's HBM: bytes, busy_ps, transfers
 };
 
 // A fabric port's counters over a launch.
@@ -53,7 +68,8 @@ struct PortCounters {
 // figures (name, unit, value).
 struct KernelRecord {
   std::string name;
-  int cores = 0;
+  int cores = 0;      // AIVs per die
+  int aic_cores = 0;  // AICs per die
   model::Tick start = 0;
   model::Tick span = 0;                   // the launch to the end of its last core
   std::vector<model::Tick> rank_latency;  // launch to the last core's end, per die
@@ -114,6 +130,12 @@ class Simulation {
   // Launches `program(die)` on cores [0, cores) of every die and runs until all have finished.
   // Throws SimError: kExitKernelFault on a fault, kExitDeadlock on a deadlock or hang.
   KernelRecord& run_kernel(const std::string& name, int cores,
+                           const std::function<std::function<void()>(int die)>& program) {
+    return run_kernel(name, LaunchShape::vector(cores), program);
+  }
+  // The same on the cores of `shape`: every core runs the same program (it asks its kind, as
+  // ASCEND_IS_AIC does).
+  KernelRecord& run_kernel(const std::string& name, const LaunchShape& shape,
                            const std::function<std::function<void()>(int die)>& program);
 
   // A deque: the record a launch returns stays valid across later launches.
@@ -136,11 +158,13 @@ class Simulation {
   // each die's HBM, every fabric port and the link classes.
   struct Snapshot {
     std::vector<std::vector<model::CounterSet>> cores;  // [die][core]
+    std::vector<std::vector<model::CounterSet>> aics;   // [die][aic]
     std::vector<model::CounterSet> hbm;                 // [die]
     std::vector<model::CounterSet> ports;               // fabric().ports() order
     model::CounterSet links;
   };
-  Snapshot snapshot(int cores) const;
+  Snapshot snapshot(const LaunchShape& shape) const;
+  void set_cross_peers(model::Die& die, const LaunchShape& shape);
   void check_thread_budget(int threads) const;
   void setup_traces();
   std::string stuck_report(bool hang, model::Tick deadline) const;

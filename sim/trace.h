@@ -15,8 +15,8 @@
 #include <string>
 #include <utility>
 
-#include "models/aiv_core.h"
 #include "models/bandwidth_server.h"
+#include "models/core.h"
 #include "models/global_memory.h"
 
 namespace ascend {

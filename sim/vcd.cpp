@@ -40,18 +40,20 @@ int VcdWriter::add(const std::string& scope, const std::string& name, int width)
   return static_cast<int>(vars_.size()) - 1;
 }
 
-void VcdWriter::add_core(int die, int core, const std::string& module) {
-  int base = -1;
+void VcdWriter::add_core(int die, int core, const std::string& module, model::CoreKind kind) {
+  std::vector<int> ids(model::kLevels, -1);
   for (int l = 0; l < model::kLevels; ++l) {
-    int id = add(module, model::level_name(l), l < model::kPipes ? 1 : 32);
-    if (base < 0) base = id;
+    bool has = l < 2 * model::kPipes
+                   ? model::has_pipe(kind, static_cast<model::PipeId>(l % model::kPipes))
+                   : model::has_event(kind, static_cast<model::HardEvent>(l - 2 * model::kPipes));
+    if (has) ids[l] = add(module, model::level_name(l), l < model::kPipes ? 1 : 32);
   }
-  core_base_[core_key(die, core)] = base;
+  core_ids_[core_key(die, core)] = std::move(ids);
 }
 
 void VcdWriter::level(int die, int core, int level, int delta, model::Tick at) {
-  auto it = core_base_.find(core_key(die, core));
-  if (it != core_base_.end()) add_delta(it->second + level, at, delta);
+  auto it = core_ids_.find(core_key(die, core));
+  if (it != core_ids_.end() && it->second[level] >= 0) add_delta(it->second[level], at, delta);
 }
 
 void VcdWriter::write(const std::string& path) const {

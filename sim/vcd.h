@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/aiv_core.h"
+#include "models/core.h"
 
 namespace ascend {
 
@@ -21,9 +21,9 @@ class VcdWriter : public model::CoreObserver {
   void set(int id, model::Tick t, int64_t value) { changes_.push_back({t, id, value, false}); }
   void add_delta(int id, model::Tick t, int64_t delta) { changes_.push_back({t, id, delta, true}); }
 
-  // The core's waveform levels (model::kLevels variables per core, registered by add_core), in
-  // the scope of its module (cluster.die0.aiv3).
-  void add_core(int die, int core, const std::string& module);
+  // The core's waveform levels (those of model::kLevels its kind has: its pipes' busy and queue
+  // depth, its flags), in the scope of its module (cluster.die0.aiv3).
+  void add_core(int die, int core, const std::string& module, model::CoreKind kind);
   void slice(int, int, model::Lane, const std::string&, model::Tick, model::Tick,
              const model::SliceArgs*) override {}
   void level(int die, int core, int level, int delta, model::Tick at) override;
@@ -44,7 +44,7 @@ class VcdWriter : public model::CoreObserver {
   };
   std::vector<Var> vars_;
   std::vector<Change> changes_;
-  std::unordered_map<uint64_t, int> core_base_;  // (die, core) -> id of its level 0
+  std::unordered_map<uint64_t, std::vector<int>> core_ids_;  // (die, core) -> id per level, or -1
 };
 
 }  // namespace ascend

@@ -52,7 +52,7 @@ void expect_lone_512(const std::vector<std::string>& sets, int dst, bool write, 
     uint64_t local = b.alloc(n, 0);
     std::vector<uint8_t> v(n, 0x5A);
     b.sim().write(write ? local : remote, v.data(), n);
-    model::AivCore& core0 = *b.cluster().die(0).cores[0];
+    model::Core& core0 = *b.cluster().die(0).cores[0];
     Tick start = 0, done = 0;
     int early = -1, on_time = -1;
     // The completion time is known only once the DMA starts; the probes are scheduled from there.
@@ -197,7 +197,7 @@ nlohmann::json lone_transfer(const std::vector<std::string>& sets, int dies, int
       std::vector<uint8_t> v(n, 0x5A);
       b.sim().write(remote, v.data(), n);
     }
-    model::AivCore& core0 = *b.cluster().die(0).cores[0];
+    model::Core& core0 = *b.cluster().die(0).cores[0];
     auto last_byte = [&] {
       uint8_t x = 0;
       if (write) {

@@ -156,7 +156,7 @@ std::string file_text(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
 }
 
-// The lazy scalar (models/aiv_core.h) only saves thread switches: every kernel gives the same
+// The lazy scalar (models/core.h) only saves thread switches: every kernel gives the same
 // figures, to the picosecond, the same waveforms and the same trace slices with it on and off.
 TEST(LazyScalar, OnAndOffGiveIdenticalFiguresWavesAndTracesForEveryKernel) {
   for (const Case& c : cases()) {

@@ -1,4 +1,4 @@
-// Timing gates are tight: each test computes from the documented formula (models/aiv_core.h)
+// Timing gates are tight: each test computes from the documented formula (models/core.h)
 // when an instruction completes, then shows its effect is absent 1 ps earlier and present at that
 // time. The scalar observes completion through a SetFlag<X_S>/WaitFlag<X_S> pair, which releases
 // in the same instant as the completion.
@@ -52,7 +52,7 @@ TEST(TimingGate, LoneDataCopyInLandsExactlyAfterIssueTransferAndLatency) {
   std::vector<uint8_t> data(n, 0xAB);
   b.sim().write(x, data.data(), n);
   Tick done = lone_dma_done(t, n, false);
-  model::AivCore& core = *b.cluster().die(0).cores[0];
+  model::Core& core = *b.cluster().die(0).cores[0];
   int before = -1, after = -1;
   Tick resumed = 0;
   b.at(done - 1, [&] { before = core.ub()[n - 1]; });
@@ -114,7 +114,7 @@ TEST(TimingGate, VectorResultAppearsAfterOverheadPlusRepeats) {
   const auto& t = b.timing();
   const uint32_t count = 1000;  // 4000 B -> 16 repeats of 256 B
   Tick done = issue(t) + t.clock.cycles(t.vector_overhead_cycles + 16);
-  model::AivCore& core = *b.cluster().die(0).cores[0];
+  model::Core& core = *b.cluster().die(0).cores[0];
   float before = -1, after = -1;
   Tick resumed = 0;
   b.at(done - 1, [&] { std::memcpy(&before, core.ub() + (count - 1) * 4, 4); });
@@ -140,7 +140,7 @@ TEST(TimingGate, WaitFlagReleasesExactlyAtTheSetsCompletion) {
   b.sim().write(x, data.data(), count * 4);
   Tick dma_done = lone_dma_done(t, count * 4, false);
   Tick vec_done = dma_done + t.clock.cycles(t.vector_overhead_cycles + 32);
-  model::AivCore& core = *b.cluster().die(0).cores[0];
+  model::Core& core = *b.cluster().die(0).cores[0];
   float before = -1;
   Tick resumed = 0;
   float after = 0;
@@ -194,7 +194,7 @@ TEST(TimingGate, OutstandingWindowBoundsBackToBackReads) {
   Tick streamed = issue(t) + 2 * dma_hold(t, n, t.mte2_bytes_per_cycle) + ns_to_ps(kReadLatencyNs);
   Tick done = issue(t) + 2 * bound;
   ASSERT_GT(done, streamed) << "the window must be what binds here";
-  model::AivCore& core = *b.cluster().die(0).cores[0];
+  model::Core& core = *b.cluster().die(0).cores[0];
   int before = -1;
   Tick resumed = 0;
   b.at(done - 1, [&] { before = core.ub()[2 * n - 1]; });
@@ -252,7 +252,7 @@ TEST(TimingGate, SyncAllReleasesEveryCoreAfterTheLastArrival) {
   const auto& t = b.timing();
   Tick left[4] = {};
   b.run(4, [&] {
-    model::AivCore& c = detail::core();
+    model::Core& c = detail::core();
     c.scalar_work(static_cast<uint64_t>(GetBlockIdx()) * 1000);
     SyncAll();
     left[GetBlockIdx()] = SimNowPs();

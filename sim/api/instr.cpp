@@ -24,7 +24,7 @@ m::PipeId pipe_of(pipe_t p) {
 
 }  // namespace
 
-void check_ub(const m::AivCore* c, uint64_t offset, uint64_t bytes, const char* instr) {
+void check_ub(const m::Core* c, uint64_t offset, uint64_t bytes, const char* instr) {
   if (!c) fault(std::string(instr) + " on a LocalTensor that was never allocated");
   if (c != &core()) fault(std::string(instr) + " on another core's LocalTensor");
   if (offset + bytes > c->ub_allocated())
@@ -53,7 +53,7 @@ namespace {
 // nothing.
 struct DmaMove {
   DmaDesc d;
-  m::AivCore* core = nullptr;
+  m::Core* core = nullptr;
   uint32_t skip = 0, keep = 0;
   std::vector<uint8_t> staged;
 
@@ -123,7 +123,7 @@ MovePtr take_move() {
 }  // namespace
 
 void issue_dma(const DmaDesc& d) {
-  m::AivCore& c = core();
+  m::Core& c = core();
   if (d.block_count == 0 || d.block_bytes == 0) fault(std::string(d.name) + " of 0 bytes");
   if (d.block_count > 4095)
     fault(std::string(d.name) + ": blockCount " + std::to_string(d.block_count) + " > 4095");
@@ -161,7 +161,7 @@ void issue_dma(const DmaDesc& d) {
   in.work.amount = uint64_t{d.block_count} * d.block_bytes;
   in.work.gm = d.gm;
   // The source is read when the transfer starts; the bytes land at completion.
-  m::AivCore* cp = &c;
+  m::Core* cp = &c;
   // A timing-only run moves only the bytes of each block after the payload prefix.
   uint32_t skip = std::min(skipped_prefix(state()), d.block_bytes);
   if (skip == d.block_bytes) {
@@ -244,7 +244,7 @@ void pipe_barrier(pipe_t p) {
 }
 
 // The scalar reaches its own die's GM only; another die's memory is reached with DataCopy.
-static void check_scalar_gm(const m::AivCore& c, uint64_t addr, size_t bytes, const char* what) {
+static void check_scalar_gm(const m::Core& c, uint64_t addr, size_t bytes, const char* what) {
   if (!memory().region_of(addr, bytes))
     fault(std::string(what) + " on " + describe_gm(addr) + ": not inside a GM allocation");
   if (m::GlobalMemory::die_of(addr) != c.die())
@@ -253,7 +253,7 @@ static void check_scalar_gm(const m::AivCore& c, uint64_t addr, size_t bytes, co
 }
 
 void scalar_gm_read(uint64_t addr, void* dst, size_t bytes) {
-  m::AivCore& c = core();
+  m::Core& c = core();
   check_scalar_gm(c, addr, bytes, "GetValue");
   if (!in_hccl_window(addr)) c.scalar_access("GetValue (GM)", {addr, addr + bytes, false, true});
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
@@ -262,7 +262,7 @@ void scalar_gm_read(uint64_t addr, void* dst, size_t bytes) {
 }
 
 void scalar_gm_write(uint64_t addr, const void* src, size_t bytes) {
-  m::AivCore& c = core();
+  m::Core& c = core();
   check_scalar_gm(c, addr, bytes, "SetValue");
   if (!in_hccl_window(addr)) c.scalar_access("SetValue (GM)", {addr, addr + bytes, true, true});
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
@@ -271,7 +271,7 @@ void scalar_gm_write(uint64_t addr, const void* src, size_t bytes) {
 }
 
 void scalar_ub_access(uint64_t offset, uint64_t bytes, bool write) {
-  m::AivCore& c = core();
+  m::Core& c = core();
   c.scalar_ub_work(c.timing().issue_cycles, static_cast<uint32_t>(offset),
                    static_cast<uint32_t>(offset + bytes), write);
   c.scalar_access(write ? "SetValue (UB)" : "GetValue (UB)",

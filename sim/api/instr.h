@@ -1,7 +1,7 @@
 // How the facade turns a call into work for a core: checks of UB operands, the DMA descriptor every
 // DataCopy form fills, vector instructions, flags and barriers, the scalar's own accesses, and the
 // element arithmetic the vector instructions compute with. Every call is issued by the calling
-// core's scalar unit into the pipe that executes it (models/aiv_core.h has the timing rules); what
+// core's scalar unit into the pipe that executes it (models/core.h has the timing rules); what
 // an instruction does to the data is real and happens when it completes.
 #pragma once
 
@@ -23,7 +23,7 @@ namespace detail {
 enum Access : bool { kRead = false, kWrite = true };
 
 // A UB range must lie inside what this kernel's TPipe allocated (and so inside the UB).
-void check_ub(const m::AivCore* c, uint64_t offset, uint64_t bytes, const char* instr);
+void check_ub(const m::Core* c, uint64_t offset, uint64_t bytes, const char* instr);
 void check_ub_aligned(uint64_t offset, const char* instr);
 // Checks a vector operand (an allocated tensor starting on a 32-B boundary, `bytes` inside it)
 // and, under the race check, notes the UB range the next issued instruction reads or writes.
@@ -37,7 +37,7 @@ void note_ub(uint64_t offset, uint64_t bytes, Access access);
 struct DmaDesc {
   bool to_gm = false;
   uint64_t gm = 0, gm_lo = 0, gm_hi = 0, gm_stride = 0;
-  const m::AivCore* ub_core = nullptr;        // owner of the LocalTensor (null: not allocated)
+  const m::Core* ub_core = nullptr;           // owner of the LocalTensor (null: not allocated)
   uint64_t ub = 0, ub_hi = 0, ub_stride = 0;  // UB side, bounded by the LocalTensor's end
   uint32_t block_count = 1, block_bytes = 0;
   // GM->UB padding: pad_left/pad_right bytes around each block filled with pad_value bytes

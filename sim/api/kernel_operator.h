@@ -4,7 +4,7 @@
 // topic.
 //
 // Every call is issued by the calling core's scalar unit into the pipe that executes it (see
-// models/aiv_core.h for the timing rules). What an instruction does to the data is real and
+// models/core.h for the timing rules). What an instruction does to the data is real and
 // happens when it completes: DMA moves bytes, vector instructions compute their results.
 // Misuse that real hardware would turn into garbage or a crash (UB overflow, GM out of bounds,
 // a misaligned DataCopy, an AllocTensor with every buffer taken) is a kernel fault: the run stops

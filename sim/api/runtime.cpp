@@ -14,7 +14,7 @@ Runtime* Runtime::active_ = nullptr;
 Runtime::Runtime(m::Cluster& cluster, RuntimeConfig cfg)
     : cfg_(std::move(cfg)), memory_(cluster.gm()) {
   for (int d = 0; d < cluster.dies(); ++d)
-    for (auto& c : cluster.die(d).cores) states_.push_back(CoreState{c.get()});
+    cluster.die(d).for_each_core([this](m::Core& c) { states_.push_back(CoreState{&c}); });
   for (CoreState& s : states_) by_thread_[s.core->scalar_thread()] = &s;
   active_ = this;
 }
@@ -45,7 +45,7 @@ CoreState& Runtime::current() {
 }
 
 void fault(const std::string& what) {
-  m::AivCore& c = core();
+  m::Core& c = core();
   c.kernel_fault("kernel '" + c.kernel_name() + "' die " + std::to_string(c.die()) + " core " +
                  std::to_string(c.index()) + " at " + std::to_string(m::ps_to_ns(m::now())) +
                  " ns: " + what);

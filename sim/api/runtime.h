@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/aiv_core.h"
+#include "models/core.h"
 #include "models/global_memory.h"
 
 namespace ascend::model {
@@ -51,7 +51,7 @@ struct CoreState {
   // Timing-only runs: the leading bytes of each DMA block (or, at kAllPayload, the whole
   // instruction) issued now carry payload, whose effect is skipped (see PayloadScope).
   static constexpr uint32_t kAllPayload = UINT32_MAX;
-  m::AivCore* core = nullptr;
+  m::Core* core = nullptr;
   uint32_t payload_prefix = 0;
   bool pipe_active = false;          // one TPipe per kernel, as in Ascend C
   ::AscendC::TPipe* pipe = nullptr;  // that TPipe (GetTPipePtr)
@@ -95,7 +95,7 @@ class Runtime {
 inline CoreState& state() {
   return Runtime::active().current();
 }
-inline m::AivCore& core() {
+inline m::Core& core() {
   return *state().core;
 }
 inline m::GlobalMemory& memory() {

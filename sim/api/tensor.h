@@ -64,7 +64,7 @@ class LocalTensor {
  public:
   using PrimType = T;
   LocalTensor() = default;
-  LocalTensor(ascend::model::AivCore* core, uint32_t offset, uint32_t size)
+  LocalTensor(ascend::model::Core* core, uint32_t offset, uint32_t size)
       : core_(core), offset_(offset), size_(size) {}
 
   LocalTensor operator[](uint32_t offset) const {
@@ -92,7 +92,7 @@ class LocalTensor {
   }
   // Simulator side: where the tensor lives in its core's UB.
   uint32_t ub_offset() const { return offset_; }
-  ascend::model::AivCore* owner() const { return core_; }
+  ascend::model::Core* owner() const { return core_; }
   // Element pointer, valid until the next UB allocation; only for instruction effects.
   T* ptr() const { return reinterpret_cast<T*>(core_->ub() + offset_); }
 
@@ -103,7 +103,7 @@ class LocalTensor {
       detail::fault(std::string(what) + "(" + std::to_string(i) + ") on a LocalTensor of " +
                     std::to_string(size_) + " elements");
   }
-  ascend::model::AivCore* core_ = nullptr;
+  ascend::model::Core* core_ = nullptr;
   uint32_t offset_ = 0;  // bytes
   uint32_t size_ = 0;    // elements
 };

@@ -38,7 +38,7 @@ QueueBase::QueueBase(TPosition src, TPosition dst)
       ready_(event_between(producer_, consumer_)),
       release_(event_between(consumer_, producer_)) {}
 
-void QueueBase::init(m::AivCore* c, uint32_t base, uint8_t num, uint32_t len) {
+void QueueBase::init(m::Core* c, uint32_t base, uint8_t num, uint32_t len) {
   core_ = c;
   len_ = len;
   slots_.clear();

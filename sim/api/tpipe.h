@@ -14,13 +14,13 @@ namespace detail {
 class QueueBase {
  public:
   QueueBase(TPosition src, TPosition dst);
-  void init(ascend::model::AivCore* core, uint32_t base, uint8_t num, uint32_t len);
+  void init(ascend::model::Core* core, uint32_t base, uint8_t num, uint32_t len);
   uint32_t alloc();  // offset of the buffer handed out
   void enque(uint32_t offset);
   uint32_t deque();
   void free(uint32_t offset);
   uint32_t len() const { return len_; }
-  ascend::model::AivCore* core() const { return core_; }
+  ascend::model::Core* core() const { return core_; }
 
  private:
   enum class SlotState { Free, Allocated, Queued, Dequeued };
@@ -32,7 +32,7 @@ class QueueBase {
   int slot_of(uint32_t offset, const char* what);
   ascend::model::PipeId producer_, consumer_;
   HardEvent ready_, release_;  // producer->consumer, consumer->producer
-  ascend::model::AivCore* core_ = nullptr;
+  ascend::model::Core* core_ = nullptr;
   std::vector<Slot> slots_;
   std::deque<int> fifo_;
   size_t next_ = 0;
@@ -80,14 +80,14 @@ class TBuf {
     if (count * sizeof(T) > len_) detail::fault("TBuf::Get beyond the buffer");
     return LocalTensor<T>(core_, base_, count);
   }
-  void bind(ascend::model::AivCore* c, uint32_t base, uint32_t len) {
+  void bind(ascend::model::Core* c, uint32_t base, uint32_t len) {
     core_ = c;
     base_ = base;
     len_ = len;
   }
 
  private:
-  ascend::model::AivCore* core_ = nullptr;
+  ascend::model::Core* core_ = nullptr;
   uint32_t base_ = 0, len_ = 0;
 };
 
@@ -120,7 +120,7 @@ class TPipe {
   uint32_t allocate(uint64_t bytes, const char* kind, int num, uint32_t len, const char* file,
                     int line);
   detail::CoreState* state_;
-  ascend::model::AivCore* core_;
+  ascend::model::Core* core_;
   uint32_t used_ = 0;
   int next_event_ = 0;
 };

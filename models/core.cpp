@@ -1,4 +1,4 @@
-#include "models/aiv_core.h"
+#include "models/core.h"
 
 #include <cmath>
 #include <sstream>
@@ -7,36 +7,109 @@
 
 namespace ascend::model {
 
-AivCore::AivCore(const sc_core::sc_module_name& name, int die, int index, const CoreTiming& timing,
-                 Scheduler& sched, const CostModel& cost, SyncAllBarrier& sync_all,
-                 size_t stack_bytes, uint8_t* ub_memory)
+const char* core_kind_name(CoreKind k) {
+  return k == CoreKind::Aiv ? "AIV" : "AIC";
+}
+
+bool has_pipe(CoreKind k, PipeId p) {
+  switch (p) {
+    case PipeId::S:
+    case PipeId::MTE2:
+      return true;
+    case PipeId::V:
+    case PipeId::MTE3:
+      return k == CoreKind::Aiv;
+    default:
+      return k == CoreKind::Aic;
+  }
+}
+
+uint32_t Core::local_bytes(CoreKind kind, const CoreTiming& timing) {
+  const CubeTiming& c = timing.cube;
+  return kind == CoreKind::Aiv ? timing.ub_bytes
+                               : c.l1_bytes + c.l0a_bytes + c.l0b_bytes + c.l0c_bytes + c.bt_bytes;
+}
+
+Core::Core(const sc_core::sc_module_name& name, int die, int index, CoreKind kind,
+           const CoreTiming& timing, Scheduler& sched, const CostModel& cost, DieBarriers& barriers,
+           size_t stack_bytes, uint8_t* local_memory)
     : sc_core::sc_module(name),
       die_(die),
       index_(index),
+      kind_(kind),
       uid_(static_cast<uint32_t>(die) << 8 | static_cast<uint32_t>(index)),
       timing_(timing),
+      cost_(cost),
       sched_(sched),
-      sync_all_(sync_all),
-      ub_("ub", timing.ub_bytes, ub_memory),
-      vector_("vector", cost),
-      mte2_("mte2", cost, false),
-      mte3_("mte3", cost, true),
-      ub_claims_(timing.ub_bytes) {
+      barriers_(barriers),
+      local_(local_memory),
+      ub_claims_(local_bytes(kind, timing)) {
+  // The units in the order of the hardware's data path (the module tree lists them so).
+  if (kind == CoreKind::Aiv) {
+    buffers_.push_back(std::make_unique<LocalBuffer>("ub", 0, timing.ub_bytes, local_memory));
+    vector_ = std::make_unique<TimedUnit>("vector");
+    mte2_ = std::make_unique<DmaEngine>("mte2", cost, DmaPath::AivMte2);
+    gm_writer_ = std::make_unique<DmaEngine>("mte3", cost, DmaPath::AivMte3);
+  } else {
+    const CubeTiming& c = timing.cube;
+    uint32_t base = 0;
+    for (auto [n, size] : {std::pair<const char*, uint32_t>{"l1", c.l1_bytes},
+                           {"l0a", c.l0a_bytes},
+                           {"l0b", c.l0b_bytes},
+                           {"l0c", c.l0c_bytes},
+                           {"bt", c.bt_bytes}}) {
+      buffers_.push_back(std::make_unique<LocalBuffer>(n, base, size, local_memory));
+      base += size;
+    }
+    mte2_ = std::make_unique<DmaEngine>("mte2", cost, DmaPath::AicMte2);
+    mte1_ = std::make_unique<TimedUnit>("mte1");
+    cube_ = std::make_unique<TimedUnit>("cube");
+    gm_writer_ = std::make_unique<DmaEngine>("fixpipe", cost, DmaPath::AicFix);
+  }
   SC_THREAD(run);
   set_stack_size(stack_bytes);
   thread_ = sc_core::sc_get_current_process_handle();
 }
 
-void AivCore::abort_kernel() {
+const LocalBuffer* Core::buffer_of(uint64_t offset, uint64_t bytes) const {
+  for (const auto& b : buffers_)
+    if (b->holds(offset, bytes)) return b.get();
+  return nullptr;
+}
+
+void Core::abort_kernel() {
   if (state_ != State::Running) return;
   state_ = State::Aborted;
   thread_.kill();
 }
 
 // A launch starts from a clean core: no flag set.
-void AivCore::launch(std::function<void()> program, int block_idx, int block_num) {
+const sc_core::sc_module* Core::unit_of(Lane lane) const {
+  switch (lane) {
+    case Lane::VECTOR:
+      return vector_.get();
+    case Lane::MTE2:
+      return mte2_.get();
+    case Lane::MTE3:
+      return kind_ == CoreKind::Aiv ? gm_writer_.get() : nullptr;
+    case Lane::MTE1:
+      return mte1_.get();
+    case Lane::CUBE:
+      return cube_.get();
+    case Lane::FIXP:
+      return kind_ == CoreKind::Aic ? gm_writer_.get() : nullptr;
+    default:
+      return nullptr;
+  }
+}
+
+void Core::launch(std::function<void()> program, int block_idx, int block_num, int sub_block,
+                  int ratio) {
+  sub_block_ = sub_block;
+  ratio_ = ratio;
   program_ = std::move(program);
   flags_.clear();
+  cross_flags_.fill(0);
   lag_ = 0;
   for (int e = 0; e < kHardEvents; ++e) set_level(flag_level(static_cast<HardEvent>(e)), 0);
   poll_ = PollRun{};
@@ -54,7 +127,7 @@ void AivCore::launch(std::function<void()> program, int block_idx, int block_num
   post_resume(now());
 }
 
-void AivCore::on_event(uint32_t op, uint32_t arg) {
+void Core::on_event(uint32_t op, uint32_t arg) {
   switch (op) {
     case kResume:
       if (arg == wait_token_) resume_ev_.notify();  // runs once the instant's Resumes are fired
@@ -90,6 +163,17 @@ void AivCore::on_event(uint32_t op, uint32_t arg) {
       step(p);
       break;
     }
+    case kCrossFlag:
+      if (++cross_flags_[arg] > kCrossFlagMax) {
+        sched_.fault(SimError(
+            kExitKernelFault,
+            "kernel '" + kernel_name_ + "' die " + std::to_string(die_) + " " +
+                core_kind_name(kind_) + " " + std::to_string(index_) + ": cross-core flag " +
+                std::to_string(arg) + " set " + std::to_string(cross_flags_[arg]) +
+                " times without a wait (the counter holds " + std::to_string(kCrossFlagMax) + ")"));
+      }
+      if (!scalar_waiting_.empty()) wake_scalar();
+      break;
     case kStart: {
       Flight& f = flights_[arg];
       ub_claims_.release(f.start_reads, UbRange{});
@@ -100,7 +184,7 @@ void AivCore::on_event(uint32_t op, uint32_t arg) {
   }
 }
 
-uint32_t AivCore::add_flight() {
+uint32_t Core::add_flight() {
   if (free_flights_.empty()) {
     flights_.emplace_back();
     return static_cast<uint32_t>(flights_.size() - 1);
@@ -110,7 +194,7 @@ uint32_t AivCore::add_flight() {
   return i;
 }
 
-void AivCore::run() {
+void Core::run() {
   for (;;) {
     do sc_core::wait(resume_ev_);
     while (state_ != State::Running);
@@ -143,7 +227,7 @@ void AivCore::run() {
 
 // ---------------------------------------------------------------- scalar side
 
-void AivCore::scalar_advance(Tick dt) {
+void Core::scalar_advance(Tick dt) {
   if (dt == 0) return;
   Tick t = scalar_now();
   if (t != scalar_run_end_) {
@@ -159,21 +243,21 @@ void AivCore::scalar_advance(Tick dt) {
   scalar_run_end_ = scalar_now();
 }
 
-void AivCore::sleep_until(Tick t) {
+void Core::sleep_until(Tick t) {
   ++wait_token_;
   post_resume(t);
   do sc_core::wait(resume_ev_);
   while (now() < t);
 }
 
-void AivCore::scalar_sync() {
+void Core::scalar_sync() {
   if (lag_ == 0) return;
   Tick t = now() + lag_;
   lag_ = 0;
   sleep_until(t);
 }
 
-void AivCore::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write) {
+void Core::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write) {
   scalar_work(cycles);
   if (lo >= hi || !ub_claims_.conflicts(lo, hi, write)) return;
   PipeId writer = PipeId::S;
@@ -188,7 +272,7 @@ void AivCore::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool wri
   scalar_sync();
 }
 
-bool AivCore::unfinished_writer(uint32_t lo, uint32_t hi, PipeId* pipe) const {
+bool Core::unfinished_writer(uint32_t lo, uint32_t hi, PipeId* pipe) const {
   for (const Flight& f : flights_)
     if (f.live && f.write_parts.overlaps(lo, hi)) {
       *pipe = f.pipe;
@@ -199,14 +283,14 @@ bool AivCore::unfinished_writer(uint32_t lo, uint32_t hi, PipeId* pipe) const {
 
 // Wakes the scalar only when what it waits for holds (a thread switch costs far more than the
 // check), and not before the time its wait began.
-void AivCore::wake_scalar() {
+void Core::wake_scalar() {
   if (scalar_waiting_.empty() || woken_token_ == wait_token_) return;
   if (waiting_ready_ && !(*waiting_ready_)()) return;
   woken_token_ = wait_token_;
   post_resume(std::max(now(), wake_floor_));
 }
 
-void AivCore::flush_scalar_run() {
+void Core::flush_scalar_run() {
   if (scalar_run_end_ > scalar_run_start_)
     emit(Lane::SCALAR, "scalar", scalar_run_start_, scalar_run_end_);
   scalar_run_start_ = scalar_run_end_ = scalar_now();
@@ -215,8 +299,8 @@ void AivCore::flush_scalar_run() {
 // What a scalar waits for (a flag set, room in a queue, idle pipes, a released barrier) can only
 // become true, never false again, until the scalar acts: so a wait whose condition already holds
 // needs no sync, and one that does not ends at the scalar's time at the earliest.
-void AivCore::block_on(const std::function<bool()>& ready, const std::string& name,
-                       std::function<std::string()> describe, Tick wake_at) {
+void Core::block_on(const std::function<bool()>& ready, const std::string& name,
+                    std::function<std::string()> describe, Tick wake_at) {
   if (ready()) return;
   Tick t0 = scalar_now();
   lag_ = 0;  // from here the scalar waits in simulated time
@@ -248,11 +332,14 @@ void AivCore::block_on(const std::function<bool()>& ready, const std::string& na
   scalar_waiting_describe_ = nullptr;
 }
 
-void AivCore::scalar_work(uint64_t cycles) {
+void Core::scalar_work(uint64_t cycles) {
   scalar_advance(timing_.clock.cycles(cycles));
 }
 
-void AivCore::issue(Instr&& in) {
+void Core::issue(Instr&& in) {
+  if (!has_pipe(in.pipe))
+    kernel_fault(std::string(in.name) + ": an " + core_kind_name(kind_) + " has no " +
+                 lane_name(lane_of(in.pipe)) + " pipe");
   if (race_) {
     in.race = std::make_unique<Instr::RaceInfo>();
     in.race->issued_at = scalar_now();
@@ -274,8 +361,8 @@ void AivCore::issue(Instr&& in) {
       if (next_ub_noted_) {
         in.ub_reads = next_ub_reads_;
         in.ub_writes = next_ub_writes_;
-      } else if (in.work.kind == Work::Kind::Vector) {  // operands unknown: the whole UB
-        in.ub_reads = in.ub_writes = UbRange{0, timing_.ub_bytes};
+      } else if (in.work.kind != Work::Kind::DmaIn && in.work.kind != Work::Kind::DmaOut) {
+        in.ub_reads = in.ub_writes = UbRange{0, local_size()};  // operands unknown: all of it
       }
     }
     ub_claims_.claim(in.ub_reads, in.ub_writes);
@@ -310,7 +397,7 @@ void AivCore::issue(Instr&& in) {
   push(std::move(q));
 }
 
-void AivCore::push(Queued&& in) {
+void Core::push(Queued&& in) {
   PipeId p = in.pipe;
   Pipe& pp = pipe(p);
   ++pp.hidden;
@@ -318,13 +405,13 @@ void AivCore::push(Queued&& in) {
   sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, static_cast<uint32_t>(p));
 }
 
-void AivCore::scalar_set_flag(HardEvent e, uint32_t id) {
+void Core::scalar_set_flag(HardEvent e, uint32_t id) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   scalar_sets_.push_back(ScalarSet{e, id});
   sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, static_cast<uint32_t>(PipeId::S));
 }
 
-void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
+void Core::scalar_wait_flag(HardEvent e, uint32_t id) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   uint64_t key = flag_key(e, id);
   if (!flags_.count(e, id))
@@ -335,7 +422,7 @@ void AivCore::scalar_wait_flag(HardEvent e, uint32_t id) {
   if (race_) race_->wait_flag(PipeId::S, key);
 }
 
-void AivCore::scalar_access(const char* name, const Access& a) {
+void Core::scalar_access(const char* name, const Access& a) {
   if (!race_) return;
   race_->begin(PipeId::S, race_->scalar_clock(), name, scalar_now(), ++issued_);
   if (a.gm) {
@@ -345,35 +432,48 @@ void AivCore::scalar_access(const char* name, const Access& a) {
   }
 }
 
-bool AivCore::all_pipes_idle() const {
+bool Core::all_pipes_idle() const {
   if (!scalar_sets_.empty()) return false;
   for (const Pipe& p : pipes_)
     if (!p.q.empty() || p.outstanding > 0) return false;
   return true;
 }
 
-void AivCore::pipe_barrier_all() {
+void Core::pipe_barrier_all() {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   drain();
 }
 
-void AivCore::drain() {
+void Core::drain() {
   block_on([&] { return all_pipes_idle(); }, "PipeBarrier<PIPE_ALL>");
   if (race_) race_->join_all_into_scalar();
 }
 
-void AivCore::kernel_fault(const std::string& msg) {
+void Core::kernel_fault(const std::string& msg) {
   sched_.fault(SimError(kExitKernelFault, msg));
   throw KernelAbort{};
 }
 
-void AivCore::sync_all() {
+void Core::sync_all(bool mixed) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   scalar_sync();
-  sync_all_.arrive(*this);
+  (mixed ? barriers_.mixed : kind_ == CoreKind::Aiv ? barriers_.aiv : barriers_.aic).arrive(*this);
 }
 
-void SyncAllBarrier::arrive(AivCore& core) {
+void Core::cross_wait_flag(uint32_t id, int need) {
+  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  if (cross_flags_[id] < need)
+    block_on([this, id, need] { return cross_flags_[id] >= need; },
+             "CrossCoreWaitFlag(" + std::to_string(id) + ")",
+             [this, id, need] {
+               return "CrossCoreWaitFlag(" + std::to_string(id) +
+                      "): " + std::to_string(cross_flags_[id]) + " of " + std::to_string(need) +
+                      " sets arrived";
+             });
+  cross_flags_[id] -= need;
+}
+
+void SyncAllBarrier::arrive(Core& core) {
   uint64_t gen = generation_;
   waiting_.push_back(&core);
   if (++arrived_ == expected_) {
@@ -381,9 +481,9 @@ void SyncAllBarrier::arrive(AivCore& core) {
     ++generation_;
     release_at_ = now() + core.timing().clock.cycles(core.timing().syncall_cycles);
     // Each core is woken in its current wait (block_on below), its own included.
-    std::vector<AivCore*> cores = std::move(waiting_);
+    std::vector<Core*> cores = std::move(waiting_);
     waiting_.clear();
-    for (AivCore* c : cores)
+    for (Core* c : cores)
       if (c != &core) c->post_resume(release_at_);
   }
   core.block_on([&] { return generation_ != gen && now() >= release_at_; }, "SyncAll",
@@ -396,11 +496,11 @@ void SyncAllBarrier::arrive(AivCore& core) {
 
 // ---------------------------------------------------------------- pipes
 
-uint64_t AivCore::flag_key(HardEvent e, uint32_t id) const {
+uint64_t Core::flag_key(HardEvent e, uint32_t id) const {
   return (static_cast<uint64_t>(e) << 32) | id;
 }
 
-void AivCore::set_flag(HardEvent e, uint32_t id) {
+void Core::set_flag(HardEvent e, uint32_t id) {
   flags_.add(e, id);
   if (race_) race_->set_flag(event_src(e), flag_key(e, id));
   set_level(flag_level(e), levels_[flag_level(e)] + 1);
@@ -415,7 +515,7 @@ void AivCore::set_flag(HardEvent e, uint32_t id) {
 // A step is booked only when the head can move: a SetFlag or PipeBarrier behind instructions in
 // flight waits for their completion (complete() kicks), a WaitFlag for its SetFlag (set_flag()
 // kicks).
-void AivCore::kick(PipeId p) {
+void Core::kick(PipeId p) {
   Pipe& pp = pipe(p);
   if (pp.kick_pending || pp.handed() == 0) return;
   const Queued& head = pp.q.front();
@@ -434,7 +534,7 @@ void AivCore::kick(PipeId p) {
   sched_.post(now(), EventClass::Model, uid_, this, kStep, static_cast<uint32_t>(p));
 }
 
-void AivCore::step(PipeId p) {
+void Core::step(PipeId p) {
   Pipe& pp = pipe(p);
   pp.kick_pending = false;
   Tick t = now();
@@ -493,6 +593,11 @@ void AivCore::step(PipeId p) {
       if (pp.outstanding > 0) break;
       post_last();
       if (in.kind == Instr::Kind::SetFlag) set_flag(in.event, in.event_id);
+      if (in.kind == Instr::Kind::CrossSet) {
+        Tick at = t + timing_.clock.cycles(timing_.crosscore_flag_cycles);
+        for (Core* peer : cross_peers_[in.work.amount])
+          sched_.post(at, EventClass::Model, peer->uid_, peer, kCrossFlag, in.event_id);
+      }
     }
     pp.q.pop_front();
     popped = true;
@@ -502,7 +607,7 @@ void AivCore::step(PipeId p) {
   if (popped && !scalar_waiting_.empty()) wake_scalar();
 }
 
-AivCore::Completion AivCore::start_work(PipeId p, Queued& in, Tick t) {
+Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
   Pipe& pp = pipe(p);
   if (race_) {
     const Instr::RaceInfo& r = *in.race;
@@ -518,12 +623,16 @@ AivCore::Completion AivCore::start_work(PipeId p, Queued& in, Tick t) {
       }
   }
   Tick start = t, landed = t, done = t;
-  if (in.work.kind == Work::Kind::Vector) {
-    done = landed = vector_.execute(t, in.work.amount).end;
+  const Work& w = in.work;
+  if (w.kind == Work::Kind::Vector || w.kind == Work::Kind::Mte1 || w.kind == Work::Kind::Mmad) {
+    done = landed = w.kind == Work::Kind::Vector ? vector_->execute(t, cost_.vector(w.amount)).end
+                    : w.kind == Work::Kind::Mte1
+                        ? mte1_->execute(t, cost_.mte1(w.amount, w.to_l0b), w.amount).end
+                        : cube_->execute(t, cost_.mmad(w.m, w.k, w.n, w.int8)).end;
     pp.engine_free = done;
   } else {
     bool write = in.work.kind == Work::Kind::DmaOut;
-    DmaEngine& engine = write ? mte3_ : mte2_;
+    DmaEngine& engine = write ? *gm_writer_ : *mte2_;
     DmaEngine::Timing tm = engine.transfer(t, in.work.gm, in.work.amount);
     start = tm.start;
     landed = tm.landed;
@@ -550,9 +659,9 @@ AivCore::Completion AivCore::start_work(PipeId p, Queued& in, Tick t) {
   }
   if (observer_) {
     Tick s = std::max(start, pp.last_slice_end);
-    SliceArgs args{in.work.kind == Work::Kind::Vector ? 0 : in.work.amount, in.work.gm};
-    if (done > s)
-      emit(lane_of(p), in.name, s, done, in.work.kind == Work::Kind::Vector ? nullptr : &args);
+    const bool dma = w.kind == Work::Kind::DmaIn || w.kind == Work::Kind::DmaOut;
+    SliceArgs args{dma ? w.amount : 0, w.gm};
+    if (done > s) emit(lane_of(p), in.name, s, done, dma ? &args : nullptr);
     pp.last_slice_end = std::max(pp.last_slice_end, done);
   }
   // A remote write's bytes land (its effect) before its acknowledgement completes it. The landing
@@ -561,7 +670,7 @@ AivCore::Completion AivCore::start_work(PipeId p, Queued& in, Tick t) {
   return Completion{done, in.flight};
 }
 
-void AivCore::complete(uint32_t flight) {
+void Core::complete(uint32_t flight) {
   Flight& f = flights_[flight];
   PipeId p = f.pipe;
   Effect effect = std::move(f.effect);
@@ -578,12 +687,11 @@ void AivCore::complete(uint32_t flight) {
   if (!scalar_waiting_.empty()) wake_scalar();
 }
 
-void AivCore::emit(Lane lane, const std::string& name, Tick start, Tick end,
-                   const SliceArgs* args) {
+void Core::emit(Lane lane, const std::string& name, Tick start, Tick end, const SliceArgs* args) {
   if (observer_) observer_->slice(die_, index_, lane, name, start, end, args);
 }
 
-void AivCore::note_gm_read(GmAddr gm, uint64_t bytes) {
+void Core::note_gm_read(GmAddr gm, uint64_t bytes) {
   if (gm == poll_.gm && bytes == poll_.bytes) {
     ++poll_.reads;
   } else {
@@ -598,9 +706,14 @@ std::string level_name(int level) {
   return std::string("flag_") + event_name(static_cast<HardEvent>(level - 2 * kPipes));
 }
 
-std::string AivCore::blocked_report(const std::function<std::string(GmAddr)>& gm_name) const {
+std::string Core::blocked_report(const std::function<std::string(GmAddr)>& gm_name) const {
   std::ostringstream os;
-  os << "die " << die_ << " core " << index_ << ": ";
+  os << "die " << die_ << " ";
+  if (kind_ == CoreKind::Aiv) {
+    os << "core " << index_ << ": ";
+  } else {
+    os << basename() << ": ";
+  }
   if (!scalar_waiting_.empty()) {
     os << "scalar blocked in "
        << (scalar_waiting_describe_ ? scalar_waiting_describe_() : scalar_waiting_) << " since "
@@ -630,28 +743,39 @@ std::string AivCore::blocked_report(const std::function<std::string(GmAddr)>& gm
 
 namespace ascend::model {
 
-CounterSet AivCore::counters() const {
-  // The scalar pipe's busy time is the scalar unit's own work; its queued instructions count.
+CounterSet Core::counters() const {
+  // Per pipe the core has, named by its lane: busy_ps and instrs. The scalar pipe's busy time is
+  // the scalar unit's own work; its queued instructions count. (Counter names are static text.)
   static const char* const busy[kPipes] = {"SCALAR.busy_ps", "VECTOR.busy_ps", "MTE2.busy_ps",
-                                           "MTE3.busy_ps"};
+                                           "MTE3.busy_ps",   "MTE1.busy_ps",   "CUBE.busy_ps",
+                                           "FIXP.busy_ps"};
   static const char* const instrs[kPipes] = {"SCALAR.instrs", "VECTOR.instrs", "MTE2.instrs",
-                                             "MTE3.instrs"};
+                                             "MTE3.instrs",   "MTE1.instrs",   "CUBE.instrs",
+                                             "FIXP.instrs"};
   CounterSet s;
   for (int p = 0; p < kPipes; ++p) {
+    if (!has_pipe(static_cast<PipeId>(p))) continue;
     s.add(busy[p], "ps", p == 0 ? scalar_busy_ps_ : pipes_[p].stats.busy_ps);
     s.add(instrs[p], "instrs", pipes_[p].stats.instrs);
   }
   s.add("SCALAR.stall_ps", "ps", scalar_stall_ps_);
   s.add("SCALAR.auto_syncs", "waits", auto_syncs_);
-  // The units, under their module names.
+  // The units, under their module names: bytes, busy_ps, transfers.
   struct Unit {
     const char* names[3];
     CounterSet set;
   };
-  const Unit units[] = {
-      {{"vector.bytes", "vector.busy_ps", "vector.transfers"}, vector_.counters()},
-      {{"mte2.bytes", "mte2.busy_ps", "mte2.transfers"}, mte2_.counters()},
-      {{"mte3.bytes", "mte3.busy_ps", "mte3.transfers"}, mte3_.counters()}};
+  std::vector<Unit> units;
+  if (kind_ == CoreKind::Aiv) {
+    units = {{{"vector.bytes", "vector.busy_ps", "vector.transfers"}, vector_->counters()},
+             {{"mte2.bytes", "mte2.busy_ps", "mte2.transfers"}, mte2_->counters()},
+             {{"mte3.bytes", "mte3.busy_ps", "mte3.transfers"}, gm_writer_->counters()}};
+  } else {
+    units = {{{"mte2.bytes", "mte2.busy_ps", "mte2.transfers"}, mte2_->counters()},
+             {{"mte1.bytes", "mte1.busy_ps", "mte1.transfers"}, mte1_->counters()},
+             {{"cube.bytes", "cube.busy_ps", "cube.transfers"}, cube_->counters()},
+             {{"fixpipe.bytes", "fixpipe.busy_ps", "fixpipe.transfers"}, gm_writer_->counters()}};
+  }
   for (const Unit& u : units)
     for (size_t i = 0; i < u.set.size() && i < 3; ++i)
       s.add(u.names[i], u.set.list()[i].unit, u.set.list()[i].value);

@@ -1,19 +1,23 @@
-// One AIV vector core: a scalar unit that runs the kernel program (the core's only SC_THREAD)
-// and issues instructions into four in-order pipes (S, V, MTE2, MTE3) that run asynchronously
-// to it and to each other. Pipes are driven by the Scheduler, never by threads.
+// One core of a die: an AIV (vector core) or an AIC (cube core). A scalar unit runs the kernel
+// program (the core's only SC_THREAD) and issues instructions into in-order pipes that run
+// asynchronously to it and to each other: S, V, MTE2 and MTE3 on an AIV; S, MTE2, MTE1, M (the
+// cube) and FIX on an AIC. Pipes are driven by the Scheduler, never by threads.
 //
 // Timing of a pipe instruction that reaches the head of its queue at time t:
 //  - VECTOR:  the vector unit is busy for CostModel::vector (by default overhead +
 //             ceil(repeats * 256 / vector.bytes_per_cycle) cycles); its result is written at
 //             the end.
-//  - MTE2/3:  the core's DMA engine (a TLM-2.0 initiator, core_units.h) is held for
+//  - MTE1:    L1 -> L0A/L0B, the unit busy for CostModel::mte1; M (Mmad): the cube busy for
+//             CostModel::mmad. Both write their result at the end.
+//  - MTE2/3, FIX: the core's DMA engine (a TLM-2.0 initiator, core_units.h) is held for
 //             CostModel::dma_engine_hold (by default setup + ceil(bytes / (bytes_per_cycle * eff))
 //             cycles, eff < 1 for GM addresses not aligned to dma.aligned_bytes); the transfer
 //             also holds every shared resource on its path, booked by the targets behind the
 //             engine's socket; it is done when the slowest one finishes plus the path latency.
 //             The engine takes the next transfer when its own hold ends, so transfers overlap in
 //             flight.
-//  - SetFlag: runs when every earlier instruction of its pipe has completed.
+//  - SetFlag: runs when every earlier instruction of its pipe has completed; CrossCoreSetFlag too,
+//             and its peers' counters rise crosscore_flag_cycles later.
 //  - WaitFlag: blocks its pipe until a matching SetFlag has run, then consumes it.
 //  - PipeBarrier<P>: blocks pipe P until its earlier instructions have completed.
 // A DMA reads its source when it starts (on_start) and its bytes land at completion (effect);
@@ -85,11 +89,24 @@ class CoreObserver {
   virtual void level(int die, int core, int level, int delta, Tick at) = 0;
 };
 
+enum class CoreKind : uint8_t { Aiv, Aic };
+const char* core_kind_name(CoreKind k);
+// Whether a kind of core has pipe p (AIV: S, V, MTE2, MTE3; AIC: S, MTE2, MTE1, M, FIX).
+bool has_pipe(CoreKind k, PipeId p);
+// Whether hardware event e orders two pipes of that kind of core.
+inline bool has_event(CoreKind k, HardEvent e) {
+  return has_pipe(k, event_src(e)) && has_pipe(k, event_dst(e));
+}
+
 // What a pipe instruction costs; the model turns it into time.
 struct Work {
-  enum class Kind : uint8_t { Vector, DmaIn, DmaOut } kind = Kind::Vector;
-  uint64_t amount = 0;  // vector: repeats; DMA: bytes
-  GmAddr gm = 0;        // DMA: GM-side address
+  // DmaIn: GM -> local (MTE2); DmaOut: local -> GM (MTE3, FIX); Mte1: L1 -> L0A/L0B; Mmad: cube.
+  enum class Kind : uint8_t { Vector, DmaIn, DmaOut, Mte1, Mmad } kind = Kind::Vector;
+  bool to_l0b = false;           // Mte1: into L0B (else L0A)
+  bool int8 = false;             // Mmad: int8 operands
+  uint16_t m = 0, k = 0, n = 0;  // Mmad: its shape
+  uint64_t amount = 0;           // vector: repeats; DMA and MTE1: bytes
+  GmAddr gm = 0;                 // DMA: GM-side address
 };
 
 // A UB or GM byte range an instruction reads or writes (recorded only under the race check).
@@ -175,7 +192,8 @@ class UbClaims {
 };
 
 struct Instr {
-  enum class Kind : uint8_t { Work, SetFlag, WaitFlag, Barrier } kind = Kind::Work;
+  // CrossSet: CrossCoreSetFlag (event_id: the flag id, work.amount: the mode).
+  enum class Kind : uint8_t { Work, SetFlag, WaitFlag, Barrier, CrossSet } kind = Kind::Work;
   PipeId pipe = PipeId::V;
   Work work;
   HardEvent event = HardEvent::MTE2_V;
@@ -184,7 +202,7 @@ struct Instr {
   InlineFunction<8> on_start;  // reads the source of a DMA (a pointer's worth of capture)
   Effect effect;               // memory effect at completion
   // The UB bytes it reads and writes. A vector instruction whose operands were not noted
-  // (AivCore::note_access) is taken to touch the whole UB.
+  // (Core::note_access) is taken to touch the whole UB.
   UbRange ub_reads, ub_writes;
   bool ub_noted = false;
   // Race check only: what the instruction touches, and the scalar's clock when it was issued
@@ -199,6 +217,9 @@ struct Instr {
 };
 
 class SyncAllBarrier;
+// A die's SyncAll barriers: among the AIVs of a launch, among its AICs, and across both
+// (SyncAll<false> of a mixed kernel).
+struct DieBarriers;
 
 // How many SetFlags of each (HardEvent, id) have not been consumed by a WaitFlag yet. Ids are the
 // user's 0..kUserEventIds-1 and the queues' kQueueEventBase.. (a few per TQue): a flat table.
@@ -227,15 +248,21 @@ class FlagCounts {
   std::array<std::vector<int>, kHardEvents> by_event_;
 };
 
-class AivCore : public sc_core::sc_module, public EventTarget {
+class Core : public sc_core::sc_module, public EventTarget {
  public:
-  SC_HAS_PROCESS(AivCore);
-  AivCore(const sc_core::sc_module_name& name, int die, int index, const CoreTiming& timing,
-          Scheduler& sched, const CostModel& cost, SyncAllBarrier& sync_all, size_t stack_bytes,
-          uint8_t* ub_memory);
+  SC_HAS_PROCESS(Core);
+  // `local_memory`: the core's local address space (local_bytes(kind, timing) bytes).
+  Core(const sc_core::sc_module_name& name, int die, int index, CoreKind kind,
+       const CoreTiming& timing, Scheduler& sched, const CostModel& cost, DieBarriers& barriers,
+       size_t stack_bytes, uint8_t* local_memory);
+  // The size of a core's local address space: the UB; or L1, L0A, L0B, L0C and BT in that order.
+  static uint32_t local_bytes(CoreKind kind, const CoreTiming& timing);
 
   // ---- host side ----
-  void launch(std::function<void()> program, int block_idx, int block_num);
+  // `sub_block`: which AIV of its AI Core this is in a mixed launch (GetSubBlockIdx), `ratio` the
+  // AIVs per AIC there (GetTaskRation; 1 otherwise).
+  void launch(std::function<void()> program, int block_idx, int block_num, int sub_block = 0,
+              int ratio = 1);
   // 1: the scalar runs ahead of simulated time while unobserved (see above); 0: it waits out
   // every cycle. Timing is identical; 1 wakes the thread far less often.
   void set_lazy_scalar(bool on) { lazy_ = on; }
@@ -260,13 +287,25 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   // ---- kernel side: called from the scalar thread ----
   int die() const { return die_; }
   int index() const { return index_; }
+  CoreKind core_kind() const { return kind_; }
+  bool has_pipe(PipeId p) const { return model::has_pipe(kind_, p); }
   int block_idx() const { return block_idx_; }
   int block_num() const { return block_num_; }
+  int sub_block_idx() const { return sub_block_; }
+  int task_ration() const { return ratio_; }
+  // The unit that runs a lane's work (null for SCALAR, FLOWCTRL, or a pipe the core lacks).
+  const sc_core::sc_module* unit_of(Lane lane) const;
   const CoreTiming& timing() const { return timing_; }
-  uint8_t* ub() { return ub_.data(); }
-  // Grows the UB backing store to cover [0, bytes) (UB bytes are only stored once allocated).
-  void reserve_ub(uint32_t bytes) { ub_.reserve(bytes); }
-  uint32_t ub_allocated() const { return ub_.allocated(); }
+  // The core's local address space: its UB, or its L1, L0A, L0B, L0C and BT one after the other.
+  uint8_t* ub() { return local_; }
+  uint32_t local_size() const { return local_bytes(kind_, timing_); }
+  // The local buffers in address order: an AIV's ub; an AIC's l1, l0a, l0b, l0c, bt.
+  const std::vector<std::unique_ptr<LocalBuffer>>& buffers() const { return buffers_; }
+  // The buffer holding local bytes [offset, offset + bytes), or null when none holds them all.
+  const LocalBuffer* buffer_of(uint64_t offset, uint64_t bytes) const;
+  // What the kernel's TPipe has allocated of the UB (an AIV's only buffer).
+  void reserve_ub(uint32_t bytes) { buffers_[0]->reserve(bytes); }
+  uint32_t ub_allocated() const { return buffers_[0]->allocated(); }
   // The SystemC thread that runs the kernel program (the scalar unit).
   const sc_core::sc_object* scalar_thread() const { return thread_.get_process_object(); }
 
@@ -301,7 +340,20 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   void scalar_set_flag(HardEvent e, uint32_t id);   // SetFlag<S_X>
   void scalar_wait_flag(HardEvent e, uint32_t id);  // WaitFlag<X_S>
   void pipe_barrier_all();                          // PipeBarrier<PIPE_ALL>
-  void sync_all();                                  // SyncAll across the launch's cores on this die
+  // SyncAll on this die: across the launch's cores of this core's kind (SyncAll<true>), or across
+  // both kinds of a mixed launch (`mixed`: SyncAll<false>).
+  void sync_all(bool mixed = false);
+  // ---- cross-core flags (CrossCoreSetFlag/WaitFlag): kCrossFlags ids, each a counter ----
+  static constexpr int kCrossFlags = 16;
+  static constexpr int kCrossFlagMax = 15;
+  // Mode 0: the launch's cores of this kind on the die; 1: the other AIV of its AI Core (an AIV's
+  // sibling and itself); 2: an AIC's AIVs, an AIV's AIC. Set by the host before the launch.
+  void set_cross_peers(int mode, std::vector<Core*> peers) {
+    cross_peers_[mode] = std::move(peers);
+  }
+  const std::vector<Core*>& cross_peers(int mode) const { return cross_peers_[mode]; }
+  // Blocks the scalar until flag `id` has counted `need` sets, then takes them.
+  void cross_wait_flag(uint32_t id, int need);
   // A fault of this core's kernel (UB overflow, GM out of bounds, API misuse): recorded as the
   // run's kernel fault (exit status 5), then the kernel's thread unwinds.
   [[noreturn]] void kernel_fault(const std::string& msg);
@@ -314,19 +366,20 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   const PipeStats& pipe_stats(PipeId p) const { return pipes_[static_cast<int>(p)].stats; }
   Tick scalar_busy_ps() const { return scalar_busy_ps_; }
   Tick scalar_stall_ps() const { return scalar_stall_ps_; }
-  // Every counter of the core and its units: per pipe (SCALAR, VECTOR, MTE2, MTE3) busy_ps and
-  // instrs, the scalar's stall_ps, and the vector unit's and DMA engines' holds (vector.*,
-  // mte2.*, mte3.*: bytes, busy_ps, transfers).
+  // Every counter of the core and its units: per pipe it has (SCALAR, VECTOR, MTE2, MTE3 on an
+  // AIV; SCALAR, MTE2, MTE1, CUBE, FIXP on an AIC) busy_ps and instrs, the scalar's stall_ps, and
+  // its units' holds (vector.*, mte2.*, mte3.*; mte2.*, mte1.*, cube.*, fixpipe.*: bytes,
+  // busy_ps, transfers).
   CounterSet counters() const;
 
   int level(int l) const { return levels_[l]; }
 
   // ---- the core's units (its child modules) ----
-  DmaEngine& mte2() { return mte2_; }
-  DmaEngine& mte3() { return mte3_; }
-  const DmaEngine& mte2() const { return mte2_; }
-  const DmaEngine& mte3() const { return mte3_; }
-  const VectorUnit& vector_unit() const { return vector_; }
+  // The DMA engines that move GM bytes: an AIV's mte2 and mte3, an AIC's mte2 and fixpipe.
+  DmaEngine& mte2() { return *mte2_; }
+  DmaEngine& gm_writer() { return *gm_writer_; }
+  const DmaEngine& mte2() const { return *mte2_; }
+  const DmaEngine& gm_writer() const { return *gm_writer_; }
 
  private:
   static constexpr uint32_t kNoFlight = ~0u;
@@ -361,7 +414,17 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   // kStart: a DMA reads its source (when it starts later than it was stepped); kLand: a remote
   // write's bytes land, before its acknowledgement completes it (kComplete); kCompleteAndStep: a
   // kComplete, then a kStep of the same pipe at the same time.
-  enum Op : uint32_t { kResume, kPush, kStep, kComplete, kStart, kCompleteAndStep, kLand };
+  // kCrossFlag: a CrossCoreSetFlag of another core reaches this one.
+  enum Op : uint32_t {
+    kResume,
+    kPush,
+    kStep,
+    kComplete,
+    kStart,
+    kCompleteAndStep,
+    kLand,
+    kCrossFlag
+  };
   void on_event(uint32_t op, uint32_t arg) override;
   bool live(uint32_t op, uint32_t arg) const override {
     return op != kResume || arg == wait_token_;
@@ -408,15 +471,21 @@ class AivCore : public sc_core::sc_module, public EventTarget {
 
   const int die_;
   const int index_;
+  const CoreKind kind_;
   const uint32_t uid_;  // orders this core's events among other cores' at equal times
   const CoreTiming timing_;
+  const CostModel& cost_;
   Scheduler& sched_;
-  SyncAllBarrier& sync_all_;
+  DieBarriers& barriers_;
   CoreObserver* observer_ = nullptr;
 
-  Ub ub_;
-  VectorUnit vector_;
-  DmaEngine mte2_, mte3_;
+  uint8_t* local_;
+  std::vector<std::unique_ptr<LocalBuffer>> buffers_;
+  // The units (null where the kind has none).
+  std::unique_ptr<TimedUnit> vector_, mte1_, cube_;
+  std::unique_ptr<DmaEngine> mte2_, gm_writer_;  // gm_writer_: an AIV's mte3, an AIC's fixpipe
+  std::array<std::vector<Core*>, 3> cross_peers_;
+  std::array<int, kCrossFlags> cross_flags_{};
   std::array<Pipe, kPipes> pipes_;
   // SetFlag<S_X>s the scalar issued that have not reached their time yet (lazy scalar), in order.
   struct ScalarSet {
@@ -471,6 +540,8 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   Tick wake_floor_ = 0;                                   // and when it began
   int block_idx_ = 0;
   int block_num_ = 1;
+  int sub_block_ = 0;
+  int ratio_ = 1;
   State state_ = State::Idle;
   Tick started_at_ = 0;
   Tick finished_at_ = 0;
@@ -485,15 +556,15 @@ class AivCore : public sc_core::sc_module, public EventTarget {
   friend class SyncAllBarrier;
 };
 
-// SyncAll: every core of the launch on one die arrives, then all leave together, syncall_cycles
-// after the last arrival.
+// SyncAll: every core of the barrier's group on one die arrives, then all leave together,
+// syncall_cycles after the last arrival.
 class SyncAllBarrier {
  public:
   void reset(int expected) {
     expected_ = expected;
     arrived_ = 0;
   }
-  void arrive(AivCore& core);
+  void arrive(Core& core);
   int expected() const { return expected_; }
   int arrived() const { return arrived_; }
 
@@ -502,7 +573,11 @@ class SyncAllBarrier {
   int arrived_ = 0;
   uint64_t generation_ = 0;
   Tick release_at_ = 0;
-  std::vector<AivCore*> waiting_;
+  std::vector<Core*> waiting_;
+};
+
+struct DieBarriers {
+  SyncAllBarrier aiv, aic, mixed;
 };
 
 }  // namespace ascend::model
