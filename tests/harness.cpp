@@ -24,9 +24,17 @@ KernelRecord& Bench::run(int cores, const std::function<void()>& body) {
   return sim_->run_kernel("test", cores, [&](int) { return body; });
 }
 
+KernelRecord& Bench::run(const LaunchShape& shape, const std::function<void()>& body) {
+  return sim_->run_kernel("test", shape, [&](int) { return body; });
+}
+
 SimError Bench::run_expecting_error(int cores, const std::function<void()>& body) {
+  return run_expecting_error(LaunchShape::vector(cores), body);
+}
+
+SimError Bench::run_expecting_error(const LaunchShape& shape, const std::function<void()>& body) {
   try {
-    run(cores, body);
+    run(shape, body);
   } catch (const SimError& e) {
     return e;
   }

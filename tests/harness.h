@@ -31,8 +31,11 @@ class Bench {
   uint64_t alloc(uint64_t bytes, int die = 0) { return sim_->alloc(die, "test", bytes); }
   // Runs body on cores [0, cores) of every die.
   KernelRecord& run(int cores, const std::function<void()>& body);
+  // Runs body on the cores of `shape` (AICs too: construct the Bench with RunOptions::aic).
+  KernelRecord& run(const LaunchShape& shape, const std::function<void()>& body);
   // Runs body and returns the SimError it ends with (fails the test if it ends well).
   SimError run_expecting_error(int cores, const std::function<void()>& body);
+  SimError run_expecting_error(const LaunchShape& shape, const std::function<void()>& body);
   // Calls probe at absolute time t during the next run (for tight timing gates).
   void at(model::Tick t, std::function<void()> probe);
 

@@ -7,8 +7,6 @@
 namespace AscendC {
 namespace detail {
 
-namespace {
-
 m::PipeId pipe_of(pipe_t p) {
   switch (p) {
     case PIPE_V:
@@ -17,16 +15,30 @@ m::PipeId pipe_of(pipe_t p) {
       return m::PipeId::MTE2;
     case PIPE_MTE3:
       return m::PipeId::MTE3;
+    case PIPE_MTE1:
+      return m::PipeId::MTE1;
+    case PIPE_M:
+      return m::PipeId::M;
+    case PIPE_FIX:
+      return m::PipeId::FIX;
     default:
       return m::PipeId::S;
   }
 }
 
-}  // namespace
-
 void check_ub(const m::Core* c, uint64_t offset, uint64_t bytes, const char* instr) {
   if (!c) fault(std::string(instr) + " on a LocalTensor that was never allocated");
   if (c != &core()) fault(std::string(instr) + " on another core's LocalTensor");
+  if (c->core_kind() == m::CoreKind::Aic) {  // inside one buffer, inside what was allocated there
+    const m::LocalBuffer* b = c->buffer_of(offset, bytes == 0 ? 1 : bytes);
+    if (!b || offset + bytes > uint64_t{b->base()} + b->allocated())
+      fault(std::string(instr) + ": local range [" + std::to_string(offset) + ", " +
+            std::to_string(offset + bytes) + ") " +
+            (b ? "beyond the " + std::to_string(b->allocated()) + " B of " + b->basename() +
+                     " allocated by InitBuffer (" + std::to_string(b->capacity()) + " B)"
+               : std::string("does not lie inside one buffer (L1, L0A, L0B, L0C, BT)")));
+    return;
+  }
   if (offset + bytes > c->ub_allocated())
     fault(std::string(instr) + ": UB range [" + std::to_string(offset) + ", " +
           std::to_string(offset + bytes) + ") beyond the " + std::to_string(c->ub_allocated()) +

@@ -58,6 +58,7 @@ inline uint64_t repeats_for(uint64_t count, size_t elem_bytes) {
   return std::max<uint64_t>(1, (count * elem_bytes + 255) / 256);
 }
 
+m::PipeId pipe_of(pipe_t p);  // PIPE_S for PIPE_ALL
 void set_flag(HardEvent e, int id);
 void wait_flag(HardEvent e, int id);
 // Without the check of user event ids (queues use ids from m::kQueueEventBase).

@@ -11,6 +11,7 @@
 // with exit status 5 and a message naming the kernel, core and instruction.
 #pragma once
 
+#include "sim/api/cube.h"          // the AIC: Nd2Nz DataCopy, LoadData, Mmad, Fixpipe, cross-core
 #include "sim/api/data_copy.h"     // DataCopy, DataCopyPad, SetAtomicAdd/None
 #include "sim/api/gather.h"        // GatherMask
 #include "sim/api/hccl.h"          // GetWindAddrByRankId, GetRankId, ...
@@ -28,6 +29,9 @@
 using AscendC::bfloat16_t;
 using AscendC::half;
 using AscendC::PIPE_ALL;
+using AscendC::PIPE_FIX;
+using AscendC::PIPE_M;
+using AscendC::PIPE_MTE1;
 using AscendC::PIPE_MTE2;
 using AscendC::PIPE_MTE3;
 using AscendC::PIPE_S;

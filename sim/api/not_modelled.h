@@ -50,11 +50,8 @@ ASCEND_SIM_NOT_MODELLED(SetVectorMask, "the mask register: level-0 forms take a 
 ASCEND_SIM_NOT_MODELLED(SetMaskCount, "the mask register: level-0 forms take a mask argument")
 ASCEND_SIM_NOT_MODELLED(SetMaskNorm, "the mask register: level-0 forms take a mask argument")
 ASCEND_SIM_NOT_MODELLED(ResetMask, "the mask register: level-0 forms take a mask argument")
-ASCEND_SIM_NOT_MODELLED(LoadData, "the cube core (AIC) is not modelled")
-ASCEND_SIM_NOT_MODELLED(Mmad, "the cube core (AIC) is not modelled")
-ASCEND_SIM_NOT_MODELLED(Fixpipe, "the cube core (AIC) is not modelled")
-ASCEND_SIM_NOT_MODELLED(CrossCoreSetFlag, "AIC-AIV flags: the cube core is not modelled")
-ASCEND_SIM_NOT_MODELLED(CrossCoreWaitFlag, "AIC-AIV flags: the cube core is not modelled")
+ASCEND_SIM_NOT_MODELLED(LoadData2dTranspose, "the cube core's transposing loads beyond LoadData")
+ASCEND_SIM_NOT_MODELLED(LoadData3DV2, "im2col loads (LoadData 3D)")
 
 #undef ASCEND_SIM_NOT_MODELLED
 

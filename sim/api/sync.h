@@ -24,9 +24,11 @@ template <pipe_t P>
 void PipeBarrier() {
   detail::pipe_barrier(P);
 }
-template <bool HARD = true>
+// SyncAll<true>: the launch's cores of the caller's kind on this die (every core of an AIV-only
+// kernel); SyncAll<false>: every AIC and AIV of a mixed launch.
+template <bool isAIVOnly = true>
 void SyncAll() {
-  detail::core().sync_all();
+  detail::core().sync_all(!isAIVOnly);
 }
 
 // The scalar data cache is not modelled (scalar GM accesses go straight to GM), so cache

@@ -17,15 +17,66 @@ HardEvent event_between(m::PipeId src, m::PipeId dst) {
 
 }  // namespace
 
+// The pipe that fills a queue's buffers and the pipe that uses them, by position: VECIN MTE2 ->
+// V, VECOUT V -> MTE3; on the AIC, A1/B1/C1 (L1) MTE2 -> MTE1, A2/B2 (L0A/L0B) and C2 (BT)
+// MTE1 -> M, CO1 (L0C) M -> FIX.
 static m::PipeId producer_of(TPosition p) {
-  if (p == TPosition::VECIN) return m::PipeId::MTE2;
-  if (p == TPosition::VECOUT) return m::PipeId::V;
-  fault("a TQue's source position must be VECIN or VECOUT (VECCALC is for TBuf)");
+  switch (p) {
+    case TPosition::VECIN:
+    case TPosition::A1:
+    case TPosition::B1:
+    case TPosition::C1:
+      return m::PipeId::MTE2;
+    case TPosition::VECOUT:
+      return m::PipeId::V;
+    case TPosition::A2:
+    case TPosition::B2:
+    case TPosition::C2:
+      return m::PipeId::MTE1;
+    case TPosition::CO1:
+      return m::PipeId::M;
+    default:
+      fault("a TQue cannot have position VECCALC, GM or CO2 (VECCALC is for TBuf)");
+  }
 }
 static m::PipeId consumer_of(TPosition p) {
-  if (p == TPosition::VECIN) return m::PipeId::V;
-  if (p == TPosition::VECOUT) return m::PipeId::MTE3;
-  fault("a TQue's destination position must be VECIN or VECOUT (VECCALC is for TBuf)");
+  switch (p) {
+    case TPosition::VECIN:
+      return m::PipeId::V;
+    case TPosition::VECOUT:
+      return m::PipeId::MTE3;
+    case TPosition::A1:
+    case TPosition::B1:
+    case TPosition::C1:
+      return m::PipeId::MTE1;
+    case TPosition::A2:
+    case TPosition::B2:
+    case TPosition::C2:
+      return m::PipeId::M;
+    case TPosition::CO1:
+      return m::PipeId::FIX;
+    default:
+      fault("a TQue cannot have position VECCALC, GM or CO2 (VECCALC is for TBuf)");
+  }
+}
+
+int buffer_of(TPosition p) {
+  switch (p) {
+    case TPosition::A2:
+      return 1;
+    case TPosition::B2:
+      return 2;
+    case TPosition::CO1:
+      return 3;
+    case TPosition::C2:
+      return 4;
+    default:  // the UB of an AIV; L1 of an AIC
+      return 0;
+  }
+}
+
+bool is_cube_position(TPosition p) {
+  return p != TPosition::VECIN && p != TPosition::VECOUT && p != TPosition::VECCALC;
 }
 
 // TQueBind<SRC, DST>: the producer pipe fills a buffer, EnQue/DeQue hand it to the consumer pipe
@@ -117,18 +168,38 @@ TPipe* GetTPipePtr() {
   return p;
 }
 
-uint32_t TPipe::allocate(uint64_t bytes, const char* kind, int num, uint32_t len, const char* file,
-                         int line) {
-  uint32_t cap = core_->timing().ub_bytes;
-  if (used_ + bytes > cap) {
-    detail::fault("UB overflow: InitBuffer(" + std::string(kind) + ", " + std::to_string(num) +
-                  " x " + std::to_string(len) + " B) at " + file + ":" + std::to_string(line) +
-                  " needs " + std::to_string(bytes) + " B but only " + std::to_string(cap - used_) +
-                  " of " + std::to_string(cap) + " B are left (ub.size_KiB)");
+uint32_t TPipe::allocate(TPosition pos, uint64_t bytes, const char* kind, int num, uint32_t len,
+                         const char* file, int line) {
+  const bool aic = core_->core_kind() == ascend::model::CoreKind::Aic;
+  if (aic != detail::is_cube_position(pos))
+    detail::fault(std::string("InitBuffer at ") + file + ":" + std::to_string(line) + ": an " +
+                  (aic ? "AIC has no UB (VECIN/VECOUT/VECCALC)"
+                       : "AIV has no L1/L0 buffers (A1/B1/C1/A2/B2/C2/CO1)"));
+  static const char* const kParam[] = {"ub.size_KiB / cube.l1_KiB", "cube.l0a_KiB", "cube.l0b_KiB",
+                                       "cube.l0c_KiB", "cube.bt_bytes"};
+  const int b = detail::buffer_of(pos);
+  ascend::model::LocalBuffer& buf = *core_->buffers()[b];
+  uint32_t& used = used_[b];
+  // L0A/L0B hold 512-B fractals; L0C is 64-B aligned; the rest 32-B.
+  const uint32_t align = b == 1 || b == 2 ? 512 : b == 3 ? 64 : 32;
+  used = (used + align - 1) / align * align;
+  uint32_t cap = buf.capacity();
+  if (used + bytes > cap) {
+    detail::fault(std::string(buf.basename()) == "ub"
+                      ? "UB overflow: InitBuffer(" + std::string(kind) + ", " +
+                            std::to_string(num) + " x " + std::to_string(len) + " B) at " + file +
+                            ":" + std::to_string(line) + " needs " + std::to_string(bytes) +
+                            " B but only " + std::to_string(cap - used) + " of " +
+                            std::to_string(cap) + " B are left (ub.size_KiB)"
+                      : std::string(buf.basename()) + " overflow: InitBuffer(" + kind + ", " +
+                            std::to_string(num) + " x " + std::to_string(len) + " B) at " + file +
+                            ":" + std::to_string(line) + " needs " + std::to_string(bytes) +
+                            " B but only " + std::to_string(cap - used) + " of " +
+                            std::to_string(cap) + " B are left (" + kParam[b] + ")");
   }
-  uint32_t base = used_;
-  used_ += static_cast<uint32_t>(bytes);
-  core_->reserve_ub(used_);
+  uint32_t base = buf.base() + used;
+  used += static_cast<uint32_t>(bytes);
+  buf.reserve(used);
   return base;
 }
 

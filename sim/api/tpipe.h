@@ -2,6 +2,7 @@
 // flag pairs between the producer and consumer pipes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -11,6 +12,10 @@
 namespace AscendC {
 
 namespace detail {
+// The local buffer a position names (0: an AIV's UB or an AIC's L1; 1 L0A, 2 L0B, 3 L0C, 4 BT).
+int buffer_of(TPosition p);
+bool is_cube_position(TPosition p);
+
 class QueueBase {
  public:
   QueueBase(TPosition src, TPosition dst);
@@ -102,26 +107,28 @@ class TPipe {
   void InitBuffer(TQueBind<S, D, N>& que, uint8_t num, uint32_t len,
                   const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     uint32_t aligned = align32(len);
-    uint32_t base = allocate(static_cast<uint64_t>(num) * aligned, "queue", num, len, file, line);
+    uint32_t base =
+        allocate(D, static_cast<uint64_t>(num) * aligned, "queue", num, len, file, line);
     que.init(core_, base, num, aligned);
   }
   template <TPosition P>
   void InitBuffer(TBuf<P>& buf, uint32_t len, const char* file = __builtin_FILE(),
                   int line = __builtin_LINE()) {
     uint32_t aligned = align32(len);
-    buf.bind(core_, allocate(aligned, "TBuf", 1, len, file, line), aligned);
+    buf.bind(core_, allocate(P, aligned, "TBuf", 1, len, file, line), aligned);
   }
   // An event id for a SetFlag/WaitFlag pair (0..7, handed out in turn).
   TEventID FetchEventID(HardEvent) { return static_cast<TEventID>(next_event_++ % 8); }
-  uint32_t used_bytes() const { return used_; }
+  // Bytes allocated so far in the UB (an AIV) or L1 (an AIC).
+  uint32_t used_bytes() const { return used_[0]; }
 
  private:
   static uint32_t align32(uint32_t n) { return (n + 31) / 32 * 32; }
-  uint32_t allocate(uint64_t bytes, const char* kind, int num, uint32_t len, const char* file,
-                    int line);
+  uint32_t allocate(TPosition pos, uint64_t bytes, const char* kind, int num, uint32_t len,
+                    const char* file, int line);
   detail::CoreState* state_;
   ascend::model::Core* core_;
-  uint32_t used_ = 0;
+  std::array<uint32_t, 5> used_{};  // per local buffer (detail::buffer_of)
   int next_event_ = 0;
 };
 

@@ -1,0 +1,475 @@
+// The cube core's (AIC) instructions, as Ascend C names them: DataCopy GM -> L1 (plain, or ND -> NZ
+// on the way), LoadData L1 -> L0A/L0B (512-B fractals, optionally transposed), Mmad (L0A x L0B ->
+// L0C, fp32/int32 accumulation), Fixpipe L0C -> GM (cast, dequantization, ReLU, NZ -> ND on the
+// way), and the bias's L1 -> BiasTable copy.
+//
+// Layouts (elements; C0 = 32 B / element size, 16 for b16, 32 for int8):
+//  - L1 "NZ", what Nd2Nz writes: the C0-column block c of row r at
+//    c * dstNzC0Stride * C0 + r * dstNzNStride * C0.
+//  - L0A (zZ): A is m x k; fractal (mb, kb), 16 rows x C0, at (mb * ceil(k/C0) + kb) * 16 * C0,
+//    row-major inside.
+//  - L0B: B is k x n; fractal (kb, nb), C0 x 16, at (kb * ceil(n/16) + nb) * C0 * 16, stored
+//  n-major
+//    inside (element (k, n) of the fractal at n * C0 + k): what LoadData with ifTranspose makes of
+//    an NZ B in L1.
+//  - L0C (NZ): C is m x n, fp32 or int32; element (i, j) at
+//    (j / 16) * ceil(m/16) * 256 + i * 16 + j % 16 (Fixpipe's srcStride = ceil(m/16) * 16).
+// The accumulation order inside a Mmad is not published: it is modelled as ascending k, one fp32
+// rounding per multiply-add (products of fp16/bf16 are exact in fp32), starting from L0C, zero
+// (cmatrixInitVal) or the bias (cmatrixSource). A K loop of Mmads into one L0C block therefore
+// gives the same bits as one sequential fp32 sum over K, whatever the tiling.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "sim/api/data_copy.h"
+#include "sim/api/tensor.h"
+
+namespace AscendC {
+
+struct Nd2NzParams {
+  uint16_t ndNum = 1;
+  uint16_t nValue = 0;             // rows
+  uint16_t dValue = 0;             // columns, in elements
+  uint16_t srcNdMatrixStride = 0;  // elements between the ND matrices
+  uint16_t srcDValue = 0;          // the source row pitch, in elements
+  uint16_t dstNzC0Stride = 0;      // C0 blocks between column blocks in L1
+  uint16_t dstNzNStride = 1;       // C0 blocks between rows in L1
+  uint16_t dstNzMatrixStride = 0;  // elements between the NZ matrices
+};
+
+struct LoadData2DParams {
+  uint16_t startIndex = 0;  // first source fractal
+  uint8_t repeatTimes = 0;  // fractals moved
+  uint16_t srcStride = 0;   // fractals between two source fractals
+  uint8_t sid = 0;
+  uint16_t dstGap = 0;  // fractals skipped after each destination fractal
+  bool ifTranspose = false;
+  uint8_t addrMode = 0;
+};
+
+struct MmadParams {
+  uint16_t m = 0;
+  uint16_t n = 0;
+  uint16_t k = 0;
+  bool isBias = false;
+  int32_t fmOffset = 0;
+  bool enSsparse = false;
+  bool enWinogradA = false;
+  bool enWinogradB = false;
+  uint8_t unitFlag = 0;
+  bool kDirectionAlign = false;
+  bool cmatrixSource = false;  // true: C starts from the bias (BiasTable)
+  bool cmatrixInitVal = true;  // true: C starts from 0; false: accumulates onto L0C
+};
+
+enum QuantMode_t : uint8_t { NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, REQ8, VREQ8 };
+
+struct FixpipeParamsV220 {
+  uint16_t nSize = 0;
+  uint16_t mSize = 0;
+  uint16_t srcStride = 0;  // rows of the L0C block (ceil(m/16) * 16)
+  uint32_t dstStride = 0;  // ND row length in GM, in elements
+  QuantMode_t quantPre = NoQuant;
+  uint64_t deqScalar = 0;  // DEQF16: the fp32 scale in its low 32 bits
+  uint16_t ndNum = 1;
+  uint16_t srcNdStride = 0;
+  uint16_t dstNdStride = 0;
+  bool reluEn = false;
+  uint8_t unitFlag = 0;
+  bool isChannelSplit = false;
+};
+
+enum class CO2Layout : uint8_t { NZ, ROW_MAJOR };
+struct FixpipeConfig {
+  CO2Layout format;
+};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+
+namespace detail {
+
+// One cube instruction: its pipe, its work, what it reads when it starts and does when it ends.
+struct CubeOp {
+  std::function<void()> start;   // a DMA's read of its source (null: none)
+  std::function<void()> finish;  // the result written
+};
+// Local byte ranges an instruction reads and writes (for the race check and the scalar's claims).
+struct LocalRange {
+  uint64_t lo, hi;
+};
+void issue_cube(m::PipeId pipe, const m::Work& work, const char* name,
+                std::initializer_list<LocalRange> reads, std::initializer_list<LocalRange> writes,
+                uint64_t gm_lo, uint64_t gm_hi, bool gm_write, std::unique_ptr<CubeOp> op);
+// The buffer (detail::buffer_of numbering) that holds a local tensor's bytes; a kernel fault when
+// it is not `want` (-1: any).
+int local_buffer(const m::Core* c, uint64_t offset, uint64_t bytes, int want, const char* instr,
+                 const char* what);
+void require_aic(const char* instr);
+template <class T>
+constexpr uint32_t c0() {
+  return 32 / sizeof(T);
+}
+inline uint32_t ceil_div(uint32_t a, uint32_t b) {
+  return (a + b - 1) / b;
+}
+// fp32 multiply-add in the accumulator's type (fp32: one rounding; int32: wraps).
+template <class Acc, class T>
+inline Acc mac(Acc acc, T a, T b) {
+  if constexpr (std::is_same_v<Acc, int32_t>) {
+    return static_cast<int32_t>(static_cast<uint32_t>(acc) +
+                                static_cast<uint32_t>(int32_t{a} * int32_t{b}));
+  } else {
+    return acc + static_cast<float>(to_double(a)) * static_cast<float>(to_double(b));
+  }
+}
+}  // namespace detail
+
+// GM -> L1 (A1/B1/C1), ND -> NZ on the way (MTE2).
+template <class T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) {
+  const char* name = "DataCopy(ND2NZ)";
+  detail::require_aic(name);
+  constexpr uint32_t C0 = detail::c0<T>();
+  if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0)
+    detail::fault(std::string(name) + " of 0 bytes");
+  if (p.ndNum > 4095 || p.nValue > 16384)
+    detail::fault(std::string(name) + ": ndNum " + std::to_string(p.ndNum) + " > 4095 or nValue " +
+                  std::to_string(p.nValue) + " > 16384");
+  if (p.srcDValue < p.dValue)
+    detail::fault(std::string(name) + ": srcDValue " + std::to_string(p.srcDValue) + " < dValue " +
+                  std::to_string(p.dValue));
+  const uint32_t cols = detail::ceil_div(p.dValue, C0);
+  const uint64_t src_elems = uint64_t{p.ndNum - 1u} * p.srcNdMatrixStride +
+                             uint64_t{p.nValue - 1u} * p.srcDValue + p.dValue;
+  if (src_elems > src.GetSize())
+    detail::fault(std::string(name) + " from " + detail::describe_gm(src.address()) + ": " +
+                  std::to_string(src_elems) + " elements beyond its GlobalTensor of " +
+                  std::to_string(src.GetSize()));
+  const uint64_t dst_elems = uint64_t{p.ndNum - 1u} * p.dstNzMatrixStride +
+                             uint64_t{cols - 1} * p.dstNzC0Stride * C0 +
+                             uint64_t{p.nValue - 1u} * p.dstNzNStride * C0 + C0;
+  if (dst_elems > dst.GetSize())
+    detail::fault(std::string(name) + ": " + std::to_string(dst_elems) +
+                  " elements of L1 beyond a LocalTensor of " + std::to_string(dst.GetSize()));
+  detail::local_buffer(dst.owner(), dst.ub_offset(), dst_elems * sizeof(T), 0, name, "dst (L1)");
+  ascend::model::Work w;
+  w.kind = ascend::model::Work::Kind::DmaIn;
+  w.amount = uint64_t{p.ndNum} * p.nValue * p.dValue * sizeof(T);
+  w.gm = src.address();
+  auto op = std::make_unique<detail::CubeOp>();
+  auto staged = std::make_shared<std::vector<T>>();
+  op->start = [src, p, staged] {
+    staged->resize(uint64_t{p.ndNum} * p.nValue * p.dValue);
+    T* s = staged->data();
+    for (uint32_t nd = 0; nd < p.ndNum; ++nd)
+      for (uint32_t r = 0; r < p.nValue; ++r, s += p.dValue)
+        detail::memory().read(
+            src.address() +
+                (uint64_t{nd} * p.srcNdMatrixStride + uint64_t{r} * p.srcDValue) * sizeof(T),
+            s, uint64_t{p.dValue} * sizeof(T));
+  };
+  op->finish = [dst, p, staged, cols, C0 = C0] {
+    const T* s = staged->data();
+    T* d0 = dst.ptr();
+    for (uint32_t nd = 0; nd < p.ndNum; ++nd)
+      for (uint32_t r = 0; r < p.nValue; ++r, s += p.dValue)
+        for (uint32_t c = 0; c < cols; ++c) {
+          T* d = d0 + uint64_t{nd} * p.dstNzMatrixStride + uint64_t{c} * p.dstNzC0Stride * C0 +
+                 uint64_t{r} * p.dstNzNStride * C0;
+          uint32_t n = std::min(C0, p.dValue - c * C0);
+          std::memcpy(d, s + c * C0, n * sizeof(T));
+          std::memset(static_cast<void*>(d + n), 0, (C0 - n) * sizeof(T));  // padded to 32 B
+        }
+  };
+  detail::issue_cube(ascend::model::PipeId::MTE2, w, name, {},
+                     {{dst.ub_offset(), dst.ub_offset() + dst_elems * sizeof(T)}}, src.address(),
+                     src.address() + src_elems * sizeof(T), false, std::move(op));
+}
+
+// L1 -> L0A (A2) or L0B (B2), 512-B fractals (MTE1).
+template <class T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
+  const char* name = "LoadData";
+  detail::require_aic(name);
+  if (p.repeatTimes == 0) detail::fault("LoadData of 0 fractals");
+  if (p.ifTranspose && sizeof(T) != 2)
+    detail::fault("LoadData: ifTranspose works on b16 data only");
+  constexpr uint64_t kFractal = 512;
+  const uint64_t src_end =
+      (uint64_t{p.startIndex} + uint64_t{p.repeatTimes - 1u} * p.srcStride + 1) * kFractal;
+  const uint64_t dst_end = (uint64_t{p.repeatTimes - 1u} * (1u + p.dstGap) + 1) * kFractal;
+  if (src_end > uint64_t{src.GetSize()} * sizeof(T) ||
+      dst_end > uint64_t{dst.GetSize()} * sizeof(T))
+    detail::fault(
+        "LoadData: fractals beyond the " +
+        std::string(src_end > uint64_t{src.GetSize()} * sizeof(T) ? "source" : "destination") +
+        " LocalTensor");
+  detail::local_buffer(src.owner(), src.ub_offset(), src_end, 0, name, "src (L1)");
+  int to = detail::local_buffer(dst.owner(), dst.ub_offset(), dst_end, -1, name, "dst");
+  if (to != 1 && to != 2)
+    detail::fault("LoadData: the destination must be in L0A (A2) or L0B (B2)");
+  ascend::model::Work w;
+  w.kind = ascend::model::Work::Kind::Mte1;
+  w.to_l0b = to == 2;
+  w.amount = uint64_t{p.repeatTimes} * kFractal;
+  auto op = std::make_unique<detail::CubeOp>();
+  op->finish = [dst, src, p] {
+    const uint8_t* s0 = reinterpret_cast<const uint8_t*>(src.ptr());
+    uint8_t* d0 = reinterpret_cast<uint8_t*>(dst.ptr());
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+      const uint8_t* s = s0 + (uint64_t{p.startIndex} + uint64_t{r} * p.srcStride) * kFractal;
+      uint8_t* d = d0 + uint64_t{r} * (1u + p.dstGap) * kFractal;
+      if (!p.ifTranspose) {
+        std::memcpy(d, s, kFractal);
+        continue;
+      }
+      for (int i = 0; i < 16; ++i)  // a 16 x 16 b16 fractal, transposed
+        for (int j = 0; j < 16; ++j) std::memcpy(d + (j * 16 + i) * 2, s + (i * 16 + j) * 2, 2);
+    }
+  };
+  uint64_t src_lo = src.ub_offset() + uint64_t{p.startIndex} * kFractal;
+  detail::issue_cube(ascend::model::PipeId::MTE1, w, name, {{src_lo, src.ub_offset() + src_end}},
+                     {{dst.ub_offset(), dst.ub_offset() + dst_end}}, 0, 0, false, std::move(op));
+}
+
+namespace detail {
+template <class Acc, class T>
+void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<T>& b,
+          const LocalTensor<float>* bias, const MmadParams& p) {
+  const char* name = "Mmad";
+  require_aic(name);
+  static_assert(std::is_same_v<Acc, float> || std::is_same_v<Acc, int32_t>,
+                "Mmad accumulates in float (L0C fp32) or int32_t");
+  static_assert(std::is_same_v<T, int8_t> == std::is_same_v<Acc, int32_t>,
+                "Mmad: int8 operands accumulate in int32_t, floating ones in float");
+  if (p.m == 0 || p.n == 0 || p.k == 0 || p.m > 4095 || p.n > 4095 || p.k > 4095)
+    fault("Mmad: m, n, k = " + std::to_string(p.m) + ", " + std::to_string(p.n) + ", " +
+          std::to_string(p.k) + " outside [1, 4095]");
+  constexpr uint32_t C0 = c0<T>();
+  const uint32_t mb = ceil_div(p.m, 16), kb = ceil_div(p.k, C0), nb = ceil_div(p.n, 16);
+  const uint64_t a_bytes = uint64_t{mb} * kb * 512, b_bytes = uint64_t{kb} * nb * 512,
+                 c_bytes = uint64_t{mb} * nb * 256 * sizeof(Acc);
+  if (a_bytes > uint64_t{a.GetSize()} * sizeof(T) || b_bytes > uint64_t{b.GetSize()} * sizeof(T) ||
+      c_bytes > uint64_t{c.GetSize()} * sizeof(Acc))
+    fault("Mmad " + std::to_string(p.m) + "x" + std::to_string(p.k) + "x" + std::to_string(p.n) +
+          ": an operand's fractals go beyond its LocalTensor");
+  local_buffer(a.owner(), a.ub_offset(), a_bytes, 1, name, "A (L0A)");
+  local_buffer(b.owner(), b.ub_offset(), b_bytes, 2, name, "B (L0B)");
+  local_buffer(c.owner(), c.ub_offset(), c_bytes, 3, name, "C (L0C)");
+  const bool from_bias = p.cmatrixSource;
+  if (from_bias) {
+    if (!bias) fault("Mmad: cmatrixSource without a bias tensor");
+    local_buffer(bias->owner(), bias->ub_offset(), uint64_t{p.n} * 4, 4, name, "bias (BT)");
+  }
+  ascend::model::Work w;
+  w.kind = ascend::model::Work::Kind::Mmad;
+  w.m = p.m;
+  w.k = p.k;
+  w.n = p.n;
+  w.int8 = sizeof(T) == 1;
+  auto op = std::make_unique<CubeOp>();
+  LocalTensor<float> bt = bias ? *bias : LocalTensor<float>();
+  op->finish = [c, a, b, bt, p, from_bias, mb, kb, nb] {
+    Acc* cp = c.ptr();
+    const T* ap = a.ptr();
+    const T* bp = b.ptr();
+    const float* bias_p = from_bias ? bt.ptr() : nullptr;
+    for (uint32_t i = 0; i < p.m; ++i)
+      for (uint32_t j = 0; j < p.n; ++j) {
+        Acc& out = cp[uint64_t{j / 16} * mb * 256 + i * 16 + j % 16];
+        Acc acc = from_bias ? static_cast<Acc>(bias_p[j]) : p.cmatrixInitVal ? Acc{} : out;
+        const T* arow = ap + uint64_t{i / 16} * kb * 16 * C0 + (i % 16) * C0;
+        const T* bcol = bp + uint64_t{j / 16} * C0 * 16 + (j % 16) * C0;
+        for (uint32_t k = 0; k < p.k; ++k)
+          acc = mac(acc, arow[uint64_t{k / C0} * 16 * C0 + k % C0],
+                    bcol[uint64_t{k / C0} * nb * C0 * 16 + k % C0]);
+        out = acc;
+      }
+  };
+  std::initializer_list<LocalRange> reads = {{a.ub_offset(), a.ub_offset() + a_bytes},
+                                             {b.ub_offset(), b.ub_offset() + b_bytes}};
+  issue_cube(ascend::model::PipeId::M, w, name, reads, {{c.ub_offset(), c.ub_offset() + c_bytes}},
+             0, 0, false, std::move(op));
+}
+}  // namespace detail
+
+// C (L0C) = A (L0A) x B (L0B), from 0, or accumulated onto C (cmatrixInitVal = false).
+template <class Acc, class T>
+void Mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<T>& b,
+          const MmadParams& p) {
+  detail::mmad(c, a, b, nullptr, p);
+}
+// The same, starting from the bias in the BiasTable (C2) when cmatrixSource is set.
+template <class Acc, class T>
+void Mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<T>& b,
+          const LocalTensor<float>& bias, const MmadParams& p) {
+  detail::mmad(c, a, b, &bias, p);
+}
+
+namespace detail {
+template <class D, class S>
+D fix_convert(S v, const FixpipeParamsV220& p, float scale) {
+  double x;
+  if (p.quantPre == DEQF16 || p.quantPre == VDEQF16) {
+    x = static_cast<double>(static_cast<float>(v) * scale);  // int32 x fp32 scale, in fp32
+  } else {
+    x = to_double(v);
+  }
+  if (p.reluEn && x < 0) x = 0;
+  return cast_to<D>(x, RoundMode::CAST_RINT);
+}
+
+template <class D, class S>
+void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
+             const LocalTensor<uint64_t>* scales, const FixpipeParamsV220& p, CO2Layout layout) {
+  const char* name = "Fixpipe";
+  require_aic(name);
+  if (layout != CO2Layout::ROW_MAJOR)
+    fault("Fixpipe: only the ND (CFG_ROW_MAJOR) output is modelled");
+  if (p.mSize == 0 || p.nSize == 0) fault("Fixpipe of 0 bytes");
+  if (p.nSize > 4095 || p.mSize > 8192)
+    fault("Fixpipe: nSize " + std::to_string(p.nSize) + " > 4095 or mSize " +
+          std::to_string(p.mSize) + " > 8192 (NZ2ND)");
+  if (p.srcStride < p.mSize || p.srcStride % 16)
+    fault("Fixpipe: srcStride " + std::to_string(p.srcStride) +
+          " must be a multiple of 16 and at least mSize " + std::to_string(p.mSize));
+  if (p.dstStride < p.nSize) fault("Fixpipe: dstStride below nSize");
+  const bool deq = p.quantPre == DEQF16 || p.quantPre == VDEQF16;
+  if (deq != std::is_same_v<S, int32_t>)
+    fault("Fixpipe: DEQF16/VDEQF16 read an int32 L0C, the other modes a float one");
+  if (p.quantPre == REQ8 || p.quantPre == VREQ8) fault("Fixpipe: REQ8/VREQ8 are not modelled");
+  if ((p.quantPre == F322F16 || deq) != std::is_same_v<D, half> ||
+      (p.quantPre == F322BF16) != std::is_same_v<D, bfloat16_t>)
+    fault("Fixpipe: the destination type does not match quantPre");
+  if (p.quantPre == VDEQF16 && !scales) fault("Fixpipe: VDEQF16 needs its scales in L1");
+  const uint32_t nb = ceil_div(p.nSize, 16);
+  const uint64_t src_bytes = uint64_t{nb} * p.srcStride * 16 * sizeof(S);
+  if (src_bytes > uint64_t{src.GetSize()} * sizeof(S)) fault("Fixpipe: beyond its L0C LocalTensor");
+  local_buffer(src.owner(), src.ub_offset(), src_bytes, 3, name, "src (L0C)");
+  if (scales)
+    local_buffer(scales->owner(), scales->ub_offset(), uint64_t{p.nSize} * 8, 0, name,
+                 "scales (L1)");
+  const uint64_t dst_elems = uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
+  if (dst_elems > dst.GetSize())
+    fault(std::string(name) + " to " + describe_gm(dst.address()) + ": " +
+          std::to_string(dst_elems) + " elements beyond its GlobalTensor of " +
+          std::to_string(dst.GetSize()));
+  ascend::model::Work w;
+  w.kind = ascend::model::Work::Kind::DmaOut;
+  w.amount = uint64_t{p.mSize} * p.nSize * sizeof(D);
+  w.gm = dst.address();
+  auto op = std::make_unique<CubeOp>();
+  auto staged = std::make_shared<std::vector<D>>();
+  LocalTensor<uint64_t> sc = scales ? *scales : LocalTensor<uint64_t>();
+  const bool vector_scale = p.quantPre == VDEQF16;
+  op->start = [src, sc, p, staged, vector_scale] {  // L0C read and converted on the way
+    staged->resize(uint64_t{p.mSize} * p.nSize);
+    const S* s = src.ptr();
+    float scalar;
+    uint32_t low = static_cast<uint32_t>(p.deqScalar);
+    std::memcpy(&scalar, &low, 4);
+    for (uint32_t j = 0; j < p.nSize; ++j) {
+      float scale = scalar;
+      if (vector_scale) {
+        uint32_t l = static_cast<uint32_t>(sc.ptr()[j]);
+        std::memcpy(&scale, &l, 4);
+      }
+      for (uint32_t i = 0; i < p.mSize; ++i)
+        (*staged)[uint64_t{i} * p.nSize + j] =
+            fix_convert<D>(s[uint64_t{j / 16} * p.srcStride * 16 + i * 16 + j % 16], p, scale);
+    }
+  };
+  op->finish = [dst, p, staged] {
+    for (uint32_t i = 0; i < p.mSize; ++i)
+      memory().write(dst.address() + uint64_t{i} * p.dstStride * sizeof(D),
+                     staged->data() + uint64_t{i} * p.nSize, uint64_t{p.nSize} * sizeof(D));
+  };
+  std::initializer_list<LocalRange> none = {};
+  issue_cube(ascend::model::PipeId::FIX, w, name, {{src.ub_offset(), src.ub_offset() + src_bytes}},
+             none, dst.address(), dst.address() + dst_elems * sizeof(D), true, std::move(op));
+}
+}  // namespace detail
+
+// L0C -> GM (FIXPIPE), ND rows of dstStride elements: fp32 -> fp16/bf16 (F322F16/F322BF16), int32
+// x a scalar (DEQF16) or per-column (VDEQF16) fp32 scale -> fp16, fp32 -> fp32 (NoQuant); ReLU
+// when reluEn. Rounding: to nearest even.
+template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p) {
+  detail::fixpipe(dst, src, nullptr, p, config.format);
+}
+template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
+             const LocalTensor<uint64_t>& cbufWorkspace, const FixpipeParamsV220& p) {
+  detail::fixpipe(dst, src, &cbufWorkspace, p, config.format);
+}
+
+// L1 (C1) -> BiasTable (C2) on MTE1: blockLen 32-B blocks of fp32 bias (or fp16, widened).
+template <class S>
+void DataCopy(const LocalTensor<float>& dst, const LocalTensor<S>& src, const DataCopyParams& p) {
+  const char* name = "DataCopy(L1->BT)";
+  detail::require_aic(name);
+  static_assert(std::is_same_v<S, float> || std::is_same_v<S, half>,
+                "the bias goes into the BiasTable from fp32 or fp16");
+  if (p.blockCount != 1) detail::fault(std::string(name) + ": one block only");
+  const uint64_t src_bytes = uint64_t{p.blockLen} * 32;
+  const uint64_t n = src_bytes / sizeof(S);
+  detail::local_buffer(src.owner(), src.ub_offset(), src_bytes, 0, name, "src (L1)");
+  detail::local_buffer(dst.owner(), dst.ub_offset(), n * 4, 4, name, "dst (BT)");
+  ascend::model::Work w;
+  w.kind = ascend::model::Work::Kind::Mte1;
+  w.amount = src_bytes;
+  auto op = std::make_unique<detail::CubeOp>();
+  op->finish = [dst, src, n] {
+    for (uint64_t i = 0; i < n; ++i) dst.ptr()[i] = static_cast<float>(to_double(src.ptr()[i]));
+  };
+  detail::issue_cube(ascend::model::PipeId::MTE1, w, name,
+                     {{src.ub_offset(), src.ub_offset() + src_bytes}},
+                     {{dst.ub_offset(), dst.ub_offset() + n * 4}}, 0, 0, false, std::move(op));
+}
+
+// ---- the AIC and AIV together ----
+
+// The kind of core running the code (Ascend C compiles a mixed kernel once per kind).
+inline bool IsAic() {
+  return detail::core().core_kind() == ascend::model::CoreKind::Aic;
+}
+#define ASCEND_IS_AIC (::AscendC::IsAic())
+#define ASCEND_IS_AIV (!::AscendC::IsAic())
+#define ASCEND_IS_NOT_AIC (!::AscendC::IsAic())
+#define ASCEND_IS_NOT_AIV (::AscendC::IsAic())
+
+// Which AIV of its AI Core (0 or 1) in a 1:2 mixed kernel; 0 elsewhere.
+inline int64_t GetSubBlockIdx() {
+  return detail::core().sub_block_idx();
+}
+// AIVs per AIC in a mixed kernel (2 at 1:2), 1 elsewhere.
+inline int64_t GetTaskRation() {
+  return detail::core().task_ration();
+}
+
+namespace detail {
+void cross_set(int mode, pipe_t pipe, int flag);
+void cross_wait(int mode, int flag);
+}  // namespace detail
+
+// Sets cross-core flag `flagId` of this core's peers once the earlier instructions of `pipe` have
+// completed: mode 0 every core of its kind in the launch, 1 both AIVs of its AI Core, 2 an AIC's
+// AIVs (from the AIC) or its AIC (from an AIV).
+template <uint8_t modeId, pipe_t pipe>
+void CrossCoreSetFlag(uint16_t flagId) {
+  detail::cross_set(modeId, pipe, flagId);
+}
+// Waits (the scalar stops issuing) until the flag's counter covers the mode's sets (mode 0: every
+// core of the kind; 1: both AIVs; 2: an AIV waits for its AIC's set, an AIC for all its AIVs'),
+// then takes them.
+template <uint8_t modeId = 2, pipe_t pipe = PIPE_S>
+void CrossCoreWaitFlag(uint16_t flagId) {
+  detail::cross_wait(modeId, flagId);
+}
+
+}  // namespace AscendC

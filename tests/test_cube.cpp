@@ -1,0 +1,346 @@
+// The cube core (AIC) and its primitives: a matmul written by hand with Nd2Nz DataCopy, LoadData,
+// Mmad and Fixpipe gives the bits of a sequential fp32 sum; each unit's time is the cost model's,
+// to the cycle; cross-core flags and the mixed SyncAll order AIC and AIV work; misuse is a kernel
+// fault.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "sim/api/kernel_operator.h"
+#include "tests/harness.h"
+#include "tests/kernel_helpers.h"
+
+namespace {
+
+using namespace AscendC;
+using ascend::LaunchShape;
+using ascend::RunOptions;
+using ascend::SimError;
+using ascend::test::Bench;
+using ascend::test::global;
+using ascend::test::Order;
+namespace m = ascend::model;
+
+RunOptions with_aic() {
+  RunOptions o;
+  o.aic = true;
+  return o;
+}
+
+template <class T, TPosition P>
+LocalTensor<T> local(TPipe& pipe, uint32_t count) {
+  TBuf<P> buf;
+  pipe.InitBuffer(buf, count * sizeof(T));
+  return buf.template Get<T>(count);
+}
+
+std::vector<half> random_half(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> d(-2, 2);
+  std::vector<half> v(n);
+  for (half& h : v) h = to_half(d(rng), RoundMode::CAST_RINT);
+  return v;
+}
+
+// C = A x B in fp32, one rounding per multiply-add in ascending k, then rounded to fp16.
+std::vector<half> reference(const std::vector<half>& a, const std::vector<half>& b, int M, int K,
+                            int N) {
+  std::vector<half> c(static_cast<size_t>(M) * N);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = 0;
+      for (int k = 0; k < K; ++k) acc += to_float(a[i * K + k]) * to_float(b[k * N + j]);
+      c[i * N + j] = to_half(acc, RoundMode::CAST_RINT);
+    }
+  return c;
+}
+
+// One AIC multiplies A (M x K) by B (K x N), both ND fp16 in GM, in K steps of kstep: ND -> NZ
+// into L1, fractals into L0A/L0B, Mmads accumulating in L0C, Fixpipe to fp16 ND.
+void matmul_by_hand(uint64_t ga, uint64_t gb, uint64_t gc, int M, int K, int N, int kstep) {
+  const uint32_t mp = (M + 15) / 16 * 16, kp = (K + 15) / 16 * 16, np = (N + 15) / 16 * 16;
+  const uint32_t mb = mp / 16, nb = np / 16;
+  TPipe pipe;
+  LocalTensor<half> a1 = local<half, TPosition::A1>(pipe, mp * kp);
+  LocalTensor<half> b1 = local<half, TPosition::B1>(pipe, kp * np);
+  LocalTensor<half> a2 = local<half, TPosition::A2>(pipe, mp * kstep);
+  LocalTensor<half> b2 = local<half, TPosition::B2>(pipe, kstep * np);
+  LocalTensor<float> c1 = local<float, TPosition::CO1>(pipe, mp * np);
+  Nd2NzParams pa;
+  pa.nValue = M;
+  pa.dValue = K;
+  pa.srcDValue = K;
+  pa.dstNzC0Stride = mp;
+  DataCopy(a1, global<half>(ga, uint64_t(M) * K), pa);
+  Nd2NzParams pb;
+  pb.nValue = K;
+  pb.dValue = N;
+  pb.srcDValue = N;
+  pb.dstNzC0Stride = kp;
+  DataCopy(b1, global<half>(gb, uint64_t(K) * N), pb);
+  Order<HardEvent::MTE2_MTE1>();
+  for (int k0 = 0; k0 < K; k0 += kstep) {
+    const uint32_t kk = std::min(kstep, K - k0), kb = (kk + 15) / 16, kb0 = k0 / 16;
+    if (k0 > 0) Order<HardEvent::M_MTE1>();  // the last Mmad has read L0A/L0B
+    for (uint32_t i = 0; i < mb; ++i) {      // A: fractal (i, kb0 + j) -> L0A (i, j)
+      LoadData2DParams l;
+      l.startIndex = kb0 * mb + i;
+      l.repeatTimes = kb;
+      l.srcStride = mb;
+      LoadData(a2[i * kb * 256], a1, l);
+    }
+    for (uint32_t j = 0; j < kb; ++j) {  // B: fractal (kb0 + j, n) -> L0B (j, n), transposed
+      LoadData2DParams l;
+      l.startIndex = kb0 + j;
+      l.repeatTimes = nb;
+      l.srcStride = kp / 16;
+      l.ifTranspose = true;
+      LoadData(b2[j * nb * 256], b1, l);
+    }
+    Order<HardEvent::MTE1_M>();
+    MmadParams mm;
+    mm.m = M;
+    mm.n = N;
+    mm.k = kk;
+    mm.cmatrixInitVal = k0 == 0;
+    Mmad(c1, a2, b2, mm);
+  }
+  Order<HardEvent::M_FIX>();
+  FixpipeParamsV220 f;
+  f.mSize = M;
+  f.nSize = N;
+  f.srcStride = mp;
+  f.dstStride = N;
+  f.quantPre = F322F16;
+  Fixpipe(global<half>(gc, uint64_t(M) * N), c1, f);
+}
+
+struct Shape {
+  int m, k, n, kstep;
+};
+
+TEST(CubePrimitives, MatmulByHandGivesTheSequentialFp32SumRoundedOnce) {
+  for (Shape s : {Shape{40, 70, 50, 32}, Shape{16, 16, 16, 16}, Shape{1, 100, 33, 64},
+                  Shape{64, 256, 128, 256}}) {
+    SCOPED_TRACE(testing::Message() << s.m << "x" << s.k << "x" << s.n << " k step " << s.kstep);
+    auto r = ascend::test::in_child([&] {
+      Bench b({}, 1, with_aic());
+      std::vector<half> a = random_half(size_t(s.m) * s.k, 1),
+                        bm = random_half(size_t(s.k) * s.n, 2);
+      uint64_t ga = b.alloc(a.size() * 2), gb = b.alloc(bm.size() * 2),
+               gc = b.alloc(size_t(s.m) * s.n * 2);
+      b.sim().write(ga, a.data(), a.size() * 2);
+      b.sim().write(gb, bm.data(), bm.size() * 2);
+      b.run(LaunchShape::mixed(1, 0), [&] { matmul_by_hand(ga, gb, gc, s.m, s.k, s.n, s.kstep); });
+      std::vector<half> c(size_t(s.m) * s.n);
+      b.sim().read(gc, c.data(), c.size() * 2);
+      std::vector<half> want = reference(a, bm, s.m, s.k, s.n);
+      int bad = 0;
+      for (size_t i = 0; i < c.size(); ++i) bad += c[i] != want[i];
+      return nlohmann::json{{"bad", bad}, {"n", c.size()}};
+    });
+    EXPECT_EQ(r["bad"], 0) << r.dump();
+  }
+}
+
+// The cube's and MTE1's time is the cost model's, to the cycle: one Mmad of 128 x 64 x 256 holds
+// the cube 8 x 4 x 16 fractal steps plus cube.mmad_overhead_cycles; a 32-KiB L1 -> L0B load holds
+// MTE1 for setup + 32768 / 128 cycles.
+TEST(CubeTiming, MmadAndLoadDataHoldTheirUnitsForTheCostModelsCycles) {
+  Bench b({}, 1, with_aic());
+  auto& rec = b.run(LaunchShape::mixed(1, 0), [&] {
+    TPipe pipe;
+    LocalTensor<half> b1 = local<half, TPosition::B1>(pipe, 64 * 256);
+    LocalTensor<half> a2 = local<half, TPosition::A2>(pipe, 128 * 64);
+    LocalTensor<half> b2 = local<half, TPosition::B2>(pipe, 64 * 256);
+    LocalTensor<float> c1 = local<float, TPosition::CO1>(pipe, 128 * 256);
+    LoadData2DParams l;
+    l.repeatTimes = 64;  // 64 fractals = 32 KiB
+    l.srcStride = 1;
+    LoadData(b2, b1, l);
+    Order<HardEvent::MTE1_M>();
+    MmadParams p;
+    p.m = 128;
+    p.k = 64;
+    p.n = 256;
+    Mmad(c1, a2, b2, p);
+  });
+  const m::CoreTiming& t = b.timing();
+  const auto& aic = rec.ranks[0].aics[0];
+  EXPECT_EQ(aic["cube.busy_ps"], t.clock.cycles(8 * 4 * 16 + t.cube.mmad_overhead_cycles));
+  EXPECT_EQ(aic["CUBE.instrs"], 1u);
+  EXPECT_EQ(aic["mte1.busy_ps"], t.clock.cycles(t.cube.mte1_setup_cycles + 32768 / 128));
+  EXPECT_EQ(aic["mte1.bytes"], 32768u);
+}
+
+// CrossCoreSetFlag<2, PIPE_FIX> on the AIC releases both its AIVs crosscore.flag_cycles after the
+// FIX pipe's earlier work completes, not a cycle sooner; the AIVs' sets release the AIC only once
+// both have arrived.
+TEST(CubeSync, CrossCoreFlagsReleaseTheirPeersAfterTheFlagLatency) {
+  Bench b({}, 1, with_aic());
+  uint64_t out = b.alloc(64 * 1024);
+  uint64_t times = b.alloc(64);
+  b.run(LaunchShape::mixed(1, 2), [&] {
+    TPipe pipe;
+    GlobalTensor<uint64_t> t = global<uint64_t>(times, 8);
+    if (ASCEND_IS_AIC) {
+      LocalTensor<float> c1 = local<float, TPosition::CO1>(pipe, 64 * 64);
+      FixpipeParamsV220 f;
+      f.mSize = 64;
+      f.nSize = 64;
+      f.srcStride = 64;
+      f.dstStride = 64;
+      Fixpipe(global<float>(out, 64 * 64), c1, f);
+      CrossCoreSetFlag<2, PIPE_FIX>(3);
+      PipeBarrier<PIPE_ALL>();
+      t.SetValue(0, SimNowPs());  // FIX done (the set ran then)
+      CrossCoreWaitFlag<2>(5);    // both AIVs
+      t.SetValue(1, SimNowPs());
+    } else {
+      CrossCoreWaitFlag<2>(3);
+      t.SetValue(2 + GetSubBlockIdx(), SimNowPs());
+      SimStall(1000 * (1 + GetSubBlockIdx()));  // AIV 1 sets later
+      t.SetValue(4 + GetSubBlockIdx(), SimNowPs());
+      LocalTensor<float> u = ascend::test::ub_tensor<float>(pipe, 8);
+      DataCopy(global<float>(out, 8), u, 8);  // a set waits for its pipe's earlier work
+      CrossCoreSetFlag<2, PIPE_MTE3>(5);
+    }
+  });
+  std::vector<uint64_t> v(8);
+  b.sim().read(times, v.data(), 64);
+  const m::CoreTiming& tm = b.timing();
+  const uint64_t flag = tm.clock.cycles(tm.crosscore_flag_cycles);
+  const uint64_t gm = tm.clock.cycles(tm.scalar_gm_latency_cycles);
+  const uint64_t issue = tm.clock.cycles(tm.issue_cycles);
+  // The AIC recorded the FIX completion (its PipeBarrier) then paid a SetValue before storing it.
+  uint64_t fix_done = v[0] - gm;
+  for (int s = 0; s < 2; ++s) EXPECT_EQ(v[2 + s], fix_done + flag + gm) << "AIV " << s;
+  // The AIC waits for the later AIV's set: its MTE3 write completes, then the flag travels.
+  EXPECT_GT(v[1], v[5] + flag);
+  (void)issue;
+}
+
+TEST(CubeSync, MixedSyncAllWaitsForEveryAicAndAiv) {
+  Bench b({}, 1, with_aic());
+  uint64_t times = b.alloc(8 * 8);
+  b.run(LaunchShape::mixed(2, 2), [&] {
+    GlobalTensor<uint64_t> t = global<uint64_t>(times, 8);
+    int slot =
+        ASCEND_IS_AIC ? static_cast<int>(GetBlockIdx()) : 2 + static_cast<int>(GetBlockIdx());
+    SimStall(ASCEND_IS_AIC && GetBlockIdx() == 1 ? 5000 : 10);
+    SyncAll<false>();
+    t.SetValue(slot, SimNowPs());
+  });
+  std::vector<uint64_t> v(8);
+  b.sim().read(times, v.data(), 64);
+  for (int i = 1; i < 6; ++i) EXPECT_EQ(v[i], v[0]) << "core slot " << i;
+  EXPECT_GT(v[0], b.timing().clock.cycles(5000));
+}
+
+// Each launch shape gives each core its block index, block count and sub-block.
+TEST(CubeSync, MixedLaunchNumbersItsCoresAsAscendC) {
+  Bench b({}, 1, with_aic());
+  uint64_t ids = b.alloc(64 * 8);
+  b.run(LaunchShape::mixed(3, 2), [&] {
+    GlobalTensor<int64_t> t = global<int64_t>(ids, 64);
+    int64_t slot = ASCEND_IS_AIC ? GetBlockIdx() : 3 + GetBlockIdx();
+    t.SetValue(slot * 4 + 0, GetBlockIdx());
+    t.SetValue(slot * 4 + 1, GetBlockNum());
+    t.SetValue(slot * 4 + 2, GetSubBlockIdx());
+    t.SetValue(slot * 4 + 3, GetTaskRation());
+  });
+  std::vector<int64_t> v(64);
+  b.sim().read(ids, v.data(), 64 * 8);
+  for (int c = 0; c < 3; ++c) {  // AICs
+    EXPECT_EQ(v[c * 4], c);
+    EXPECT_EQ(v[c * 4 + 1], 3);
+  }
+  for (int c = 0; c < 6; ++c) {  // AIVs 2i and 2i+1 of block i
+    EXPECT_EQ(v[(3 + c) * 4], c);
+    EXPECT_EQ(v[(3 + c) * 4 + 1], 3);
+    EXPECT_EQ(v[(3 + c) * 4 + 2], c % 2);
+    EXPECT_EQ(v[(3 + c) * 4 + 3], 2);
+  }
+}
+
+// ---- misuse is a kernel fault naming it ----
+
+SimError fault_of(const std::function<void()>& body, LaunchShape shape = LaunchShape::mixed(1, 0)) {
+  Bench b({}, 1, with_aic());
+  return b.run_expecting_error(shape, body);
+}
+
+TEST(CubeFault, L0aOverflowNamesTheBufferAndItsParameter) {
+  SimError e = fault_of([] {
+    TPipe pipe;
+    local<half, TPosition::A2>(pipe, 40 * 1024);  // 80 KiB > 64 KiB
+  });
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("l0a overflow"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("cube.l0a_KiB"), std::string::npos) << e.what();
+}
+
+TEST(CubeFault, MmadOnAnAivIsAFault) {
+  SimError e = fault_of(
+      [] {
+        LocalTensor<float> c;
+        LocalTensor<half> a;
+        Mmad(c, a, a, MmadParams{16, 16, 16});
+      },
+      LaunchShape::vector(1));
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("runs on the cube core"), std::string::npos) << e.what();
+}
+
+TEST(CubeFault, MmadOperandsInTheWrongBufferAreAFault) {
+  SimError e = fault_of([] {
+    TPipe pipe;
+    LocalTensor<half> a1 = local<half, TPosition::A1>(pipe, 256);
+    LocalTensor<half> b2 = local<half, TPosition::B2>(pipe, 256);
+    LocalTensor<float> c1 = local<float, TPosition::CO1>(pipe, 256);
+    Mmad(c1, a1, b2, MmadParams{16, 16, 16});
+  });
+  EXPECT_NE(std::string(e.what()).find("A (L0A) is in L1, not L0A"), std::string::npos) << e.what();
+}
+
+TEST(CubeFault, LoadDataBeyondItsTensorIsAFault) {
+  SimError e = fault_of([] {
+    TPipe pipe;
+    LocalTensor<half> a1 = local<half, TPosition::A1>(pipe, 256);
+    LocalTensor<half> a2 = local<half, TPosition::A2>(pipe, 4 * 256);
+    LoadData2DParams l;
+    l.repeatTimes = 2;
+    l.srcStride = 1;
+    LoadData(a2, a1, l);
+  });
+  EXPECT_NE(std::string(e.what()).find("beyond the source"), std::string::npos) << e.what();
+}
+
+TEST(CubeFault, CrossCoreFlagOverflowIsAFault) {
+  SimError e = fault_of(
+      [] {
+        if (ASCEND_IS_AIV) {
+          for (int i = 0; i < 16; ++i) CrossCoreSetFlag<2, PIPE_MTE3>(1);
+        }
+      },
+      LaunchShape::mixed(1, 1));
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("cross-core flag 1 set 16 times"), std::string::npos)
+      << e.what();
+}
+
+TEST(CubeFault, AnAicWaitingForASetNoneSendsIsADeadlockNamingTheFlag) {
+  SimError e = fault_of(
+      [] {
+        if (ASCEND_IS_AIC) CrossCoreWaitFlag<2>(7);
+      },
+      LaunchShape::mixed(1, 2));
+  EXPECT_EQ(e.code, ascend::kExitDeadlock);
+  EXPECT_NE(std::string(e.what()).find("CrossCoreWaitFlag(7): 0 of 2 sets arrived"),
+            std::string::npos)
+      << e.what();
+}
+
+}  // namespace
