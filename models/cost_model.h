@@ -30,7 +30,7 @@ struct CubeTiming {
            l0c_bytes = 128 * 1024, bt_bytes = 1024;
   double mte2_bytes_per_cycle = 156;  // GM -> L1
   uint32_t mte2_setup_cycles = 60;
-  uint32_t mte2_outstanding_bytes = 32 * 1024;
+  uint32_t mte2_outstanding_bytes = 40 * 1024;
   double mte1_l0a_bytes_per_cycle = 256;  // L1 -> L0A
   double mte1_l0b_bytes_per_cycle = 128;  // L1 -> L0B
   uint32_t mte1_setup_cycles = 4;

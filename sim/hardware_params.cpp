@@ -236,7 +236,8 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
           int_param("cube.mte2_outstanding_bytes", "B", kFromField, 0, 1 << 24,
                     "GM read bytes one AIC MTE2 may have requested and not yet received (0: no "
                     "limit)",
-                    "est.: keeps [KPP] 156 B/cycle at 128 KB over the 130-ns read latency, L"),
+                    "est.: at least [KPP]'s 156 B/cycle over the 130-ns read latency (40 KiB / 240 "
+                    "cycles = 170 B/cycle), so the engine rate binds, L"),
           [](ClusterConfig & c) -> auto& { return c.core.cube.mte2_outstanding_bytes; }),
       field<ClusterConfig>(
           real_param("cube.mte1_l0a_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,

@@ -1,0 +1,444 @@
+// The high-level Matmul API (Ascend C's matmul::Matmul, Norm scheduler) and its host tiling
+// (matmul_tiling::MatmulApiTiling), built on the cube primitives of cube.h: its timing emerges
+// from the DataCopy/LoadData/Mmad/Fixpipe it issues and the queues that order them.
+//
+// What one IterateAll does on the calling AIC, per baseM x baseN block of C (in iterateOrder):
+//   for each K chunk (stepKa * baseK columns of A, stepKb * baseK rows of B):
+//     MTE2: A chunk and B chunk GM -> L1 (ND -> NZ), each through a 2-deep queue; a chunk that
+//           holds the whole K stays in L1 while the next block reuses it (the A of the same m, the
+//           B of the same n);
+//     per baseK step: MTE1 moves the A and B fractals L1 -> L0A/L0B (dbL0A/dbL0B-deep queues);
+//           M: one Mmad baseM x baseK x baseN, accumulating in L0C (the first from 0 or the bias);
+//   FIX: the block L0C -> GM, cast (or dequantized) on the way.
+// The API runs on the AIC that calls it, as in Ascend C's MixDualMaster mode (each kind runs its
+// own code, ordered by SyncAll or cross-core flags). The default mix mode, where an AIV drives the
+// AIC through messages, is not modelled (its message cost is unpublished).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "sim/api/cube.h"
+#include "sim/api/tpipe.h"
+
+namespace AscendC {
+
+enum class CubeFormat { ND, NZ, ND_ALIGN, VECTOR };
+
+// What the host tiling hands the kernel (TCubeTiling's fields).
+struct TCubeTiling {
+  int32_t usedCoreNum = 1;
+  int32_t M = 0, N = 0, Ka = 0, Kb = 0;
+  int32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
+  int32_t baseM = 0, baseN = 0, baseK = 0;
+  int32_t depthA1 = 2, depthB1 = 2;
+  int32_t stepM = 1, stepN = 1, stepKa = 1, stepKb = 1;
+  int32_t isBias = 0;
+  int32_t transLength = 0;
+  int32_t iterateOrder = 0;  // 0: along M first (m inner), 1: along N first
+  int32_t shareMode = 0, shareL1Size = 0, shareL0CSize = 0, shareUbSize = 0;
+  int32_t dbL0A = 2, dbL0B = 2, dbL0C = 1;
+};
+
+namespace matmul {
+template <TPosition POS, CubeFormat FORMAT, class T, bool ISTRANS = false>
+struct MatmulType {
+  using Type = T;
+  static constexpr TPosition pos = POS;
+  static constexpr CubeFormat format = FORMAT;
+  static constexpr bool isTrans = ISTRANS;
+};
+}  // namespace matmul
+using matmul::MatmulType;
+
+struct MatmulConfig {
+  bool doNorm = true;
+};
+constexpr MatmulConfig CFG_NORM = {true};
+
+namespace detail {
+void matmul_fault(const std::string& what);
+}
+
+namespace matmul {
+
+template <class A_TYPE, class B_TYPE, class C_TYPE,
+          class BIAS_TYPE = MatmulType<TPosition::GM, CubeFormat::ND, float>,
+          const MatmulConfig& MM_CFG = CFG_NORM>
+class Matmul {
+  using SrcT = typename A_TYPE::Type;
+  using DstT = typename C_TYPE::Type;
+  using BiasT = typename BIAS_TYPE::Type;
+  using AccT = float;
+  static constexpr uint32_t C0 = 32 / sizeof(SrcT);
+  static_assert(std::is_same_v<SrcT, typename B_TYPE::Type>, "Matmul: A and B of one type");
+  // int8 needs a transposing b8 load of B (LoadDataWithTranspose), which is not modelled.
+  static_assert(std::is_same_v<SrcT, half> || std::is_same_v<SrcT, bfloat16_t>,
+                "ascend-sim: the Matmul API is modelled for half and bfloat16_t A and B");
+
+ public:
+  // REGIST_MATMUL_OBJ: the tiling, and the TPipe whose L1/L0 the object takes.
+  void Init(const TCubeTiling* tiling, TPipe* tpipe = nullptr) {
+    detail::require_aic("Matmul::Init");
+    if (!tiling) detail::matmul_fault("Init without a tiling");
+    t_ = *tiling;
+    if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.baseM % 16 || t_.baseN % 16 ||
+        t_.baseK % static_cast<int>(C0))
+      detail::matmul_fault("tiling base " + std::to_string(t_.baseM) + "/" +
+                           std::to_string(t_.baseN) + "/" + std::to_string(t_.baseK) +
+                           ": baseM and baseN multiples of 16, baseK of " + std::to_string(C0));
+    TPipe* p = tpipe ? tpipe : GetTPipePtr();
+    const uint32_t chunk_a = static_cast<uint32_t>(t_.stepKa * t_.baseK),
+                   chunk_b = static_cast<uint32_t>(t_.stepKb * t_.baseK);
+    if (chunk_a != chunk_b)
+      detail::matmul_fault(
+          "stepKa * baseK != stepKb * baseK (one K chunk for A and B is modelled)");
+    chunk_k_ = chunk_a;
+    p->InitBuffer(qa1_, 2, static_cast<uint32_t>(t_.baseM) * chunk_k_ * sizeof(SrcT));
+    p->InitBuffer(qb1_, 2, chunk_k_ * static_cast<uint32_t>(t_.baseN) * sizeof(SrcT));
+    p->InitBuffer(qa2_, static_cast<uint8_t>(t_.dbL0A),
+                  static_cast<uint32_t>(t_.baseM * t_.baseK) * sizeof(SrcT));
+    p->InitBuffer(qb2_, static_cast<uint8_t>(t_.dbL0B),
+                  static_cast<uint32_t>(t_.baseK * t_.baseN) * sizeof(SrcT));
+    p->InitBuffer(qc1_, static_cast<uint8_t>(t_.dbL0C),
+                  static_cast<uint32_t>(t_.baseM * t_.baseN) * 4);
+    if (t_.isBias) {
+      p->InitBuffer(qbias1_, 1, static_cast<uint32_t>(t_.baseN) * sizeof(BiasT));
+      p->InitBuffer(qbt_, 1, static_cast<uint32_t>(t_.baseN) * 4);
+    }
+    org_m_ = t_.M;
+    org_n_ = t_.N;
+    org_ka_ = t_.Ka;
+    SetSingleShape(t_.singleCoreM, t_.singleCoreN, t_.singleCoreK);
+  }
+  void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0) {
+    (void)orgKb;
+    org_m_ = orgM;
+    org_n_ = orgN;
+    org_ka_ = orgKa;
+  }
+  void SetSingleShape(int m, int n, int k) {
+    single_m_ = m;
+    single_n_ = n;
+    single_k_ = k;
+  }
+  void SetTail(int m = -1, int n = -1, int k = -1) {
+    if (m > 0) single_m_ = m;
+    if (n > 0) single_n_ = n;
+    if (k > 0) single_k_ = k;
+  }
+  void SetTensorA(const GlobalTensor<SrcT>& gm, bool isTransposeA = false) {
+    if (isTransposeA) detail::matmul_fault("a transposed A is not modelled");
+    a_ = gm;
+  }
+  void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = false) {
+    if (isTransposeB) detail::matmul_fault("a transposed B is not modelled");
+    b_ = gm;
+  }
+  void SetBias(const GlobalTensor<BiasT>& gm) {
+    if (!t_.isBias) detail::matmul_fault("SetBias with a tiling whose isBias is 0");
+    bias_ = gm;
+    has_bias_ = true;
+  }
+  void DisableBias() { has_bias_ = false; }
+  void ClearBias() { has_bias_ = false; }
+
+  // Computes C = A x B (+ bias) for the single-core shape into `gm` (row pitch N of SetOrgShape).
+  template <bool sync = true>
+  void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false, bool waitIterateAll = false,
+                  bool fakeMsg = false) {
+    (void)enSequentialWrite;
+    (void)waitIterateAll;
+    (void)fakeMsg;
+    if (enAtomic) detail::matmul_fault("IterateAll with atomic accumulation is not modelled");
+    check_shapes();
+    const int mblocks = ceil(single_m_, t_.baseM), nblocks = ceil(single_n_, t_.baseN);
+    const int outer = t_.iterateOrder == 0 ? nblocks : mblocks,
+              inner = t_.iterateOrder == 0 ? mblocks : nblocks;
+    for (int o = 0; o < outer; ++o)
+      for (int i = 0; i < inner; ++i) {
+        int mi = t_.iterateOrder == 0 ? i : o, ni = t_.iterateOrder == 0 ? o : i;
+        block(mi, ni, gm);
+      }
+    release_cache();
+  }
+  // Ascend C's async IterateAll is followed by WaitIterateAll; here the calls are issued in order
+  // already, so there is nothing to wait for on the scalar.
+  void WaitIterateAll() {}
+  void End() { release_cache(); }
+
+ private:
+  static int ceil(int a, int b) { return (a + b - 1) / b; }
+  static uint32_t up16(uint32_t v) { return (v + 15) / 16 * 16; }
+  void check_shapes() {
+    if (single_m_ <= 0 || single_n_ <= 0 || single_k_ <= 0)
+      detail::matmul_fault("IterateAll before SetSingleShape / a tiling's singleCore shape");
+    if (a_.GetSize() == 0 || b_.GetSize() == 0)
+      detail::matmul_fault("IterateAll before SetTensorA/B");
+    if (uint64_t(single_m_ - 1) * org_ka_ + single_k_ > a_.GetSize())
+      detail::matmul_fault("A: " + std::to_string(single_m_) + " x " + std::to_string(single_k_) +
+                           " rows of " + std::to_string(org_ka_) + " beyond its GlobalTensor");
+    if (uint64_t(single_k_ - 1) * org_n_ + single_n_ > b_.GetSize())
+      detail::matmul_fault("B: " + std::to_string(single_k_) + " x " + std::to_string(single_n_) +
+                           " rows of " + std::to_string(org_n_) + " beyond its GlobalTensor");
+  }
+  // A's [m rows x kc cols] chunk at (m0, k0) into L1, NZ.
+  LocalTensor<SrcT> load_a(int m0, int cur_m, int k0, int cur_k) {
+    LocalTensor<SrcT> a1 = qa1_.template AllocTensor<SrcT>();
+    Nd2NzParams p;
+    p.nValue = static_cast<uint16_t>(cur_m);
+    p.dValue = static_cast<uint16_t>(cur_k);
+    p.srcDValue = static_cast<uint16_t>(org_ka_);
+    p.dstNzC0Stride = static_cast<uint16_t>(up16(cur_m));
+    DataCopy(a1, a_[uint64_t(m0) * org_ka_ + k0], p);
+    qa1_.EnQue(a1);
+    return qa1_.template DeQue<SrcT>();
+  }
+  LocalTensor<SrcT> load_b(int k0, int cur_k, int n0, int cur_n) {
+    LocalTensor<SrcT> b1 = qb1_.template AllocTensor<SrcT>();
+    Nd2NzParams p;
+    p.nValue = static_cast<uint16_t>(cur_k);
+    p.dValue = static_cast<uint16_t>(cur_n);
+    p.srcDValue = static_cast<uint16_t>(org_n_);
+    p.dstNzC0Stride = static_cast<uint16_t>(up16(cur_k));
+    DataCopy(b1, b_[uint64_t(k0) * org_n_ + n0], p);
+    qb1_.EnQue(b1);
+    return qb1_.template DeQue<SrcT>();
+  }
+  void release_cache() {
+    if (cached_a_ >= 0) qa1_.FreeTensor(a_cache_);
+    if (cached_b_ >= 0) qb1_.FreeTensor(b_cache_);
+    cached_a_ = cached_b_ = -1;
+  }
+
+  void block(int mi, int ni, const GlobalTensor<DstT>& gm) {
+    const int m0 = mi * t_.baseM, n0 = ni * t_.baseN;
+    const int cur_m = std::min(t_.baseM, single_m_ - m0),
+              cur_n = std::min(t_.baseN, single_n_ - n0);
+    const int kchunks = ceil(single_k_, static_cast<int>(chunk_k_));
+    // A chunk holding all of K stays in L1 for the next block of the same m (B: of the same n).
+    const bool keep = kchunks == 1;
+    if (cached_a_ >= 0 && cached_a_ != mi) {
+      qa1_.FreeTensor(a_cache_);
+      cached_a_ = -1;
+    }
+    if (cached_b_ >= 0 && cached_b_ != ni) {
+      qb1_.FreeTensor(b_cache_);
+      cached_b_ = -1;
+    }
+    LocalTensor<float> bt;
+    if (has_bias_) {  // GM -> L1 (C1) -> BiasTable (C2)
+      LocalTensor<BiasT> b1 = qbias1_.template AllocTensor<BiasT>();
+      DataCopy(b1, bias_[n0],
+               static_cast<uint32_t>((cur_n * sizeof(BiasT) + 31) / 32 * 32 / sizeof(BiasT)));
+      qbias1_.EnQue(b1);
+      b1 = qbias1_.template DeQue<BiasT>();
+      bt = qbt_.template AllocTensor<float>();
+      DataCopyParams dp;
+      dp.blockLen = static_cast<uint16_t>((cur_n * sizeof(BiasT) + 31) / 32);
+      DataCopy(bt, b1, dp);
+      qbias1_.FreeTensor(b1);
+      qbt_.EnQue(bt);
+      bt = qbt_.template DeQue<float>();
+    }
+    LocalTensor<AccT> c = qc1_.template AllocTensor<AccT>();
+    const uint32_t mb = up16(cur_m) / 16, nb = up16(cur_n) / 16;
+    for (int kc = 0; kc < kchunks; ++kc) {
+      const int k0 = kc * static_cast<int>(chunk_k_);
+      const int cur_kc = std::min(static_cast<int>(chunk_k_), single_k_ - k0);
+      LocalTensor<SrcT> a1, b1;
+      if (keep && cached_a_ == mi) {
+        a1 = a_cache_;
+      } else {
+        a1 = load_a(m0, cur_m, k0, cur_kc);
+      }
+      if (keep && cached_b_ == ni) {
+        b1 = b_cache_;
+      } else {
+        b1 = load_b(k0, cur_kc, n0, cur_n);
+      }
+      const uint32_t kcp_rows = up16(static_cast<uint32_t>(cur_kc));  // B chunk rows in L1
+      for (int kk0 = 0; kk0 < cur_kc; kk0 += t_.baseK) {
+        const int cur_k = std::min(t_.baseK, cur_kc - kk0);
+        const uint32_t kb = (static_cast<uint32_t>(cur_k) + C0 - 1) / C0;
+        const uint32_t kb0 = static_cast<uint32_t>(kk0) / C0;
+        LocalTensor<SrcT> a2 = qa2_.template AllocTensor<SrcT>();
+        for (uint32_t i = 0; i < mb; ++i) {  // A fractal (i, kb0 + j) -> L0A (i, j)
+          LoadData2DParams l;
+          l.startIndex = static_cast<uint16_t>(kb0 * mb + i);
+          l.repeatTimes = static_cast<uint8_t>(kb);
+          l.srcStride = static_cast<uint16_t>(mb);
+          LoadData(a2[i * kb * 16 * C0], a1, l);
+        }
+        qa2_.EnQue(a2);
+        LocalTensor<SrcT> b2 = qb2_.template AllocTensor<SrcT>();
+        load_b_fractals(b2, b1, static_cast<uint32_t>(kk0), kb, nb, kcp_rows);
+        qb2_.EnQue(b2);
+        a2 = qa2_.template DeQue<SrcT>();
+        b2 = qb2_.template DeQue<SrcT>();
+        MmadParams mp;
+        mp.m = static_cast<uint16_t>(cur_m);
+        mp.n = static_cast<uint16_t>(cur_n);
+        mp.k = static_cast<uint16_t>(cur_k);
+        const bool first = kc == 0 && kk0 == 0;
+        mp.cmatrixInitVal = first && !has_bias_;
+        mp.cmatrixSource = first && has_bias_;
+        if (has_bias_) {
+          Mmad(c, a2, b2, bt, mp);
+        } else {
+          Mmad(c, a2, b2, mp);
+        }
+        qa2_.FreeTensor(a2);
+        qb2_.FreeTensor(b2);
+      }
+      if (keep) {
+        a_cache_ = a1;
+        cached_a_ = mi;
+        b_cache_ = b1;
+        cached_b_ = ni;
+      } else {
+        qa1_.FreeTensor(a1);
+        qb1_.FreeTensor(b1);
+      }
+    }
+    if (has_bias_) qbt_.FreeTensor(bt);
+    qc1_.EnQue(c);
+    c = qc1_.template DeQue<AccT>();
+    FixpipeParamsV220 f;
+    f.mSize = static_cast<uint16_t>(cur_m);
+    f.nSize = static_cast<uint16_t>(cur_n);
+    f.srcStride = static_cast<uint16_t>(up16(cur_m));
+    f.dstStride = static_cast<uint32_t>(org_n_);
+    GlobalTensor<DstT> out = gm[uint64_t(m0) * org_n_ + n0];
+    f.quantPre = std::is_same_v<DstT, half>         ? F322F16
+                 : std::is_same_v<DstT, bfloat16_t> ? F322BF16
+                                                    : NoQuant;
+    Fixpipe(out, c, f);
+    qc1_.FreeTensor(c);
+  }
+  // B's fractals for K rows [k0, k0 + kb * C0) of the chunk into L0B: (kb, nb), n-major inside.
+  void load_b_fractals(const LocalTensor<SrcT>& b2, const LocalTensor<SrcT>& b1, uint32_t k0,
+                       uint32_t kb, uint32_t nb, uint32_t kcp_rows) {
+    for (uint32_t j = 0; j < kb; ++j) {  // fractal (k0/16 + j, n) of L1 -> (j, n), transposed
+      LoadData2DParams l;
+      l.startIndex = static_cast<uint16_t>(k0 / 16 + j);
+      l.repeatTimes = static_cast<uint8_t>(nb);
+      l.srcStride = static_cast<uint16_t>(kcp_rows / 16);
+      l.ifTranspose = true;
+      LoadData(b2[j * nb * 256], b1, l);
+    }
+  }
+
+  TCubeTiling t_;
+  uint32_t chunk_k_ = 0;
+  int org_m_ = 0, org_n_ = 0, org_ka_ = 0;
+  int single_m_ = 0, single_n_ = 0, single_k_ = 0;
+  GlobalTensor<SrcT> a_, b_;
+  GlobalTensor<BiasT> bias_;
+  bool has_bias_ = false;
+  TQue<TPosition::A1, 2> qa1_;
+  TQue<TPosition::B1, 2> qb1_;
+  TQue<TPosition::A2, 2> qa2_;
+  TQue<TPosition::B2, 2> qb2_;
+  TQue<TPosition::CO1, 2> qc1_;
+  TQue<TPosition::C1, 1> qbias1_;
+  TQue<TPosition::C2, 1> qbt_;
+  LocalTensor<SrcT> a_cache_, b_cache_;
+  int cached_a_ = -1, cached_b_ = -1;
+};
+
+}  // namespace matmul
+using matmul::Matmul;
+
+}  // namespace AscendC
+
+// Ascend C's registration of Matmul objects: here each takes its tiling and the kernel's TPipe.
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
+  ::AscendC::detail::regist_matmul((tpipe), (workspace), __VA_ARGS__)
+
+namespace AscendC::detail {
+template <class MM>
+void regist_matmul(TPipe* pipe, GM_ADDR, MM& mm, const TCubeTiling* tiling) {
+  if (IsAic()) mm.Init(tiling, pipe);
+}
+template <class MM1, class MM2>
+void regist_matmul(TPipe* pipe, GM_ADDR ws, MM1& a, const TCubeTiling* ta, MM2& b,
+                   const TCubeTiling* tb) {
+  regist_matmul(pipe, ws, a, ta);
+  regist_matmul(pipe, ws, b, tb);
+}
+}  // namespace AscendC::detail
+
+// The host side: MatmulApiTiling's role, reduced to what the kernels here use.
+namespace matmul_tiling {
+
+enum class DataType { DT_FLOAT16, DT_BF16, DT_INT8, DT_FLOAT, DT_INT32 };
+enum class TPosition { GM, VECIN, VECOUT, TSCM };
+enum class CubeFormat { ND, NZ };
+
+// The buffers one AIC has (bytes) and what the tiling must respect.
+struct CubeLimits {
+  uint32_t l1 = 512 * 1024, l0a = 64 * 1024, l0b = 64 * 1024, l0c = 128 * 1024, bt = 1024;
+};
+
+class MatmulApiTiling {
+ public:
+  explicit MatmulApiTiling(CubeLimits limits = {}) : lim_(limits) {}
+  void SetAType(TPosition, CubeFormat, DataType t, bool trans = false) {
+    a_ = t;
+    trans_a_ = trans;
+  }
+  void SetBType(TPosition, CubeFormat, DataType t, bool trans = false) {
+    b_ = t;
+    trans_b_ = trans;
+  }
+  void SetCType(TPosition, CubeFormat, DataType t) { c_ = t; }
+  void SetBiasType(TPosition, CubeFormat, DataType t) { bias_type_ = t; }
+  void SetShape(int m, int n, int k) {
+    m_ = m;
+    n_ = n;
+    k_ = k;
+  }
+  void SetOrgShape(int m, int n, int k) {
+    org_m_ = m;
+    org_n_ = n;
+    org_k_ = k;
+  }
+  void EnableBias(bool on) { bias_ = on; }
+  void SetBias(bool on) { bias_ = on; }
+  // Fixes baseM/baseN (and baseK when > 0); -1 keeps the tiling's choice.
+  void SetFixSplit(int baseM = -1, int baseN = -1, int baseK = -1) {
+    fix_m_ = baseM;
+    fix_n_ = baseN;
+    fix_k_ = baseK;
+  }
+  void SetBufferSpace(int l1 = -1, int l0c = -1, int ub = -1, int bt = -1) {
+    (void)ub;
+    if (l1 > 0) lim_.l1 = static_cast<uint32_t>(l1);
+    if (l0c > 0) lim_.l0c = static_cast<uint32_t>(l0c);
+    if (bt > 0) lim_.bt = static_cast<uint32_t>(bt);
+  }
+  void SetTraverse(int order) { order_ = order; }  // 0: FIRSTM, 1: FIRSTN
+  void SetDim(int cores) { cores_ = cores; }
+  void SetDoubleBuffer(bool, bool, bool, bool, bool = false, bool = false) {}
+  // Fills `t`; -1 (and why, in error()) when the shape or a fixed split breaks a limit.
+  int64_t GetTiling(AscendC::TCubeTiling& t);
+  const std::string& error() const { return error_; }
+
+ private:
+  static uint32_t size_of(DataType t) {
+    return t == DataType::DT_INT8 ? 1 : t == DataType::DT_FLOAT || t == DataType::DT_INT32 ? 4 : 2;
+  }
+  CubeLimits lim_;
+  DataType a_ = DataType::DT_FLOAT16, b_ = DataType::DT_FLOAT16, c_ = DataType::DT_FLOAT16,
+           bias_type_ = DataType::DT_FLOAT;
+  bool trans_a_ = false, trans_b_ = false, bias_ = false;
+  int m_ = 0, n_ = 0, k_ = 0, org_m_ = 0, org_n_ = 0, org_k_ = 0;
+  int fix_m_ = -1, fix_n_ = -1, fix_k_ = -1, order_ = 0, cores_ = 1;
+  std::string error_;
+};
+
+}  // namespace matmul_tiling

@@ -1,0 +1,165 @@
+// The high-level Matmul API on the AIC: a matrix of M/N/K (multiples of the base and not, K
+// chunks that fit L1 and do not), bias, fp16/bf16/fp32 outputs, a split over cores; every output
+// bit-exact against a sequential fp32 sum. The host tiling respects the L0 limits of seed 004 3.1.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "sim/api/kernel_operator.h"
+#include "tests/harness.h"
+#include "tests/kernel_helpers.h"
+
+namespace {
+
+using namespace AscendC;
+using ascend::LaunchShape;
+using ascend::RunOptions;
+using ascend::test::Bench;
+using ascend::test::global;
+
+template <class T>
+std::vector<T> random_values(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> d(-1, 1);
+  std::vector<T> v(n);
+  for (T& x : v) x = cast_to<T>(d(rng), RoundMode::CAST_RINT);
+  return v;
+}
+
+template <class In, class Out>
+std::vector<Out> reference(const std::vector<In>& a, const std::vector<In>& b,
+                           const std::vector<float>* bias, int M, int K, int N) {
+  std::vector<Out> c(size_t(M) * N);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = bias ? (*bias)[j] : 0.0f;
+      for (int k = 0; k < K; ++k)
+        acc += static_cast<float>(to_double(a[size_t(i) * K + k])) *
+               static_cast<float>(to_double(b[size_t(k) * N + j]));
+      c[size_t(i) * N + j] = cast_to<Out>(acc, RoundMode::CAST_RINT);
+    }
+  return c;
+}
+
+struct Case {
+  int m, n, k;
+  bool bias;
+  int cores;       // N split over this many AICs
+  int fix_k = -1;  // a fixed baseK (to force several K chunks)
+};
+
+// Runs C = A x B (+ bias) with the Matmul API on `cores` AICs (each a slice of N) and returns the
+// number of output elements that differ from the reference, and the tiling used.
+template <class In, class Out>
+nlohmann::json run_case(const Case& c) {
+  return ascend::test::in_child([&] {
+    RunOptions o;
+    o.aic = true;
+    Bench b({}, 1, o);
+    auto a = random_values<In>(size_t(c.m) * c.k, 1), w = random_values<In>(size_t(c.k) * c.n, 2);
+    std::vector<float> bias = random_values<float>(c.n, 3);
+    uint64_t ga = b.alloc(a.size() * sizeof(In)), gb = b.alloc(w.size() * sizeof(In)),
+             gbias = b.alloc(bias.size() * 4 + 64), gc = b.alloc(size_t(c.m) * c.n * sizeof(Out));
+    b.sim().write(ga, a.data(), a.size() * sizeof(In));
+    b.sim().write(gb, w.data(), w.size() * sizeof(In));
+    b.sim().write(gbias, bias.data(), bias.size() * 4);
+    const int per = (c.n + c.cores - 1) / c.cores;
+    matmul_tiling::MatmulApiTiling tiling;
+    auto dt = std::is_same_v<In, half> ? matmul_tiling::DataType::DT_FLOAT16
+                                       : matmul_tiling::DataType::DT_BF16;
+    tiling.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt);
+    tiling.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt);
+    tiling.SetShape(c.m, per, c.k);
+    tiling.SetOrgShape(c.m, c.n, c.k);
+    tiling.EnableBias(c.bias);
+    if (c.fix_k > 0) tiling.SetFixSplit(-1, -1, c.fix_k);
+    TCubeTiling t;
+    if (tiling.GetTiling(t) != 0) return nlohmann::json{{"error", tiling.error()}};
+    b.run(LaunchShape::mixed(c.cores, 0), [&] {
+      TPipe pipe;
+      using AT = MatmulType<TPosition::GM, CubeFormat::ND, In>;
+      using CT = MatmulType<TPosition::GM, CubeFormat::ND, Out>;
+      using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+      Matmul<AT, AT, CT, BiasT> mm;
+      REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+      const int n0 = static_cast<int>(GetBlockIdx()) * per;
+      const int cur = std::min(per, c.n - n0);
+      if (cur <= 0) return;
+      mm.SetTensorA(global<In>(ga, a.size()));
+      mm.SetTensorB(global<In>(gb, w.size())[n0]);
+      if (c.bias) mm.SetBias(global<float>(gbias, bias.size() + 16)[n0]);
+      mm.SetTail(c.m, cur, c.k);
+      mm.IterateAll(global<Out>(gc, size_t(c.m) * c.n)[n0]);
+      mm.End();
+    });
+    std::vector<Out> got(size_t(c.m) * c.n);
+    b.sim().read(gc, got.data(), got.size() * sizeof(Out));
+    auto want = reference<In, Out>(a, w, c.bias ? &bias : nullptr, c.m, c.k, c.n);
+    int bad = 0;
+    for (size_t i = 0; i < got.size(); ++i) bad += std::memcmp(&got[i], &want[i], sizeof(Out)) != 0;
+    return nlohmann::json{{"bad", bad},
+                          {"baseM", t.baseM},
+                          {"baseN", t.baseN},
+                          {"baseK", t.baseK},
+                          {"stepK", t.stepKa}};
+  });
+}
+
+TEST(Matmul, MatrixOfShapesIsBitExactInFp16) {
+  for (Case c :
+       {Case{128, 256, 64, false, 1}, Case{1, 16, 16, false, 1}, Case{17, 33, 70, false, 1},
+        Case{200, 300, 500, false, 1}, Case{130, 260, 1100, false, 1},  // K in several L1 chunks
+        Case{64, 512, 300, false, 1, 32},  // baseK 32: chunks of 4 x 32
+        Case{48, 96, 128, true, 1}, Case{150, 280, 90, true, 1}}) {
+    SCOPED_TRACE(testing::Message() << c.m << "x" << c.n << "x" << c.k << (c.bias ? " bias" : ""));
+    nlohmann::json r = run_case<half, half>(c);
+    ASSERT_FALSE(r.contains("error")) << r.dump();
+    EXPECT_EQ(r["bad"], 0) << r.dump();
+  }
+}
+
+TEST(Matmul, Bf16InFp32AndBf16OutAreBitExact) {
+  nlohmann::json r = run_case<bfloat16_t, float>(Case{40, 72, 200, true, 1});
+  EXPECT_EQ(r["bad"], 0) << r.dump();
+  r = run_case<bfloat16_t, bfloat16_t>(Case{40, 72, 200, false, 1});
+  EXPECT_EQ(r["bad"], 0) << r.dump();
+}
+
+TEST(Matmul, SplitOverCoresIsBitExact) {
+  nlohmann::json r = run_case<half, half>(Case{96, 1000, 256, true, 4});
+  EXPECT_EQ(r["bad"], 0) << r.dump();
+}
+
+// Seed 004 section 3.1: fp16 gives 128 / 64 / 256, L0A and L0B double-buffered, L0C full.
+TEST(MatmulTiling, Fp16GivesTheSeedsBaseBlockWithinTheL0Limits) {
+  matmul_tiling::MatmulApiTiling tiling;
+  tiling.SetShape(1024, 2560, 5120);
+  TCubeTiling t;
+  ASSERT_EQ(tiling.GetTiling(t), 0) << tiling.error();
+  EXPECT_EQ(t.baseM, 128);
+  EXPECT_EQ(t.baseK, 64);
+  EXPECT_EQ(t.baseN, 256);
+  EXPECT_LE(t.baseM * t.baseK * 2 * t.dbL0A, 64 * 1024);
+  EXPECT_LE(t.baseK * t.baseN * 2 * t.dbL0B, 64 * 1024);
+  EXPECT_LE(t.baseM * t.baseN * 4, 128 * 1024);
+  EXPECT_LE(2 * (t.baseM + t.baseN) * t.baseK * 2 * t.stepKa, 512 * 1024);
+  // Small M: baseM shrinks to the shape (seed: 16 tokens per expert).
+  tiling.SetShape(16, 2560, 5120);
+  ASSERT_EQ(tiling.GetTiling(t), 0);
+  EXPECT_EQ(t.baseM, 16);
+}
+
+TEST(MatmulTiling, AFixedSplitBeyondL0IsRefusedWithTheReason) {
+  matmul_tiling::MatmulApiTiling tiling;
+  tiling.SetShape(1024, 1024, 1024);
+  tiling.SetFixSplit(256, 128, 128);
+  TCubeTiling t;
+  EXPECT_EQ(tiling.GetTiling(t), -1);
+  EXPECT_NE(tiling.error().find("exceeds L0A"), std::string::npos) << tiling.error();
+  tiling.SetFixSplit(128, 512, 32);
+  EXPECT_EQ(tiling.GetTiling(t), -1);
+  EXPECT_NE(tiling.error().find("exceeds L0C"), std::string::npos) << tiling.error();
+}
+
+}  // namespace
