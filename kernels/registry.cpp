@@ -189,9 +189,37 @@ int ep_ranks(const Params& p, int default_ranks) {
   return ep == 0 ? default_ranks : static_cast<int>(ep);
 }
 
+namespace {
+// The healthy machine's run of a kernel scaled down after a fault: the same parameters without
+// dead ranks, launched first; returns its span (first launch to the end of its last).
+model::Tick run_healthy(const KernelDef& k, Simulation& sim, const Params& p) {
+  Params healthy = p;
+  healthy.set("fault.dead_ranks", "", "the healthy comparison");
+  healthy.set("fault.scale_down", "0", "the healthy comparison");
+  healthy.set("run.input_dir", "", "the healthy comparison");
+  std::unique_ptr<KernelRun> run = k.plan(healthy, sim.cluster().dies());
+  const size_t first = sim.records().size();
+  run->place(sim);
+  run->launch(sim);
+  run->figures(sim);
+  std::deque<KernelRecord>& recs = sim.records();
+  for (size_t i = first; i < recs.size(); ++i) recs[i].name = "healthy:" + recs[i].name;
+  const KernelRecord& last = recs.back();
+  return last.start + last.latency() - recs[first].start;
+}
+}  // namespace
+
 std::string run_stages(const KernelDef& k, KernelRun& run, Simulation& sim, const Params& p) {
+  if (k.reads("fault.scale_down") && p.integer("fault.scale_down") != 0 &&
+      p.integer("fault.compare_healthy") != 0)
+    run.healthy_latency(run_healthy(k, sim, p));
   run.place(sim);
-  run.launch(sim);
+  try {
+    run.launch(sim);
+  } catch (const SimError& e) {
+    if (e.code != kExitDeadlock) throw;
+    throw SimError(e.code, e.what() + run.stuck());
+  }
   run.figures(sim);
   const std::string dump_dir = p.text("run.dump_dir");
   if (!dump_dir.empty()) run.dump(sim, dump_dir);

@@ -47,13 +47,7 @@ std::vector<float> make_expert_scales(const Params& p, const Attrs& a, std::mt19
     std::fill(w.begin(), w.end(), 1.0f / static_cast<float>(k_top));
     return w;
   }
-  std::uniform_real_distribution<float> logit(-2.0f, 2.0f);
-  for (int t = 0; t < a.d.bs; ++t) {  // softmax of random logits, as a router's top-K weights
-    float sum = 0;
-    for (int k = 0; k < k_top; ++k) sum += (w[npos(t) * k_top + k] = std::exp(logit(rng)));
-    for (int k = 0; k < k_top; ++k) w[npos(t) * k_top + k] /= sum;
-  }
-  return w;
+  return common::softmax_weights(a.d.bs, k_top, rng);
 }
 
 std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf16, int call) {
