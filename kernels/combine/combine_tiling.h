@@ -48,10 +48,13 @@ uint64_t flags_bytes(const Attrs& a);         // maxBS x slots x 32 B of one sta
 // The UB a core allocates (bytes, as the kernel allocates them).
 struct UbPlan {
   uint32_t row, out, bind, acc, tmp, bcast, h16, small;
+  uint32_t aux, elastic;  // const experts: a second fp32 row; elasticInfo (0 when not used)
   uint64_t total(int buffer_num) const;
 };
 UbPlan ub_plan(const Attrs& a);
 int effective_buffer_num(const Attrs& a, uint64_t ub_bytes);
+// V3: a token's slots depend on its ids (special experts) and 2-D flags.
+bool per_token_slots(const Attrs& a);
 
 // Byte offsets inside the status window ([OLD] layout, kernels.md 1.3 and 2.3).
 constexpr uint64_t kFlagBase = 64 * 1024;        // combine's flags: +64 KB in each half

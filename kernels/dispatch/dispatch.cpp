@@ -200,7 +200,8 @@ void map_ranks(int dies, int ranks, const common::Elastic& el, std::vector<int>&
   for (int d : el.dead) rank_of[d] = -1;
 }
 
-nlohmann::json elastic_figure(const common::Elastic& el) {
+nlohmann::json elastic_figure(const common::Elastic& el, model::Tick healthy_ps,
+                              model::Tick latency_ps) {
   nlohmann::json j = {{"dead_ranks", el.dead},
                       {"scale_down", el.scale_down},
                       {"world_size_before", el.world0},
@@ -210,6 +211,12 @@ nlohmann::json elastic_figure(const common::Elastic& el) {
   if (el.scale_down) {
     j["table1"] = el.table1;
     j["table2"] = el.table2;
+  }
+  if (healthy_ps > 0) {
+    const double now = model::ps_to_ns(latency_ps), before = model::ps_to_ns(healthy_ps);
+    j["healthy_latency_ns"] = before;
+    j["latency_ns"] = now;
+    j["latency_vs_healthy_pct"] = 100.0 * (now - before) / before;
   }
   return j;
 }
@@ -644,7 +651,9 @@ class DispatchRun : public KernelRun {
   void launch(Simulation& sim) override { dispatch::launch(sim, a_, bf16_, inputs_, knobs_, ex_); }
   void figures(Simulation&) override {
     dispatch::add_figures(*ex_.record, a_, inputs_[0], ex_, calls_);
-    if (el_.any_dead()) ex_.record->figure("elastic", "ranks; ns", elastic_figure());
+    if (el_.any_dead())
+      ex_.record->figure("elastic", "ranks; ns",
+                         dispatch::elastic_figure(el_, healthy_ps_, ex_.record->latency()));
   }
   void dump(Simulation& sim, const std::string& dir) override {
     for (int c = 0; c < calls_; ++c)
@@ -671,17 +680,6 @@ class DispatchRun : public KernelRun {
   }
 
  private:
-  nlohmann::json elastic_figure() const {
-    nlohmann::json j = dispatch::elastic_figure(el_);
-    if (healthy_ps_) {
-      double now = model::ps_to_ns(ex_.record->latency()), before = model::ps_to_ns(healthy_ps_);
-      j["healthy_latency_ns"] = before;
-      j["latency_ns"] = now;
-      j["latency_vs_healthy_pct"] = 100.0 * (now - before) / before;
-    }
-    return j;
-  }
-
   const Params& p_;
   Attrs a_;
   bool bf16_;

@@ -101,8 +101,10 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
 void map_ranks(int dies, int ranks, const common::Elastic& el, std::vector<int>& die_of,
                std::vector<int>& rank_of);
 // The figure `elastic` of a run with dead ranks: W0 and W, S, E after, the dead ranks, the
-// tables (scaled down) and whether the survivors were told.
-nlohmann::json elastic_figure(const common::Elastic& el);
+// tables (scaled down), and the latency against the healthy run's when there was one
+// (`healthy_ps` > 0; `latency_ps` the scaled-down run's).
+nlohmann::json elastic_figure(const common::Elastic& el, model::Tick healthy_ps = 0,
+                              model::Tick latency_ps = 0);
 // What a hang report adds when ranks are dead and not scaled down: which status blocks each
 // survivor waits for, all of them a dead rank's.
 std::string dead_rank_report(const Attrs& a, const common::Elastic& el);
