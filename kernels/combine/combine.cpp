@@ -216,19 +216,14 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         args.shared_expert_x = b.shared_x ? reinterpret_cast<GM_ADDR>(b.shared_x) : nullptr;
         args.x_out = reinterpret_cast<GM_ADDR>(b.x_out);
         args.attrs = a;
-        if (el.scale_down) {  // the domain's attributes; elasticInfo tells the rest
-          args.attrs.d.ep = el.world0;
-          args.attrs.d.shared_expert_ranks = el.shared_ranks0;
-          args.attrs.d.experts = el.experts0;
-        }
-        auto gm = [](uint64_t addr) { return addr ? reinterpret_cast<GM_ADDR>(addr) : nullptr; };
-        args.expert_ids = gm(b.ids);
-        args.x_active_mask = gm(b.mask);
-        args.ori_x = gm(b.ori_x);
-        args.const_alpha1 = gm(b.alpha1);
-        args.const_alpha2 = gm(b.alpha2);
-        args.const_v = gm(b.const_v);
-        args.elastic_info = gm(b.elastic);
+        dispatch::domain_attrs(args.attrs.d, el);
+        args.expert_ids = common::gm_arg(b.ids);
+        args.x_active_mask = common::gm_arg(b.mask);
+        args.ori_x = common::gm_arg(b.ori_x);
+        args.const_alpha1 = common::gm_arg(b.alpha1);
+        args.const_alpha2 = common::gm_arg(b.alpha2);
+        args.const_v = common::gm_arg(b.const_v);
+        args.elastic_info = common::gm_arg(b.elastic);
         args.buffer_num = ex.buffer_num;
         args.window_flip = knobs.window_flip;
         args.active_tokens = inputs[c][rank].active_tokens(a);

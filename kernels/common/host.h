@@ -13,6 +13,11 @@
 
 namespace ascend::common {
 
+// A tensor's GM address as a device argument: nullptr for a tensor not given (address 0).
+inline GM_ADDR gm_arg(uint64_t addr) {
+  return addr ? reinterpret_cast<GM_ADDR>(addr) : nullptr;
+}
+
 // n values of type V from GM at addr.
 template <class V>
 std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {

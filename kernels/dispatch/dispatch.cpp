@@ -189,6 +189,13 @@ common::Elastic plan_elastic(const Params& p, Attrs& a) {
   return el;
 }
 
+void domain_attrs(Attrs& a, const common::Elastic& el) {
+  if (!el.scale_down) return;
+  a.ep = el.world0;
+  a.shared_expert_ranks = el.shared_ranks0;
+  a.experts = el.experts0;
+}
+
 void map_ranks(int dies, int ranks, const common::Elastic& el, std::vector<int>& die_of,
                std::vector<int>& rank_of) {
   die_of.assign(ranks, 0);
@@ -586,12 +593,11 @@ void launch(Simulation& sim, const Attrs& a, bool bf16,
         const RankBuffers& b = ex.bufs[c][rank];
         DeviceArgs args;
         bind_tensors(args, b);
-        auto gm = [](uint64_t addr) { return addr ? reinterpret_cast<GM_ADDR>(addr) : nullptr; };
-        args.x_active_mask = gm(b.mask);
-        args.expert_scales = gm(b.expert_scales);
-        args.scales = gm(b.smooth);
-        args.elastic_info = gm(b.elastic);
-        args.expand_scales = gm(b.expand_scales);
+        args.x_active_mask = common::gm_arg(b.mask);
+        args.expert_scales = common::gm_arg(b.expert_scales);
+        args.scales = common::gm_arg(b.smooth);
+        args.elastic_info = common::gm_arg(b.elastic);
+        args.expand_scales = common::gm_arg(b.expand_scales);
         args.workspace = reinterpret_cast<GM_ADDR>(b.workspace);
         args.attrs = a;
         args.buffer_num = ex.buffer_num;
@@ -599,11 +605,7 @@ void launch(Simulation& sim, const Attrs& a, bool bf16,
         args.phase_ps = &ex.phases[static_cast<size_t>(die) * cores * 5];
         args.stall_before_copy_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
         args.active_tokens = inputs[c][rank].active_tokens(a);
-        if (ex.elastic.scale_down) {  // the domain's attributes; elasticInfo tells the rest
-          args.attrs.ep = ex.elastic.world0;
-          args.attrs.shared_expert_ranks = ex.elastic.shared_ranks0;
-          args.attrs.experts = ex.elastic.experts0;
-        }
+        domain_attrs(args.attrs, ex.elastic);
         args.send_shares = ex.shares[c][rank].data();
         common::run_device<KernelDispatch>(bf16, args);
       }

@@ -100,6 +100,9 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
 // die's rank (-1: dead), from `el` over `dies` dies.
 void map_ranks(int dies, int ranks, const common::Elastic& el, std::vector<int>& die_of,
                std::vector<int>& rank_of);
+// Scaled down, a kernel is launched with the domain's attributes (W0, S and E before the
+// scale-down) and reads the new ones from elasticInfo; otherwise `a` is left as it is.
+void domain_attrs(Attrs& a, const common::Elastic& el);
 // The figure `elastic` of a run with dead ranks: W0 and W, S, E after, the dead ranks, the
 // tables (scaled down), and the latency against the healthy run's when there was one
 // (`healthy_ps` > 0; `latency_ps` the scaled-down run's).
