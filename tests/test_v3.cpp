@@ -2,6 +2,7 @@
 // each V3 input (special experts, 2-D masks, expert scales, smooth scales, elasticInfo), the
 // check across the V3 matrix at several EP sizes, dead ranks with and without scale-down, the
 // documented limits, and timing-only runs with every feature on.
+#include <cmath>
 #include <cstring>
 
 #include "kernels/combine/combine_golden.h"
@@ -164,6 +165,26 @@ TEST(V3WorkedExample, CombineComputesZeroCopyAndConstExpertsFromOriX) {
   EXPECT_EQ(bf(masked[1][0]), 11.5f);
 }
 
+// [NEW] softmax-gated const expert (kernels.md 1.7): gate1 = 1/16 everywhere and gate2 = 0 give
+// a1 = <gate1, oriX = 2> = 2 and a2 = 0; (p1, p2) = softmax(2, 0) = (1 / (1 + e^-2), e^-2 /
+// (1 + e^-2)); c = RINT_bf16(p1 x 2 + p2 x 4); rank 0's x_out = RINT_bf16(1 x 0.5 + c x 0.125).
+TEST(V3WorkedExample, TheNewConstExpertGatesOriXAndVWithASoftmax) {
+  CombineExample c = combine_example();
+  auto consts = std::make_shared<combine::ConstExperts>(*c.in[0].consts);
+  consts->alpha1.clear();
+  consts->alpha2.clear();
+  consts->gate1.assign(16, to_bf(1.0f / 16));
+  consts->gate2.assign(16, to_bf(0));
+  for (auto& r : c.in) r.consts = consts;
+  c.a.const_softmax = true;
+  const float e = std::exp(-2.0f), p1 = 1.0f / (1.0f + e), p2 = e / (1.0f + e);
+  const float konst = bf(to_bf(p1 * 2.0f + p2 * 4.0f));
+  EXPECT_NEAR(konst, 2.234375f, 1e-6f);  // 2.2384 on the bf16 grid (steps of 1/64 above 2)
+  auto out = combine::golden(c.a, true, c.in);
+  EXPECT_EQ(bf(out[0][0]), bf(to_bf(1.0f * 0.5f + konst * 0.125f)));
+  EXPECT_EQ(bf(out[1][0]), 13.0f);  // rank 1 has no const expert
+}
+
 TEST(V3WorkedExample, CombineRefusesTriplesOfMaskedOrSpecialSlots) {
   CombineExample c = combine_example();
   c.in[0].assist = {0, 0, 0, 1, 0, 1};  // (1, 0, 1) is rank 1's copy expert: never sent
@@ -264,6 +285,9 @@ TEST(V3Check, EverySpecialExpertMixIncludingAllSpecialTokens) {
     expect_check(kernel, small(3, 6, {"dispatch.zero_experts=2"}));
     expect_check(kernel, small(5, 10, {"dispatch.copy_experts=1", "dispatch.topk=4"}));
     expect_check(kernel, small(4, 8, {"dispatch.const_experts=3", "dispatch.dtype=fp16"}));
+    expect_check(kernel, small(3, 6,
+                               {"dispatch.const_experts=2", "dispatch.special_weight=4",
+                                "combine.const_alpha=softmax"}));
     // Every token picks special experts only (K = 4 of 8 specials, weight 1e9).
     expect_check(kernel, small(7, 14,
                                {"dispatch.zero_experts=3", "dispatch.copy_experts=2",

@@ -37,6 +37,7 @@ Attrs attrs_of(const Params& p, int ep, int cores) {
   a.receiver = p.text("combine.receiver");
   a.rows_per_barrier = static_cast<int>(p.integer("combine.rows_per_barrier"));
   a.buffer_num = static_cast<int>(p.integer("combine.buffer_num"));
+  a.const_softmax = p.text("combine.const_alpha") == "softmax";
   return a;
 }
 
@@ -55,12 +56,23 @@ std::shared_ptr<const ConstExperts> make_const_experts(const Params& p, const At
   std::mt19937 rng(common::input_seed(p, 0, 0, kScaleSalt ^ 0xc0u));
   auto c = std::make_shared<ConstExperts>();
   std::uniform_real_distribution<float> alpha(-1.0f, 1.0f);
-  for (int i = 0; i < a.d.const_experts; ++i) {
-    c->alpha1.push_back(alpha(rng));
-    c->alpha2.push_back(alpha(rng));
-  }
   dispatch::Attrs rows = a.d;
   rows.bs = a.d.const_experts;
+  if (a.const_softmax) {  // small gate weights, so that the softmax is not saturated
+    for (auto* gate : {&c->gate1, &c->gate2})
+      for (uint16_t b : dispatch::random_tokens(rows, bf16, rng)) {
+        float v = (bf16 ? AscendC::to_float(AscendC::bfloat16_t{b})
+                        : AscendC::to_float(AscendC::half{b})) /
+                  256.0f;
+        gate->push_back(bf16 ? AscendC::to_bf16(v, AscendC::RoundMode::CAST_RINT).bits
+                             : AscendC::to_half(v, AscendC::RoundMode::CAST_RINT).bits);
+      }
+  } else {
+    for (int i = 0; i < a.d.const_experts; ++i) {
+      c->alpha1.push_back(alpha(rng));
+      c->alpha2.push_back(alpha(rng));
+    }
+  }
   c->v = dispatch::random_tokens(rows, bf16, rng);
   return c;
 }
@@ -136,8 +148,13 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir, int ra
   if (a.d.const_experts) {
     auto c = std::make_shared<ConstExperts>();
     const uint64_t n = npos(a.d.const_experts);
-    load("const_expert_alpha1", "<f4", {n}, c->alpha1);
-    load("const_expert_alpha2", "<f4", {n}, c->alpha2);
+    if (a.const_softmax) {  // [NEW] (constNum, H) gate weights in the dtype
+      load("const_expert_alpha1", xdt, {n, h}, c->gate1);
+      load("const_expert_alpha2", xdt, {n, h}, c->gate2);
+    } else {
+      load("const_expert_alpha1", "<f4", {n}, c->alpha1);
+      load("const_expert_alpha2", "<f4", {n}, c->alpha2);
+    }
     load("const_expert_v", xdt, {n, h}, c->v);
     in.consts = c;
   }
@@ -187,8 +204,13 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         const ConstExperts none;
         const ConstExperts& ce = in.consts ? *in.consts : none;
         const uint64_t n = npos(a.d.const_experts);
-        b.alpha1 = put("const_expert_alpha1", ce.alpha1, n * 4);
-        b.alpha2 = put("const_expert_alpha2", ce.alpha2, n * 4);
+        if (a.const_softmax) {
+          b.alpha1 = put("const_expert_alpha1", ce.gate1, n * h * 2);
+          b.alpha2 = put("const_expert_alpha2", ce.gate2, n * h * 2);
+        } else {
+          b.alpha1 = put("const_expert_alpha1", ce.alpha1, n * 4);
+          b.alpha2 = put("const_expert_alpha2", ce.alpha2, n * 4);
+        }
         b.const_v = put("const_expert_v", ce.v, n * h * 2);
       }
       if (!info.empty()) b.elastic = put("elastic_info", info, info.size() * 4);
@@ -317,10 +339,13 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, cons
                common::read_vec<uint8_t>(sim, b.ori_x, bs * h * 2).data());
   if (b.alpha1) {
     const uint64_t n = npos(a.d.const_experts);
-    npy::write(dir + "/const_expert_alpha1.npy", "<f4", {n},
-               common::read_vec<uint8_t>(sim, b.alpha1, n * 4).data());
-    npy::write(dir + "/const_expert_alpha2.npy", "<f4", {n},
-               common::read_vec<uint8_t>(sim, b.alpha2, n * 4).data());
+    const std::vector<uint64_t> shape =
+        a.const_softmax ? std::vector<uint64_t>{n, h} : std::vector<uint64_t>{n};
+    const uint64_t bytes = a.const_softmax ? n * h * 2 : n * 4;
+    npy::write(dir + "/const_expert_alpha1.npy", a.const_softmax ? xdt : "<f4", shape,
+               common::read_vec<uint8_t>(sim, b.alpha1, bytes).data());
+    npy::write(dir + "/const_expert_alpha2.npy", a.const_softmax ? xdt : "<f4", shape,
+               common::read_vec<uint8_t>(sim, b.alpha2, bytes).data());
     npy::write(dir + "/const_expert_v.npy", xdt, {n, h},
                common::read_vec<uint8_t>(sim, b.const_v, n * h * 2).data());
   }
@@ -395,6 +420,10 @@ void declare(Params& p) {
                       w));
   p.declare(int_param("combine.buffer_num", "", "2", 1, 2,
                       "UB buffers per queue (falls back to 1 when the plan passes 170 KiB)", w));
+  p.declare(choice_param("combine.const_alpha", "scalar", {"scalar", "softmax"},
+                         "const experts: scalar ([OLD]: alpha1[i] x oriX + alpha2[i] x v[i]) or "
+                         "softmax ([NEW]: alphas (constNum, H), gates softmax(<alpha_j[i], oriX>))",
+                         "MoeDistributeCombineV3 (kernels.md 1.7)"));
   p.declare(choice_param("combine.expert_scales", "random", {"random", "uniform"},
                          "generated weights: random (softmax of random logits) or uniform (1/K)",
                          w));

@@ -39,13 +39,34 @@ bool RankInputs::receives(const Attrs& a, int t, int k) const {
   return (mask2d.empty() || mask2d[i]) && ids[i] < a.d.experts;
 }
 
+void softmax_gates(const ConstExperts& c, int i, const uint16_t* x, int hidden, bool is_bf16,
+                   float* p1, float* p2) {
+  float a[2];
+  for (int g = 0; g < 2; ++g) {
+    const uint16_t* w = &(g ? c.gate2 : c.gate1)[static_cast<size_t>(i) * hidden];
+    float acc = widen(x[0], is_bf16) * widen(w[0], is_bf16);  // Mul, then ReduceSum
+    for (int j = 1; j < hidden; ++j) acc += widen(x[j], is_bf16) * widen(w[j], is_bf16);
+    a[g] = acc;
+  }
+  const float e = static_cast<float>(std::exp(static_cast<double>(-std::fabs(a[0] - a[1]))));
+  const float hi = 1.0f / (1.0f + e), lo = e / (1.0f + e);
+  *p1 = a[0] >= a[1] ? hi : lo;
+  *p2 = a[0] >= a[1] ? lo : hi;
+}
+
 std::vector<uint16_t> const_expert(const ConstExperts& c, int i, const uint16_t* x, int hidden,
                                    bool is_bf16) {
   std::vector<uint16_t> out(hidden);
+  float p1 = 0, p2 = 0;
+  if (c.softmax()) {
+    softmax_gates(c, i, x, hidden, is_bf16, &p1, &p2);
+  } else {
+    p1 = c.alpha1[i];
+    p2 = c.alpha2[i];
+  }
   const uint16_t* v = &c.v[static_cast<size_t>(i) * hidden];
   for (int j = 0; j < hidden; ++j)  // Muls, Muls, Add in fp32, then Cast (RINT)
-    out[j] =
-        narrow(widen(x[j], is_bf16) * c.alpha1[i] + widen(v[j], is_bf16) * c.alpha2[i], is_bf16);
+    out[j] = narrow(widen(x[j], is_bf16) * p1 + widen(v[j], is_bf16) * p2, is_bf16);
   return out;
 }
 

@@ -11,12 +11,19 @@
 
 namespace ascend::combine {
 
-// The const experts' parameters (V3, [OLD]): const expert i gives alpha1[i] x oriX + alpha2[i] x
-// v[i], computed in fp32 and rounded (RINT) to the token dtype. The same on every rank.
+// The const experts' parameters (V3), the same on every rank. Const expert i gives
+// p1 x oriX + p2 x v[i] in fp32, rounded (RINT) to the token dtype: [OLD] p_j = alpha_j[i];
+// [NEW] (p1, p2) = softmax(a1, a2) with a_j = <alpha_j[i, :], oriX> (fp32 products summed left to
+// right), computed as exp(-|a1 - a2|) = e, the larger's p = 1 / (1 + e), the other's e / (1 + e).
 struct ConstExperts {
-  std::vector<float> alpha1, alpha2;  // (constNum,) fp32
-  std::vector<uint16_t> v;            // (constNum, H) raw bf16/fp16 bits
+  std::vector<float> alpha1, alpha2;   // [OLD] (constNum,) fp32
+  std::vector<uint16_t> gate1, gate2;  // [NEW] (constNum, H) raw bf16/fp16 bits
+  std::vector<uint16_t> v;             // (constNum, H) raw bf16/fp16 bits
+  bool softmax() const { return !gate1.empty(); }
 };
+// [NEW]: the two gate values of const expert i for token row x.
+void softmax_gates(const ConstExperts& c, int i, const uint16_t* x, int hidden, bool is_bf16,
+                   float* p1, float* p2);
 
 struct RankInputs {
   std::vector<uint16_t> expand_x;         // (rows, H) expert outputs, raw bf16/fp16 bits

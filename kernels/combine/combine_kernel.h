@@ -93,11 +93,18 @@ class KernelCombine {
       if (d.copy_experts + d.const_experts)
         oriGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.ori_x),
                                static_cast<uint64_t>(d.bs) * h_);
-      if (d.const_experts) {
+      if (d.const_experts && g_.attrs.const_softmax) {
+        gate1Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.const_alpha1),
+                                 static_cast<uint64_t>(d.const_experts) * h_);
+        gate2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.const_alpha2),
+                                 static_cast<uint64_t>(d.const_experts) * h_);
+      } else if (d.const_experts) {
         alpha1Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(g_.const_alpha1),
                                   d.const_experts);
         alpha2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(g_.const_alpha2),
                                   d.const_experts);
+      }
+      if (d.const_experts) {
         constVGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.const_v),
                                   static_cast<uint64_t>(d.const_experts) * h_);
       }
@@ -403,19 +410,50 @@ class KernelCombine {
     if (i < d.copy_experts) return;
     const int j = i - d.copy_experts;
     LocalTensor<float> alpha = small_.Get<float>()[kAlpha / 4];
-    DataCopyPad(alpha, alpha1Gm_[static_cast<uint64_t>(j)], DataCopyExtParams{1, 4, 0, 0, 0});
-    DataCopyPad(alpha[8], alpha2Gm_[static_cast<uint64_t>(j)], DataCopyExtParams{1, 4, 0, 0, 0});
-    SetFlag<HardEvent::MTE2_S>(3);
-    WaitFlag<HardEvent::MTE2_S>(3);
     LocalTensor<float> v = aux_.Get<float>();
+    float p1, p2;
+    if (g_.attrs.const_softmax) {
+      SoftmaxGates(j, term, &p1, &p2);
+    } else {
+      DataCopyPad(alpha, alpha1Gm_[static_cast<uint64_t>(j)], DataCopyExtParams{1, 4, 0, 0, 0});
+      DataCopyPad(alpha[8], alpha2Gm_[static_cast<uint64_t>(j)], DataCopyExtParams{1, 4, 0, 0, 0});
+      SetFlag<HardEvent::MTE2_S>(3);
+      WaitFlag<HardEvent::MTE2_S>(3);
+      p1 = alpha.GetValue(0);
+      p2 = alpha.GetValue(8);
+    }
     LoadRow(constVGm_[static_cast<uint64_t>(j) * h_], v);
-    Muls(term, term, alpha.GetValue(0), h_);
-    Muls(v, v, alpha.GetValue(8), h_);
+    Muls(term, term, p1, h_);
+    Muls(v, v, p2, h_);
     Add(term, term, v, h_);
     LocalTensor<T> rounded = v.template ReinterpretCast<T>();
     Cast(rounded, term, RoundMode::CAST_RINT, h_);
     Cast(term, rounded, RoundMode::CAST_NONE, h_);
   }
+  // [NEW] gates of const expert j for oriX (fp32 in `x`): a_g = ReduceSum(gate_g[j] x x) on
+  // VECTOR; e = Exp(-|a1 - a2|) (one element); the larger a gets 1 / (1 + e), the other e / (1 +
+  // e).
+  void SoftmaxGates(int j, const LocalTensor<float>& x, float* p1, float* p2) {
+    LocalTensor<float> row = aux_.Get<float>(), sums = small_.Get<float>()[kAlpha / 4];
+    for (int g = 0; g < 2; ++g) {
+      LoadRow((g ? gate2Gm_ : gate1Gm_)[static_cast<uint64_t>(j) * h_], row);
+      Mul(row, row, x, h_);
+      ReduceSum(sums[8 * g], row, row, h_);
+    }
+    SetFlag<HardEvent::V_S>(2);
+    WaitFlag<HardEvent::V_S>(2);
+    float a1 = sums.GetValue(0), a2 = sums.GetValue(8);
+    sums.SetValue(0, a1 >= a2 ? a2 - a1 : a1 - a2);
+    SetFlag<HardEvent::S_V>(2);
+    WaitFlag<HardEvent::S_V>(2);
+    Exp(sums, sums, 1);
+    SetFlag<HardEvent::V_S>(2);
+    WaitFlag<HardEvent::V_S>(2);
+    const float e = sums.GetValue(0), hi = 1.0f / (1.0f + e), lo = e / (1.0f + e);
+    *p1 = a1 >= a2 ? hi : lo;
+    *p2 = a1 >= a2 ? lo : hi;
+  }
+
   // A dtype row of GM through the row queue, widened to fp32 into `dst`.
   void LoadRow(const GlobalTensor<T>& src, const LocalTensor<float>& dst) {
     LocalTensor<T> in = rowQue_.AllocTensor<T>();
@@ -444,7 +482,7 @@ class KernelCombine {
   TQue<TPosition::VECOUT, 1> outQue_;
   TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bindQue_;
   TBuf<TPosition::VECCALC> acc_, tmp_, bcast_, h16_, small_, aux_, elastic_;
-  GlobalTensor<T> expandGm_, sharedGm_, outGm_, oriGm_, constVGm_;
+  GlobalTensor<T> expandGm_, sharedGm_, outGm_, oriGm_, constVGm_, gate1Gm_, gate2Gm_;
   GlobalTensor<int32_t> assistGm_, countsGm_, idsGm_;
   GlobalTensor<uint8_t> maskGm_;
   GlobalTensor<float> scalesGm_, alpha1Gm_, alpha2Gm_;

@@ -22,6 +22,9 @@ struct Attrs {
   std::string receiver = "in_order";  // a name of receivers()
   int rows_per_barrier = 1;           // rows sent before each PipeBarrier<PIPE_MTE3> + flags
   int buffer_num = 2;                 // UB buffers per queue (falls back to 1 when UB is short)
+  // Const experts: [OLD] scalar alphas (constNum,) or [NEW] softmax-gated vector alphas
+  // (constNum, H): a_j = <alpha_j[i], oriX>, (p1, p2) = softmax(a1, a2).
+  bool const_softmax = false;
 };
 
 void validate(const Attrs& a);
