@@ -115,7 +115,8 @@ const std::vector<Shorthand> kMoeWorkload = [] {
             {"expert-scales", "dispatch.expert_scales", "1: [NEW] expertScales -> expandScales"},
             {"smooth-scales", "dispatch.smooth_scales", "1: smooth scales before quantization"},
             {"dead-ranks", "fault.dead_ranks", "dead ranks, e.g. 5,17"},
-            {"scale-down", "fault.scale_down", "1: elastic scale-down of the dead ranks"}});
+            {"scale-down", "fault.scale_down", "1: elastic scale-down of the dead ranks"},
+            {"tp", "dispatch.tp", "tpWorldSize 1 (2: not modelled yet, exit 2)"}});
   return v;
 }();
 const Shorthand kCommQuant = {"comm-quant", "combine.comm_quant",

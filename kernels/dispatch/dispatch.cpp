@@ -88,6 +88,10 @@ void declare(Params& p) {
                       "1: scales (sharedExpertNum + E, H) multiply the token before int8 "
                       "quantization, per destination expert",
                       v3));
+  p.declare(int_param("dispatch.tp", "ranks", "1", 1, 2,
+                      "tpWorldSize: 1, or 2 ([OLD] AllGatherV / ReduceScatterV): not modelled yet, "
+                      "refused with exit 2",
+                      v3));
   p.declare(text_param("fault.dead_ranks", "",
                        "dead ranks, e.g. 5,17 or 4-6: their dies run nothing; without "
                        "fault.scale_down the survivors wait for them forever (exit 3)",
@@ -142,6 +146,12 @@ common::Elastic plan_elastic(const Params& p, Attrs& a) {
   el.world0 = el.world = a.ep;
   el.shared_ranks = el.shared_ranks0 = a.shared_expert_ranks;
   el.experts = el.experts0 = a.experts;
+  if (p.integer("dispatch.tp") == 2)
+    throw SimError(kExitBadInput,
+                   "dispatch.tp = 2: the TP domain ([OLD] dispatch AllGatherV and combine "
+                   "ReduceScatterV, kernels.md 1.4 step 8 and 2.4) is not modelled yet; the "
+                   "reference also forbids it with elastic scale-down (tp = 1 only) and with "
+                   "communication quantization (commQuantMode 2: tp < 2 only)");
   const std::string dead = p.text("fault.dead_ranks");
   if (dead == "all")
     throw SimError(kExitBadInput, "fault.dead_ranks = 'all': name the dead ranks (5,17 or 4-6)");
