@@ -1,6 +1,7 @@
 // Host side of MoeDistributeDispatch: attributes from the parameters, generated inputs (routing),
 // GM placement, launch (one or more back-to-back calls), the golden check, and the figures.
 #include <cstring>
+#include <iostream>
 #include <random>
 
 #include "kernels/common/host.h"
@@ -163,6 +164,13 @@ common::Elastic plan_elastic(const Params& p, Attrs& a) {
                      "fault.dead_ranks: " + std::to_string(r) +
                          " is not a rank of ep.world_size = " + std::to_string(a.ep));
   el.scale_down = p.integer("fault.scale_down") != 0;
+  if (!el.scale_down && el.any_dead() && p.origin("sim.poll_timeout_us") == "default")
+    std::cerr << "ascend-sim: warning: dead ranks " << el.dead_list()
+              << " without fault.scale_down: the survivors poll for their flags until "
+                 "sim.poll_timeout_us = "
+              << p.text("sim.poll_timeout_us")
+              << " us of simulated time (minutes of wall time at the default size); "
+                 "--set sim.poll_timeout_us=200 ends the run sooner\n";
   if (!el.scale_down) return el;
   if (el.dead.empty())
     throw SimError(kExitBadInput,
