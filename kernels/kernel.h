@@ -33,6 +33,11 @@ class KernelRun {
   // timing-only run) hidden states were not moved and are not compared.
   virtual std::string check(Simulation&, bool payload) = 0;
   virtual std::string checked(bool payload) const = 0;  // what a passing check covered
+  // What the kernel can add to a hang report (a dead rank's missing flags), or "".
+  virtual std::string stuck() const { return ""; }
+  // Scaled down after a fault: the same kernel's latency on the healthy machine, for the figures
+  // (called before `figures`).
+  virtual void healthy_latency(model::Tick) {}
 };
 
 struct KernelDef {
@@ -62,7 +67,10 @@ struct KernelDef {
 const std::vector<KernelDef>& all_kernels();
 // The stages after the plan, the same for every kernel: place, launch, figures, dump (with
 // run.dump_dir), check (unless run.check = 0). Returns the check's one-line summary; a mismatch
-// is SimError(kExitCheckFailed) "NAME: first difference".
+// is SimError(kExitCheckFailed) "NAME: first difference". A hang gets the kernel's own report
+// (KernelRun::stuck) appended. With ranks scaled down after a fault (fault.scale_down,
+// fault.compare_healthy) the kernel first runs on the healthy machine, its launches named
+// "healthy:NAME", for the latency against it.
 std::string run_stages(const KernelDef& k, KernelRun& run, Simulation& sim, const Params& p);
 // dies() of a kernel that runs on one die: ep.world_size must be 1 (never silently ignored).
 int single_die(const Params& p, const char* kernel);

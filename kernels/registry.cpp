@@ -33,15 +33,19 @@ dispatch::Attrs dispatch_attrs(const Params& p, int dies) {
 uint64_t dispatch_rank_dump(const dispatch::Attrs& a, int r) {
   const uint64_t bs = a.bs, h = a.hidden, k = a.topk, rows = dispatch::capacity_rows(a, r),
                  l = dispatch::local_experts(a, r);
+  const uint64_t v3 = (a.mask_2d ? bs * k : 0) + (a.expert_scales ? bs * k * 4 + rows * 4 : 0) +
+                      (a.smooth_scales ? (a.shared_experts + a.experts) * h * 4ull : 0);
   return bs * h * 2 + bs * k * 4 + bs + rows * (dispatch::out_row_bytes(a) + 4 + 128 * 4) + l * 8 +
-         a.ep * l * 4;
+         a.ep * l * 4 + v3;
 }
 
 uint64_t combine_rank_dump(const dispatch::Attrs& a, int r, bool shared_x) {
   const uint64_t bs = a.bs, h = a.hidden, k = a.topk, rows = dispatch::capacity_rows(a, r),
                  l = dispatch::local_experts(a, r);
+  const uint64_t v3 = (a.copy_experts + a.const_experts ? bs * h * 2 : 0) +
+                      a.const_experts * (8 + h * 2ull) + (a.mask_2d ? bs * k : 0);
   return rows * (h * 2 + 128 * 4) + a.ep * l * 4 + bs * k * 8 + (shared_x ? bs * h * 2 : 0) + bs +
-         bs * h * 2;
+         bs * h * 2 + v3;
 }
 
 uint64_t dispatch_dump(const Params& p, int dies) {
@@ -87,7 +91,7 @@ uint64_t ffn_dump(const Params& p, int) {
 // The CLI flags of each kernel family. A kernel reads exactly the flags it lists; any other
 // kernel's flag is bad input for it (exit 2).
 const Shorthand kSeed = {"seed", "sim.seed", "seed of the generated inputs"};
-const std::vector<Shorthand> kMoeWorkload = {
+const std::vector<Shorthand> kMoeWorkloadV2 = {
     {"bs", "dispatch.bs", "tokens per rank"},
     {"hidden", "dispatch.hidden", "hidden size H"},
     {"topk", "dispatch.topk", "experts per token K"},
@@ -100,6 +104,21 @@ const std::vector<Shorthand> kMoeWorkload = {
     {"active-tokens", "dispatch.active_tokens", "the first N tokens are active"},
     {"routing", "dispatch.routing", "uniform | balanced | zipf:ALPHA"},
     kSeed};
+// The V3 inputs (issue 15): dispatch, combine and moe; not the alltoallv baseline.
+const std::vector<Shorthand> kMoeWorkload = [] {
+  std::vector<Shorthand> v = kMoeWorkloadV2;
+  v.insert(v.end(),
+           {{"zero-experts", "dispatch.zero_experts", "zero experts (ids after the MoE ones)"},
+            {"copy-experts", "dispatch.copy_experts", "copy experts (after the zero ones)"},
+            {"const-experts", "dispatch.const_experts", "const experts (after the copy ones)"},
+            {"mask", "dispatch.mask", "1d | 2d xActiveMask"},
+            {"expert-scales", "dispatch.expert_scales", "1: [NEW] expertScales -> expandScales"},
+            {"smooth-scales", "dispatch.smooth_scales", "1: smooth scales before quantization"},
+            {"dead-ranks", "fault.dead_ranks", "dead ranks, e.g. 5,17"},
+            {"scale-down", "fault.scale_down", "1: elastic scale-down of the dead ranks"},
+            {"tp", "dispatch.tp", "tpWorldSize 1 (2: not modelled yet, exit 2)"}});
+  return v;
+}();
 const Shorthand kCommQuant = {"comm-quant", "combine.comm_quant",
                               "none | int8 communication quantization"};
 const std::vector<Shorthand> kFfnWorkload = {
@@ -140,7 +159,7 @@ const std::vector<KernelDef>& all_kernels() {
       with(dispatch_kernel_def(), "dispatch", kMoeWorkload, true, dispatch_dump),
       with(combine_kernel_def(), "dispatch", plus(kMoeWorkload, kCommQuant), true, combine_dump),
       with(moe_kernel_def(), "dispatch", plus(kMoeWorkload, kCommQuant), true, moe_dump),
-      with(alltoallv_kernel_def(), "dispatch", kMoeWorkload, true, alltoallv_dump),
+      with(alltoallv_kernel_def(), "dispatch", kMoeWorkloadV2, true, alltoallv_dump),
       with(ffn_worker_batching_kernel_def(), "ffn", kFfnWorkload, false, ffn_dump),
       with(pipeline_kernel_def(), "", {kSeed}, false, nullptr),
       with(stream_kernel_def(), "", {kSeed}, false, nullptr),
@@ -189,9 +208,37 @@ int ep_ranks(const Params& p, int default_ranks) {
   return ep == 0 ? default_ranks : static_cast<int>(ep);
 }
 
+namespace {
+// The healthy machine's run of a kernel scaled down after a fault: the same parameters without
+// dead ranks, launched first; returns its span (first launch to the end of its last).
+model::Tick run_healthy(const KernelDef& k, Simulation& sim, const Params& p) {
+  Params healthy = p;
+  healthy.set("fault.dead_ranks", "", "the healthy comparison");
+  healthy.set("fault.scale_down", "0", "the healthy comparison");
+  healthy.set("run.input_dir", "", "the healthy comparison");
+  std::unique_ptr<KernelRun> run = k.plan(healthy, sim.cluster().dies());
+  const size_t first = sim.records().size();
+  run->place(sim);
+  run->launch(sim);
+  run->figures(sim);
+  std::deque<KernelRecord>& recs = sim.records();
+  for (size_t i = first; i < recs.size(); ++i) recs[i].name = "healthy:" + recs[i].name;
+  const KernelRecord& last = recs.back();
+  return last.start + last.latency() - recs[first].start;
+}
+}  // namespace
+
 std::string run_stages(const KernelDef& k, KernelRun& run, Simulation& sim, const Params& p) {
+  if (k.reads("fault.scale_down") && p.integer("fault.scale_down") != 0 &&
+      p.integer("fault.compare_healthy") != 0)
+    run.healthy_latency(run_healthy(k, sim, p));
   run.place(sim);
-  run.launch(sim);
+  try {
+    run.launch(sim);
+  } catch (const SimError& e) {
+    if (e.code != kExitDeadlock) throw;
+    throw SimError(e.code, e.what() + run.stuck());
+  }
   run.figures(sim);
   const std::string dump_dir = p.text("run.dump_dir");
   if (!dump_dir.empty()) run.dump(sim, dump_dir);

@@ -37,6 +37,7 @@ Attrs attrs_of(const Params& p, int ep, int cores) {
   a.receiver = p.text("combine.receiver");
   a.rows_per_barrier = static_cast<int>(p.integer("combine.rows_per_barrier"));
   a.buffer_num = static_cast<int>(p.integer("combine.buffer_num"));
+  a.const_softmax = p.text("combine.const_alpha") == "softmax";
   return a;
 }
 
@@ -47,13 +48,33 @@ std::vector<float> make_expert_scales(const Params& p, const Attrs& a, std::mt19
     std::fill(w.begin(), w.end(), 1.0f / static_cast<float>(k_top));
     return w;
   }
-  std::uniform_real_distribution<float> logit(-2.0f, 2.0f);
-  for (int t = 0; t < a.d.bs; ++t) {  // softmax of random logits, as a router's top-K weights
-    float sum = 0;
-    for (int k = 0; k < k_top; ++k) sum += (w[npos(t) * k_top + k] = std::exp(logit(rng)));
-    for (int k = 0; k < k_top; ++k) w[npos(t) * k_top + k] /= sum;
+  return common::softmax_weights(a.d.bs, k_top, rng);
+}
+
+std::shared_ptr<const ConstExperts> make_const_experts(const Params& p, const Attrs& a, bool bf16) {
+  if (!a.d.const_experts) return nullptr;
+  std::mt19937 rng(common::input_seed(p, 0, 0, kScaleSalt ^ 0xc0u));
+  auto c = std::make_shared<ConstExperts>();
+  std::uniform_real_distribution<float> alpha(-1.0f, 1.0f);
+  dispatch::Attrs rows = a.d;
+  rows.bs = a.d.const_experts;
+  if (a.const_softmax) {  // small gate weights, so that the softmax is not saturated
+    for (auto* gate : {&c->gate1, &c->gate2})
+      for (uint16_t b : dispatch::random_tokens(rows, bf16, rng)) {
+        float v = (bf16 ? AscendC::to_float(AscendC::bfloat16_t{b})
+                        : AscendC::to_float(AscendC::half{b})) /
+                  256.0f;
+        gate->push_back(bf16 ? AscendC::to_bf16(v, AscendC::RoundMode::CAST_RINT).bits
+                             : AscendC::to_half(v, AscendC::RoundMode::CAST_RINT).bits);
+      }
+  } else {
+    for (int i = 0; i < a.d.const_experts; ++i) {
+      c->alpha1.push_back(alpha(rng));
+      c->alpha2.push_back(alpha(rng));
+    }
   }
-  return w;
+  c->v = dispatch::random_tokens(rows, bf16, rng);
+  return c;
 }
 
 std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf16, int call) {
@@ -62,14 +83,19 @@ std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf
   std::vector<dispatch::RankInputs> routed(w);
   for (int r = 0; r < w; ++r) {  // the seeds of dispatch: the same routing for the same seed
     std::mt19937 rng(common::input_seed(p, r, call));
-    routed[r].ids = dispatch::route(a.d, p.text("dispatch.routing"), r, rng);
+    routed[r].ids =
+        dispatch::route(a.d, p.text("dispatch.routing"), r, rng, p.real("dispatch.special_weight"));
+    dispatch::generate_v3(p, a.d, r, call, routed[r]);
   }
+  std::shared_ptr<const ConstExperts> consts = payload ? make_const_experts(p, a, bf16) : nullptr;
   // Rows, triples and counts as dispatch lays them out (ids only: no hidden states needed).
   std::vector<dispatch::RankOutputs> layout = dispatch::golden(a.d, bf16, routed);
   std::vector<RankInputs> in(w);
   for (int r = 0; r < w; ++r) {
     std::mt19937 rng(common::input_seed(p, r, call, kScaleSalt));
     in[r].ids = routed[r].ids;
+    in[r].mask2d = routed[r].mask2d;
+    in[r].consts = consts;
     in[r].assist = layout[r].assist_info;
     in[r].ep_send_counts = layout[r].ep_recv_counts;
     in[r].expert_scales = make_expert_scales(p, a, rng);
@@ -78,6 +104,8 @@ std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf
       rows.bs = layout[r].rows;  // random expert outputs, one per received row
       in[r].expand_x = dispatch::random_tokens(rows, bf16, rng);
       if (a.shared_expert_x) in[r].shared_expert_x = dispatch::random_tokens(a.d, bf16, rng);
+      if (a.d.copy_experts + a.d.const_experts)
+        in[r].ori_x = dispatch::random_tokens(a.d, bf16, rng);
     }
   }
   return in;
@@ -111,30 +139,81 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir, int ra
   }
   in.assist.assign(assist.begin(), assist.begin() + 3 * in.rows_to_send());
   if (a.shared_expert_x) load("shared_expert_x", xdt, {bs, h}, in.shared_expert_x);
-  in.active = common::read_active_mask(dir, a.d.bs);
+  if (a.d.mask_2d) {
+    load("x_active_mask", "|b1", {bs, k}, in.mask2d);
+  } else {
+    in.active = common::read_active_mask(dir, a.d.bs);
+  }
+  if (a.d.copy_experts + a.d.const_experts) load("ori_x", xdt, {bs, h}, in.ori_x);
+  if (a.d.const_experts) {
+    auto c = std::make_shared<ConstExperts>();
+    const uint64_t n = npos(a.d.const_experts);
+    if (a.const_softmax) {  // [NEW] (constNum, H) gate weights in the dtype
+      load("const_expert_alpha1", xdt, {n, h}, c->gate1);
+      load("const_expert_alpha2", xdt, {n, h}, c->gate2);
+    } else {
+      load("const_expert_alpha1", "<f4", {n}, c->alpha1);
+      load("const_expert_alpha2", "<f4", {n}, c->alpha2);
+    }
+    load("const_expert_v", xdt, {n, h}, c->v);
+    in.consts = c;
+  }
+  for (size_t i = 0; i < in.ids.size(); ++i)
+    if (in.ids[i] < 0 || in.ids[i] >= a.d.experts + dispatch::special_experts(a.d))
+      throw SimError(kExitBadInput,
+                     dir + "/expert_ids.npy: entry " + std::to_string(i) + " = " +
+                         std::to_string(in.ids[i]) + " is not an expert id in [0, " +
+                         std::to_string(a.d.experts + dispatch::special_experts(a.d)) + ")");
   return in;
 }
 
 Execution execute(Simulation& sim, const Attrs& a, bool bf16,
-                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs) {
-  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs,
+                  const common::Elastic& el) {
+  const int ranks = a.d.ep, cores = sim.cluster().config().aiv_per_die;
+  const int dies = sim.cluster().dies();
   const int calls = static_cast<int>(inputs.size());
   const uint64_t h = npos(a.d.hidden), bs = npos(a.d.bs), k = npos(a.d.topk);
   locate(a, inputs[0]);  // inconsistent triples are bad input, not a deadlock
   Execution ex;
   ex.buffer_num = effective_buffer_num(a, sim.cluster().config().core.ub_bytes);
+  dispatch::map_ranks(dies, ranks, el, ex.die_of, ex.rank_of);
+  const std::vector<int32_t> info = el.scale_down ? el.info() : std::vector<int32_t>{};
   ex.bufs.assign(calls, std::vector<RankBuffers>(ranks));
   for (int c = 0; c < calls; ++c)
     for (int r = 0; r < ranks; ++r) {
       const RankInputs& in = inputs[c][r];
       RankBuffers& b = ex.bufs[c][r];
+      const int die = ex.die_of[r];
       uint64_t rows = npos(dispatch::capacity_rows(a.d, r));
-      b.expand_x = sim.alloc(r, "combine.expand_x", rows * h * 2);
-      b.assist = sim.alloc(r, "combine.assist_info_for_combine", rows * 128 * 4);
-      b.send_counts = sim.alloc(r, "combine.ep_send_counts", in.ep_send_counts.size() * 4);
-      b.scales = sim.alloc(r, "combine.expert_scales", bs * k * 4);
-      b.shared_x = a.shared_expert_x ? sim.alloc(r, "combine.shared_expert_x", bs * h * 2) : 0;
-      b.x_out = sim.alloc(r, "combine.x_out", bs * h * 2);
+      b.expand_x = sim.alloc(die, "combine.expand_x", rows * h * 2);
+      b.assist = sim.alloc(die, "combine.assist_info_for_combine", rows * 128 * 4);
+      b.send_counts = sim.alloc(die, "combine.ep_send_counts", in.ep_send_counts.size() * 4);
+      b.scales = sim.alloc(die, "combine.expert_scales", bs * k * 4);
+      b.shared_x = a.shared_expert_x ? sim.alloc(die, "combine.shared_expert_x", bs * h * 2) : 0;
+      b.x_out = sim.alloc(die, "combine.x_out", bs * h * 2);
+      auto put = [&](const char* name, const auto& v, uint64_t bytes) -> uint64_t {
+        uint64_t addr = sim.alloc(die, std::string("combine.") + name, bytes);
+        if (!v.empty()) sim.write(addr, v.data(), bytes);
+        return addr;
+      };
+      if (per_token_slots(a)) b.ids = put("expert_ids", in.ids, bs * k * 4);
+      if (a.d.mask_2d) b.mask = put("x_active_mask", in.mask2d, bs * k);
+      if (a.d.copy_experts + a.d.const_experts) b.ori_x = put("ori_x", in.ori_x, bs * h * 2);
+      if (a.d.const_experts) {
+        const ConstExperts none;
+        const ConstExperts& ce = in.consts ? *in.consts : none;
+        const uint64_t n = npos(a.d.const_experts);
+        if (a.const_softmax) {
+          b.alpha1 = put("const_expert_alpha1", ce.gate1, n * h * 2);
+          b.alpha2 = put("const_expert_alpha2", ce.gate2, n * h * 2);
+        } else {
+          b.alpha1 = put("const_expert_alpha1", ce.alpha1, n * 4);
+          b.alpha2 = put("const_expert_alpha2", ce.alpha2, n * 4);
+        }
+        b.const_v = put("const_expert_v", ce.v, n * h * 2);
+      }
+      if (!info.empty()) b.elastic = put("elastic_info", info, info.size() * 4);
       if (!in.expand_x.empty()) sim.write(b.expand_x, in.expand_x.data(), in.expand_x.size() * 2);
       if (!in.assist.empty()) sim.write(b.assist, in.assist.data(), in.assist.size() * 4);
       sim.write(b.send_counts, in.ep_send_counts.data(), in.ep_send_counts.size() * 4);
@@ -142,11 +221,13 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
       if (!in.shared_expert_x.empty())
         sim.write(b.shared_x, in.shared_expert_x.data(), in.shared_expert_x.size() * 2);
     }
-  ex.phases.assign(static_cast<size_t>(ranks) * cores * 3, 0);
-  ex.wait_ps.assign(static_cast<size_t>(ranks) * cores, 0);
+  ex.phases.assign(static_cast<size_t>(dies) * cores * 3, 0);
+  ex.wait_ps.assign(static_cast<size_t>(dies) * cores, 0);
   const Receiver receive = receivers().find(a.receiver);
-  ex.record = &sim.run_kernel("combine", cores, [&](int rank) {
-    return [&, rank] {
+  ex.record = &sim.run_kernel("combine", cores, [&](int die) -> std::function<void()> {
+    const int rank = ex.rank_of[die];
+    if (rank < 0) return [] {};  // a dead die runs nothing
+    return [&, rank, die, el] {
       for (int c = 0; c < calls; ++c) {
         const RankBuffers& b = ex.bufs[c][rank];
         DeviceArgs args;
@@ -157,11 +238,19 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         args.shared_expert_x = b.shared_x ? reinterpret_cast<GM_ADDR>(b.shared_x) : nullptr;
         args.x_out = reinterpret_cast<GM_ADDR>(b.x_out);
         args.attrs = a;
+        dispatch::domain_attrs(args.attrs.d, el);
+        args.expert_ids = common::gm_arg(b.ids);
+        args.x_active_mask = common::gm_arg(b.mask);
+        args.ori_x = common::gm_arg(b.ori_x);
+        args.const_alpha1 = common::gm_arg(b.alpha1);
+        args.const_alpha2 = common::gm_arg(b.alpha2);
+        args.const_v = common::gm_arg(b.const_v);
+        args.elastic_info = common::gm_arg(b.elastic);
         args.buffer_num = ex.buffer_num;
         args.window_flip = knobs.window_flip;
         args.active_tokens = inputs[c][rank].active_tokens(a);
-        args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 3];
-        args.wait_ps = &ex.wait_ps[static_cast<size_t>(rank) * cores];
+        args.phase_ps = &ex.phases[static_cast<size_t>(die) * cores * 3];
+        args.wait_ps = &ex.wait_ps[static_cast<size_t>(die) * cores];
         args.stall_before_send_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
         args.receive = receive;
         common::run_device<KernelCombine>(bf16, args);
@@ -178,16 +267,17 @@ void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs
   nlohmann::json bw = nlohmann::json::array(), send = nlohmann::json::array(),
                  recv = nlohmann::json::array(), wait = nlohmann::json::array();
   for (int r = 0; r < ranks; ++r) {
-    double ns = model::ps_to_ns(rec.rank_latency[r]);
+    const int die = ex.die_of.empty() ? r : ex.die_of[r];
+    double ns = model::ps_to_ns(rec.rank_latency[die]);
     int n_bs = first_call[r].active_tokens(a);
     bw.push_back(ns > 0 ? static_cast<double>(n_bs) * a.d.topk * msg * calls / ns : 0.0);
     uint64_t worst_send = 0, worst_recv = 0;
     nlohmann::json w = nlohmann::json::array();
     for (int c = 0; c < cores; ++c) {
-      const uint64_t* ph = &ex.phases[(static_cast<size_t>(r) * cores + c) * 3];
+      const uint64_t* ph = &ex.phases[(static_cast<size_t>(die) * cores + c) * 3];
       worst_send = std::max(worst_send, ph[1] - ph[0]);
       worst_recv = std::max(worst_recv, ph[2] - ph[1]);
-      w.push_back(model::ps_to_ns(ex.wait_ps[static_cast<size_t>(r) * cores + c]));
+      w.push_back(model::ps_to_ns(ex.wait_ps[static_cast<size_t>(die) * cores + c]));
     }
     send.push_back(model::ps_to_ns(worst_send));
     recv.push_back(model::ps_to_ns(worst_recv));
@@ -239,9 +329,59 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, cons
   if (b.shared_x)
     npy::write(dir + "/shared_expert_x.npy", xdt, {bs, h},
                common::read_vec<uint8_t>(sim, b.shared_x, bs * h * 2).data());
-  common::write_active_mask(dir, a.d.bs, in.active_tokens(a));
+  if (a.d.mask_2d) {
+    npy::write(dir + "/x_active_mask.npy", "|b1", {bs, k}, in.mask2d.data());
+  } else {
+    common::write_active_mask(dir, a.d.bs, in.active_tokens(a));
+  }
+  if (b.ori_x)
+    npy::write(dir + "/ori_x.npy", xdt, {bs, h},
+               common::read_vec<uint8_t>(sim, b.ori_x, bs * h * 2).data());
+  if (b.alpha1) {
+    const uint64_t n = npos(a.d.const_experts);
+    const std::vector<uint64_t> shape =
+        a.const_softmax ? std::vector<uint64_t>{n, h} : std::vector<uint64_t>{n};
+    const uint64_t bytes = a.const_softmax ? n * h * 2 : n * 4;
+    npy::write(dir + "/const_expert_alpha1.npy", a.const_softmax ? xdt : "<f4", shape,
+               common::read_vec<uint8_t>(sim, b.alpha1, bytes).data());
+    npy::write(dir + "/const_expert_alpha2.npy", a.const_softmax ? xdt : "<f4", shape,
+               common::read_vec<uint8_t>(sim, b.alpha2, bytes).data());
+    npy::write(dir + "/const_expert_v.npy", xdt, {n, h},
+               common::read_vec<uint8_t>(sim, b.const_v, n * h * 2).data());
+  }
+  if (b.elastic) {
+    const uint64_t n = 4 + 2 * npos(a.d.elastic_world);
+    npy::write(dir + "/elastic_info.npy", "<i4", {n},
+               common::read_vec<uint8_t>(sim, b.elastic, n * 4).data());
+  }
   npy::write(dir + "/x_out.npy", xdt, {bs, h},
              common::read_vec<uint8_t>(sim, b.x_out, bs * h * 2).data());
+}
+
+std::string dead_rank_report(const Attrs& a, const std::vector<RankInputs>& in,
+                             const common::Elastic& el) {
+  if (!el.any_dead() || el.scale_down) return "";
+  const int slots = slots_per_token(a.d);
+  std::vector<std::vector<Origin>> where = locate(a, in);
+  std::string out = "\n  dead ranks " + el.dead_list() +
+                    " (fault.dead_ranks) run nothing: they send no expert output and set no "
+                    "token flag; the survivors wait for them:";
+  int shown = 0;
+  for (int r = 0; r < a.d.ep && shown < 16; ++r) {
+    if (el.is_dead(r)) continue;
+    std::string tokens;
+    int n = 0;
+    for (size_t i = 0; i < where[r].size(); ++i)
+      if (where[r][i].rank >= 0 && el.is_dead(where[r][i].rank) && n++ < 4)
+        tokens += (tokens.empty() ? "" : ", ") + std::string("token ") + std::to_string(i / slots) +
+                  " slot " + std::to_string(i % slots) + " (flag at +64 KB + 32 x " +
+                  std::to_string(i) + ", from rank " + std::to_string(where[r][i].rank) + ")";
+    if (n == 0) continue;
+    out += "\n    rank " + std::to_string(r) + " waits for " + std::to_string(n) +
+           " token slot(s): " + tokens + (n > 4 ? ", ..." : "");
+    ++shown;
+  }
+  return out;
 }
 
 std::string check(const Attrs& a, bool bf16, const std::vector<std::vector<RankInputs>>& inputs,
@@ -280,6 +420,10 @@ void declare(Params& p) {
                       w));
   p.declare(int_param("combine.buffer_num", "", "2", 1, 2,
                       "UB buffers per queue (falls back to 1 when the plan passes 170 KiB)", w));
+  p.declare(choice_param("combine.const_alpha", "scalar", {"scalar", "softmax"},
+                         "const experts: scalar ([OLD]: alpha1[i] x oriX + alpha2[i] x v[i]) or "
+                         "softmax ([NEW]: alphas (constNum, H), gates softmax(<alpha_j[i], oriX>))",
+                         "MoeDistributeCombineV3 (kernels.md 1.7)"));
   p.declare(choice_param("combine.expert_scales", "random", {"random", "uniform"},
                          "generated weights: random (softmax of random logits) or uniform (1/K)",
                          w));
@@ -301,6 +445,7 @@ class CombineRun : public KernelRun {
     combine::validate(a_);
     require_window(p, "combine", 2 * dispatch::combine_area_bytes(a_.d),
                    "2 x (K + shared) x BS x Align512(2H)");
+    el_ = dispatch::plan_elastic(p, a_.d);  // a_.d: the new EP group's attributes
     dispatch::check_routing(p, a_.d);
     knobs_.delay_rank = static_cast<int>(p.integer("combine.delay_rank"));
     knobs_.delay_ps = static_cast<model::Tick>(p.real("combine.delay_us") * 1e6);
@@ -320,23 +465,31 @@ class CombineRun : public KernelRun {
       }
       std::vector<combine::RankInputs> in(a_.d.ep);
       for (int r = 0; r < a_.d.ep; ++r) {
-        in[r] = combine::read_inputs(a_, bf16_, input_dir + "/rank" + std::to_string(r), r);
+        in[r] = combine::read_inputs(a_, bf16_,
+                                     input_dir + "/rank" + std::to_string(el_.physical(r)), r);
         if (!payload) in[r].expand_x.clear(), in[r].shared_expert_x.clear();
       }
       inputs_.push_back(std::move(in));
     }
   }
   // GM placement and launch are one step (combine::execute, also moe's).
-  void launch(Simulation& sim) override { ex_ = combine::execute(sim, a_, bf16_, inputs_, knobs_); }
+  void launch(Simulation& sim) override {
+    ex_ = combine::execute(sim, a_, bf16_, inputs_, knobs_, el_);
+  }
   void figures(Simulation&) override {
     combine::add_figures(*ex_.record, a_, inputs_[0], ex_, kCalls);
+    if (el_.any_dead())
+      ex_.record->figure("elastic", "ranks; ns",
+                         dispatch::elastic_figure(el_, healthy_ps_, ex_.record->latency()));
   }
   void dump(Simulation& sim, const std::string& dir) override {
     for (int c = 0; c < kCalls; ++c)
       for (int r = 0; r < a_.d.ep; ++r)
         combine::dump(sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
-                      common::dump_dir(dir, kCalls, c, "rank" + std::to_string(r)));
+                      common::dump_dir(dir, kCalls, c, "rank" + std::to_string(el_.physical(r))));
   }
+  std::string stuck() const override { return combine::dead_rank_report(a_, inputs_.front(), el_); }
+  void healthy_latency(model::Tick t) override { healthy_ps_ = t; }
   std::string check(Simulation& sim, bool payload) override {
     return payload ? combine::check(a_, bf16_, inputs_, sim, ex_) : "";
   }
@@ -354,6 +507,8 @@ class CombineRun : public KernelRun {
   const Params& p_;
   combine::Attrs a_;
   bool bf16_;
+  common::Elastic el_;
+  model::Tick healthy_ps_ = 0;
   combine::Knobs knobs_;
   std::vector<std::vector<combine::RankInputs>> inputs_;
   combine::Execution ex_;
@@ -366,10 +521,12 @@ std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
 }  // namespace
 
 KernelDef combine_kernel_def() {
-  return {
+  KernelDef k{
       "combine",
       "MoeDistributeCombine (A3 fullmesh_v1): expert outputs back to their tokens, weighted sum",
       declare, dies, plan};
+  k.also_reads = {"fault"};
+  return k;
 }
 
 }  // namespace ascend

@@ -24,6 +24,52 @@ uint16_t narrow(float v, bool is_bf16) {
 }
 }  // namespace
 
+bool RankInputs::takes_part(const Attrs& a, int t) const {
+  if (t >= active_tokens(a)) return false;
+  if (mask2d.empty()) return true;
+  for (int k = 0; k < a.d.topk; ++k)
+    if (mask2d[static_cast<size_t>(t) * a.d.topk + k]) return true;
+  return false;
+}
+
+bool RankInputs::receives(const Attrs& a, int t, int k) const {
+  if (!takes_part(a, t)) return false;
+  if (k >= a.d.topk) return true;  // a shared slot
+  const size_t i = static_cast<size_t>(t) * a.d.topk + k;
+  return (mask2d.empty() || mask2d[i]) && ids[i] < a.d.experts;
+}
+
+void softmax_gates(const ConstExperts& c, int i, const uint16_t* x, int hidden, bool is_bf16,
+                   float* p1, float* p2) {
+  float a[2];
+  for (int g = 0; g < 2; ++g) {
+    const uint16_t* w = &(g ? c.gate2 : c.gate1)[static_cast<size_t>(i) * hidden];
+    float acc = widen(x[0], is_bf16) * widen(w[0], is_bf16);  // Mul, then ReduceSum
+    for (int j = 1; j < hidden; ++j) acc += widen(x[j], is_bf16) * widen(w[j], is_bf16);
+    a[g] = acc;
+  }
+  const float e = static_cast<float>(std::exp(static_cast<double>(-std::fabs(a[0] - a[1]))));
+  const float hi = 1.0f / (1.0f + e), lo = e / (1.0f + e);
+  *p1 = a[0] >= a[1] ? hi : lo;
+  *p2 = a[0] >= a[1] ? lo : hi;
+}
+
+std::vector<uint16_t> const_expert(const ConstExperts& c, int i, const uint16_t* x, int hidden,
+                                   bool is_bf16) {
+  std::vector<uint16_t> out(hidden);
+  float p1 = 0, p2 = 0;
+  if (c.softmax()) {
+    softmax_gates(c, i, x, hidden, is_bf16, &p1, &p2);
+  } else {
+    p1 = c.alpha1[i];
+    p2 = c.alpha2[i];
+  }
+  const uint16_t* v = &c.v[static_cast<size_t>(i) * hidden];
+  for (int j = 0; j < hidden; ++j)  // Muls, Muls, Add in fp32, then Cast (RINT)
+    out[j] = narrow(widen(x[j], is_bf16) * p1 + widen(v[j], is_bf16) * p2, is_bf16);
+  return out;
+}
+
 std::vector<std::vector<Origin>> locate(const Attrs& a, const std::vector<RankInputs>& in) {
   const int w = a.d.ep, slots = slots_per_token(a.d);
   std::vector<std::vector<Origin>> where(w);
@@ -42,6 +88,8 @@ std::vector<std::vector<Origin>> locate(const Attrs& a, const std::vector<RankIn
                        ", " + std::to_string(k) + ")";
       if (src < 0 || src >= w || k < 0 || k >= slots || t < 0 || t >= in[src].active_tokens(a))
         bad(at + " names no active (rank, token, slot)");
+      if (!in[src].receives(a, t, k))
+        bad(at + " names a slot that is masked or a special expert's (never sent)");
       Origin& o = where[src][static_cast<size_t>(t) * slots + k];
       if (o.rank >= 0)
         bad(at + " duplicates rank " + std::to_string(o.rank) + ", row " + std::to_string(o.row));
@@ -50,7 +98,8 @@ std::vector<std::vector<Origin>> locate(const Attrs& a, const std::vector<RankIn
   }
   for (int r = 0; r < w; ++r)
     for (size_t i = 0; i < where[r].size(); ++i)
-      if (where[r][i].rank < 0)
+      if (where[r][i].rank < 0 &&
+          in[r].receives(a, static_cast<int>(i / slots), static_cast<int>(i % slots)))
         bad("token " + std::to_string(i / slots) + " of rank " + std::to_string(r) + ", slot " +
             std::to_string(i % slots) + " is computed by no rank (no triple names it)");
   return where;
@@ -100,12 +149,29 @@ std::vector<std::vector<uint16_t>> golden(const Attrs& a, bool is_bf16,
   for (int r = 0; r < w; ++r) {
     int n = in[r].active_tokens(a);
     out[r].resize(static_cast<size_t>(n) * h);
+    const int z = a.d.zero_experts, c = a.d.copy_experts, e_moe = a.d.experts;
     for (int t = 0; t < n; ++t) {
+      if (!in[r].takes_part(a, t)) continue;  // its row is not written
       std::fill(acc.begin(), acc.end(), 0.0f);
       for (int k = 0; k < slots; ++k) {
-        const uint16_t* v = received(where[r][static_cast<size_t>(t) * slots + k]);
+        const size_t tk = static_cast<size_t>(t) * k_top + k;
+        if (k < k_top && !in[r].mask2d.empty() && !in[r].mask2d[tk]) continue;
+        const int e = k < k_top ? in[r].ids[tk] : 0;
+        std::vector<uint16_t> local;  // a copy or const expert's output, computed here
+        const uint16_t* v = nullptr;
+        if (k >= k_top || e < e_moe) {
+          v = received(where[r][static_cast<size_t>(t) * slots + k]);
+        } else if (e < e_moe + z) {
+          continue;  // zero expert
+        } else if (e < e_moe + z + c) {
+          v = &in[r].ori_x[static_cast<size_t>(t) * h];  // copy expert
+        } else {
+          local = const_expert(*in[r].consts, e - e_moe - z - c,
+                               &in[r].ori_x[static_cast<size_t>(t) * h], h, is_bf16);
+          v = local.data();
+        }
         if (k < k_top) {
-          float wt = in[r].expert_scales[static_cast<size_t>(t) * k_top + k];
+          float wt = in[r].expert_scales[tk];
           for (int i = 0; i < h; ++i) acc[i] += widen(v[i], is_bf16) * wt;  // Muls, then Add
         } else {
           for (int i = 0; i < h; ++i) acc[i] += widen(v[i], is_bf16);  // shared: unweighted

@@ -4,11 +4,26 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "kernels/combine/combine_tiling.h"
 
 namespace ascend::combine {
+
+// The const experts' parameters (V3), the same on every rank. Const expert i gives
+// p1 x oriX + p2 x v[i] in fp32, rounded (RINT) to the token dtype: [OLD] p_j = alpha_j[i];
+// [NEW] (p1, p2) = softmax(a1, a2) with a_j = <alpha_j[i, :], oriX> (fp32 products summed left to
+// right), computed as exp(-|a1 - a2|) = e, the larger's p = 1 / (1 + e), the other's e / (1 + e).
+struct ConstExperts {
+  std::vector<float> alpha1, alpha2;   // [OLD] (constNum,) fp32
+  std::vector<uint16_t> gate1, gate2;  // [NEW] (constNum, H) raw bf16/fp16 bits
+  std::vector<uint16_t> v;             // (constNum, H) raw bf16/fp16 bits
+  bool softmax() const { return !gate1.empty(); }
+};
+// [NEW]: the two gate values of const expert i for token row x.
+void softmax_gates(const ConstExperts& c, int i, const uint16_t* x, int hidden, bool is_bf16,
+                   float* p1, float* p2);
 
 struct RankInputs {
   std::vector<uint16_t> expand_x;         // (rows, H) expert outputs, raw bf16/fp16 bits
@@ -18,9 +33,17 @@ struct RankInputs {
   std::vector<float> expert_scales;       // (BS, K) weights
   std::vector<uint16_t> shared_expert_x;  // (BS, H) or empty
   int active = -1;                        // 1-D mask: the first N tokens are active (-1: all)
+  // V3 inputs, empty when not given.
+  std::vector<uint8_t> mask2d;                 // (BS, K) xActiveMask
+  std::vector<uint16_t> ori_x;                 // (BS, H) oriX: copy and const experts
+  std::shared_ptr<const ConstExperts> consts;  // const experts
   int active_tokens(const Attrs& a) const {
     return active >= 0 ? active : dispatch::active_tokens(a.d);
   }
+  // Token t takes part (1-D prefix; with a 2-D mask, any flag set), and its slot k is a MoE
+  // expert's whose flag is set (the slots the window fills).
+  bool takes_part(const Attrs& a, int t) const;
+  bool receives(const Attrs& a, int t, int k) const;
   int rows_to_send() const { return ep_send_counts.empty() ? 0 : ep_send_counts.back(); }
 };
 
@@ -38,7 +61,11 @@ void comm_quantize(const uint16_t* x, int hidden, bool is_bf16, int8_t* q, uint1
 void comm_dequantize(const int8_t* q, const uint16_t* scales, int hidden, bool is_bf16,
                      uint16_t* out);
 
-// x_out (active tokens x H raw bits) of every rank.
+// Const expert `i`'s output for token row `x` (H raw bits), as the receiver computes it.
+std::vector<uint16_t> const_expert(const ConstExperts& c, int i, const uint16_t* x, int hidden,
+                                   bool is_bf16);
+
+// x_out (active tokens x H raw bits) of every rank; rows of tokens that take no part stay 0.
 std::vector<std::vector<uint16_t>> golden(const Attrs& a, bool is_bf16,
                                           const std::vector<RankInputs>& in);
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/combine/combine_golden.h"
+#include "kernels/common/elastic.h"
 #include "sim/params.h"
 #include "sim/simulation.h"
 
@@ -16,8 +17,9 @@ namespace ascend::combine {
 // Salt of the seed of generated expert scales and outputs: a stream apart from the routing's.
 constexpr uint32_t kScaleSalt = 0x5bd1e995u;
 
-struct RankBuffers {  // GM addresses of one rank's tensors for one call
+struct RankBuffers {  // GM addresses of one rank's tensors for one call (0: not given)
   uint64_t expand_x, assist, send_counts, scales, shared_x, x_out;
+  uint64_t ids, mask, ori_x, alpha1, alpha2, const_v, elastic;  // V3
 };
 
 struct Knobs {
@@ -32,6 +34,7 @@ struct Execution {
   std::vector<uint64_t> phases;                // [rank][core][3] timestamps, ps
   std::vector<uint64_t> wait_ps;               // [rank][core] time in polls that found no token
   int buffer_num = 2;
+  std::vector<int> die_of, rank_of;  // as dispatch's: a rank's die, a die's rank (-1: dead)
 };
 
 // The attributes: the dispatch.* workload plus combine.*.
@@ -47,7 +50,15 @@ std::vector<float> make_expert_scales(const Params& p, const Attrs& a, std::mt19
 
 // inputs[call][rank]: the calls run back to back in one launch, on every rank.
 Execution execute(Simulation& sim, const Attrs& a, bool bf16,
-                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs);
+                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs,
+                  const common::Elastic& el = {});
+// V3 inputs of a rank's tokens for generated runs: oriX (copy and const experts) and the const
+// experts' parameters (one table, the same on every rank).
+std::shared_ptr<const ConstExperts> make_const_experts(const Params& p, const Attrs& a, bool bf16);
+// What a hang report adds when ranks are dead and not scaled down: the tokens each survivor
+// waits for, whose expert outputs a dead rank holds.
+std::string dead_rank_report(const Attrs& a, const std::vector<RankInputs>& in,
+                             const common::Elastic& el);
 
 // Per-rank latency and bandwidth (published convention: active tokens x K x Align512(2H) /
 // latency), phase times, per-core wait times and settings as the record's figures.

@@ -20,6 +20,7 @@
 
 #include "kernels/combine/combine_tiling.h"
 #include "kernels/common/device.h"
+#include "kernels/common/elastic.h"
 #include "sim/api/kernel_operator.h"
 
 namespace ascend::combine {
@@ -36,6 +37,11 @@ struct DeviceArgs {
   uint64_t* wait_ps = nullptr;        // per core: time spent in polls that found a token not ready
   uint64_t stall_before_send_ps = 0;  // what-if: this rank starts sending late
   Receiver receive = nullptr;         // the receiver order (receivers(), resolved by the host)
+  // V3 (nullptr when not given): with special experts or a 2-D mask the receiver reads each
+  // token's ids and flags; copy and const experts are computed here from oriX.
+  GM_ADDR expert_ids = nullptr, x_active_mask = nullptr, ori_x = nullptr;
+  GM_ADDR const_alpha1 = nullptr, const_alpha2 = nullptr, const_v = nullptr;
+  GM_ADDR elastic_info = nullptr;
 };
 
 template <class T>
@@ -45,9 +51,21 @@ class KernelCombine {
     g_ = args;
     stamps_ = common::PhaseStamps(g_.phase_ps, 3);
     const dispatch::Attrs& d = g_.attrs.d;
-    rank_ = static_cast<int>(GetRankId());
+    die_ = GetRankId();
     core_ = static_cast<int>(GetBlockIdx());
     cores_ = static_cast<int>(GetBlockNum());
+    UbPlan ub = ub_plan(g_.attrs);
+    if (d.elastic_world) {  // W, S and E of the new EP group, and this die's rank in it
+      pipe_.InitBuffer(elastic_, ub.elastic);
+      table_.Init(g_.elastic_info, d.elastic_world, elastic_.Get<int32_t>());
+      if (table_.ScaledDown()) {
+        g_.attrs.d.ep = table_.World();
+        g_.attrs.d.shared_expert_ranks = table_.SharedRanks();
+        g_.attrs.d.experts = table_.Experts();
+      }
+    }
+    rank_ = table_.NewRank(die_);
+    v3_ = per_token_slots(g_.attrs);
     h_ = static_cast<uint32_t>(d.hidden);
     slots_ = slots_per_token(d);
     slot_bytes_ = combine::slot_bytes(g_.attrs);
@@ -66,8 +84,32 @@ class KernelCombine {
       sharedGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.shared_expert_x),
                                 static_cast<uint64_t>(d.bs) * h_);
     outGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.x_out), static_cast<uint64_t>(d.bs) * h_);
+    if (v3_) {
+      idsGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.expert_ids),
+                             static_cast<uint64_t>(d.bs) * d.topk);
+      if (d.mask_2d)
+        maskGm_.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.x_active_mask),
+                                static_cast<uint64_t>(d.bs) * d.topk);
+      if (d.copy_experts + d.const_experts)
+        oriGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.ori_x),
+                               static_cast<uint64_t>(d.bs) * h_);
+      if (d.const_experts && g_.attrs.const_softmax) {
+        gate1Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.const_alpha1),
+                                 static_cast<uint64_t>(d.const_experts) * h_);
+        gate2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.const_alpha2),
+                                 static_cast<uint64_t>(d.const_experts) * h_);
+      } else if (d.const_experts) {
+        alpha1Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(g_.const_alpha1),
+                                  d.const_experts);
+        alpha2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(g_.const_alpha2),
+                                  d.const_experts);
+      }
+      if (d.const_experts) {
+        constVGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.const_v),
+                                  static_cast<uint64_t>(d.const_experts) * h_);
+      }
+    }
 
-    UbPlan ub = ub_plan(g_.attrs);
     pipe_.InitBuffer(rowQue_, g_.buffer_num, ub.row);  // a row in: expandX row or window slot
     pipe_.InitBuffer(outQue_, g_.buffer_num, ub.out);  // a row out: quantized record or xOut row
     if (ub.bind) pipe_.InitBuffer(bindQue_, g_.buffer_num, ub.bind);  // a row passed through
@@ -78,6 +120,7 @@ class KernelCombine {
       pipe_.InitBuffer(h16_, ub.h16);
     }
     pipe_.InitBuffer(small_, ub.small);
+    if (ub.aux) pipe_.InitBuffer(aux_, ub.aux);
     LocalTensor<float> ones = small_.Get<float>()[kOnes / 4];
     Duplicate(ones, kFlagValue, 8);
     LocalTensor<float> zeros = small_.Get<float>()[kZeros / 4];
@@ -107,17 +150,21 @@ class KernelCombine {
   static constexpr uint32_t kTriples = 2176;    // up to kTripleRows triples
   static constexpr uint32_t kTripleRows = 256;  // 3 KB
   static constexpr uint32_t kBlockMax = 5248;   // block scales, fp32 (up to 1024 + pad)
+  static constexpr uint32_t kIds = 9344;        // V3: a token's K ids (up to 16 int32)
+  static constexpr uint32_t kMask = 9408;       // its K 2-D flags
+  static constexpr uint32_t kAlpha = 9440;      // a const expert's alpha1 and alpha2 (32 B each)
 
   void Stamp(int i) const { stamps_.Stamp(i); }
 
   uint64_t SlotIndex(int t, int k) const { return static_cast<uint64_t>(t) * slots_ + k; }
+  // Window addresses of a rank of the EP group: its die's (Table2 after a scale-down).
   GM_ADDR DataSlot(int rank, int t, int k) const {
-    return GetWindAddrByRankId(rank) + data_state_ * (GetWindSize() / 2) +
+    return GetWindAddrByRankId(table_.Die(rank)) + data_state_ * (GetWindSize() / 2) +
            SlotIndex(t, k) * slot_bytes_;
   }
   GM_ADDR Flag(int rank, int t, int k) const {
-    return GetWindStateAddrByRankId(rank) + kFlagBase + data_state_ * dispatch::kStatusHalf +
-           SlotIndex(t, k) * 32;
+    return GetWindStateAddrByRankId(table_.Die(rank)) + kFlagBase +
+           data_state_ * dispatch::kStatusHalf + SlotIndex(t, k) * 32;
   }
 
   // ---- 2. send: rows [begin, end) of expandX, visited from offset rankId
@@ -241,7 +288,31 @@ class KernelCombine {
         begin, end, [this](int t) { return Ready(t); }, [this](int t) { CombineToken(t); });
   }
 
-  // One poll of a token's flags: sum of its (K + shared) x 8 floats == 8 x (K + shared) +- 0.5.
+  // V3: token t's ids and 2-D flags into the scratch; returns how many of its K slots the
+  // window fills (flag set, MoE expert), or -1 when no flag of it is set (it takes no part).
+  int LoadToken(int t) {
+    const dispatch::Attrs& d = g_.attrs.d;
+    LocalTensor<int32_t> ids = small_.Get<int32_t>()[kIds / 4];
+    LocalTensor<uint8_t> mask = small_.Get<uint8_t>()[kMask];
+    DataCopyPad(ids, idsGm_[static_cast<uint64_t>(t) * d.topk],
+                DataCopyExtParams{1, static_cast<uint32_t>(4 * d.topk), 0, 0, 0});
+    if (d.mask_2d)
+      DataCopyPad(mask, maskGm_[static_cast<uint64_t>(t) * d.topk],
+                  DataCopyExtParams{1, static_cast<uint32_t>(d.topk), 0, 0, 0});
+    SetFlag<HardEvent::MTE2_S>(2);
+    WaitFlag<HardEvent::MTE2_S>(2);
+    int valid = 0;
+    bool any = !d.mask_2d;
+    for (int k = 0; k < d.topk; ++k) {
+      bool on = !d.mask_2d || mask.GetValue(static_cast<uint32_t>(k)) != 0;
+      any = any || on;
+      valid += on && ids.GetValue(static_cast<uint32_t>(k)) < d.experts;
+    }
+    return any ? valid : -1;
+  }
+
+  // One poll of a token's flags: sum of its (K + shared) x 8 floats == 8 x (K + shared) +- 0.5;
+  // with special experts or a 2-D mask, 8 x (the slots the window fills + shared).
   bool Ready(int t) {
     uint64_t t0 = SimNowPs();
     LocalTensor<float> flags = small_.Get<float>()[kFlags / 4];
@@ -249,6 +320,13 @@ class KernelCombine {
     GlobalTensor<float> gm;
     gm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(Flag(rank_, t, 0)), slots_ * 8ull);
     uint32_t n = static_cast<uint32_t>(slots_ * 8);
+    float target = static_cast<float>(n);
+    if (v3_) {
+      int valid = LoadToken(t);
+      skip_ = valid < 0;
+      if (skip_) return true;
+      target = 8.0f * static_cast<float>(valid + slots_ - g_.attrs.d.topk);
+    }
     DataCopy(flags, gm, n);
     SetFlag<HardEvent::MTE2_V>(0);
     WaitFlag<HardEvent::MTE2_V>(0);
@@ -256,7 +334,7 @@ class KernelCombine {
     SetFlag<HardEvent::V_S>(0);
     WaitFlag<HardEvent::V_S>(0);
     float s = sum.GetValue(0);
-    bool ready = s > static_cast<float>(n) - 0.5f && s < static_cast<float>(n) + 0.5f;
+    bool ready = s > target - 0.5f && s < target + 0.5f;
     if (ready) {
       DataCopy(gm, small_.Get<float>()[kZeros / 4], n);  // clear for the next use of this half
     } else if (g_.wait_ps) {
@@ -267,6 +345,7 @@ class KernelCombine {
 
   void CombineToken(int t) {
     const dispatch::Attrs& d = g_.attrs.d;
+    if (v3_ && skip_) return;  // a token without a 2-D flag set: its row is not written
     LocalTensor<float> w = small_.Get<float>()[kWeights / 4];
     DataCopyPad(w, scalesGm_[static_cast<uint64_t>(t) * d.topk],
                 DataCopyExtParams{1, static_cast<uint32_t>(4 * d.topk), 0, 0, 0});
@@ -276,6 +355,19 @@ class KernelCombine {
     PayloadScope payload;
     Duplicate(acc, 0.0f, h_);
     for (int k = 0; k < slots_; ++k) {
+      if (v3_ && k < d.topk) {  // masked out, or a special expert computed here
+        LocalTensor<int32_t> ids = small_.Get<int32_t>()[kIds / 4];
+        if (d.mask_2d && small_.Get<uint8_t>()[kMask].GetValue(static_cast<uint32_t>(k)) == 0)
+          continue;
+        int32_t e = ids.GetValue(static_cast<uint32_t>(k));
+        if (e >= d.experts) {
+          if (e < d.experts + d.zero_experts) continue;  // a zero expert adds nothing
+          LocalExpert(t, e - d.experts - d.zero_experts, term);
+          Muls(term, term, w.GetValue(static_cast<uint32_t>(k)), h_);
+          Add(acc, acc, term, h_);
+          continue;
+        }
+      }
       GlobalTensor<uint8_t> slot;
       slot.SetGlobalBuffer(DataSlot(rank_, t, k), wire_);
       LocalTensor<uint8_t> in = rowQue_.AllocTensor<uint8_t>();
@@ -310,10 +402,75 @@ class KernelCombine {
     outQue_.FreeTensor(out);
   }
 
+  // A copy expert (i < copy experts) gives oriX[t]; const expert j = i - copy experts gives
+  // alpha1[j] x oriX[t] + alpha2[j] x v[j] in fp32, rounded (RINT) to the dtype. Into `term`.
+  void LocalExpert(int t, int i, const LocalTensor<float>& term) {
+    const dispatch::Attrs& d = g_.attrs.d;
+    LoadRow(oriGm_[static_cast<uint64_t>(t) * h_], term);
+    if (i < d.copy_experts) return;
+    const int j = i - d.copy_experts;
+    LocalTensor<float> alpha = small_.Get<float>()[kAlpha / 4];
+    LocalTensor<float> v = aux_.Get<float>();
+    float p1, p2;
+    if (g_.attrs.const_softmax) {
+      SoftmaxGates(j, term, &p1, &p2);
+    } else {
+      DataCopyPad(alpha, alpha1Gm_[static_cast<uint64_t>(j)], DataCopyExtParams{1, 4, 0, 0, 0});
+      DataCopyPad(alpha[8], alpha2Gm_[static_cast<uint64_t>(j)], DataCopyExtParams{1, 4, 0, 0, 0});
+      SetFlag<HardEvent::MTE2_S>(3);
+      WaitFlag<HardEvent::MTE2_S>(3);
+      p1 = alpha.GetValue(0);
+      p2 = alpha.GetValue(8);
+    }
+    LoadRow(constVGm_[static_cast<uint64_t>(j) * h_], v);
+    Muls(term, term, p1, h_);
+    Muls(v, v, p2, h_);
+    Add(term, term, v, h_);
+    LocalTensor<T> rounded = v.template ReinterpretCast<T>();
+    Cast(rounded, term, RoundMode::CAST_RINT, h_);
+    Cast(term, rounded, RoundMode::CAST_NONE, h_);
+  }
+  // [NEW] gates of const expert j for oriX (fp32 in `x`): a_g = ReduceSum(gate_g[j] x x) on
+  // VECTOR; e = Exp(-|a1 - a2|) (one element); the larger a gets 1 / (1 + e), the other e / (1 +
+  // e).
+  void SoftmaxGates(int j, const LocalTensor<float>& x, float* p1, float* p2) {
+    LocalTensor<float> row = aux_.Get<float>(), sums = small_.Get<float>()[kAlpha / 4];
+    for (int g = 0; g < 2; ++g) {
+      LoadRow((g ? gate2Gm_ : gate1Gm_)[static_cast<uint64_t>(j) * h_], row);
+      Mul(row, row, x, h_);
+      ReduceSum(sums[8 * g], row, row, h_);
+    }
+    SetFlag<HardEvent::V_S>(2);
+    WaitFlag<HardEvent::V_S>(2);
+    float a1 = sums.GetValue(0), a2 = sums.GetValue(8);
+    sums.SetValue(0, a1 >= a2 ? a2 - a1 : a1 - a2);
+    SetFlag<HardEvent::S_V>(2);
+    WaitFlag<HardEvent::S_V>(2);
+    Exp(sums, sums, 1);
+    SetFlag<HardEvent::V_S>(2);
+    WaitFlag<HardEvent::V_S>(2);
+    const float e = sums.GetValue(0), hi = 1.0f / (1.0f + e), lo = e / (1.0f + e);
+    *p1 = a1 >= a2 ? hi : lo;
+    *p2 = a1 >= a2 ? lo : hi;
+  }
+
+  // A dtype row of GM through the row queue, widened to fp32 into `dst`.
+  void LoadRow(const GlobalTensor<T>& src, const LocalTensor<float>& dst) {
+    LocalTensor<T> in = rowQue_.AllocTensor<T>();
+    DataCopyPad(in, src, DataCopyExtParams{1, h_ * static_cast<uint32_t>(sizeof(T)), 0, 0, 0});
+    rowQue_.EnQue(in);
+    in = rowQue_.DeQue<T>();
+    Cast(dst, in, RoundMode::CAST_NONE, h_);
+    rowQue_.FreeTensor(in);
+  }
+
   struct Pending {
     int rank, t, k;
   };
   DeviceArgs g_;
+  uint32_t die_ = 0;  // this die (GetRankId); rank_ is its rank in the EP group
+  common::ElasticTable table_;
+  bool v3_ = false, skip_ = false;
   int rank_ = 0, core_ = 0, cores_ = 1, slots_ = 1, data_state_ = 0;
   common::PhaseStamps stamps_;
   uint32_t h_ = 0, wire_ = 0, nblk_ = 0;
@@ -324,10 +481,11 @@ class KernelCombine {
   TQue<TPosition::VECIN, 1> rowQue_;
   TQue<TPosition::VECOUT, 1> outQue_;
   TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bindQue_;
-  TBuf<TPosition::VECCALC> acc_, tmp_, bcast_, h16_, small_;
-  GlobalTensor<T> expandGm_, sharedGm_, outGm_;
-  GlobalTensor<int32_t> assistGm_, countsGm_;
-  GlobalTensor<float> scalesGm_;
+  TBuf<TPosition::VECCALC> acc_, tmp_, bcast_, h16_, small_, aux_, elastic_;
+  GlobalTensor<T> expandGm_, sharedGm_, outGm_, oriGm_, constVGm_, gate1Gm_, gate2Gm_;
+  GlobalTensor<int32_t> assistGm_, countsGm_, idsGm_;
+  GlobalTensor<uint8_t> maskGm_;
+  GlobalTensor<float> scalesGm_, alpha1Gm_, alpha2Gm_;
 };
 
 }  // namespace ascend::combine

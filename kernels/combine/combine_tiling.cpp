@@ -96,10 +96,18 @@ UbPlan ub_plan(const Attrs& a) {
   p.bcast = a.comm_quant ? static_cast<uint32_t>(4 * align_up(h, 64)) : 0;  // whole repeats
   p.h16 = a.comm_quant ? 2 * h : 0;
   p.small = 10 * 1024;
+  p.aux = a.d.const_experts ? 4 * h : 0;
+  p.elastic = a.d.elastic_world
+                  ? static_cast<uint32_t>(align_up(4ull * (4 + 2 * a.d.elastic_world), 32))
+                  : 0;
   return p;
 }
 uint64_t UbPlan::total(int buffer_num) const {
-  return static_cast<uint64_t>(buffer_num) * (row + out + bind) + acc + tmp + bcast + h16 + small;
+  return static_cast<uint64_t>(buffer_num) * (row + out + bind) + acc + tmp + bcast + h16 + small +
+         aux + elastic;
+}
+bool per_token_slots(const Attrs& a) {
+  return dispatch::compacts(a.d);
 }
 int effective_buffer_num(const Attrs& a, uint64_t ub_bytes) {
   uint64_t cap = std::min<uint64_t>(ub_bytes, dispatch::kMaxUbBytes);

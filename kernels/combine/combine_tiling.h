@@ -22,6 +22,9 @@ struct Attrs {
   std::string receiver = "in_order";  // a name of receivers()
   int rows_per_barrier = 1;           // rows sent before each PipeBarrier<PIPE_MTE3> + flags
   int buffer_num = 2;                 // UB buffers per queue (falls back to 1 when UB is short)
+  // Const experts: [OLD] scalar alphas (constNum,) or [NEW] softmax-gated vector alphas
+  // (constNum, H): a_j = <alpha_j[i], oriX>, (p1, p2) = softmax(a1, a2).
+  bool const_softmax = false;
 };
 
 void validate(const Attrs& a);
@@ -48,10 +51,13 @@ uint64_t flags_bytes(const Attrs& a);         // maxBS x slots x 32 B of one sta
 // The UB a core allocates (bytes, as the kernel allocates them).
 struct UbPlan {
   uint32_t row, out, bind, acc, tmp, bcast, h16, small;
+  uint32_t aux, elastic;  // const experts: a second fp32 row; elasticInfo (0 when not used)
   uint64_t total(int buffer_num) const;
 };
 UbPlan ub_plan(const Attrs& a);
 int effective_buffer_num(const Attrs& a, uint64_t ub_bytes);
+// V3: a token's slots depend on its ids (special experts) and 2-D flags.
+bool per_token_slots(const Attrs& a);
 
 // Byte offsets inside the status window ([OLD] layout, kernels.md 1.3 and 2.3).
 constexpr uint64_t kFlagBase = 64 * 1024;        // combine's flags: +64 KB in each half

@@ -1,8 +1,10 @@
 #include "kernels/common/host.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
+#include "kernels/common/elastic.h"
 #include "models/errors.h"
 #include "sim/npy.h"
 
@@ -18,8 +20,10 @@ uint32_t input_seed(const Params& p, int rank, int call, uint32_t salt) {
   return input_seed(static_cast<uint64_t>(p.integer("sim.seed")), rank, call, salt);
 }
 
-Routing::Routing(const std::string& key, const std::string& text, int experts)
-    : experts_(experts), balanced_(text == "balanced"), weight_(experts, 1.0) {
+Routing::Routing(const std::string& key, const std::string& text, int experts, int special,
+                 double special_weight)
+    : experts_(experts + special), balanced_(text == "balanced"), weight_(experts_, 1.0) {
+  std::fill(weight_.begin() + experts, weight_.end(), special_weight);
   if (text.rfind("zipf:", 0) == 0) {
     double alpha = -1;
     try {
@@ -32,6 +36,18 @@ Routing::Routing(const std::string& key, const std::string& text, int experts)
   } else if (text != "uniform" && !balanced_) {
     throw SimError(kExitBadInput, key + " = '" + text + "': one of uniform, balanced, zipf:ALPHA");
   }
+}
+
+std::vector<float> softmax_weights(int tokens, int topk, std::mt19937& rng) {
+  std::vector<float> w(static_cast<size_t>(tokens) * topk);
+  std::uniform_real_distribution<float> logit(-2.0f, 2.0f);
+  for (int t = 0; t < tokens; ++t) {
+    float sum = 0;
+    float* row = &w[static_cast<size_t>(t) * topk];
+    for (int k = 0; k < topk; ++k) sum += (row[k] = std::exp(logit(rng)));
+    for (int k = 0; k < topk; ++k) row[k] /= sum;
+  }
+  return w;
 }
 
 int read_active_mask(const std::string& dir, int bs) {
@@ -56,6 +72,24 @@ void write_active_mask(const std::string& dir, int bs, int active) {
   std::vector<uint8_t> mask(static_cast<size_t>(bs), 0);
   for (int t = 0; t < active; ++t) mask[t] = 1;
   npy::write(dir + "/x_active_mask.npy", "|b1", {static_cast<uint64_t>(bs)}, mask.data());
+}
+
+bool Elastic::is_dead(int rank) const {
+  return std::binary_search(dead.begin(), dead.end(), rank);
+}
+
+std::vector<int32_t> Elastic::info() const {
+  std::vector<int32_t> v = {scale_down ? 1 : 0, world, shared_ranks, experts};
+  v.insert(v.end(), table1.begin(), table1.end());
+  v.insert(v.end(), table2.begin(), table2.end());
+  v.resize(4 + 2 * static_cast<size_t>(world0), -1);
+  return v;
+}
+
+std::string Elastic::dead_list() const {
+  std::string s;
+  for (int r : dead) s += (s.empty() ? "" : ", ") + std::to_string(r);
+  return s;
 }
 
 }  // namespace ascend::common

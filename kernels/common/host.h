@@ -13,6 +13,11 @@
 
 namespace ascend::common {
 
+// A tensor's GM address as a device argument: nullptr for a tensor not given (address 0).
+inline GM_ADDR gm_arg(uint64_t addr) {
+  return addr ? reinterpret_cast<GM_ADDR>(addr) : nullptr;
+}
+
 // n values of type V from GM at addr.
 template <class V>
 std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
@@ -27,11 +32,14 @@ std::vector<V> read_vec(Simulation& sim, uint64_t addr, size_t n) {
 uint32_t input_seed(uint64_t seed, int rank, int call, uint32_t salt = 0);
 uint32_t input_seed(const Params& p, int rank, int call, uint32_t salt = 0);  // seed: sim.seed
 
-// uniform, balanced (round-robin) or zipf:ALPHA (expert 0 hottest) over `experts` experts.
+// uniform, balanced (round-robin) or zipf:ALPHA (expert 0 hottest) over `experts` experts, and
+// `special` special experts after them (V3: zero, copy, const), each drawn with `special_weight`
+// times a uniform expert's weight (balanced: all ids in turn).
 class Routing {
  public:
   // Bad text is bad input naming `key` (checked when planning, before anything is built).
-  Routing(const std::string& key, const std::string& text, int experts);
+  Routing(const std::string& key, const std::string& text, int experts, int special = 0,
+          double special_weight = 1.0);
   // Token t of `rank` (bs tokens per rank) picks topk distinct experts into out[0, topk).
   template <class Id>
   void pick(int rank, int bs, int t, int topk, std::mt19937& rng, Id* out) const {
@@ -54,6 +62,10 @@ class Routing {
   bool balanced_;
   std::vector<double> weight_;
 };
+
+// Router weights of `tokens` tokens x `topk`: per token the softmax of random logits in [-2, 2]
+// (positive, summing to 1), as a router's top-K weights.
+std::vector<float> softmax_weights(int tokens, int topk, std::mt19937& rng);
 
 // The 1-D active mask x_active_mask (BS,) |b1: a prefix of true values. read_active_mask returns
 // the prefix length (-1 when the file is missing); a true value after a false one is bad input.

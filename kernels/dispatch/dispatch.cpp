@@ -1,6 +1,7 @@
 // Host side of MoeDistributeDispatch: attributes from the parameters, generated inputs (routing),
 // GM placement, launch (one or more back-to-back calls), the golden check, and the figures.
 #include <cstring>
+#include <iostream>
 #include <random>
 
 #include "kernels/common/host.h"
@@ -60,6 +61,50 @@ void declare(Params& p) {
   p.declare(int_param("dispatch.delay_rank", "rank", "-1", -1, 767,
                       "a rank that stalls before its local copy in call 1 (-1: none)", w));
   p.declare(real_param("dispatch.delay_us", "us", "20", 0, 1e6, "how long it stalls", w));
+  // V3 (seed 001, kernels.md 1.1, 1.5, 1.7).
+  const char* v3 = "MoeDistributeDispatchV3 (seed 001, kernels.md 1.7)";
+  p.declare(int_param("dispatch.zero_experts", "experts", "0", 0, 1024,
+                      "zero experts, ids [E, E + z): masked out of dispatch, 0 in combine", v3));
+  p.declare(int_param("dispatch.copy_experts", "experts", "0", 0, 1024,
+                      "copy experts, ids after the zero ones: combine adds oriX", v3));
+  p.declare(int_param("dispatch.const_experts", "experts", "0", 0, 1024,
+                      "const experts, ids after the copy ones: combine adds "
+                      "alpha1 x oriX + alpha2 x v",
+                      v3));
+  p.declare(real_param("dispatch.special_weight", "", "1", 0, 1e9,
+                       "routing weight of each special expert against a uniform MoE expert's "
+                       "(large: tokens pick mostly special experts)",
+                       w));
+  p.declare(choice_param("dispatch.mask", "1d", {"1d", "2d"},
+                         "xActiveMask: 1d (BS,) a prefix of active tokens (--active-tokens), 2d "
+                         "(BS, K) a flag per (token, k)",
+                         v3));
+  p.declare(real_param("dispatch.mask_rate", "", "0.1", 0, 1,
+                       "2-D mask: share of the (token, k) flags that are false", w));
+  p.declare(int_param("dispatch.masked_tokens", "tokens", "0", 0, 512,
+                      "2-D mask: tokens with every flag false (they take no part)", w));
+  p.declare(int_param("dispatch.expert_scales", "", "0", 0, 1,
+                      "[NEW] 1: expertScales (BS, K) in, carried to expandScales (A,) out", v3));
+  p.declare(int_param("dispatch.smooth_scales", "", "0", 0, 1,
+                      "1: scales (sharedExpertNum + E, H) multiply the token before int8 "
+                      "quantization, per destination expert",
+                      v3));
+  p.declare(int_param("dispatch.tp", "ranks", "1", 1, 2,
+                      "tpWorldSize: 1, or 2 ([OLD] AllGatherV / ReduceScatterV): not modelled yet, "
+                      "refused with exit 2",
+                      v3));
+  p.declare(text_param("fault.dead_ranks", "",
+                       "dead ranks, e.g. 5,17 or 4-6: their dies run nothing; without "
+                       "fault.scale_down the survivors wait for them forever (exit 3)",
+                       w));
+  p.declare(int_param("fault.scale_down", "", "0", 0, 1,
+                      "1: elastic scale-down, the host gives the survivors elasticInfo and the "
+                      "kernels run in the new rank space",
+                      v3));
+  p.declare(int_param("fault.compare_healthy", "", "1", 0, 1,
+                      "scaled down: first run the same kernel on the healthy machine, for the "
+                      "latency against it (stats: elastic)",
+                      w));
 }
 
 int dies(const Params& p) {
@@ -88,13 +133,156 @@ Attrs attrs_of(const Params& p, int ep, int cores) {
   a.buffer_num = static_cast<int>(p.integer("dispatch.buffer_num"));
   a.shared_send_cores = static_cast<int>(p.integer("dispatch.shared_send_cores"));
   a.split = p.text("dispatch.send_split");
+  a.zero_experts = static_cast<int>(p.integer("dispatch.zero_experts"));
+  a.copy_experts = static_cast<int>(p.integer("dispatch.copy_experts"));
+  a.const_experts = static_cast<int>(p.integer("dispatch.const_experts"));
+  a.mask_2d = p.text("dispatch.mask") == "2d";
+  a.expert_scales = p.integer("dispatch.expert_scales") != 0;
+  a.smooth_scales = p.integer("dispatch.smooth_scales") != 0;
   return a;
 }
 
-// Each token picks K distinct MoE experts.
-std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
-                           std::mt19937& rng) {
-  const common::Routing pick("dispatch.routing", routing, a.experts);
+common::Elastic plan_elastic(const Params& p, Attrs& a) {
+  common::Elastic el;
+  el.world0 = el.world = a.ep;
+  el.shared_ranks = el.shared_ranks0 = a.shared_expert_ranks;
+  el.experts = el.experts0 = a.experts;
+  if (p.integer("dispatch.tp") == 2)
+    throw SimError(kExitBadInput,
+                   "dispatch.tp = 2: the TP domain ([OLD] dispatch AllGatherV and combine "
+                   "ReduceScatterV, kernels.md 1.4 step 8 and 2.4) is not modelled yet; the "
+                   "reference also forbids it with elastic scale-down (tp = 1 only) and with "
+                   "communication quantization (commQuantMode 2: tp < 2 only)");
+  const std::string dead = p.text("fault.dead_ranks");
+  if (dead == "all")
+    throw SimError(kExitBadInput, "fault.dead_ranks = 'all': name the dead ranks (5,17 or 4-6)");
+  if (!dead.empty())
+    for (int r : parse_scope("fault.dead_ranks", dead)) el.dead.push_back(r);
+  for (int r : el.dead)
+    if (r >= a.ep)
+      throw SimError(kExitBadInput,
+                     "fault.dead_ranks: " + std::to_string(r) +
+                         " is not a rank of ep.world_size = " + std::to_string(a.ep));
+  el.scale_down = p.integer("fault.scale_down") != 0;
+  if (!el.scale_down && el.any_dead() && p.origin("sim.poll_timeout_us") == "default")
+    std::cerr << "ascend-sim: warning: dead ranks " << el.dead_list()
+              << " without fault.scale_down: the survivors poll for their flags until "
+                 "sim.poll_timeout_us = "
+              << p.text("sim.poll_timeout_us")
+              << " us of simulated time (minutes of wall time at the default size); "
+                 "--set sim.poll_timeout_us=200 ends the run sooner\n";
+  if (!el.scale_down) return el;
+  if (el.dead.empty())
+    throw SimError(kExitBadInput,
+                   "fault.scale_down = 1 needs dead ranks (fault.dead_ranks) to scale down from");
+  const int l = local_experts(a, a.shared_expert_ranks);
+  int dead_shared = 0;
+  for (int r : el.dead) dead_shared += is_shared_rank(a, r);
+  el.world = a.ep - static_cast<int>(el.dead.size());
+  el.shared_ranks = a.shared_expert_ranks - dead_shared;
+  el.experts = a.experts - l * (static_cast<int>(el.dead.size()) - dead_shared);
+  // The documented limits ([OLD] aclnnMoeDistributeDispatchV3.md, InitElasticInfo; seed 001).
+  auto refuse = [&](const std::string& why) {
+    throw SimError(kExitBadInput,
+                   "elastic scale-down of dead ranks " + el.dead_list() + ": " + why);
+  };
+  if (el.world - el.shared_ranks < 1)
+    refuse("no MoE expert rank would be left (不支持缩容后无MOE专家卡)");
+  if (a.shared_expert_ranks > 0 && (el.shared_ranks == 0 || el.shared_ranks % a.shared_experts))
+    refuse("the shared-expert ranks left (" + std::to_string(el.shared_ranks) +
+           ") must be a non-zero multiple of the shared experts (" +
+           std::to_string(a.shared_experts) + ")");
+  if (el.world < 2) refuse("the new EP size " + std::to_string(el.world) + " is below 2");
+  if (el.experts / (el.world - el.shared_ranks) != l) refuse("the local experts L must not change");
+  el.table1.assign(a.ep, -1);
+  for (int r = 0; r < a.ep; ++r)
+    if (!el.is_dead(r)) {
+      el.table1[r] = static_cast<int32_t>(el.table2.size());
+      el.table2.push_back(r);
+    }
+  a.ep = el.world;
+  a.shared_expert_ranks = el.shared_ranks;
+  a.experts = el.experts;
+  a.elastic_world = el.world0;
+  return el;
+}
+
+void domain_attrs(Attrs& a, const common::Elastic& el) {
+  if (!el.scale_down) return;
+  a.ep = el.world0;
+  a.shared_expert_ranks = el.shared_ranks0;
+  a.experts = el.experts0;
+}
+
+void map_ranks(int dies, int ranks, const common::Elastic& el, std::vector<int>& die_of,
+               std::vector<int>& rank_of) {
+  die_of.assign(ranks, 0);
+  rank_of.assign(dies, -1);
+  for (int r = 0; r < ranks; ++r) {
+    die_of[r] = el.physical(r);
+    rank_of[die_of[r]] = r;
+  }
+  for (int d : el.dead) rank_of[d] = -1;
+}
+
+nlohmann::json elastic_figure(const common::Elastic& el, model::Tick healthy_ps,
+                              model::Tick latency_ps) {
+  nlohmann::json j = {{"dead_ranks", el.dead},
+                      {"scale_down", el.scale_down},
+                      {"world_size_before", el.world0},
+                      {"world_size", el.world},
+                      {"shared_expert_ranks", el.shared_ranks},
+                      {"experts", el.experts}};
+  if (el.scale_down) {
+    j["table1"] = el.table1;
+    j["table2"] = el.table2;
+  }
+  if (healthy_ps > 0) {
+    const double now = model::ps_to_ns(latency_ps), before = model::ps_to_ns(healthy_ps);
+    j["healthy_latency_ns"] = before;
+    j["latency_ns"] = now;
+    j["latency_vs_healthy_pct"] = 100.0 * (now - before) / before;
+  }
+  return j;
+}
+
+std::string dead_rank_report(const Attrs& a, const common::Elastic& el) {
+  if (!el.any_dead() || el.scale_down) return "";
+  std::string out = "\n  dead ranks " + el.dead_list() +
+                    " (fault.dead_ranks) run nothing and set no status flag; without "
+                    "fault.scale_down the survivors wait for them:";
+  int shown = 0;
+  for (int d = 0; d < a.ep && shown < 16; ++d) {
+    if (el.is_dead(d)) continue;
+    const bool shared = is_shared_rank(a, d);
+    const int l = local_experts(a, d);
+    std::string blocks;
+    int n = 0;
+    for (int le = 0; le < l; ++le)
+      for (int src : el.dead) {
+        // A shared rank hears only from the senders of its residue class.
+        if (shared && src % (a.shared_expert_ranks / a.shared_experts) !=
+                          d % (a.shared_expert_ranks / a.shared_experts))
+          continue;
+        if (n++ < 6)
+          blocks += (blocks.empty() ? "" : ", ") + std::to_string(le * a.ep + src) + " (expert " +
+                    std::to_string(shared ? le : (d - a.shared_expert_ranks) * l + le) +
+                    (shared ? " shared" : "") + " from rank " + std::to_string(src) + ")";
+      }
+    if (n == 0) continue;
+    out += "\n    rank " + std::to_string(d) + " waits for " + std::to_string(n) +
+           " status block(s) at 32 x (localExpert x W + srcRank) of its status window: " + blocks +
+           (n > 6 ? ", ..." : "");
+    ++shown;
+  }
+  return out;
+}
+
+// Each token picks K distinct experts (MoE, or special ones after them).
+std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank, std::mt19937& rng,
+                           double special_weight) {
+  const common::Routing pick("dispatch.routing", routing, a.experts, special_experts(a),
+                             special_weight);
   std::vector<int32_t> ids(static_cast<size_t>(a.bs) * a.topk);
   for (int t = 0; t < a.bs; ++t)
     pick.pick(rank, a.bs, t, a.topk, rng, &ids[static_cast<size_t>(t) * a.topk]);
@@ -124,17 +312,60 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir) {
         throw SimError(kExitBadInput, dir + "/expert_ids.npy: token " + std::to_string(i / k) +
                                           " chooses expert " + std::to_string(in.ids[i]) +
                                           " twice; a token's K experts are distinct");
-    if (in.ids[i] < 0 || in.ids[i] >= a.experts)
+    if (in.ids[i] < 0 || in.ids[i] >= a.experts + special_experts(a))
       throw SimError(kExitBadInput, dir + "/expert_ids.npy: entry " + std::to_string(i) + " = " +
-                                        std::to_string(in.ids[i]) + " is not a MoE expert in [0, " +
-                                        std::to_string(a.experts) +
-                                        ") (special experts are not modelled)");
+                                        std::to_string(in.ids[i]) + " is not an expert id in [0, " +
+                                        std::to_string(a.experts + special_experts(a)) +
+                                        ") (E MoE experts, then the special ones)");
   }
   npy::Array x = npy::read_expect(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h});
   in.x.resize(bs * h);
   std::memcpy(in.x.data(), x.bytes.data(), x.bytes.size());
-  in.active = common::read_active_mask(dir, a.bs);
+  if (a.mask_2d) {
+    npy::Array m = npy::read_expect(dir + "/x_active_mask.npy", "|b1", {bs, k});
+    in.mask2d.assign(m.bytes.begin(), m.bytes.end());
+  } else {
+    in.active = common::read_active_mask(dir, a.bs);
+  }
+  if (a.expert_scales) {
+    npy::Array e = npy::read_expect(dir + "/expert_scales.npy", "<f4", {bs, k});
+    in.expert_scales.resize(bs * k);
+    std::memcpy(in.expert_scales.data(), e.bytes.data(), e.bytes.size());
+  }
+  if (a.smooth_scales) {
+    const uint64_t rows = static_cast<uint64_t>(a.shared_experts + a.experts);
+    npy::Array sc = npy::read_expect(dir + "/scales.npy", "<f4", {rows, h});
+    auto table = std::make_shared<std::vector<float>>(rows * h);
+    std::memcpy(table->data(), sc.bytes.data(), sc.bytes.size());
+    in.smooth = table;
+  }
   return in;
+}
+
+namespace {
+constexpr uint32_t kMaskSalt = 0x2545f491u;  // the 2-D mask's and expert scales' seed stream
+constexpr uint32_t kSmoothSalt = 0x9e3779b9u;
+}  // namespace
+
+void generate_v3(const Params& p, const Attrs& a, int rank, int call, RankInputs& in) {
+  std::mt19937 rng(common::input_seed(p, rank, call, kMaskSalt));
+  const size_t entries = static_cast<size_t>(a.bs) * a.topk;
+  if (a.mask_2d) {
+    std::bernoulli_distribution off(p.real("dispatch.mask_rate"));
+    in.mask2d.assign(entries, 1);
+    for (uint8_t& m : in.mask2d) m = off(rng) ? 0 : 1;
+    std::vector<int> order(a.bs);
+    for (int t = 0; t < a.bs; ++t) order[t] = t;
+    std::shuffle(order.begin(), order.end(), rng);
+    int whole = std::min<int>(a.bs, static_cast<int>(p.integer("dispatch.masked_tokens")));
+    for (int i = 0; i < whole; ++i)
+      std::fill_n(in.mask2d.begin() + static_cast<size_t>(order[i]) * a.topk, a.topk, 0);
+  }
+  if (a.expert_scales) in.expert_scales = common::softmax_weights(a.bs, a.topk, rng);
+}
+
+std::string rank_leaf(const Execution& ex, int rank) {
+  return "rank" + std::to_string(ex.die_of.empty() ? rank : ex.die_of[rank]);
 }
 
 // --dump: the inputs and every output with its documented shape (only the rows the kernel
@@ -146,7 +377,26 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const dispatch::RankInputs
   npy::write(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h},
              common::read_vec<uint8_t>(sim, b.x, bs * h * 2).data());
   npy::write(dir + "/expert_ids.npy", "<i4", {bs, static_cast<uint64_t>(a.topk)}, in.ids.data());
-  common::write_active_mask(dir, a.bs, in.active_tokens(a));
+  if (a.mask_2d) {
+    npy::write(dir + "/x_active_mask.npy", "|b1", {bs, static_cast<uint64_t>(a.topk)},
+               in.mask2d.data());
+  } else {
+    common::write_active_mask(dir, a.bs, in.active_tokens(a));
+  }
+  if (a.expert_scales) {
+    npy::write(dir + "/expert_scales.npy", "<f4", {bs, static_cast<uint64_t>(a.topk)},
+               in.expert_scales.data());
+    npy::write(dir + "/expand_scales.npy", "<f4", {rows},
+               common::read_vec<uint8_t>(sim, b.expand_scales, rows * 4).data());
+  }
+  if (a.smooth_scales)
+    npy::write(dir + "/scales.npy", "<f4", {static_cast<uint64_t>(a.shared_experts + a.experts), h},
+               in.smooth->data());
+  if (b.elastic) {
+    const uint64_t n = 4 + 2 * static_cast<uint64_t>(a.elastic_world);
+    npy::write(dir + "/elastic_info.npy", "<i4", {n},
+               common::read_vec<uint8_t>(sim, b.elastic, n * 4).data());
+  }
   npy::write(dir + "/expand_x.npy", a.quant ? "|i1" : (bf16 ? "<u2" : "<f2"), {rows, h},
              common::read_vec<uint8_t>(sim, b.expand_x, rows * dispatch::out_row_bytes(a)).data());
   if (a.quant)
@@ -161,20 +411,33 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const dispatch::RankInputs
 }
 
 std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a, bool bf16,
-                                                 int calls) {
+                                                 int calls, const common::Elastic& el) {
   const bool payload = p.integer("sim.payload") != 0;
   std::vector<std::vector<RankInputs>> inputs(calls, std::vector<RankInputs>(a.ep));
   const std::string routing = p.text("dispatch.routing"), input_dir = p.text("run.input_dir");
+  const double special_weight = p.real("dispatch.special_weight");
+  // The smooth scales are weights of the model: one table, the same on every rank and call.
+  std::shared_ptr<const std::vector<float>> smooth;
+  if (a.smooth_scales && payload && input_dir.empty()) {
+    std::mt19937 rng(common::input_seed(p, 0, 0, kSmoothSalt));
+    std::uniform_real_distribution<float> dist(0.5f, 1.5f);
+    auto table = std::make_shared<std::vector<float>>(
+        static_cast<size_t>(a.shared_experts + a.experts) * a.hidden);
+    for (float& v : *table) v = dist(rng);
+    smooth = table;
+  }
   for (int c = 0; c < calls; ++c)
     for (int r = 0; r < a.ep; ++r) {
       if (!input_dir.empty()) {
-        inputs[c][r] = read_inputs(a, bf16, input_dir + "/rank" + std::to_string(r));
-        if (!payload) inputs[c][r].x.clear();
+        inputs[c][r] = read_inputs(a, bf16, input_dir + "/rank" + std::to_string(el.physical(r)));
+        if (!payload) inputs[c][r].x.clear(), inputs[c][r].smooth.reset();
         continue;
       }
       std::mt19937 rng(common::input_seed(p, r, c));
-      inputs[c][r].ids = route(a, routing, r, rng);
+      inputs[c][r].ids = route(a, routing, r, rng, special_weight);
       if (payload) inputs[c][r].x = random_tokens(a, bf16, rng);  // timing-only: no hidden states
+      generate_v3(p, a, r, c, inputs[c][r]);
+      inputs[c][r].smooth = smooth;
     }
   return inputs;
 }
@@ -186,13 +449,14 @@ void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs
   nlohmann::json bw = nlohmann::json::array(), phase = nlohmann::json::object();
   for (int i = 0; i < 4; ++i) phase[names[i]] = nlohmann::json::array();
   for (int r = 0; r < ranks; ++r) {
-    double ns = model::ps_to_ns(rec.rank_latency[r]);
+    const int die = ex.die_of.empty() ? r : ex.die_of[r];
+    double ns = model::ps_to_ns(rec.rank_latency[die]);
     int n_bs = first_call[r].active_tokens(a);
     bw.push_back(ns > 0 ? static_cast<double>(n_bs) * a.topk * msg * calls / ns : 0.0);
     for (int i = 0; i < 4; ++i) {
       uint64_t worst = 0;
       for (int c = 0; c < cores; ++c) {
-        const uint64_t* ph = &ex.phases[(static_cast<size_t>(r) * cores + c) * 5];
+        const uint64_t* ph = &ex.phases[(static_cast<size_t>(die) * cores + c) * 5];
         worst = std::max(worst, ph[i + 1] - ph[i]);
       }
       phase[names[i]].push_back(model::ps_to_ns(worst));
@@ -240,6 +504,13 @@ std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, co
       return "tensor assist_info_for_combine, " + where + ", row " + std::to_string(i / 3) +
              ", column " + std::to_string(i % 3) + ": " + std::to_string(assist[i]) + ", golden " +
              std::to_string(want.assist_info[i]);
+  if (a.expert_scales) {  // they ride with the triple: moved in timing-only runs too
+    auto es = read_vec<float>(sim, b.expand_scales, rows);
+    for (int i = 0; i < rows; ++i)
+      if (std::memcmp(&es[i], &want.expand_scales[i], 4) != 0)
+        return "tensor expand_scales, " + where + ", row " + std::to_string(i) + ": " +
+               std::to_string(es[i]) + ", golden " + std::to_string(want.expand_scales[i]);
+  }
   if (!payload) return "";  // timing-only: hidden states and scales were not moved
   auto ex = read_vec<uint8_t>(sim, b.expand_x, rows * row_bytes);
   for (uint64_t i = 0; i < rows * row_bytes; ++i)
@@ -260,57 +531,99 @@ std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, co
 }
 
 RankBuffers place_rank(Simulation& sim, const Attrs& a, int r, const RankInputs& in,
-                       const std::string& kernel) {
+                       const std::string& kernel, int die) {
+  if (die < 0) die = r;
   RankBuffers b{};
   const int rows = capacity_rows(a, r), l = local_experts(a, r);
-  b.x = sim.alloc(r, kernel + ".x", static_cast<uint64_t>(a.bs) * a.hidden * 2);
-  b.ids = sim.alloc(r, kernel + ".expert_ids", in.ids.size() * 4);
-  b.expand_x = sim.alloc(r, kernel + ".expand_x", rows * out_row_bytes(a));
-  b.scales = sim.alloc(r, kernel + ".dynamic_scales", rows * 4ull);
-  b.assist = sim.alloc(r, kernel + ".assist_info_for_combine", rows * 128ull * 4);
-  b.token_nums = sim.alloc(r, kernel + ".expert_token_nums", l * 8ull);
-  b.recv_counts = sim.alloc(r, kernel + ".ep_recv_counts", static_cast<uint64_t>(a.ep) * l * 4);
+  const uint64_t entries = static_cast<uint64_t>(a.bs) * a.topk;
+  b.x = sim.alloc(die, kernel + ".x", static_cast<uint64_t>(a.bs) * a.hidden * 2);
+  b.ids = sim.alloc(die, kernel + ".expert_ids", in.ids.size() * 4);
+  b.expand_x = sim.alloc(die, kernel + ".expand_x", rows * out_row_bytes(a));
+  b.scales = sim.alloc(die, kernel + ".dynamic_scales", rows * 4ull);
+  b.assist = sim.alloc(die, kernel + ".assist_info_for_combine", rows * 128ull * 4);
+  b.token_nums = sim.alloc(die, kernel + ".expert_token_nums", l * 8ull);
+  b.recv_counts = sim.alloc(die, kernel + ".ep_recv_counts", static_cast<uint64_t>(a.ep) * l * 4);
   if (!in.x.empty()) sim.write(b.x, in.x.data(), in.x.size() * 2);
   sim.write(b.ids, in.ids.data(), in.ids.size() * 4);
+  if (a.mask_2d) {
+    b.mask = sim.alloc(die, kernel + ".x_active_mask", entries);
+    sim.write(b.mask, in.mask2d.data(), entries);
+  }
+  if (a.expert_scales) {
+    b.expert_scales = sim.alloc(die, kernel + ".expert_scales", entries * 4);
+    sim.write(b.expert_scales, in.expert_scales.data(), entries * 4);
+    b.expand_scales = sim.alloc(die, kernel + ".expand_scales", rows * 4ull);
+  }
+  if (a.smooth_scales) {
+    const uint64_t n = static_cast<uint64_t>(a.shared_experts + a.experts) * a.hidden;
+    b.smooth = sim.alloc(die, kernel + ".scales", n * 4);
+    if (in.smooth) sim.write(b.smooth, in.smooth->data(), n * 4);
+  }
   return b;
 }
 
-Execution place(Simulation& sim, const Attrs& a,
-                const std::vector<std::vector<RankInputs>>& inputs) {
-  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+// The (token, k) entries that leave the rank: all of the active tokens', or the compacted ones.
+int64_t sent_entries(const Attrs& a, const RankInputs& in) {
+  if (!compacts(a)) return static_cast<int64_t>(in.active_tokens(a)) * a.topk;
+  int64_t n = 0;
+  for (int t = 0; t < in.active_tokens(a); ++t)
+    for (int k = 0; k < a.topk; ++k) n += in.sends(a, t, k);
+  return n;
+}
+
+Execution place(Simulation& sim, const Attrs& a, const std::vector<std::vector<RankInputs>>& inputs,
+                const common::Elastic& el) {
+  const int ranks = a.ep, cores = sim.cluster().config().aiv_per_die;
   const int calls = static_cast<int>(inputs.size());
   Execution ex;
   ex.buffer_num = effective_buffer_num(a, sim.cluster().config().core.ub_bytes);
+  map_ranks(sim.cluster().dies(), ranks, el, ex.die_of, ex.rank_of);
+  ex.elastic = el;
+  if (el.scale_down) ex.elastic_info = el.info();
   ex.bufs.assign(calls, std::vector<RankBuffers>(ranks));
   ex.shares.assign(calls, std::vector<std::vector<SendShare>>(ranks));
   for (int c = 0; c < calls; ++c)
     for (int r = 0; r < ranks; ++r) {
-      ex.shares[c][r] = send_plan(a, inputs[c][r].active_tokens(a), cores);
+      const int die = ex.die_of[r];
+      ex.shares[c][r] = send_plan(a, static_cast<int>(inputs[c][r].tokens(a).size()), cores,
+                                  sent_entries(a, inputs[c][r]));
       RankBuffers& b = ex.bufs[c][r];
-      b = place_rank(sim, a, r, inputs[c][r], "dispatch");
-      b.workspace = sim.alloc(r, "dispatch.workspace", cores * 512ull);
+      b = place_rank(sim, a, r, inputs[c][r], "dispatch", die);
+      b.workspace = sim.alloc(die, "dispatch.workspace", cores * 512ull);
+      if (!ex.elastic_info.empty()) {
+        b.elastic = sim.alloc(die, "dispatch.elastic_info", ex.elastic_info.size() * 4);
+        sim.write(b.elastic, ex.elastic_info.data(), ex.elastic_info.size() * 4);
+      }
     }
   return ex;
 }
 
 void launch(Simulation& sim, const Attrs& a, bool bf16,
             const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs, Execution& ex) {
-  const int ranks = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
+  const int dies = sim.cluster().dies(), cores = sim.cluster().config().aiv_per_die;
   const int calls = static_cast<int>(inputs.size());
-  ex.phases.assign(static_cast<size_t>(ranks) * cores * 5, 0);
-  ex.record = &sim.run_kernel("dispatch", cores, [&](int rank) {
-    return [&, rank] {
+  ex.phases.assign(static_cast<size_t>(dies) * cores * 5, 0);
+  ex.record = &sim.run_kernel("dispatch", cores, [&](int die) -> std::function<void()> {
+    const int rank = ex.rank_of[die];
+    if (rank < 0) return [] {};  // a dead die runs nothing
+    return [&, rank, die] {
       for (int c = 0; c < calls; ++c) {
         const RankBuffers& b = ex.bufs[c][rank];
         DeviceArgs args;
         bind_tensors(args, b);
+        args.x_active_mask = common::gm_arg(b.mask);
+        args.expert_scales = common::gm_arg(b.expert_scales);
+        args.scales = common::gm_arg(b.smooth);
+        args.elastic_info = common::gm_arg(b.elastic);
+        args.expand_scales = common::gm_arg(b.expand_scales);
         args.workspace = reinterpret_cast<GM_ADDR>(b.workspace);
         args.attrs = a;
         args.buffer_num = ex.buffer_num;
         args.window_flip = knobs.window_flip;
-        args.phase_ps = &ex.phases[static_cast<size_t>(rank) * cores * 5];
+        args.phase_ps = &ex.phases[static_cast<size_t>(die) * cores * 5];
         args.stall_before_copy_ps = (rank == knobs.delay_rank && c == 0) ? knobs.delay_ps : 0;
         args.active_tokens = inputs[c][rank].active_tokens(a);
+        domain_attrs(args.attrs, ex.elastic);
         args.send_shares = ex.shares[c][rank].data();
         common::run_device<KernelDispatch>(bf16, args);
       }
@@ -319,8 +632,9 @@ void launch(Simulation& sim, const Attrs& a, bool bf16,
 }
 
 Execution execute(Simulation& sim, const Attrs& a, bool bf16,
-                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs) {
-  Execution ex = place(sim, a, inputs);
+                  const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs,
+                  const common::Elastic& el) {
+  Execution ex = place(sim, a, inputs, el);
   launch(sim, a, bf16, inputs, knobs, ex);
   return ex;
 }
@@ -339,6 +653,7 @@ class DispatchRun : public KernelRun {
         calls_(static_cast<int>(p.integer("dispatch.calls"))) {
     dispatch::validate(a_);
     dispatch::require_dispatch_window(p, a_, "dispatch");
+    el_ = dispatch::plan_elastic(p, a_);  // a_: the new EP group's attributes when scaled down
     dispatch::check_routing(p, a_);
     knobs_.window_flip = p.integer("dispatch.window_flip") != 0;
     knobs_.delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
@@ -350,19 +665,24 @@ class DispatchRun : public KernelRun {
   }
 
   void place(Simulation& sim) override {
-    inputs_ = dispatch::make_inputs(p_, a_, bf16_, calls_);
-    ex_ = dispatch::place(sim, a_, inputs_);
+    inputs_ = dispatch::make_inputs(p_, a_, bf16_, calls_, el_);
+    ex_ = dispatch::place(sim, a_, inputs_, el_);
   }
   void launch(Simulation& sim) override { dispatch::launch(sim, a_, bf16_, inputs_, knobs_, ex_); }
   void figures(Simulation&) override {
     dispatch::add_figures(*ex_.record, a_, inputs_[0], ex_, calls_);
+    if (el_.any_dead())
+      ex_.record->figure("elastic", "ranks; ns",
+                         dispatch::elastic_figure(el_, healthy_ps_, ex_.record->latency()));
   }
   void dump(Simulation& sim, const std::string& dir) override {
     for (int c = 0; c < calls_; ++c)
       for (int r = 0; r < a_.ep; ++r)
         dispatch::dump(sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
-                       common::dump_dir(dir, calls_, c, "rank" + std::to_string(r)));
+                       common::dump_dir(dir, calls_, c, dispatch::rank_leaf(ex_, r)));
   }
+  std::string stuck() const override { return dispatch::dead_rank_report(a_, el_); }
+  void healthy_latency(model::Tick t) override { healthy_ps_ = t; }
   std::string check(Simulation& sim, bool payload) override {
     for (int c = 0; c < calls_; ++c) {
       std::vector<dispatch::RankOutputs> want = dispatch::golden(a_, bf16_, inputs_[c]);
@@ -384,6 +704,8 @@ class DispatchRun : public KernelRun {
   Attrs a_;
   bool bf16_;
   int calls_;
+  common::Elastic el_;
+  model::Tick healthy_ps_ = 0;
   dispatch::Knobs knobs_;
   std::vector<std::vector<dispatch::RankInputs>> inputs_;
   dispatch::Execution ex_;
@@ -396,8 +718,10 @@ std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
 }  // namespace
 
 KernelDef dispatch_kernel_def() {
-  return {"dispatch", "MoeDistributeDispatch (A3 fullmesh_v1): tokens to their experts' ranks",
-          declare, dies, plan};
+  KernelDef k{"dispatch", "MoeDistributeDispatch (A3 fullmesh_v1): tokens to their experts' ranks",
+              declare, dies, plan};
+  k.also_reads = {"fault"};
+  return k;
 }
 
 }  // namespace ascend

@@ -9,12 +9,29 @@ namespace ascend::dispatch {
 
 using AscendC::RoundMode;
 
-void quantize_row(const uint16_t* x, int hidden, bool is_bf16, int8_t* q, float* scale) {
+bool RankInputs::sends(const Attrs& a, int t, int k) const {
+  const size_t i = static_cast<size_t>(t) * a.topk + k;
+  return t < active_tokens(a) && (mask2d.empty() || mask2d[i]) && ids[i] < a.experts;
+}
+
+std::vector<int> RankInputs::tokens(const Attrs& a) const {
+  std::vector<int> out;
+  for (int t = 0; t < active_tokens(a); ++t) {
+    bool any = mask2d.empty();
+    for (int k = 0; k < a.topk && !any; ++k) any = mask2d[static_cast<size_t>(t) * a.topk + k];
+    if (any) out.push_back(t);
+  }
+  return out;
+}
+
+void quantize_row(const uint16_t* x, int hidden, bool is_bf16, int8_t* q, float* scale,
+                  const float* smooth) {
   std::vector<float> xf(hidden);
   float m = 0;
   for (int i = 0; i < hidden; ++i) {
     xf[i] = is_bf16 ? AscendC::to_float(AscendC::bfloat16_t{x[i]})
                     : AscendC::to_float(AscendC::half{x[i]});
+    if (smooth) xf[i] *= smooth[i];
     m = std::max(m, std::fabs(xf[i]));
   }
   float d = 127.0f / m;
@@ -48,18 +65,31 @@ std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<
     }
     return r;
   };
+  std::vector<std::vector<int>> tokens(w);
+  for (int src = 0; src < w; ++src) tokens[src] = in[src].tokens(a);
   for (int d = 0; d < w; ++d) {
     RankOutputs& o = out[d];
     int l = local_experts(a, d);
     o.expert_token_nums.assign(l, 0);
     o.ep_recv_counts.assign(static_cast<size_t>(w) * l, 0);
-    auto emit = [&](int src, int t, int k) {
+    // `expert`: the row of the smooth scales (sharedIdx, or sharedExpertNum + MoE expert id).
+    auto emit = [&](int src, int t, int k, int expert) {
       int row = o.rows++;
       o.assist_info.insert(o.assist_info.end(), {src, t, k});
+      if (a.expert_scales)
+        o.expand_scales.push_back(
+            k < k_top ? in[src].expert_scales[static_cast<size_t>(t) * k_top + k] : 1.0f);
       if (in[src].x.empty()) return;  // timing-only inputs carry no hidden states
       const uint16_t* x = &in[src].x[static_cast<size_t>(t) * h];
       o.expand_x.resize((row + 1) * row_bytes);
-      if (a.quant) {
+      if (a.quant && a.smooth_scales) {  // quantized per destination expert
+        Quantized qt;
+        qt.q.resize(h);
+        quantize_row(x, h, is_bf16, qt.q.data(), &qt.scale,
+                     &(*in[src].smooth)[static_cast<size_t>(expert) * h]);
+        o.dynamic_scales.push_back(qt.scale);
+        std::memcpy(&o.expand_x[row * row_bytes], qt.q.data(), h);
+      } else if (a.quant) {
         const Quantized& qt = quantized_token(src, t);
         o.dynamic_scales.push_back(qt.scale);
         std::memcpy(&o.expand_x[row * row_bytes], qt.q.data(), h);
@@ -75,11 +105,12 @@ std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<
           int r = s / a.shared_experts;  // s > 0 here
           for (int sh = 0; sh < a.shared_experts; ++sh)
             if (src % r + sh * r == d)
-              for (int t = 0; t < in[src].active_tokens(a); ++t) emit(src, t, k_top + sh);
+              for (int t : tokens[src]) emit(src, t, k_top + sh, sh);
         } else {
           int expert = (d - s) * moe_l + le;
           for (int i = 0; i < in[src].active_tokens(a) * k_top; ++i)
-            if (in[src].ids[i] == expert) emit(src, i / k_top, i % k_top);
+            if (in[src].ids[i] == expert && in[src].sends(a, i / k_top, i % k_top))
+              emit(src, i / k_top, i % k_top, a.shared_experts + expert);
         }
         o.ep_recv_counts[static_cast<size_t>(le) * w + src] = o.rows;
       }

@@ -13,14 +13,17 @@
 //  5. LocalWindowCopy  prefix of the earlier cores' counts, then copy every received record into
 //                   expandX / dynamicScales / assistInfoForCombine; epRecvCounts (cumulative)
 //  6. token counts  after SyncAll, the last core derives expertTokenNums from epRecvCounts
-// Known simplifications (README): the per-expert totals for SetStatus are counted by the scalar
-// over the id list (the real kernel's method is not documented); smooth scales, 2-D masks,
-// special experts and TP are not modelled yet.
+// V3 (kernels.md 1.4 step 1, 1.5, 1.7): with a 2-D mask or special experts the scalar compacts
+// the (token, k) list to the valid MoE entries first (the real kernel: GatherMask); smooth scales
+// multiply the token before each destination's quantization; [NEW] expert scales ride in the
+// record after the triple; with elasticInfo the kernel works in the new rank space and turns
+// every destination into a die (Table2) before any window address is looked up.
 #pragma once
 
 #include <vector>
 
 #include "kernels/common/device.h"
+#include "kernels/common/elastic.h"
 #include "kernels/dispatch/dispatch_quant.h"
 #include "kernels/dispatch/dispatch_tiling.h"
 #include "sim/api/kernel_operator.h"
@@ -40,6 +43,12 @@ struct DeviceArgs {
   uint64_t stall_before_copy_ps = 0;  // what-if: this rank stalls before its local copy
   int active_tokens = 0;              // this rank's 1-D mask: the first N tokens are active
   const SendShare* send_shares = nullptr;  // [core]: the send split's plan (send_plan)
+  // V3 inputs and output (nullptr when not given; attrs say which are).
+  GM_ADDR x_active_mask = nullptr;  // (BS, K) bool: attrs.mask_2d
+  GM_ADDR expert_scales = nullptr;  // (BS, K) fp32: attrs.expert_scales
+  GM_ADDR scales = nullptr;         // (sharedExpertNum + E, H) fp32: attrs.smooth_scales
+  GM_ADDR elastic_info = nullptr;   // (4 + 2 W0) int32: attrs.elastic_world
+  GM_ADDR expand_scales = nullptr;  // (A,) fp32: attrs.expert_scales
 };
 
 template <class T>
@@ -49,9 +58,20 @@ class KernelDispatch {
     g_ = args;
     stamps_ = common::PhaseStamps(g_.phase_ps, 5);
     const Attrs& a = g_.attrs;
-    rank_ = static_cast<int>(GetRankId());
+    die_ = GetRankId();
     core_ = static_cast<int>(GetBlockIdx());
     cores_ = static_cast<int>(GetBlockNum());
+    UbPlan ub = ub_plan(a);
+    if (a.elastic_world) {  // W, S and E of the new EP group, and this die's rank in it
+      pipe_.InitBuffer(elastic_, ub.elastic);
+      table_.Init(g_.elastic_info, a.elastic_world, elastic_.Get<int32_t>());
+      if (table_.ScaledDown()) {
+        g_.attrs.ep = table_.World();
+        g_.attrs.shared_expert_ranks = table_.SharedRanks();
+        g_.attrs.experts = table_.Experts();
+      }
+    }
+    rank_ = table_.NewRank(die_);
     moe_l_ = a.experts / (a.ep - a.shared_expert_ranks);
     shared_cores_ = shared_send_cores(a);
     n_bs_ = g_.active_tokens;
@@ -67,7 +87,12 @@ class KernelDispatch {
     workGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.workspace), cores_ * 128ull);
 
     share_ = core_ < cores_ - shared_cores_ ? g_.send_shares[core_] : SendShare{};
-    UbPlan ub = ub_plan(a);
+    if (a.expert_scales)
+      escalesGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(g_.expert_scales),
+                                 static_cast<uint64_t>(a.bs) * a.topk);
+    if (a.smooth_scales)
+      smoothGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(g_.scales),
+                                static_cast<uint64_t>(a.shared_experts + a.experts) * a.hidden);
     pipe_.InitBuffer(ids_, ub.ids);
     pipe_.InitBuffer(status_, ub.status);
     pipe_.InitBuffer(small_, ub.small);
@@ -84,6 +109,9 @@ class KernelDispatch {
       pipe_.InitBuffer(dup_, ub.count);
       pipe_.InitBuffer(diff_, ub.count);
     }
+    if (ub.index) pipe_.InitBuffer(index_, ub.index);
+    if (ub.mask) pipe_.InitBuffer(mask_, ub.mask);
+    if (ub.escales) pipe_.InitBuffer(escales_, ub.escales);
   }
 
   __aicore__ void Process() {
@@ -111,12 +139,13 @@ class KernelDispatch {
   // Phase boundaries, at points where the kernel has already synchronized.
   void Stamp(int i) const { stamps_.Stamp(i); }
 
+  // Window addresses of a rank of the EP group: its die's (Table2 after a scale-down).
   GM_ADDR DataSlot(int dst_rank, int block, int j) const {
-    return GetWindAddrByRankId(dst_rank) + data_state_ * (GetWindSize() / 2) +
+    return GetWindAddrByRankId(table_.Die(dst_rank)) + data_state_ * (GetWindSize() / 2) +
            combine_area_bytes(g_.attrs) + (static_cast<uint64_t>(block) * g_.attrs.bs + j) * slot_;
   }
   GM_ADDR StatusArea(int rank) const {
-    return GetWindStateAddrByRankId(rank) + data_state_ * kStatusHalf;
+    return GetWindStateAddrByRankId(table_.Die(rank)) + data_state_ * kStatusHalf;
   }
 
   // ---- the expert ids, for the vector counts (and the scalar reads of the send loop)
@@ -127,13 +156,69 @@ class KernelDispatch {
       DataCopyPad(ids, idsGm_,
                   DataCopyExtParams{1, static_cast<uint32_t>(4 * n_entries_), 0, 0, 0});
     }
+    if (a.mask_2d && n_entries_ > 0)
+      DataCopyPad(mask_.Get<uint8_t>(), maskGm(),
+                  DataCopyExtParams{1, static_cast<uint32_t>(n_entries_), 0, 0, 0});
+    if (a.expert_scales && n_entries_ > 0)
+      DataCopyPad(escales_.Get<float>(), escalesGm_,
+                  DataCopyExtParams{1, static_cast<uint32_t>(4 * n_entries_), 0, 0, 0});
     SetFlag<HardEvent::MTE2_S>(0);
     WaitFlag<HardEvent::MTE2_S>(0);
+    if (compacts(a)) Compact();
     // The token split (fullmesh_v2) numbers its slots from the entries before its share, counted
     // by the scalar; the entry split counts each slot on VECTOR (SlotOf), and SetStatus its totals.
     if (!share_.whole_tokens) return;
     before_.assign(a.experts, 0);
     for (int64_t i = 0; i < share_.begin; ++i) ++before_[ids.GetValue(static_cast<uint32_t>(i))];
+  }
+
+  GlobalTensor<uint8_t> maskGm() const {
+    GlobalTensor<uint8_t> m;
+    m.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.x_active_mask),
+                      static_cast<uint64_t>(g_.attrs.bs) * g_.attrs.topk);
+    return m;
+  }
+
+  // ---- 1. masks (kernels.md 1.4 step 1): the scalar compacts the id list in place to the
+  // entries whose 2-D flag is set and whose expert is a MoE one (special experts never leave the
+  // rank), keeping each one's original index; with a 2-D mask the active tokens are those with
+  // any flag set. The vector counts then run over the compacted list.
+  void Compact() {
+    const Attrs& a = g_.attrs;
+    LocalTensor<int32_t> ids = ids_.Get<int32_t>(), index = index_.Get<int32_t>();
+    LocalTensor<int32_t> tokens = TokenList();
+    LocalTensor<uint8_t> mask = mask_.Get<uint8_t>();
+    int64_t n = 0;
+    int active = 0;
+    for (int t = 0; t < n_bs_; ++t) {
+      bool any = !a.mask_2d;
+      for (int k = 0; k < a.topk; ++k) {
+        uint32_t i = static_cast<uint32_t>(t * a.topk + k);
+        bool on = !a.mask_2d || mask.GetValue(i) != 0;
+        any = any || on;
+        int32_t e = ids.GetValue(i);
+        if (!on || e >= a.experts) continue;
+        ids.SetValue(static_cast<uint32_t>(n), e);
+        index.SetValue(static_cast<uint32_t>(n++), static_cast<int32_t>(i));
+      }
+      if (any && a.mask_2d) tokens.SetValue(static_cast<uint32_t>(active++), t);
+    }
+    n_entries_ = n;
+    if (a.mask_2d) n_bs_ = active;
+    SetFlag<HardEvent::S_V>(0);  // the vector counts read the compacted list
+    WaitFlag<HardEvent::S_V>(0);
+  }
+  LocalTensor<int32_t> TokenList() {
+    const Attrs& a = g_.attrs;
+    return index_.Get<int32_t>()[static_cast<uint32_t>(align_up(4ull * a.bs * a.topk, 32) / 4)];
+  }
+  // The original (token, k) index of compacted entry idx.
+  int64_t Original(int64_t idx) {
+    return compacts(g_.attrs) ? index_.Get<int32_t>().GetValue(static_cast<uint32_t>(idx)) : idx;
+  }
+  // The token of active token i (the 2-D mask skips tokens without a flag).
+  int ActiveToken(int i) {
+    return g_.attrs.mask_2d ? TokenList().GetValue(static_cast<uint32_t>(i)) : i;
   }
 
   // ---- 2. send: this core's share of the entries, as the host's send split planned it
@@ -150,8 +235,9 @@ class KernelDispatch {
       int dst = e / moe_l_ + a.shared_expert_ranks;
       if (share_.rank_stride && dst % share_.rank_stride != share_.rank_pick) continue;
       int j = SlotOf(idx, e);
-      int t = static_cast<int>(idx / a.topk), k = static_cast<int>(idx % a.topk);
-      SendRecord(t, k, DataSlot(dst, rank_ * moe_l_ + e % moe_l_, j));
+      int64_t entry = Original(idx);
+      int t = static_cast<int>(entry / a.topk), k = static_cast<int>(entry % a.topk);
+      SendRecord(t, k, DataSlot(dst, rank_ * moe_l_ + e % moe_l_, j), a.shared_experts + e);
     }
   }
 
@@ -196,25 +282,27 @@ class KernelDispatch {
     auto [begin, end] = split_to_core(static_cast<int64_t>(n_bs_) * a.shared_experts, shared_cores_,
                                       core_ - (cores_ - shared_cores_));
     for (int64_t i = begin; i < end; ++i) {
-      int s = static_cast<int>(i / n_bs_), t = static_cast<int>(i % n_bs_);
+      int s = static_cast<int>(i / n_bs_), j = static_cast<int>(i % n_bs_);
       int dst = rank_ % r + s * r;
-      SendRecord(t, a.topk + s, DataSlot(dst, rank_, t));
+      SendRecord(ActiveToken(j), a.topk + s, DataSlot(dst, rank_, j), s);
     }
   }
 
-  // One record: the token (quantized or not), its scale, its triple, sent as one DMA.
-  void SendRecord(int t, int k, GM_ADDR dst) {
+  // One record: the token (quantized or not), its scale, its triple (and [NEW] its expert scale),
+  // sent as one DMA. `smooth_row`: the row of the smooth scales for this destination.
+  void SendRecord(int t, int k, GM_ADDR dst, int smooth_row) {
     const Attrs& a = g_.attrs;
     GlobalTensor<uint8_t> out;
     out.SetGlobalBuffer(dst, rec_bytes_);
     float scale = 0;
-    LocalTensor<uint8_t> rec = ReadToken(t, &scale);
+    LocalTensor<uint8_t> rec = ReadToken(t, &scale, smooth_row);
     int buf = NextBuf();
     if (int8_on_wire(a)) rec.template ReinterpretCast<float>().SetValue(data_bytes_ / 4, scale);
     LocalTensor<int32_t> triple = rec[data_bytes_ + 32].template ReinterpretCast<int32_t>();
     triple.SetValue(0, rank_);
     triple.SetValue(1, t);
     triple.SetValue(2, k);
+    if (a.expert_scales) triple.template ReinterpretCast<float>().SetValue(8, ExpertScale(t, k));
     SetFlag<HardEvent::S_MTE3>(0);
     WaitFlag<HardEvent::S_MTE3>(0);
     {
@@ -231,14 +319,17 @@ class KernelDispatch {
   void SendToken(int t, const LocalTensor<int32_t>& ids) {
     const Attrs& a = g_.attrs;
     float scale = 0;
-    LocalTensor<uint8_t> rec = ReadToken(t, &scale);
+    LocalTensor<uint8_t> rec = ReadToken(t, &scale, -1);
     int buf = NextBuf();
     if (int8_on_wire(a)) rec.template ReinterpretCast<float>().SetValue(data_bytes_ / 4, scale);
-    LocalTensor<int32_t> triples = triples_.Get<int32_t>()[buf * 8 * a.topk];
+    const uint32_t stride = static_cast<uint32_t>(align_up(tail_bytes(a), 32) / 4);  // int32s
+    LocalTensor<int32_t> triples = triples_.Get<int32_t>()[buf * stride * a.topk];
     for (int k = 0; k < a.topk; ++k) {
-      triples.SetValue(k * 8, rank_);
-      triples.SetValue(k * 8 + 1, t);
-      triples.SetValue(k * 8 + 2, k);
+      triples.SetValue(k * stride, rank_);
+      triples.SetValue(k * stride + 1, t);
+      triples.SetValue(k * stride + 2, k);
+      if (a.expert_scales)
+        triples.template ReinterpretCast<float>().SetValue(k * stride + 8, ExpertScale(t, k));
     }
     SetFlag<HardEvent::S_MTE3>(0);
     WaitFlag<HardEvent::S_MTE3>(0);
@@ -252,17 +343,26 @@ class KernelDispatch {
         PayloadScope payload;
         DataCopyPad(out, rec, DataCopyExtParams{1, data_bytes_ + 32, 0, 0, 0});
       }
-      DataCopyPad(out[data_bytes_ + 32], triples[k * 8].template ReinterpretCast<uint8_t>(),
-                  DataCopyExtParams{1, 12, 0, 0, 0});
+      DataCopyPad(out[data_bytes_ + 32], triples[k * stride].template ReinterpretCast<uint8_t>(),
+                  DataCopyExtParams{1, static_cast<uint32_t>(tail_bytes(a)), 0, 0, 0});
     }
     SetFlag<HardEvent::MTE3_S>(buf);
     buf_sent_[buf] = true;
     FreeRecord(rec);
   }
 
+  // [NEW] expertScales[t, k] (loaded with the ids); a shared expert's row carries 1 (combine adds
+  // shared experts unweighted).
+  float ExpertScale(int t, int k) {
+    const Attrs& a = g_.attrs;
+    if (k >= a.topk) return 1.0f;
+    return escales_.Get<float>().GetValue(static_cast<uint32_t>(t * a.topk + k));
+  }
+
   // MTE2 of token t into a record buffer, quantized on VECTOR when int8 goes on the wire (its
-  // scale in *scale); the buffer is dequeued, ready for the scalar and MTE3.
-  LocalTensor<uint8_t> ReadToken(int t, float* scale) {
+  // scale in *scale; with smooth scales, row `smooth_row` of them first); the buffer is dequeued,
+  // ready for the scalar and MTE3.
+  LocalTensor<uint8_t> ReadToken(int t, float* scale, int smooth_row) {
     const Attrs& a = g_.attrs;
     LocalTensor<uint8_t> rec;
     if (!int8_on_wire(a)) {
@@ -283,7 +383,7 @@ class KernelDispatch {
       }
       inQue_.EnQue(tok);
       tok = inQue_.DeQue<T>();
-      *scale = Quantize(tok);
+      *scale = Quantize(tok, g_.attrs.smooth_scales ? smooth_row : -1);
       inQue_.FreeTensor(tok);
       rec = recQue_.DeQue<uint8_t>();
     }
@@ -309,12 +409,24 @@ class KernelDispatch {
 
   // quantMode 2: xf = fp32(x); d = 127 / max|xf|; q = trunc_int8(round_half(rint_int32(xf * d)));
   // the record carries 1/d. The int8 row goes into a record buffer of recQue_ (enqueued).
-  float Quantize(const LocalTensor<T>& tok) {
+  // `smooth_row` >= 0: that row of the smooth scales comes into the |x| buffer first (after the
+  // previous quantization's last read of it) and multiplies the token in fp32.
+  float Quantize(const LocalTensor<T>& tok, int smooth_row = -1) {
     PayloadScope payload;
     uint32_t h = static_cast<uint32_t>(g_.attrs.hidden);
     LocalTensor<half> xh = f16_.Get<half>();
-    float scale =
-        QuantizeToHalf(tok, f32_.Get<float>(), abs_.Get<float>(), small_.Get<float>(), xh, h);
+    LocalTensor<float> smooth;
+    if (smooth_row >= 0) {
+      smooth = abs_.Get<float>();
+      SetFlag<HardEvent::V_MTE2>(2);
+      WaitFlag<HardEvent::V_MTE2>(2);
+      DataCopyPad(smooth, smoothGm_[static_cast<uint64_t>(smooth_row) * h],
+                  DataCopyExtParams{1, 4 * h, 0, 0, 0});
+      SetFlag<HardEvent::MTE2_V>(2);
+      WaitFlag<HardEvent::MTE2_V>(2);
+    }
+    float scale = QuantizeToHalf(tok, f32_.Get<float>(), abs_.Get<float>(), small_.Get<float>(), xh,
+                                 h, smooth_row >= 0 ? &smooth : nullptr);
     LocalTensor<uint8_t> rec = recQue_.AllocTensor<uint8_t>();
     Cast(rec.template ReinterpretCast<int8_t>(), xh, RoundMode::CAST_TRUNC, h);
     recQue_.EnQue(rec);
@@ -440,13 +552,17 @@ class KernelDispatch {
     if (a.quant)
       sc.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.dynamic_scales),
                          static_cast<uint64_t>(capacity_rows(a, rank_)) * 4);
+    GlobalTensor<uint8_t> es;
+    if (a.expert_scales)
+      es.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.expand_scales),
+                         static_cast<uint64_t>(capacity_rows(a, rank_)) * 4);
     for (size_t b = 0; b < recv_counts_.size(); ++b) {
       int64_t i = recv_begin_ + static_cast<int64_t>(b);
       int local_expert = static_cast<int>(i / a.ep), src = static_cast<int>(i % a.ep);
       int block = is_shared_rank(a, rank_) ? src : src * my_l_ + local_expert;
       for (int j = 0; j < recv_counts_[b]; ++j, ++row) {
         GlobalTensor<uint8_t> slot;
-        slot.SetGlobalBuffer(GetWindAddrByRankId(rank_) + data_state_ * (GetWindSize() / 2) +
+        slot.SetGlobalBuffer(GetWindAddrByRankId(die_) + data_state_ * (GetWindSize() / 2) +
                                  combine_area_bytes(a) +
                                  (static_cast<uint64_t>(block) * a.bs + j) * slot_,
                              rec_bytes_);
@@ -470,6 +586,9 @@ class KernelDispatch {
         }
         DataCopyPad(as[static_cast<uint64_t>(row) * 12], r[data_bytes_ + 32],
                     DataCopyExtParams{1, 12, 0, 0, 0});
+        if (a.expert_scales)
+          DataCopyPad(es[static_cast<uint64_t>(row) * 4], r[data_bytes_ + 64],
+                      DataCopyExtParams{1, 4, 0, 0, 0});
         bindQue_.FreeTensor(r);
       }
       recv.SetValue(static_cast<uint64_t>(i), row);  // cumulative
@@ -520,6 +639,8 @@ class KernelDispatch {
   }
 
   DeviceArgs g_;
+  uint32_t die_ = 0;  // this die (GetRankId); rank_ is its rank in the EP group
+  common::ElasticTable table_;
   int rank_ = 0, core_ = 0, cores_ = 1, moe_l_ = 1, my_l_ = 1, shared_cores_ = 0;
   int n_bs_ = 0;
   int64_t n_entries_ = 0;
@@ -535,11 +656,13 @@ class KernelDispatch {
   TPipe pipe_;
   SendShare share_;  // this core's part of the send split (host plan)
   TBuf<TPosition::VECCALC> ids_, status_, small_, f32_, abs_, f16_, triples_, dup_, diff_;
+  TBuf<TPosition::VECCALC> index_, mask_, escales_, elastic_;
   TQue<TPosition::VECIN, 1> inQue_;
   TQue<TPosition::VECOUT, 1> recQue_;
   TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bindQue_;
   GlobalTensor<T> xGm_;
   GlobalTensor<int32_t> idsGm_, workGm_;
+  GlobalTensor<float> escalesGm_, smoothGm_;
 };
 
 }  // namespace ascend::dispatch

@@ -52,6 +52,35 @@ void validate(const Attrs& a) {
     limit("cores per die (die.aiv_count)", a.cores,
           "more than the shared-expert send cores (" + std::to_string(shared_send_cores(a)) +
               "), so that some core sends to MoE experts");
+  validate_v3(a);
+}
+
+// The V3 inputs' limits (seed 001, kernels.md 1.1 and 1.5). The simulator routes over every id,
+// so each kind of special expert is capped at 1024 (the operator allows up to 2^31 - 1).
+void validate_v3(const Attrs& a) {
+  for (auto [what, n] :
+       {std::pair<const char*, int>{"zero experts (--zero-experts)", a.zero_experts},
+        {"copy experts (--copy-experts)", a.copy_experts},
+        {"const experts (--const-experts)", a.const_experts}})
+    if (n < 0 || n > 1024) limit(what, n, "[0, 1024] in the simulator (the operator: < 2^31)");
+  if (a.mask_2d && a.active_tokens >= 0)
+    limit("active tokens (--active-tokens)", a.active_tokens,
+          "-1 with a 2-D mask (dispatch.mask = 2d): one mask, 1-D or 2-D");
+  const bool token_split = send_splits().find(a.split)(a, 1, a.topk, 1, 0).whole_tokens;
+  if (token_split && compacts(a))
+    throw SimError(
+        kExitBadInput,
+        "dispatch: send_split = token (the fullmesh_v2 template) supports neither 2-D "
+        "masks nor special experts (seed 001: fullmesh_v2 不支持 xActiveMask 和特殊专家)");
+  if (a.smooth_scales && !a.quant)
+    throw SimError(kExitBadInput,
+                   "dispatch: smooth scales (--smooth-scales 1) scale the token before int8 "
+                   "quantization; with --quant none they do nothing (the operator ignores them)");
+  if (a.smooth_scales && (!a.quant_before_send || token_split))
+    throw SimError(kExitBadInput,
+                   "dispatch: smooth scales quantize each (token, expert) pair apart, so they need "
+                   "the sender to quantize per entry (quant_before_send = 1, send_split entry or "
+                   "rank)");
 }
 
 uint64_t align_up(uint64_t v, uint64_t a) {
@@ -66,6 +95,12 @@ int local_experts(const Attrs& a, int rank) {
 int active_tokens(const Attrs& a) {
   return a.active_tokens < 0 ? a.bs : a.active_tokens;
 }
+int special_experts(const Attrs& a) {
+  return a.zero_experts + a.copy_experts + a.const_experts;
+}
+bool compacts(const Attrs& a) {
+  return a.mask_2d || special_experts(a) > 0;
+}
 uint64_t out_row_bytes(const Attrs& a) {
   return static_cast<uint64_t>(a.hidden) * (a.quant ? 1 : a.dtype_bytes);
 }
@@ -75,8 +110,13 @@ bool int8_on_wire(const Attrs& a) {
 uint64_t data_bytes(const Attrs& a) {
   return align_up(static_cast<uint64_t>(a.hidden) * (int8_on_wire(a) ? 1 : a.dtype_bytes), 32);
 }
+// [NEW] carries the expert scale right after the triple; here it has a 32-B block of its own
+// after the triple's, so that the receiver stores it with one aligned DMA (20 B more per record).
+uint64_t tail_bytes(const Attrs& a) {
+  return a.expert_scales ? 32 + 4 : 12;
+}
 uint64_t record_bytes(const Attrs& a) {
-  return data_bytes(a) + 32 + 12;
+  return data_bytes(a) + 32 + tail_bytes(a);
 }
 uint64_t slot_bytes(const Attrs& a) {
   return align_up(record_bytes(a), 512);
@@ -104,19 +144,19 @@ int capacity_rows(const Attrs& a, int rank) {
 namespace {
 
 // entry (the real kernel): contiguous (token, k) entries, the first n mod c cores one more.
-SendShare by_entry(const Attrs& a, int tokens, int cores, int core) {
-  auto [begin, end] = split_to_core(static_cast<int64_t>(tokens) * a.topk, cores, core);
+SendShare by_entry(const Attrs&, int, int64_t entries, int cores, int core) {
+  auto [begin, end] = split_to_core(entries, cores, core);
   return {begin, end, 0, 0, false};
 }
 
 // rank: each core walks every entry and sends those to the ranks = core mod cores.
-SendShare by_rank(const Attrs& a, int tokens, int cores, int core) {
-  return {0, static_cast<int64_t>(tokens) * a.topk, cores, core, false};
+SendShare by_rank(const Attrs&, int, int64_t entries, int cores, int core) {
+  return {0, entries, cores, core, false};
 }
 
 // token (the fullmesh_v2 template's token split): contiguous whole tokens; each is read and
 // quantized once and its K records leave from the same UB buffer.
-SendShare by_token(const Attrs& a, int tokens, int cores, int core) {
+SendShare by_token(const Attrs& a, int tokens, int64_t, int cores, int core) {
   auto [begin, end] = split_to_core(tokens, cores, core);
   return {begin * a.topk, end * a.topk, 0, 0, true};
 }
@@ -129,11 +169,12 @@ const common::Strategies<SendSplit>& send_splits() {
   return splits;
 }
 
-std::vector<SendShare> send_plan(const Attrs& a, int tokens, int cores) {
+std::vector<SendShare> send_plan(const Attrs& a, int tokens, int cores, int64_t entries) {
   const SendSplit split = send_splits().find(a.split);
   const int moe_cores = cores - shared_send_cores(a);
+  if (entries < 0) entries = static_cast<int64_t>(tokens) * a.topk;
   std::vector<SendShare> shares(static_cast<size_t>(cores));
-  for (int c = 0; c < moe_cores; ++c) shares[c] = split(a, tokens, moe_cores, c);
+  for (int c = 0; c < moe_cores; ++c) shares[c] = split(a, tokens, entries, moe_cores, c);
   return shares;
 }
 
@@ -156,15 +197,25 @@ UbPlan ub_plan(const Attrs& a) {
   p.f32 = a.quant ? static_cast<uint32_t>(4 * a.hidden) : 0;
   p.abs = p.f32;
   p.f16 = a.quant ? static_cast<uint32_t>(2 * a.hidden) : 0;
-  const bool whole_tokens = send_splits().find(a.split)(a, 1, 1, 0).whole_tokens;
-  p.triples = whole_tokens ? static_cast<uint32_t>(2 * 32 * a.topk) : 0;  // 32 B each, 2 buffers
+  const bool whole_tokens = send_splits().find(a.split)(a, 1, a.topk, 1, 0).whole_tokens;
+  p.triples = whole_tokens ? static_cast<uint32_t>(2 * align_up(tail_bytes(a), 32) * a.topk)
+                           : 0;  // a record's tail per k, 2 buffers
   p.count = std::min<uint32_t>(p.ids, kCountChunk * 4);
+  const uint64_t entries = static_cast<uint64_t>(a.bs) * a.topk;
+  p.index = compacts(a)
+                ? static_cast<uint32_t>(align_up(4 * entries, 32) + align_up(4ull * a.bs, 32))
+                : 0;
+  p.mask = a.mask_2d ? static_cast<uint32_t>(align_up(entries, 32)) : 0;
+  p.escales = a.expert_scales ? static_cast<uint32_t>(align_up(4 * entries, 32)) : 0;
+  p.elastic =
+      a.elastic_world ? static_cast<uint32_t>(align_up(4ull * (4 + 2 * a.elastic_world), 32)) : 0;
   return p;
 }
 
 uint64_t UbPlan::total(const Attrs& a, int buffer_num) const {
   uint64_t queues = static_cast<uint64_t>(buffer_num) * (token + record + (a.quant ? record : 0));
-  return ids + status + small + queues + f32 + abs + f16 + triples + 2ull * count;
+  return ids + status + small + queues + f32 + abs + f16 + triples + 2ull * count + index + mask +
+         escales + elastic;
 }
 
 int effective_buffer_num(const Attrs& a, uint64_t ub_bytes) {

@@ -30,21 +30,36 @@ struct Attrs {
   int buffer_num = 2;             // UB buffers per queue (2 -> 1 when UB is short)
   int shared_send_cores = -1;     // override of the shared-expert send cores (-1: the real rule)
   std::string split = "entry";    // send core split, a name of send_splits()
+  // V3 (kernels.md 1.1, 1.5 and 1.7). Special expert ids follow the MoE ones: zero experts
+  // [E, E + z), copy experts [E + z, E + z + c), const experts after those.
+  int zero_experts = 0, copy_experts = 0, const_experts = 0;
+  bool mask_2d = false;        // xActiveMask (BS, K): a flag per (token, k)
+  bool expert_scales = false;  // [NEW] expertScales (BS, K) in, expandScales (A,) out
+  bool smooth_scales = false;  // scales (sharedExpertNum + E, H): quantization per expert
+  int elastic_world = 0;       // elasticInfo given: its W0 (4 + 2 W0 int32); 0: not given
 };
 
 // Checks the A3 limits of the operator document; throws SimError(kExitBadInput) naming the
 // attribute, its value and the limit.
 void validate(const Attrs& a);
+void validate_v3(const Attrs& a);  // the V3 inputs alone (part of validate)
 
 uint64_t align_up(uint64_t v, uint64_t a);
 int local_experts(const Attrs& a, int rank);  // L: 1 on a shared rank, E/(W-S) on a MoE rank
 bool is_shared_rank(const Attrs& a, int rank);
 int active_tokens(const Attrs& a);
+int special_experts(const Attrs& a);  // z + c + const: ids [E, E + special) never leave the rank
+// 2-D masks and special experts: the (token, k) list is compacted to the valid MoE entries
+// before anything is sent (kernels.md 1.4 step 1).
+bool compacts(const Attrs& a);
 uint64_t out_row_bytes(const Attrs& a);  // H x (1 B int8 or dtype): an expandX row
 bool int8_on_wire(const Attrs& a);       // records carry int8 (quantized before sending)
 uint64_t data_bytes(const Attrs& a);     // Align32(H x wire bytes): the record's data part
-uint64_t record_bytes(const Attrs& a);   // data + 32-B scale block + 12-B triple (what is sent)
-uint64_t slot_bytes(const Attrs& a);     // Align512(data + 32 + 12): a record's window slot
+// data + 32-B scale block + 12-B triple (or, [NEW], a 32-B triple block and the 4-B expert
+// scale): what is sent
+uint64_t record_bytes(const Attrs& a);
+uint64_t tail_bytes(const Attrs& a);          // the record after its scale block: triple (+ scale)
+uint64_t slot_bytes(const Attrs& a);          // Align512(data + 32 + 12): a record's window slot
 uint64_t combine_area_bytes(const Attrs& a);  // maxBS x (K + shared) x Align512(2H)
 uint64_t window_needed(const Attrs& a);       // the README's HCCL_BUFFSIZE formula
 int capacity_rows(const Attrs& a, int rank);  // A: rows of expandX on that rank
@@ -57,13 +72,15 @@ struct SendShare {
   int rank_pick = 0;
   bool whole_tokens = false;  // whole tokens: each is read (and quantized) once, sent K times
 };
-// A send split: the share of MoE send core `core` of `cores` when `tokens` tokens are active.
-using SendSplit = SendShare (*)(const Attrs& a, int tokens, int cores, int core);
+// A send split: the share of MoE send core `core` of `cores` when `tokens` tokens with `entries`
+// valid (token, k) entries are active (entries = tokens x K unless compacted).
+using SendSplit = SendShare (*)(const Attrs& a, int tokens, int64_t entries, int cores, int core);
 // The registered send splits (dispatch.send_split): entry, rank, token.
 const common::Strategies<SendSplit>& send_splits();
 // The share of each of the `cores` launched cores for a rank's active tokens: [core], empty for
 // the shared-expert send cores (the last ones).
-std::vector<SendShare> send_plan(const Attrs& a, int tokens, int cores);
+// `entries` < 0: tokens x K.
+std::vector<SendShare> send_plan(const Attrs& a, int tokens, int cores, int64_t entries = -1);
 
 // Cores that send to shared experts (the last ones): max(1, cores x shared / (K + shared)).
 int shared_send_cores(const Attrs& a);
@@ -72,6 +89,9 @@ struct UbPlan {
   uint32_t ids, status, small, token, record, f32, abs, f16;
   uint32_t triples;  // whole-token splits: the K triples of a token, per buffer
   uint32_t count;    // two rows of ids for the vector counts (slots, status totals), each
+  // V3: the compacted entries' original indices and the active tokens (compaction), the 2-D
+  // mask, the expert scales and elasticInfo, each 0 when not used.
+  uint32_t index, mask, escales, elastic;
   uint64_t total(const Attrs& a, int buffer_num) const;
 };
 UbPlan ub_plan(const Attrs& a);

@@ -25,17 +25,23 @@ namespace {
 
 // fused: MoeDistributeDispatch, one call.
 dispatch::Execution fused(Simulation& sim, const dispatch::Attrs& a, bool bf16,
-                          const std::vector<dispatch::RankInputs>& in) {
-  dispatch::Execution ex = dispatch::execute(sim, a, bf16, {in}, dispatch::Knobs{});
+                          const std::vector<dispatch::RankInputs>& in, const common::Elastic& el) {
+  dispatch::Execution ex = dispatch::execute(sim, a, bf16, {in}, dispatch::Knobs{}, el);
   dispatch::add_figures(*ex.record, a, in, ex, 1);
   return ex;
+}
+
+// alltoallv: the baseline (a healthy machine only; the plan refuses dead ranks).
+dispatch::Execution baseline(Simulation& sim, const dispatch::Attrs& a, bool bf16,
+                             const std::vector<dispatch::RankInputs>& in, const common::Elastic&) {
+  return alltoallv::execute(sim, a, bf16, in);
 }
 
 }  // namespace
 
 const common::Strategies<DispatchStep>& dispatch_steps() {
-  static const common::Strategies<DispatchStep> steps(
-      "moe.dispatch", {{"fused", fused}, {"alltoallv", alltoallv::execute}});
+  static const common::Strategies<DispatchStep> steps("moe.dispatch",
+                                                      {{"fused", fused}, {"alltoallv", baseline}});
   return steps;
 }
 
@@ -85,6 +91,8 @@ combine::RankInputs combine_inputs(const combine::Attrs& a, bool bf16, bool iden
   c.ids = din.ids;
   c.expert_scales = weights;
   c.active = din.active_tokens(a.d);
+  c.mask2d = din.mask2d;
+  if (a.d.copy_experts + a.d.const_experts) c.ori_x = din.x;  // oriX: the layer's input tokens
   return c;
 }
 
@@ -103,14 +111,32 @@ class MoeRun : public KernelRun {
         layers_(static_cast<int>(p.integer("moe.layers"))) {
     combine::validate(a_);
     dispatch::require_dispatch_window(p, a_.d, "moe");
-    if (step_ == alltoallv::execute) alltoallv::validate(a_.d);
+    el_ = dispatch::plan_elastic(p, a_.d);  // a_.d: the new EP group's attributes
+    if (p.text("moe.dispatch") == "alltoallv") {
+      alltoallv::validate(a_.d);
+      if (el_.any_dead())
+        throw SimError(kExitBadInput,
+                       "moe.dispatch = alltoallv: the baseline has no dead ranks "
+                       "or scale-down (fault.dead_ranks); use the fused dispatch");
+    }
     dispatch::check_routing(p, a_.d);
   }
 
-  void place(Simulation&) override { inputs_ = dispatch::make_inputs(p_, a_.d, bf16_, layers_); }
+  void place(Simulation&) override {
+    inputs_ = dispatch::make_inputs(p_, a_.d, bf16_, layers_, el_);
+    consts_ = payload_ ? combine::make_const_experts(p_, a_, bf16_) : nullptr;
+    if (a_.d.expert_scales)  // [NEW] dispatch carries the weights combine uses (same stream)
+      for (int layer = 0; layer < layers_; ++layer)
+        for (int r = 0; r < a_.d.ep; ++r) {
+          std::mt19937 rng(common::input_seed(p_, r, layer, combine::kScaleSalt));
+          inputs_[layer][r].expert_scales = combine::make_expert_scales(p_, a_, rng);
+        }
+  }
+  std::string stuck() const override { return dispatch::dead_rank_report(a_.d, el_); }
+  void healthy_latency(model::Tick t) override { healthy_ps_ = t; }
 
   void launch(Simulation& sim) override {
-    const int ranks = a_.d.ep, cores = sim.cluster().config().aiv_per_die;
+    const int ranks = a_.d.ep, cores = sim.cluster().config().aiv_per_die;  // ranks of the group
     const uint64_t h = static_cast<uint64_t>(a_.d.hidden),
                    row_bytes = dispatch::out_row_bytes(a_.d);
     const uint64_t stall = static_cast<uint64_t>(p_.real("moe.expert_us") * 1e3 *
@@ -119,7 +145,7 @@ class MoeRun : public KernelRun {
       Layer& L = layers_done_.emplace_back();
       std::vector<dispatch::RankInputs>& din = inputs_[layer];
       // 1. dispatch
-      L.dex = step_(sim, a_.d, bf16_, din);
+      L.dex = step_(sim, a_.d, bf16_, din, el_);
       // 2. the experts: host arithmetic, simulated time moe.expert_us on every core
       L.cin.resize(ranks);
       for (int r = 0; r < ranks; ++r) {
@@ -138,6 +164,7 @@ class MoeRun : public KernelRun {
         L.cin[r] = combine_inputs(a_, bf16_, identity_, r, din[r], rows, ex, scales, assist, counts,
                                   weights);
         L.cin[r].shared_expert_x = shared_x;
+        L.cin[r].consts = consts_;
         L.weights.push_back(std::move(weights));
       }
       L.experts = &sim.run_kernel("experts", cores, [stall](int) {
@@ -149,14 +176,17 @@ class MoeRun : public KernelRun {
       L.experts->figure("modelled", "text",
                         "time only (moe.expert_us); the arithmetic is done on the host");
       // 3. combine
-      L.cex = combine::execute(sim, a_, bf16_, {L.cin}, combine::Knobs{});
+      L.cex = combine::execute(sim, a_, bf16_, {L.cin}, combine::Knobs{}, el_);
       combine::add_figures(*L.cex.record, a_, L.cin, L.cex, 1);
       // The next layer dispatches this layer's output (inactive tokens keep their old rows).
       if (layer + 1 < layers_ && payload_)
         for (int r = 0; r < ranks; ++r) {
           auto out = read_vec<uint16_t>(sim, L.cex.bufs[0][r].x_out,
                                         static_cast<size_t>(din[r].active_tokens(a_.d)) * h);
-          std::copy(out.begin(), out.end(), inputs_[layer + 1][r].x.begin());
+          for (int t = 0; t < din[r].active_tokens(a_.d); ++t)
+            if (L.cin[r].takes_part(a_, t))  // a token without a 2-D flag has no output row
+              std::copy_n(out.begin() + static_cast<ptrdiff_t>(t * h), h,
+                          inputs_[layer + 1][r].x.begin() + static_cast<ptrdiff_t>(t * h));
         }
     }
   }
@@ -174,10 +204,13 @@ class MoeRun : public KernelRun {
                        {"layer_ns", model::ps_to_ns(crec.start + crec.latency() - drec.start)}});
     }
     KernelRecord* last = layers_done_.back().cex.record;
+    const model::Tick total =
+        last->start + last->latency() - layers_done_.front().dex.record->start;
     last->figure("round_trip", "ns (the *_ns fields)",
-                 {{"layers", trips},
-                  {"total_ns", model::ps_to_ns(last->start + last->latency() -
-                                               layers_done_.front().dex.record->start)}});
+                 {{"layers", trips}, {"total_ns", model::ps_to_ns(total)}});
+    if (el_.any_dead())
+      last->figure("elastic", "ranks; ns (round trip)",
+                   dispatch::elastic_figure(el_, healthy_ps_, total));
   }
 
   void dump(Simulation& sim, const std::string& dir) override {
@@ -185,10 +218,10 @@ class MoeRun : public KernelRun {
       const Layer& L = layers_done_[layer];
       std::string base = dir + (layers_ > 1 ? "/layer" + std::to_string(layer) : "");
       for (int r = 0; r < a_.d.ep; ++r) {
+        const std::string die = "rank" + std::to_string(el_.physical(r));
         dispatch::dump(sim, a_.d, bf16_, inputs_[layer][r], L.dex.bufs[0][r], r,
-                       base + "/dispatch/rank" + std::to_string(r));
-        combine::dump(sim, a_, bf16_, L.cin[r], L.cex.bufs[0][r], r,
-                      base + "/combine/rank" + std::to_string(r));
+                       base + "/dispatch/" + die);
+        combine::dump(sim, a_, bf16_, L.cin[r], L.cex.bufs[0][r], r, base + "/combine/" + die);
       }
     }
   }
@@ -210,6 +243,7 @@ class MoeRun : public KernelRun {
         cgold[r] = combine_inputs(a_, bf16_, identity_, r, din[r], g.rows, g.expand_x,
                                   g.dynamic_scales, g.assist_info, g.ep_recv_counts, L.weights[r]);
         cgold[r].shared_expert_x = L.cin[r].shared_expert_x;
+        cgold[r].consts = consts_;
       }
       std::vector<std::vector<uint16_t>> want = combine::golden(a_, bf16_, cgold);
       for (int r = 0; r < a_.d.ep; ++r) {
@@ -240,6 +274,9 @@ class MoeRun : public KernelRun {
   bool bf16_, payload_, identity_;
   moe::DispatchStep step_;
   int layers_;
+  common::Elastic el_;
+  model::Tick healthy_ps_ = 0;
+  std::shared_ptr<const combine::ConstExperts> consts_;
   std::vector<std::vector<dispatch::RankInputs>> inputs_;
   std::vector<Layer> layers_done_;
 };
@@ -254,7 +291,7 @@ KernelDef moe_kernel_def() {
   KernelDef k{"moe",
               "MoE layer round trip: dispatch (fused or alltoallv) -> expert stand-in -> combine",
               declare, dies, plan};
-  k.also_reads = {"combine"};
+  k.also_reads = {"combine", "fault"};
   return k;
 }
 

@@ -299,6 +299,27 @@ PY
 expect 2 "rank 1, assist_info_for_combine row 0 = \(.*, 99, .*\) names no active" -- --kernel combine "${c[@]}" --input "$tmp/moe/combine"
 expect 0 "match the golden chain" -- --kernel moe "${c[@]}" --set moe.dispatch=alltoallv --comm-quant int8
 
+# --- V3 (issue 15): every new tensor dumped and replayed, dead ranks, the TP limit
+v3=(--ep 6 --experts 12 --bs 8 --hidden 1024 --zero-experts 1 --copy-experts 1 --const-experts 1
+    --mask 2d --expert-scales 1 --smooth-scales 1 --set dispatch.special_weight=3 --quiet)
+expect 0 "every output of every rank matches" -- "${v3[@]}" --dead-ranks 2 --scale-down 1 --dump "$tmp/v3"
+[ ! -e "$tmp/v3/rank2" ] && ok || bad "a dead rank's tensors dumped"
+"$py" - "$tmp/v3/rank3" <<'PY' && ok || bad "V3 tensors in the dump"
+import numpy as np, sys
+d = sys.argv[1]
+assert np.load(f"{d}/x_active_mask.npy").shape == (8, 8)
+assert np.load(f"{d}/expert_scales.npy").shape == (8, 8)
+assert np.load(f"{d}/scales.npy").shape == (10, 1024)  # E = 10 after the scale-down
+e = np.load(f"{d}/elastic_info.npy")
+assert list(e[:4]) == [1, 5, 0, 10] and list(e[4:10]) == [0, 1, -1, 2, 3, 4], e
+assert np.load(f"{d}/expand_scales.npy").dtype == np.float32
+PY
+expect 0 "every output of every rank matches" -- "${v3[@]}" --dead-ranks 2 --scale-down 1 --input "$tmp/v3"
+expect 0 "x_out of every rank matches" -- --kernel combine "${v3[@]}" --set combine.const_alpha=softmax
+expect 3 "dead ranks 4 \(fault.dead_ranks\) run nothing" -- "${v3[@]}" --dead-ranks 4 --set sim.poll_timeout_us=200
+expect 2 "dispatch.tp = 2: the TP domain .* is not modelled yet" -- --tp 2
+expect 2 "no MoE expert rank would be left" -- --ep 4 --experts 8 --dead-ranks 0-3 --scale-down 1
+
 # --- properties, through the CLI
 lat() { "$sim" --kernel pipeline "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['latency_ns']"; }
 bw() { "$sim" --kernel stream "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['bandwidth_GBps']"; }

@@ -30,6 +30,15 @@ KNOBS = [
     {"set": ["moe.layers=3"], "active-tokens": 11},
     {"set": ["moe.dispatch=alltoallv"], "routing": "zipf:2"},
     {"set": ["moe.dispatch=alltoallv"], "quant": "none", "dtype": "fp16"},
+    # V3 (issue 15)
+    {"set": ["combine.const_alpha=softmax", "dispatch.special_weight=4"], "const-experts": 3,
+     "ep": 5, "experts": 20},
+    {"set": ["combine.receiver=ready_first", "dispatch.masked_tokens=5"], "mask": "2d",
+     "copy-experts": 1, "ep": 5, "experts": 20},
+    {"set": ["dispatch.special_weight=1e9", "moe.layers=2"], "zero-experts": 2, "copy-experts": 2,
+     "const-experts": 4, "topk": 4, "ep": 7, "experts": 14},
+    {"set": ["moe.layers=2"], "dead-ranks": "2,5", "scale-down": 1, "mask": "2d", "ep": 8,
+     "experts": 16, "expert-scales": 1, "smooth-scales": 1},
 ]
 
 

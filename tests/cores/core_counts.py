@@ -25,6 +25,12 @@ KERNELS = {
     "syncbug": [],
     "ub_write": [],
     "flag_ring": ["--ep", "4"],
+    # V3 (issue 15): special experts, a 2-D mask, expert and smooth scales, and a rank scaled
+    # down, through the round trip.
+    "moe:v3": ["--ep", "5", "--experts", "10", "--bs", "8", "--hidden", "1024", "--topk", "4",
+               "--zero-experts", "1", "--copy-experts", "1", "--const-experts", "1",
+               "--mask", "2d", "--expert-scales", "1", "--smooth-scales", "1",
+               "--dead-ranks", "2", "--scale-down", "1"],
 }
 OWN_CORES = {"stream": "stream.cores", "syncbug": "syncbug.cores", "ub_write": "ub_write.cores",
              "flag_ring": "flag_ring.cores"}
@@ -39,7 +45,7 @@ def parse_counts(text):
 
 
 def run(binary, kernel, n, extra):
-    args = [binary, "--kernel", kernel, *KERNELS[kernel], "--set", f"die.aiv_count={n}",
+    args = [binary, "--kernel", kernel.split(":")[0], *KERNELS[kernel], "--set", f"die.aiv_count={n}",
             "--set", "sim.poll_timeout_us=20000", *extra]
     if kernel in OWN_CORES:
         args += ["--set", f"{OWN_CORES[kernel]}={n}"]

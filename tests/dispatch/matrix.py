@@ -40,6 +40,22 @@ SCENARIOS = [
     {"ep": 7, "shared-experts": 1, "shared-expert-ranks": 2, "experts": 10, "topk": 4},  # W % R != 0
     {"ep": 4, "shared-experts": 1, "experts": 16},        # a local shared expert, never sent
     {"ep": 4, "experts": 16, "hidden": 1030, "dtype": "fp16"},  # H not a multiple of 16
+    # V3 (issue 15): special experts, 2-D masks, expert and smooth scales, scale-down
+    {"ep": 5, "experts": 20, "zero-experts": 2, "copy-experts": 2, "const-experts": 2},
+    {"ep": 7, "experts": 14, "topk": 4, "zero-experts": 3, "copy-experts": 2, "const-experts": 3,
+     "set": ["dispatch.special_weight=1e9"]},  # every token all-special
+    {"ep": 9, "experts": 18, "mask": "2d", "set": ["dispatch.mask_rate=0.02"]},
+    {"ep": 8, "experts": 64, "mask": "2d", "zero-experts": 4,
+     "set": ["dispatch.mask_rate=0.5", "dispatch.masked_tokens=8"]},
+    {"ep": 8, "shared-experts": 1, "shared-expert-ranks": 2, "experts": 24, "mask": "2d",
+     "set": ["dispatch.masked_tokens=16"]},  # every token masked
+    {"ep": 6, "experts": 24, "expert-scales": 1, "smooth-scales": 1, "bs": 128, "hidden": 7168},
+    {"ep": 8, "shared-experts": 1, "shared-expert-ranks": 2, "experts": 24, "smooth-scales": 1,
+     "expert-scales": 1, "set": ["dispatch.send_split=rank"]},
+    {"ep": 16, "experts": 32, "dead-ranks": 7, "scale-down": 1},
+    {"ep": 16, "shared-experts": 1, "shared-expert-ranks": 2, "experts": 28,
+     "dead-ranks": "1,4,9-10", "scale-down": 1, "mask": "2d", "const-experts": 2},
+    {"ep": 32, "experts": 64, "dead-ranks": "0,31", "scale-down": 1, "expert-scales": 1},
 ]
 
 
