@@ -62,6 +62,8 @@ struct KernelDef {
   bool dumps = false;
   bool inputs = false;
   uint64_t (*dump_bytes)(const Params&, int dies) = nullptr;
+  // The kernel runs on the cube cores too: the dies get their AICs (die.aic_count).
+  bool cube = false;
 };
 
 const std::vector<KernelDef>& all_kernels();

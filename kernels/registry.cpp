@@ -19,6 +19,7 @@ KernelDef combine_kernel_def();
 KernelDef moe_kernel_def();
 KernelDef alltoallv_kernel_def();
 KernelDef ffn_worker_batching_kernel_def();
+KernelDef ffn_kernel_def();
 
 namespace {
 
@@ -88,6 +89,15 @@ uint64_t ffn_dump(const Params& p, int) {
   return per_call * static_cast<uint64_t>(a.ffn) * a.layers * a.micro_batches;
 }
 
+uint64_t ffn_op_dump(const Params& p, int) {
+  // x, weight1, weight2, the biases, expert_tokens and y.
+  const uint64_t e = static_cast<uint64_t>(p.integer("ffn_op.experts")),
+                 k1 = static_cast<uint64_t>(p.integer("ffn_op.hidden")),
+                 n1 = static_cast<uint64_t>(p.integer("ffn_op.intermediate"));
+  const uint64_t m = static_cast<uint64_t>(p.integer("ffn_op.tokens"));
+  return m * k1 * 4 + e * k1 * n1 * 4 + e * (n1 + k1) * 4 + e * 8;
+}
+
 // The CLI flags of each kernel family. A kernel reads exactly the flags it lists; any other
 // kernel's flag is bad input for it (exit 2).
 const Shorthand kSeed = {"seed", "sim.seed", "seed of the generated inputs"};
@@ -135,6 +145,20 @@ const std::vector<Shorthand> kFfnWorkload = {
     {"mask-rate", "ffn.mask_rate", "share of masked entries"},
     kSeed};
 
+const std::vector<Shorthand> kFfnOpWorkload = {
+    {"experts", "ffn_op.experts", "local experts E"},
+    {"expert-tokens", "ffn_op.expert_tokens",
+     "tokens per expert, e.g. 16,0,40 (overrides --tokens)"},
+    {"tokens", "ffn_op.tokens", "tokens M, spread evenly over the experts"},
+    {"hidden", "ffn_op.hidden", "hidden size K1 = N2"},
+    {"intermediate", "ffn_op.intermediate", "intermediate size N1"},
+    {"dtype", "ffn_op.dtype", "fp16 | bf16"},
+    {"inner-precise", "ffn_op.inner_precise", "0 high precision | 1 high performance (fp16)"},
+    {"activation", "ffn_op.activation", "relu | gelu | fastgelu | silu | swiglu"},
+    {"bias", "ffn_op.bias", "1: bias1 and bias2"},
+    {"split", "ffn_op.split", "plain | expert_parallel | mixed"},
+    kSeed};
+
 // The workload prefix, the CLI flags and the tensor I/O of a kernel: what the CLI checks its
 // flags against.
 KernelDef with(KernelDef k, std::string workload, std::vector<Shorthand> flags, bool inputs,
@@ -161,6 +185,7 @@ const std::vector<KernelDef>& all_kernels() {
       with(moe_kernel_def(), "dispatch", plus(kMoeWorkload, kCommQuant), true, moe_dump),
       with(alltoallv_kernel_def(), "dispatch", kMoeWorkloadV2, true, alltoallv_dump),
       with(ffn_worker_batching_kernel_def(), "ffn", kFfnWorkload, false, ffn_dump),
+      with(ffn_kernel_def(), "ffn_op", kFfnOpWorkload, true, ffn_op_dump),
       with(pipeline_kernel_def(), "", {kSeed}, false, nullptr),
       with(stream_kernel_def(), "", {kSeed}, false, nullptr),
       with(syncbug_kernel_def(), "", {kSeed}, false, nullptr),
@@ -190,8 +215,12 @@ bool belongs_to_other_kernel(const KernelDef& k, const std::string& key) {
 
 bool KernelDef::reads(const std::string& key) const {
   std::string group = key.substr(0, key.find('.'));
-  if (group == "ep" || group == "sim" || group == "run" || group == workload || group == name)
-    return true;
+  if (group == "ep" || group == "sim" || group == "run" || group == workload) return true;
+  // Its own name's group, unless that group is another kernel's workload (`ffn` is
+  // FfnWorkerBatching's; the FFN operator's parameters are ffn_op.*).
+  if (group == name)
+    return std::none_of(all_kernels().begin(), all_kernels().end(),
+                        [&](const KernelDef& k) { return k.name != name && k.workload == group; });
   return std::find(also_reads.begin(), also_reads.end(), group) != also_reads.end();
 }
 

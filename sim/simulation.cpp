@@ -76,6 +76,10 @@ double KernelRecord::pipe_busy_pct(int rank, int core, model::Lane pipe) const {
   return pct(ranks.at(rank).cores.at(core)[busy_counter(pipe)], rank_latency.at(rank));
 }
 
+double KernelRecord::aic_busy_pct(int rank, int aic, model::Lane pipe) const {
+  return pct(ranks.at(rank).aics.at(aic)[busy_counter(pipe)], rank_latency.at(rank));
+}
+
 double KernelRecord::utilization_pct(const PortCounters& p) const {
   return pct(p.counters["busy_ps"], span);
 }

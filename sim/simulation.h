@@ -85,6 +85,8 @@ struct KernelRecord {
   }
   // Busy time of a core's pipe (SCALAR, VECTOR, MTE2, MTE3) over its rank's latency, in %.
   double pipe_busy_pct(int rank, int core, model::Lane pipe) const;
+  // The same for an AIC's pipe (SCALAR, MTE2, MTE1, CUBE, FIXP).
+  double aic_busy_pct(int rank, int aic, model::Lane pipe) const;
   // A port's busy time over the span, in %.
   double utilization_pct(const PortCounters& p) const;
 

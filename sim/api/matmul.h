@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "sim/api/cube.h"
+#include "sim/api/sync.h"
 #include "sim/api/tpipe.h"
 
 namespace AscendC {
@@ -62,6 +63,53 @@ namespace detail {
 void matmul_fault(const std::string& what);
 }
 
+// The L1/L0/BiasTable queues a Matmul object computes in; one set can serve several objects.
+struct MatmulBuffers {
+  struct Sizes {
+    uint32_t a1 = 0, b1 = 0, a2 = 0, b2 = 0, c1 = 0, bias1 = 0, bt = 0;
+    uint8_t db_a2 = 2, db_b2 = 2, db_c1 = 1;
+    Sizes max(const Sizes& o) const {
+      Sizes z;
+      z.a1 = std::max(a1, o.a1);
+      z.b1 = std::max(b1, o.b1);
+      z.a2 = std::max(a2, o.a2);
+      z.b2 = std::max(b2, o.b2);
+      z.c1 = std::max(c1, o.c1);
+      z.bias1 = std::max(bias1, o.bias1);
+      z.bt = std::max(bt, o.bt);
+      z.db_a2 = std::max(db_a2, o.db_a2);
+      z.db_b2 = std::max(db_b2, o.db_b2);
+      z.db_c1 = std::max(db_c1, o.db_c1);
+      return z;
+    }
+  };
+  void init(TPipe* p, const Sizes& z) {
+    p->InitBuffer(qa1, 2, z.a1);
+    p->InitBuffer(qb1, 2, z.b1);
+    p->InitBuffer(qa2, z.db_a2, z.a2);
+    p->InitBuffer(qb2, z.db_b2, z.b2);
+    p->InitBuffer(qc1, z.db_c1, z.c1);
+    if (z.bias1) {
+      p->InitBuffer(qbias1, 1, z.bias1);
+      p->InitBuffer(qbt, 1, z.bt);
+    }
+    have = z;
+  }
+  bool holds(const Sizes& z) const {
+    return z.a1 <= have.a1 && z.b1 <= have.b1 && z.a2 <= have.a2 && z.b2 <= have.b2 &&
+           z.c1 <= have.c1 && z.bias1 <= have.bias1 && z.db_a2 <= have.db_a2 &&
+           z.db_b2 <= have.db_b2 && z.db_c1 <= have.db_c1;
+  }
+  Sizes have;
+  TQue<TPosition::A1, 2> qa1;
+  TQue<TPosition::B1, 2> qb1;
+  TQue<TPosition::A2, 2> qa2;
+  TQue<TPosition::B2, 2> qb2;
+  TQue<TPosition::CO1, 2> qc1;
+  TQue<TPosition::C1, 1> qbias1;
+  TQue<TPosition::C2, 1> qbt;
+};
+
 namespace matmul {
 
 template <class A_TYPE, class B_TYPE, class C_TYPE,
@@ -79,8 +127,12 @@ class Matmul {
                 "ascend-sim: the Matmul API is modelled for half and bfloat16_t A and B");
 
  public:
-  // REGIST_MATMUL_OBJ: the tiling, and the TPipe whose L1/L0 the object takes.
-  void Init(const TCubeTiling* tiling, TPipe* tpipe = nullptr) {
+  // REGIST_MATMUL_OBJ: the tiling, and the TPipe whose L1/L0 the object takes. With `shared`,
+  // the object uses another object's buffers (allocated for both tilings): the Matmul objects of
+  // one kernel run one after another on the AIC, so they share L1 and L0 as in Ascend C.
+  // `reserve`: allocate at least these sizes (for another object that will share them).
+  void Init(const TCubeTiling* tiling, TPipe* tpipe = nullptr, MatmulBuffers* shared = nullptr,
+            const MatmulBuffers::Sizes* reserve = nullptr) {
     detail::require_aic("Matmul::Init");
     if (!tiling) detail::matmul_fault("Init without a tiling");
     t_ = *tiling;
@@ -89,30 +141,43 @@ class Matmul {
       detail::matmul_fault("tiling base " + std::to_string(t_.baseM) + "/" +
                            std::to_string(t_.baseN) + "/" + std::to_string(t_.baseK) +
                            ": baseM and baseN multiples of 16, baseK of " + std::to_string(C0));
-    TPipe* p = tpipe ? tpipe : GetTPipePtr();
-    const uint32_t chunk_a = static_cast<uint32_t>(t_.stepKa * t_.baseK),
-                   chunk_b = static_cast<uint32_t>(t_.stepKb * t_.baseK);
-    if (chunk_a != chunk_b)
+    if (t_.stepKa != t_.stepKb)
       detail::matmul_fault(
           "stepKa * baseK != stepKb * baseK (one K chunk for A and B is modelled)");
-    chunk_k_ = chunk_a;
-    p->InitBuffer(qa1_, 2, static_cast<uint32_t>(t_.baseM) * chunk_k_ * sizeof(SrcT));
-    p->InitBuffer(qb1_, 2, chunk_k_ * static_cast<uint32_t>(t_.baseN) * sizeof(SrcT));
-    p->InitBuffer(qa2_, static_cast<uint8_t>(t_.dbL0A),
-                  static_cast<uint32_t>(t_.baseM * t_.baseK) * sizeof(SrcT));
-    p->InitBuffer(qb2_, static_cast<uint8_t>(t_.dbL0B),
-                  static_cast<uint32_t>(t_.baseK * t_.baseN) * sizeof(SrcT));
-    p->InitBuffer(qc1_, static_cast<uint8_t>(t_.dbL0C),
-                  static_cast<uint32_t>(t_.baseM * t_.baseN) * 4);
-    if (t_.isBias) {
-      p->InitBuffer(qbias1_, 1, static_cast<uint32_t>(t_.baseN) * sizeof(BiasT));
-      p->InitBuffer(qbt_, 1, static_cast<uint32_t>(t_.baseN) * 4);
+    chunk_k_ = static_cast<uint32_t>(t_.stepKa * t_.baseK);
+    const MatmulBuffers::Sizes need = sizes(t_);
+    if (shared) {
+      if (!shared->holds(need))
+        detail::matmul_fault("a shared Matmul buffer set is smaller than this object's tiling");
+      buf_ = shared;
+    } else {
+      own_.init(tpipe ? tpipe : GetTPipePtr(), reserve ? need.max(*reserve) : need);
+      buf_ = &own_;
     }
     org_m_ = t_.M;
     org_n_ = t_.N;
     org_ka_ = t_.Ka;
     SetSingleShape(t_.singleCoreM, t_.singleCoreN, t_.singleCoreK);
   }
+  // The bytes this object's tiling needs in each of its buffers.
+  static MatmulBuffers::Sizes sizes(const TCubeTiling& t) {
+    const uint32_t ck = static_cast<uint32_t>(t.stepKa * t.baseK),
+                   bm = static_cast<uint32_t>(t.baseM), bn = static_cast<uint32_t>(t.baseN),
+                   bk = static_cast<uint32_t>(t.baseK);
+    MatmulBuffers::Sizes z;
+    z.a1 = bm * ck * sizeof(SrcT);
+    z.b1 = ck * bn * sizeof(SrcT);
+    z.a2 = bm * bk * sizeof(SrcT);
+    z.b2 = bk * bn * sizeof(SrcT);
+    z.c1 = bm * bn * 4;
+    z.bias1 = t.isBias ? bn * static_cast<uint32_t>(sizeof(BiasT)) : 0;
+    z.bt = t.isBias ? bn * 4 : 0;
+    z.db_a2 = static_cast<uint8_t>(t.dbL0A);
+    z.db_b2 = static_cast<uint8_t>(t.dbL0B);
+    z.db_c1 = static_cast<uint8_t>(t.dbL0C);
+    return z;
+  }
+  MatmulBuffers& buffers() { return *buf_; }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0) {
     (void)orgKb;
     org_m_ = orgM;
@@ -164,10 +229,19 @@ class Matmul {
         block(mi, ni, gm);
       }
     release_cache();
+    // The synchronous IterateAll returns once C is in GM: the scalar waits for the FIX pipe.
+    if (sync) {
+      const TEventID id = GetTPipePtr()->FetchEventID(HardEvent::FIX_S);
+      SetFlag<HardEvent::FIX_S>(id);
+      WaitFlag<HardEvent::FIX_S>(id);
+    }
   }
-  // Ascend C's async IterateAll is followed by WaitIterateAll; here the calls are issued in order
-  // already, so there is nothing to wait for on the scalar.
-  void WaitIterateAll() {}
+  // After IterateAll<false>: the scalar waits until C is in GM.
+  void WaitIterateAll() {
+    const TEventID id = GetTPipePtr()->FetchEventID(HardEvent::FIX_S);
+    SetFlag<HardEvent::FIX_S>(id);
+    WaitFlag<HardEvent::FIX_S>(id);
+  }
   void End() { release_cache(); }
 
  private:
@@ -187,30 +261,30 @@ class Matmul {
   }
   // A's [m rows x kc cols] chunk at (m0, k0) into L1, NZ.
   LocalTensor<SrcT> load_a(int m0, int cur_m, int k0, int cur_k) {
-    LocalTensor<SrcT> a1 = qa1_.template AllocTensor<SrcT>();
+    LocalTensor<SrcT> a1 = buf_->qa1.template AllocTensor<SrcT>();
     Nd2NzParams p;
     p.nValue = static_cast<uint16_t>(cur_m);
     p.dValue = static_cast<uint16_t>(cur_k);
     p.srcDValue = static_cast<uint16_t>(org_ka_);
     p.dstNzC0Stride = static_cast<uint16_t>(up16(cur_m));
     DataCopy(a1, a_[uint64_t(m0) * org_ka_ + k0], p);
-    qa1_.EnQue(a1);
-    return qa1_.template DeQue<SrcT>();
+    buf_->qa1.EnQue(a1);
+    return buf_->qa1.template DeQue<SrcT>();
   }
   LocalTensor<SrcT> load_b(int k0, int cur_k, int n0, int cur_n) {
-    LocalTensor<SrcT> b1 = qb1_.template AllocTensor<SrcT>();
+    LocalTensor<SrcT> b1 = buf_->qb1.template AllocTensor<SrcT>();
     Nd2NzParams p;
     p.nValue = static_cast<uint16_t>(cur_k);
     p.dValue = static_cast<uint16_t>(cur_n);
     p.srcDValue = static_cast<uint16_t>(org_n_);
     p.dstNzC0Stride = static_cast<uint16_t>(up16(cur_k));
     DataCopy(b1, b_[uint64_t(k0) * org_n_ + n0], p);
-    qb1_.EnQue(b1);
-    return qb1_.template DeQue<SrcT>();
+    buf_->qb1.EnQue(b1);
+    return buf_->qb1.template DeQue<SrcT>();
   }
   void release_cache() {
-    if (cached_a_ >= 0) qa1_.FreeTensor(a_cache_);
-    if (cached_b_ >= 0) qb1_.FreeTensor(b_cache_);
+    if (cached_a_ >= 0) buf_->qa1.FreeTensor(a_cache_);
+    if (cached_b_ >= 0) buf_->qb1.FreeTensor(b_cache_);
     cached_a_ = cached_b_ = -1;
   }
 
@@ -222,29 +296,29 @@ class Matmul {
     // A chunk holding all of K stays in L1 for the next block of the same m (B: of the same n).
     const bool keep = kchunks == 1;
     if (cached_a_ >= 0 && cached_a_ != mi) {
-      qa1_.FreeTensor(a_cache_);
+      buf_->qa1.FreeTensor(a_cache_);
       cached_a_ = -1;
     }
     if (cached_b_ >= 0 && cached_b_ != ni) {
-      qb1_.FreeTensor(b_cache_);
+      buf_->qb1.FreeTensor(b_cache_);
       cached_b_ = -1;
     }
     LocalTensor<float> bt;
     if (has_bias_) {  // GM -> L1 (C1) -> BiasTable (C2)
-      LocalTensor<BiasT> b1 = qbias1_.template AllocTensor<BiasT>();
+      LocalTensor<BiasT> b1 = buf_->qbias1.template AllocTensor<BiasT>();
       DataCopy(b1, bias_[n0],
                static_cast<uint32_t>((cur_n * sizeof(BiasT) + 31) / 32 * 32 / sizeof(BiasT)));
-      qbias1_.EnQue(b1);
-      b1 = qbias1_.template DeQue<BiasT>();
-      bt = qbt_.template AllocTensor<float>();
+      buf_->qbias1.EnQue(b1);
+      b1 = buf_->qbias1.template DeQue<BiasT>();
+      bt = buf_->qbt.template AllocTensor<float>();
       DataCopyParams dp;
       dp.blockLen = static_cast<uint16_t>((cur_n * sizeof(BiasT) + 31) / 32);
       DataCopy(bt, b1, dp);
-      qbias1_.FreeTensor(b1);
-      qbt_.EnQue(bt);
-      bt = qbt_.template DeQue<float>();
+      buf_->qbias1.FreeTensor(b1);
+      buf_->qbt.EnQue(bt);
+      bt = buf_->qbt.template DeQue<float>();
     }
-    LocalTensor<AccT> c = qc1_.template AllocTensor<AccT>();
+    LocalTensor<AccT> c = buf_->qc1.template AllocTensor<AccT>();
     const uint32_t mb = up16(cur_m) / 16, nb = up16(cur_n) / 16;
     for (int kc = 0; kc < kchunks; ++kc) {
       const int k0 = kc * static_cast<int>(chunk_k_);
@@ -265,7 +339,7 @@ class Matmul {
         const int cur_k = std::min(t_.baseK, cur_kc - kk0);
         const uint32_t kb = (static_cast<uint32_t>(cur_k) + C0 - 1) / C0;
         const uint32_t kb0 = static_cast<uint32_t>(kk0) / C0;
-        LocalTensor<SrcT> a2 = qa2_.template AllocTensor<SrcT>();
+        LocalTensor<SrcT> a2 = buf_->qa2.template AllocTensor<SrcT>();
         for (uint32_t i = 0; i < mb; ++i) {  // A fractal (i, kb0 + j) -> L0A (i, j)
           LoadData2DParams l;
           l.startIndex = static_cast<uint16_t>(kb0 * mb + i);
@@ -273,12 +347,12 @@ class Matmul {
           l.srcStride = static_cast<uint16_t>(mb);
           LoadData(a2[i * kb * 16 * C0], a1, l);
         }
-        qa2_.EnQue(a2);
-        LocalTensor<SrcT> b2 = qb2_.template AllocTensor<SrcT>();
+        buf_->qa2.EnQue(a2);
+        LocalTensor<SrcT> b2 = buf_->qb2.template AllocTensor<SrcT>();
         load_b_fractals(b2, b1, static_cast<uint32_t>(kk0), kb, nb, kcp_rows);
-        qb2_.EnQue(b2);
-        a2 = qa2_.template DeQue<SrcT>();
-        b2 = qb2_.template DeQue<SrcT>();
+        buf_->qb2.EnQue(b2);
+        a2 = buf_->qa2.template DeQue<SrcT>();
+        b2 = buf_->qb2.template DeQue<SrcT>();
         MmadParams mp;
         mp.m = static_cast<uint16_t>(cur_m);
         mp.n = static_cast<uint16_t>(cur_n);
@@ -291,8 +365,8 @@ class Matmul {
         } else {
           Mmad(c, a2, b2, mp);
         }
-        qa2_.FreeTensor(a2);
-        qb2_.FreeTensor(b2);
+        buf_->qa2.FreeTensor(a2);
+        buf_->qb2.FreeTensor(b2);
       }
       if (keep) {
         a_cache_ = a1;
@@ -300,13 +374,13 @@ class Matmul {
         b_cache_ = b1;
         cached_b_ = ni;
       } else {
-        qa1_.FreeTensor(a1);
-        qb1_.FreeTensor(b1);
+        buf_->qa1.FreeTensor(a1);
+        buf_->qb1.FreeTensor(b1);
       }
     }
-    if (has_bias_) qbt_.FreeTensor(bt);
-    qc1_.EnQue(c);
-    c = qc1_.template DeQue<AccT>();
+    if (has_bias_) buf_->qbt.FreeTensor(bt);
+    buf_->qc1.EnQue(c);
+    c = buf_->qc1.template DeQue<AccT>();
     FixpipeParamsV220 f;
     f.mSize = static_cast<uint16_t>(cur_m);
     f.nSize = static_cast<uint16_t>(cur_n);
@@ -317,7 +391,7 @@ class Matmul {
                  : std::is_same_v<DstT, bfloat16_t> ? F322BF16
                                                     : NoQuant;
     Fixpipe(out, c, f);
-    qc1_.FreeTensor(c);
+    buf_->qc1.FreeTensor(c);
   }
   // B's fractals for K rows [k0, k0 + kb * C0) of the chunk into L0B: (kb, nb), n-major inside.
   void load_b_fractals(const LocalTensor<SrcT>& b2, const LocalTensor<SrcT>& b1, uint32_t k0,
@@ -339,13 +413,8 @@ class Matmul {
   GlobalTensor<SrcT> a_, b_;
   GlobalTensor<BiasT> bias_;
   bool has_bias_ = false;
-  TQue<TPosition::A1, 2> qa1_;
-  TQue<TPosition::B1, 2> qb1_;
-  TQue<TPosition::A2, 2> qa2_;
-  TQue<TPosition::B2, 2> qb2_;
-  TQue<TPosition::CO1, 2> qc1_;
-  TQue<TPosition::C1, 1> qbias1_;
-  TQue<TPosition::C2, 1> qbt_;
+  MatmulBuffers own_;
+  MatmulBuffers* buf_ = &own_;
   LocalTensor<SrcT> a_cache_, b_cache_;
   int cached_a_ = -1, cached_b_ = -1;
 };
@@ -364,11 +433,15 @@ template <class MM>
 void regist_matmul(TPipe* pipe, GM_ADDR, MM& mm, const TCubeTiling* tiling) {
   if (IsAic()) mm.Init(tiling, pipe);
 }
+// Two objects share one buffer set sized for both tilings (they run one after the other).
 template <class MM1, class MM2>
-void regist_matmul(TPipe* pipe, GM_ADDR ws, MM1& a, const TCubeTiling* ta, MM2& b,
+void regist_matmul(TPipe* pipe, GM_ADDR, MM1& a, const TCubeTiling* ta, MM2& b,
                    const TCubeTiling* tb) {
-  regist_matmul(pipe, ws, a, ta);
-  regist_matmul(pipe, ws, b, tb);
+  if (!IsAic()) return;
+  if (!ta || !tb) matmul_fault("REGIST_MATMUL_OBJ without a tiling");
+  const MatmulBuffers::Sizes both = MM2::sizes(*tb);
+  a.Init(ta, pipe, nullptr, &both);
+  b.Init(tb, pipe, &a.buffers());
 }
 }  // namespace AscendC::detail
 

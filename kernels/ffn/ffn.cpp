@@ -1,0 +1,369 @@
+// Host side of `ffn`, the FFN fused operator of seed 004 on one die: its attributes and limits,
+// the host tiling, the inputs (generated, or read with --input), the mixed launch, figures
+// (per-pipe busy of the AICs and AIVs, the bound), --dump and the check against the golden.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <sstream>
+
+#include "kernels/common/host.h"
+#include "kernels/ffn/ffn_golden.h"
+#include "kernels/ffn/ffn_kernel.h"
+#include "kernels/kernel.h"
+#include "models/errors.h"
+#include "sim/npy.h"
+
+namespace ascend {
+
+namespace {
+
+using ffn_op::Activation;
+using ffn_op::Split;
+
+void declare(Params& p) {
+  const std::string w = "workload";
+  p.declare(int_param("ffn_op.experts", "experts", "8", 1, 256,
+                      "local experts E (weight1 [E, K1, N1], weight2 [E, K2, N2])", w));
+  p.declare(text_param("ffn_op.expert_tokens", "",
+                       "tokens per expert, comma-separated (E entries, 0 allowed); empty: "
+                       "ffn_op.tokens spread evenly",
+                       w));
+  p.declare(int_param("ffn_op.tokens", "tokens", "128", 1, 1 << 20,
+                      "tokens M when expert_tokens is empty (the first experts take the rest)", w));
+  p.declare(int_param("ffn_op.hidden", "elements", "5120", 16, 65535,
+                      "hidden size K1 = N2 (a multiple of 16)", w));
+  p.declare(int_param("ffn_op.intermediate", "elements", "2560", 16, 65535,
+                      "intermediate size N1 (K2 = N1, or N1 / 2 for swiglu; a multiple of 16)", w));
+  p.declare(choice_param("ffn_op.dtype", "fp16", {"fp16", "bf16"}, "x, weights and y", w));
+  p.declare(int_param("ffn_op.inner_precise", "", "0", 0, 1,
+                      "0: high precision (mm1 in fp32, fp32 activation, Cast); 1: high "
+                      "performance (fp16 throughout; fp16 only)",
+                      w));
+  p.declare(choice_param("ffn_op.activation", "fastgelu",
+                         {"relu", "gelu", "fastgelu", "silu", "swiglu"},
+                         "the activation between mm1 and mm2", w));
+  p.declare(
+      int_param("ffn_op.bias", "", "0", 0, 1, "1: bias1 [E, N1] and bias2 [E, N2] (fp32)", w));
+  p.declare(choice_param("ffn_op.split", "mixed", {"plain", "expert_parallel", "mixed"},
+                         "mm1's core split when an expert cannot fill the cores (seed 004 3.1): "
+                         "plain, expert_parallel (P experts side by side), mixed (the token "
+                         "cache: experts above baseM alone, the others P at a time)",
+                         "what-if"));
+  p.declare(int_param("ffn_op.expert_parallelism", "experts", "0", 0, 10,
+                      "P, experts computed side by side; 0: min(10, AICs / mm1's n split), at "
+                      "least 2 (the operator's host tiling)",
+                      "what-if"));
+  p.declare(int_param("ffn_op.min_single_n", "elements", "256", 128, 256,
+                      "the plain split's singleN unit: 256, or 128 to spread one expert's mm1 "
+                      "over more cores (seed 004 3.1, option 2)",
+                      "what-if"));
+  p.declare(int_param("ffn_op.cores", "AICs", "0", 0, 48,
+                      "AICs launched (each with 2 AIVs); 0: die.aic_count", "what-if"));
+}
+
+int dies(const Params& p) {
+  return single_die(p, "ffn");
+}
+
+Activation activation_of(const std::string& s) {
+  if (s == "relu") return Activation::Relu;
+  if (s == "gelu") return Activation::Gelu;
+  if (s == "silu") return Activation::Silu;
+  if (s == "swiglu") return Activation::Swiglu;
+  return Activation::FastGelu;
+}
+Split split_of(const std::string& s) {
+  if (s == "plain") return Split::Plain;
+  if (s == "expert_parallel") return Split::ExpertParallel;
+  return Split::Mixed;
+}
+
+std::vector<int64_t> expert_tokens_of(const Params& p, int experts) {
+  const std::string text = p.text("ffn_op.expert_tokens");
+  std::vector<int64_t> v;
+  if (text.empty()) {
+    const int64_t m = p.integer("ffn_op.tokens");
+    for (int e = 0; e < experts; ++e) v.push_back(m / experts + (e < m % experts ? 1 : 0));
+    return v;
+  }
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char* end = nullptr;
+    errno = 0;
+    const long long n = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end || errno || n < 0 || n > (1 << 20))
+      throw SimError(kExitBadInput, "ffn_op.expert_tokens = '" + text + "': '" + item +
+                                        "' is not a token count in [0, 1048576]");
+    v.push_back(n);
+  }
+  if (static_cast<int>(v.size()) != experts)
+    throw SimError(kExitBadInput, "ffn_op.expert_tokens = '" + text + "' has " +
+                                      std::to_string(v.size()) +
+                                      " entries; ffn_op.experts = " + std::to_string(experts));
+  return v;
+}
+
+template <class T>
+std::vector<T> uniform(size_t n, double scale, std::mt19937& rng) {
+  std::uniform_real_distribution<double> d(-scale, scale);
+  std::vector<T> v(n);
+  for (T& x : v) x = AscendC::cast_to<T>(d(rng), AscendC::RoundMode::CAST_RINT);
+  return v;
+}
+
+class FfnRun : public KernelRun {
+ public:
+  explicit FfnRun(const Params& p) : p_(p) {
+    const int experts = static_cast<int>(p.integer("ffn_op.experts"));
+    tokens_ = expert_tokens_of(p, experts);
+    bf16_ = p.text("ffn_op.dtype") == "bf16";
+    int cores = static_cast<int>(p.integer("ffn_op.cores"));
+    const int die_aics = static_cast<int>(p.integer("die.aic_count"));
+    if (cores == 0) cores = die_aics;
+    if (cores > die_aics)
+      throw SimError(kExitBadInput, "ffn_op.cores = " + std::to_string(cores) +
+                                        " exceeds die.aic_count = " + std::to_string(die_aics));
+    if (2 * cores > p.integer("die.aiv_count"))
+      throw SimError(kExitBadInput, "ffn: " + std::to_string(cores) +
+                                        " AICs need twice as many AIVs; die.aiv_count = " +
+                                        p.text("die.aiv_count"));
+    ffn_op::Limits lim;
+    lim.l1 = static_cast<uint32_t>(p.integer("cube.l1_KiB") * 1024);
+    lim.l0a = static_cast<uint32_t>(p.integer("cube.l0a_KiB") * 1024);
+    lim.l0b = static_cast<uint32_t>(p.integer("cube.l0b_KiB") * 1024);
+    lim.l0c = static_cast<uint32_t>(p.integer("cube.l0c_KiB") * 1024);
+    lim.bt = static_cast<uint32_t>(p.integer("cube.bt_bytes"));
+    lim.ub = static_cast<uint32_t>(p.integer("ub.size_KiB") * 1024);
+    t_ = ffn_op::make_tiling(experts, tokens_, static_cast<int32_t>(p.integer("ffn_op.hidden")),
+                             static_cast<int32_t>(p.integer("ffn_op.intermediate")), cores,
+                             activation_of(p.text("ffn_op.activation")),
+                             p.integer("ffn_op.inner_precise") != 0, bf16_,
+                             p.integer("ffn_op.bias") != 0, split_of(p.text("ffn_op.split")),
+                             static_cast<int32_t>(p.integer("ffn_op.expert_parallelism")),
+                             static_cast<int32_t>(p.integer("ffn_op.min_single_n")), lim);
+  }
+
+  void place(Simulation& sim) override {
+    const uint64_t m = static_cast<uint64_t>(t_.tokens), e = static_cast<uint64_t>(t_.experts);
+    const uint64_t nx = m * t_.k1, nw1 = e * t_.k1 * t_.n1, nw2 = e * t_.k2 * t_.n2;
+    payload_ = p_.integer("sim.payload") != 0;
+    const std::string in = p_.text("run.input_dir");
+    if (!in.empty()) {
+      read_inputs(in);
+    } else if (payload_) {
+      std::mt19937 rng(common::input_seed(p_, 0, 0));
+      // Weights scaled by 1/sqrt(K) keep the sums of products near 1 (no fp16 overflow).
+      x_ = raw(uniform_of(nx, 1.0, rng));
+      w1_ = raw(uniform_of(nw1, 1.0 / std::sqrt(double(t_.k1)), rng));
+      w2_ = raw(uniform_of(nw2, 1.0 / std::sqrt(double(t_.k2)), rng));
+      if (t_.bias) {
+        b1_ = uniform<float>(e * t_.n1, 0.5, rng);
+        b2_ = uniform<float>(e * t_.n2, 0.5, rng);
+      }
+    }
+    xa_ = sim.alloc(0, "ffn.x", nx * 2);
+    w1a_ = sim.alloc(0, "ffn.weight1", nw1 * 2);
+    w2a_ = sim.alloc(0, "ffn.weight2", nw2 * 2);
+    if (t_.bias) {
+      b1a_ = sim.alloc(0, "ffn.bias1", e * t_.n1 * 4);
+      b2a_ = sim.alloc(0, "ffn.bias2", e * t_.n2 * 4);
+    }
+    eta_ = sim.alloc(0, "ffn.expert_tokens", e * 8);
+    ya_ = sim.alloc(0, "ffn.y", m * t_.n2 * 2);
+    ws1a_ = sim.alloc(0, "ffn.workspace1", m * t_.n1 * (t_.high_performance ? 2 : 4));
+    ws2a_ = sim.alloc(0, "ffn.workspace2", m * t_.k2 * 2);
+    sim.write(eta_, tokens_.data(), e * 8);
+    if (!x_.empty()) {
+      sim.write(xa_, x_.data(), x_.size() * 2);
+      sim.write(w1a_, w1_.data(), w1_.size() * 2);
+      sim.write(w2a_, w2_.data(), w2_.size() * 2);
+    }
+    if (!b1_.empty()) {
+      sim.write(b1a_, b1_.data(), b1_.size() * 4);
+      sim.write(b2a_, b2_.data(), b2_.size() * 4);
+    }
+  }
+
+  void launch(Simulation& sim) override {
+    const ffn_op::Tiling t = t_;
+    const bool bf16 = bf16_;
+    const uint64_t a[] = {xa_, w1a_, b1a_, w2a_, b2a_, eta_, ya_, ws1a_, ws2a_};
+    rec_ = &sim.run_kernel("ffn", LaunchShape::mixed(t.cores, 2), [=](int) {
+      return [=] {
+        AscendC::TPipe pipe;
+        auto run = [&](auto kernel) {
+          kernel.Init(common::gm_arg(a[0]), common::gm_arg(a[1]), common::gm_arg(a[2]),
+                      common::gm_arg(a[3]), common::gm_arg(a[4]), common::gm_arg(a[5]),
+                      common::gm_arg(a[6]), common::gm_arg(a[7]), common::gm_arg(a[8]), t, &pipe);
+          kernel.Process();
+        };
+        if (bf16) {
+          run(kernels::KernelFfn<AscendC::bfloat16_t, float>{});
+        } else if (t.high_performance) {
+          run(kernels::KernelFfn<AscendC::half, AscendC::half>{});
+        } else {
+          run(kernels::KernelFfn<AscendC::half, float>{});
+        }
+      };
+    });
+  }
+
+  void figures(Simulation&) override {
+    KernelRecord& r = *rec_;
+    const auto rounds = ffn_op::schedule(tokens_, t_);
+    int computed = 0;
+    for (int64_t v : tokens_) computed += v > 0;
+    const double flops =
+        2.0 * static_cast<double>(t_.tokens) * (double(t_.k1) * t_.n1 + double(t_.k2) * t_.n2);
+    const double ns = model::ps_to_ns(r.latency());
+    double cube = 0, mte2 = 0, vec = 0;
+    for (int c = 0; c < t_.cores; ++c) {
+      cube += r.aic_busy_pct(0, c, model::Lane::CUBE);
+      mte2 += r.aic_busy_pct(0, c, model::Lane::MTE2);
+    }
+    for (int c = 0; c < 2 * t_.cores; ++c) vec += r.pipe_busy_pct(0, c, model::Lane::VECTOR);
+    cube /= t_.cores;
+    mte2 /= t_.cores;
+    vec /= 2 * t_.cores;
+    r.figure("experts", "count", t_.experts);
+    r.figure("experts_with_tokens", "count", computed);
+    r.figure("tokens", "count", t_.tokens);
+    r.figure("shape", "K1, N1, K2, N2", nlohmann::json::array({t_.k1, t_.n1, t_.k2, t_.n2}));
+    r.figure("template", "", t_.high_performance ? "high performance" : "high precision");
+    r.figure("activation", "", ffn_op::activation_name(t_.activation));
+    r.figure("split", "", ffn_op::split_name(t_.split));
+    r.figure("expert_parallelism", "experts", t_.parallelism);
+    r.figure("rounds", "count", rounds.size());
+    r.figure("cube_base", "baseM, baseK, baseN",
+             nlohmann::json::array({t_.mm1.baseM, t_.mm1.baseK, t_.mm1.baseN}));
+    r.figure("vector_tile", "rows x cols", nlohmann::json::array({t_.vec_base_m, t_.vec_base_n}));
+    r.figure("aics", "count", t_.cores);
+    r.figure("tflops", "TFLOP/s", ns > 0 ? flops / ns / 1e3 : 0.0);
+    r.figure("aic_cube_busy_pct", "%", cube);
+    r.figure("aic_mte2_busy_pct", "%", mte2);
+    r.figure("aiv_vector_busy_pct", "%", vec);
+    r.figure("bound", "", mte2 >= cube ? "MTE2" : "CUBE");
+  }
+
+  void dump(Simulation& sim, const std::string& dir) override {
+    const std::string dt = bf16_ ? "<u2" : "<f2";
+    const uint64_t m = static_cast<uint64_t>(t_.tokens), e = static_cast<uint64_t>(t_.experts);
+    auto out = [&](const char* name, const std::string& dtype, std::vector<uint64_t> shape,
+                   uint64_t addr, uint64_t bytes) {
+      std::vector<uint8_t> v(bytes);
+      sim.read(addr, v.data(), bytes);
+      npy::write(dir + "/" + name, dtype, shape, v.data());
+    };
+    out("x.npy", dt, {m, uint64_t(t_.k1)}, xa_, m * t_.k1 * 2);
+    out("weight1.npy", dt, {e, uint64_t(t_.k1), uint64_t(t_.n1)}, w1a_, e * t_.k1 * t_.n1 * 2);
+    out("weight2.npy", dt, {e, uint64_t(t_.k2), uint64_t(t_.n2)}, w2a_, e * t_.k2 * t_.n2 * 2);
+    if (t_.bias) {
+      out("bias1.npy", "<f4", {e, uint64_t(t_.n1)}, b1a_, e * t_.n1 * 4);
+      out("bias2.npy", "<f4", {e, uint64_t(t_.n2)}, b2a_, e * t_.n2 * 4);
+    }
+    out("expert_tokens.npy", "<i8", {e}, eta_, e * 8);
+    out("y.npy", dt, {m, uint64_t(t_.n2)}, ya_, m * t_.n2 * 2);
+  }
+
+  std::string check(Simulation& sim, bool payload) override {
+    if (!payload) return "";
+    ffn_op::GoldenInputs in{x_.data(),
+                            w1_.data(),
+                            w2_.data(),
+                            t_.bias ? b1_.data() : nullptr,
+                            t_.bias ? b2_.data() : nullptr,
+                            &tokens_};
+    const std::vector<uint16_t> want = ffn_op::golden(t_, bf16_, in);
+    const std::vector<uint16_t> got = common::read_vec<uint16_t>(sim, ya_, want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      if (got[i] != want[i]) {
+        const int64_t row = static_cast<int64_t>(i) / t_.n2;
+        int64_t e = 0, first = 0;
+        while (first + tokens_[static_cast<size_t>(e)] <= row)
+          first += tokens_[static_cast<size_t>(e++)];
+        return "y[" + std::to_string(row) + ", " + std::to_string(i % t_.n2) + "] (expert " +
+               std::to_string(e) + ") = 0x" + hex(got[i]) + ", golden 0x" + hex(want[i]);
+      }
+    return "";
+  }
+  std::string checked(bool payload) const override {
+    if (!payload) return "not checked (timing-only run: sim.payload = 0 moves no hidden states)";
+    return "y matches the golden reference bit for bit (" + std::to_string(t_.tokens) + " x " +
+           std::to_string(t_.n2) + " " + (bf16_ ? "bf16" : "fp16") + ")";
+  }
+
+ private:
+  static std::string hex(uint16_t v) {
+    char b[8];
+    std::snprintf(b, sizeof b, "%04x", v);
+    return b;
+  }
+  std::vector<uint16_t> uniform_of(size_t n, double scale, std::mt19937& rng) const {
+    if (bf16_) return raw(uniform<AscendC::bfloat16_t>(n, scale, rng));
+    return raw(uniform<AscendC::half>(n, scale, rng));
+  }
+  template <class T>
+  static std::vector<uint16_t> raw(const std::vector<T>& v) {
+    std::vector<uint16_t> r(v.size());
+    if (!v.empty()) std::memcpy(r.data(), v.data(), v.size() * 2);
+    return r;
+  }
+  void read_inputs(const std::string& dir) {
+    const std::string dt = bf16_ ? "<u2" : "<f2";
+    const uint64_t m = static_cast<uint64_t>(t_.tokens), e = static_cast<uint64_t>(t_.experts);
+    auto u16 = [&](const char* name, std::vector<uint64_t> shape) {
+      npy::Array a = npy::read_expect(dir + "/" + name, dt, shape);
+      std::vector<uint16_t> v(a.elements());
+      std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
+      return v;
+    };
+    npy::Array et = npy::read_expect(dir + "/expert_tokens.npy", "<i8", {e});
+    std::vector<int64_t> counts(e);
+    std::memcpy(counts.data(), et.bytes.data(), et.bytes.size());
+    if (counts != tokens_)
+      throw SimError(kExitBadInput, dir +
+                                        "/expert_tokens.npy differs from ffn_op.expert_tokens "
+                                        "(give the same counts with --expert-tokens)");
+    x_ = u16("x.npy", {m, uint64_t(t_.k1)});
+    w1_ = u16("weight1.npy", {e, uint64_t(t_.k1), uint64_t(t_.n1)});
+    w2_ = u16("weight2.npy", {e, uint64_t(t_.k2), uint64_t(t_.n2)});
+    if (t_.bias) {
+      auto f32 = [&](const char* name, uint64_t n) {
+        npy::Array a = npy::read_expect(dir + "/" + name, "<f4", {e, n});
+        std::vector<float> v(a.elements());
+        std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
+        return v;
+      };
+      b1_ = f32("bias1.npy", uint64_t(t_.n1));
+      b2_ = f32("bias2.npy", uint64_t(t_.n2));
+    }
+  }
+
+  const Params& p_;
+  ffn_op::Tiling t_;
+  std::vector<int64_t> tokens_;
+  bool bf16_ = false, payload_ = true;
+  std::vector<uint16_t> x_, w1_, w2_;
+  std::vector<float> b1_, b2_;
+  uint64_t xa_ = 0, w1a_ = 0, w2a_ = 0, b1a_ = 0, b2a_ = 0, eta_ = 0, ya_ = 0, ws1a_ = 0, ws2a_ = 0;
+  KernelRecord* rec_ = nullptr;
+};
+
+std::unique_ptr<KernelRun> plan(const Params& p, int) {
+  return std::make_unique<FfnRun>(p);
+}
+
+}  // namespace
+
+KernelDef ffn_kernel_def() {
+  KernelDef k{"ffn",
+              "the FFN fused operator (seed 004): mm1 on the AICs -> activation on the AIVs -> "
+              "mm2, over the local experts of one die",
+              declare, dies, plan};
+  k.cube = true;
+  return k;
+}
+
+}  // namespace ascend

@@ -1,0 +1,112 @@
+#include "kernels/ffn/ffn_golden.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "sim/api/kernel_operator.h"
+
+namespace ascend::ffn_op {
+
+namespace {
+
+using AscendC::RoundMode;
+namespace d = AscendC::detail;
+
+template <class C>
+C constant(double v) {
+  return AscendC::cast_to<C>(v, RoundMode::CAST_RINT);
+}
+
+// The kernel's Activate (ffn_kernel.h), element by element.
+template <class C>
+C activate(Activation a, C x) {
+  C t{};
+  switch (a) {
+    case Activation::Relu:
+      return AscendC::to_double(x) > 0 ? x : C{};
+    case Activation::Gelu:
+      t = d::mul(x, x);
+      t = d::mul(t, x);
+      t = d::mul(t, constant<C>(0.044715));
+      t = d::add(t, x);
+      t = d::mul(t, constant<C>(-1.5957691216057308));
+      break;
+    case Activation::FastGelu:
+      t = d::mul(x, constant<C>(-1.702));
+      break;
+    case Activation::Silu:
+    case Activation::Swiglu:
+      t = d::mul(x, constant<C>(-1.0));
+      break;
+  }
+  t = d::round_to<C>(std::exp(AscendC::to_double(t)));
+  t = d::add(t, constant<C>(1.0));
+  return d::div(x, t);
+}
+
+// out[rows, n] (pitch n) = a[rows, k] x w[k, n] (+ bias), in fp32, ascending k per element.
+template <class T>
+void matmul(const T* a, int64_t rows, int64_t k, const T* w, int64_t n, const float* bias,
+            std::vector<float>& out) {
+  out.assign(static_cast<size_t>(rows * n), 0.0f);
+  for (int64_t i = 0; i < rows; ++i) {
+    float* o = &out[static_cast<size_t>(i * n)];
+    if (bias) std::memcpy(o, bias, static_cast<size_t>(n) * 4);
+    for (int64_t kk = 0; kk < k; ++kk) {
+      const T av = a[i * k + kk];
+      const T* wr = w + kk * n;
+      for (int64_t j = 0; j < n; ++j) o[j] = d::mac(o[j], av, wr[j]);
+    }
+  }
+}
+
+template <class T, class Mid>
+std::vector<uint16_t> run(const Tiling& t, const GoldenInputs& in) {
+  const T* x = static_cast<const T*>(in.x);
+  const T* w1 = static_cast<const T*>(in.w1);
+  const T* w2 = static_cast<const T*>(in.w2);
+  std::vector<uint16_t> y(static_cast<size_t>(t.tokens * t.n2), 0);
+  std::vector<float> h, o;
+  std::vector<T> act;
+  int64_t row = 0;
+  for (int32_t e = 0; e < t.experts; ++e) {
+    const int64_t m = (*in.expert_tokens)[static_cast<size_t>(e)];
+    if (m == 0) continue;
+    matmul(x + row * t.k1, m, t.k1, w1 + int64_t{e} * t.k1 * t.n1, t.n1,
+           in.b1 ? in.b1 + int64_t{e} * t.n1 : nullptr, h);
+    act.assign(static_cast<size_t>(m * t.k2), T{});
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < t.k2; ++j) {
+        const Mid v =
+            AscendC::cast_to<Mid>(h[static_cast<size_t>(i * t.n1 + j)], RoundMode::CAST_RINT);
+        Mid r;
+        if (t.activation == Activation::Swiglu) {
+          const Mid up = AscendC::cast_to<Mid>(h[static_cast<size_t>(i * t.n1 + t.k2 + j)],
+                                               RoundMode::CAST_RINT);
+          r = d::mul(activate(Activation::Silu, v), up);
+        } else {
+          r = activate(t.activation, v);
+        }
+        act[static_cast<size_t>(i * t.k2 + j)] =
+            AscendC::cast_to<T>(AscendC::to_double(r), RoundMode::CAST_RINT);
+      }
+    matmul(act.data(), m, t.k2, w2 + int64_t{e} * t.k2 * t.n2, t.n2,
+           in.b2 ? in.b2 + int64_t{e} * t.n2 : nullptr, o);
+    for (int64_t i = 0; i < m * t.n2; ++i) {
+      const T v = AscendC::cast_to<T>(o[static_cast<size_t>(i)], RoundMode::CAST_RINT);
+      std::memcpy(&y[static_cast<size_t>(row * t.n2 + i)], &v, 2);
+    }
+    row += m;
+  }
+  return y;
+}
+
+}  // namespace
+
+std::vector<uint16_t> golden(const Tiling& t, bool bf16, const GoldenInputs& in) {
+  if (bf16) return run<AscendC::bfloat16_t, float>(t, in);
+  if (t.high_performance) return run<AscendC::half, AscendC::half>(t, in);
+  return run<AscendC::half, float>(t, in);
+}
+
+}  // namespace ascend::ffn_op

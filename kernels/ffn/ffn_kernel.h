@@ -1,0 +1,239 @@
+// Device code of the FFN fused operator (seed 004): y = act(x W1[e] + b1[e]) W2[e] + b2[e] over
+// the tokens of each local expert, on a mixed launch of AICs with two AIVs each.
+//
+// Per round of the schedule (ffn_tiling.h: one expert, or several side by side):
+//   AIC: mm1 of its block (Matmul API) into workspace 1 (fp16, or fp32 for high precision);
+//   SyncAll of every AIC and AIV;
+//   AIV: the activation of its AIC's mm1 block, tile by tile through UB (high precision:
+//        in fp32, then Cast), into workspace 2;
+//   SyncAll;
+//   AIC: mm2 of each of the round's experts in turn, split over every AIC, into y.
+// Each kind runs its own code (Ascend C's MixDualMaster style): the default mix mode, where an
+// AIV drives the AIC's Matmul through messages, is not modelled. The workspaces are indexed by
+// token, so that consecutive rounds never reuse a row another core may still read.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "kernels/ffn/ffn_tiling.h"
+#include "sim/api/kernel_operator.h"
+
+namespace ascend::kernels {
+
+using namespace AscendC;
+
+// The activation of `count` elements of x into dst, built from vector primitives in C (the
+// golden reference applies the same operations in the same order). t is a temporary of count.
+template <class C>
+__aicore__ inline void Activate(ffn_op::Activation a, const LocalTensor<C>& dst,
+                                const LocalTensor<C>& x, const LocalTensor<C>& t, uint32_t count) {
+  const C one = cast_to<C>(1.0, RoundMode::CAST_RINT);
+  switch (a) {
+    case ffn_op::Activation::Relu:
+      Relu(dst, x, count);
+      return;
+    case ffn_op::Activation::Gelu:  // x / (1 + exp(-sqrt(8/pi) (x + 0.044715 x^3)))
+      Mul(t, x, x, count);
+      Mul(t, t, x, count);
+      Muls(t, t, cast_to<C>(0.044715, RoundMode::CAST_RINT), count);
+      Add(t, t, x, count);
+      Muls(t, t, cast_to<C>(-1.5957691216057308, RoundMode::CAST_RINT), count);
+      break;
+    case ffn_op::Activation::FastGelu:  // x / (1 + exp(-1.702 x))
+      Muls(t, x, cast_to<C>(-1.702, RoundMode::CAST_RINT), count);
+      break;
+    case ffn_op::Activation::Silu:  // x / (1 + exp(-x))
+    case ffn_op::Activation::Swiglu:
+      Muls(t, x, cast_to<C>(-1.0, RoundMode::CAST_RINT), count);
+      break;
+  }
+  Exp(t, t, count);
+  Adds(t, t, one, count);
+  Div(dst, x, t, count);
+}
+
+// In: x, weights and y (half or bfloat16_t). Mid: mm1's output (half for high performance,
+// float for high precision).
+template <class In, class Mid>
+class KernelFfn {
+ public:
+  __aicore__ void Init(GM_ADDR x, GM_ADDR w1, GM_ADDR b1, GM_ADDR w2, GM_ADDR b2,
+                       GM_ADDR expert_tokens, GM_ADDR y, GM_ADDR ws1, GM_ADDR ws2,
+                       const ffn_op::Tiling& t, TPipe* pipe) {
+    t_ = t;
+    const uint64_t m = static_cast<uint64_t>(t.tokens), e = static_cast<uint64_t>(t.experts);
+    x_.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(x), m * t.k1);
+    w1_.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(w1), e * t.k1 * t.n1);
+    w2_.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(w2), e * t.k2 * t.n2);
+    if (t.bias) {
+      b1_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(b1), e * t.n1);
+      b2_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(b2), e * t.n2);
+    }
+    tokens_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(expert_tokens), e);
+    y_.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(y), m * t.n2);
+    ws1_.SetGlobalBuffer(reinterpret_cast<__gm__ Mid*>(ws1), m * t.n1);
+    ws2_.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(ws2), m * t.k2);
+    if (ASCEND_IS_AIC) {
+      REGIST_MATMUL_OBJ(pipe, nullptr, mm1_, &t_.mm1, mm2_, &t_.mm2);
+    } else {  // the UB split of seed 004 section 3.2, in shares of ubCalcSize
+      const ffn_op::UbShares& s = ffn_op::ub_shares(t.high_performance, t.activation);
+      const uint32_t calc = t.ub_calc_elems;
+      pipe->InitBuffer(in_, static_cast<uint8_t>(s.buffer_num), s.in * calc);
+      pipe->InitBuffer(out_, static_cast<uint8_t>(s.buffer_num), s.out * calc);
+      if (s.temp) pipe->InitBuffer(temp_, s.temp * calc);
+      if (s.api_temp) pipe->InitBuffer(api_, s.api_temp * calc);
+    }
+  }
+
+  __aicore__ void Process() {
+    // The scalar reads expert_tokens and derives the rounds, as the operator's KernelTiling does.
+    std::vector<int64_t> counts(static_cast<size_t>(t_.experts));
+    for (int32_t e = 0; e < t_.experts; ++e) counts[static_cast<size_t>(e)] = tokens_.GetValue(e);
+    const std::vector<ffn_op::Round> rounds = ffn_op::schedule(counts, t_);
+    PayloadScope payload;  // hidden states and weights; a timing-only run skips their effect
+    for (const ffn_op::Round& r : rounds) {
+      if (ASCEND_IS_AIC) {
+        for (const ffn_op::Mm1Job& j : r.jobs) Mm1(j);
+      }
+      SyncAll<false>();
+      if (ASCEND_IS_AIV) {
+        Activation(r);
+        // workspace 2 written before the barrier (the operator's MTE3 -> S flag)
+        const TEventID id = GetTPipePtr()->FetchEventID(HardEvent::MTE3_S);
+        SetFlag<HardEvent::MTE3_S>(id);
+        WaitFlag<HardEvent::MTE3_S>(id);
+      }
+      SyncAll<false>();
+      if (ASCEND_IS_AIC) {
+        for (const ffn_op::Mm1Job& j : r.jobs) Mm2(j);
+      }
+    }
+  }
+
+ private:
+  // This AIC's block of an m x n split: its first row and column and its size (0 when idle).
+  struct Block {
+    int64_t m0 = 0, rows = 0, n0 = 0, cols = 0;
+  };
+  static Block BlockOf(const ffn_op::CoreSplit& s, int64_t m, int64_t n, int64_t aic) {
+    Block b;
+    const int64_t local = aic - s.first;
+    if (local < 0 || local >= s.used()) return b;
+    b.m0 = local / s.n_loops * s.single_m;
+    b.n0 = local % s.n_loops * s.single_n;
+    b.rows = std::max<int64_t>(0, std::min<int64_t>(s.single_m, m - b.m0));
+    b.cols = std::max<int64_t>(0, std::min<int64_t>(s.single_n, n - b.n0));
+    if (b.cols == 0) b.rows = 0;
+    return b;
+  }
+  int64_t Aic() const { return ASCEND_IS_AIC ? GetBlockIdx() : GetBlockIdx() / GetTaskRation(); }
+
+  __aicore__ void Mm1(const ffn_op::Mm1Job& j) {
+    const Block b = BlockOf(j.split, j.m, t_.n1, Aic());
+    if (b.rows == 0) return;
+    const uint64_t row = static_cast<uint64_t>(j.token0 + b.m0),
+                   e = static_cast<uint64_t>(j.expert);
+    mm1_.SetOrgShape(static_cast<int>(t_.tokens), t_.n1, t_.k1);
+    mm1_.SetSingleShape(static_cast<int>(b.rows), static_cast<int>(b.cols), t_.k1);
+    mm1_.SetTensorA(x_[row * t_.k1]);
+    mm1_.SetTensorB(w1_[e * t_.k1 * t_.n1 + b.n0]);
+    if (t_.bias) mm1_.SetBias(b1_[e * t_.n1 + b.n0]);
+    mm1_.IterateAll(ws1_[row * t_.n1 + b.n0]);
+    mm1_.End();
+  }
+
+  __aicore__ void Mm2(const ffn_op::Mm1Job& j) {
+    const ffn_op::CoreSplit s = ffn_op::split_mn(j.m, t_.n2, 0, t_.cores, 256);
+    const Block b = BlockOf(s, j.m, t_.n2, Aic());
+    if (b.rows == 0) return;
+    const uint64_t row = static_cast<uint64_t>(j.token0 + b.m0),
+                   e = static_cast<uint64_t>(j.expert);
+    mm2_.SetOrgShape(static_cast<int>(t_.tokens), t_.n2, t_.k2);
+    mm2_.SetSingleShape(static_cast<int>(b.rows), static_cast<int>(b.cols), t_.k2);
+    mm2_.SetTensorA(ws2_[row * t_.k2]);
+    mm2_.SetTensorB(w2_[e * t_.k2 * t_.n2 + b.n0]);
+    if (t_.bias) mm2_.SetBias(b2_[e * t_.n2 + b.n0]);
+    mm2_.IterateAll(y_[row * t_.n2 + b.n0]);
+    mm2_.End();
+  }
+
+  // The activation's tiles for this AIV: its AIC's mm1 block, tiles alternating between the two
+  // AIVs of the AIC; swiglu's output (K2 = N1 / 2 columns) tiled over every AIV.
+  __aicore__ void Activation(const ffn_op::Round& r) {
+    const int64_t vm = t_.vec_base_m, vn = t_.vec_base_n;
+    int64_t tile = 0;
+    if (t_.activation == ffn_op::Activation::Swiglu) {
+      const int64_t aivs = static_cast<int64_t>(GetBlockNum()) * GetTaskRation();
+      for (const ffn_op::Mm1Job& j : r.jobs)
+        for (int64_t m0 = 0; m0 < j.m; m0 += vm)
+          for (int64_t n0 = 0; n0 < t_.k2; n0 += vn, ++tile)
+            if (tile % aivs == GetBlockIdx())
+              Tile(j.token0 + m0, std::min(vm, j.m - m0), n0, std::min(vn, t_.k2 - n0));
+      return;
+    }
+    for (const ffn_op::Mm1Job& j : r.jobs) {
+      const Block b = BlockOf(j.split, j.m, t_.n1, Aic());
+      for (int64_t m0 = 0; m0 < b.rows; m0 += vm)
+        for (int64_t n0 = 0; n0 < b.cols; n0 += vn, ++tile)
+          if (tile % GetTaskRation() == GetSubBlockIdx())
+            Tile(j.token0 + b.m0 + m0, std::min(vm, b.rows - m0), b.n0 + n0,
+                 std::min(vn, b.cols - n0));
+    }
+  }
+
+  // rows x cols of workspace 1 at (row, col) -> activation -> workspace 2 (at the same place;
+  // swiglu: output column col from input columns col and K2 + col).
+  __aicore__ void Tile(int64_t row, int64_t rows, int64_t col, int64_t cols) {
+    const uint32_t count = static_cast<uint32_t>(rows * cols);
+    const bool glu = t_.activation == ffn_op::Activation::Swiglu;
+    LocalTensor<Mid> in = in_.template AllocTensor<Mid>();
+    DataCopyParams cin;
+    cin.blockCount = static_cast<uint16_t>(rows);
+    cin.blockLen = static_cast<uint16_t>(cols * sizeof(Mid) / 32);
+    cin.srcStride = static_cast<uint16_t>((t_.n1 - cols) * sizeof(Mid) / 32);
+    DataCopy(in, ws1_[static_cast<uint64_t>(row * t_.n1 + col)], cin);
+    if (glu)
+      DataCopy(in[t_.ub_calc_elems], ws1_[static_cast<uint64_t>(row * t_.n1 + t_.k2 + col)], cin);
+    in_.EnQue(in);
+    in = in_.template DeQue<Mid>();
+    LocalTensor<In> out = out_.template AllocTensor<In>();
+    if constexpr (std::is_same_v<Mid, In>) {
+      if (glu) {  // silu(gate) * up, in place in the output
+        Activate(ffn_op::Activation::Silu, out, in, out, count);
+        Mul(out, out, in[t_.ub_calc_elems], count);
+      } else {
+        Activate(t_.activation, out, in, api_.template Get<In>(), count);
+      }
+    } else {  // high precision: the activation in fp32 into the temp buffer, then Cast
+      LocalTensor<Mid> act = temp_.template Get<Mid>();
+      Activate(t_.activation, act, in, api_.template Get<Mid>(), count);
+      Cast(out, act, RoundMode::CAST_RINT, count);
+    }
+    in_.FreeTensor(in);
+    out_.EnQue(out);
+    out = out_.template DeQue<In>();
+    DataCopyParams cout;
+    cout.blockCount = static_cast<uint16_t>(rows);
+    cout.blockLen = static_cast<uint16_t>(cols * sizeof(In) / 32);
+    cout.dstStride = static_cast<uint16_t>((t_.k2 - cols) * sizeof(In) / 32);
+    DataCopy(ws2_[static_cast<uint64_t>(row * t_.k2 + col)], out, cout);
+    out_.FreeTensor(out);
+  }
+
+  using AType = MatmulType<TPosition::GM, CubeFormat::ND, In>;
+  using MidType = MatmulType<TPosition::GM, CubeFormat::ND, Mid>;
+  using BiasType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  ffn_op::Tiling t_;
+  GlobalTensor<In> x_, w1_, w2_, y_, ws2_;
+  GlobalTensor<Mid> ws1_;
+  GlobalTensor<float> b1_, b2_;
+  GlobalTensor<int64_t> tokens_;
+  Matmul<AType, AType, MidType, BiasType> mm1_;
+  Matmul<AType, AType, AType, BiasType> mm2_;
+  TQue<TPosition::VECIN, 2> in_;
+  TQue<TPosition::VECOUT, 2> out_;
+  TBuf<TPosition::VECCALC> temp_, api_;
+};
+
+}  // namespace ascend::kernels

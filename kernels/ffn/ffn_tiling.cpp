@@ -1,0 +1,236 @@
+#include "kernels/ffn/ffn_tiling.h"
+
+#include <algorithm>
+
+#include "models/errors.h"
+
+namespace ascend::ffn_op {
+
+namespace {
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+int64_t round_up(int64_t a, int64_t b) {
+  return ceil_div(a, b) * b;
+}
+[[noreturn]] void bad(const std::string& what) {
+  throw SimError(kExitBadInput, "ffn: " + what);
+}
+}  // namespace
+
+const char* activation_name(Activation a) {
+  switch (a) {
+    case Activation::Relu:
+      return "relu";
+    case Activation::Gelu:
+      return "gelu";
+    case Activation::FastGelu:
+      return "fastgelu";
+    case Activation::Silu:
+      return "silu";
+    case Activation::Swiglu:
+      return "swiglu";
+  }
+  return "?";
+}
+
+const char* split_name(Split s) {
+  switch (s) {
+    case Split::Plain:
+      return "plain";
+    case Split::ExpertParallel:
+      return "expert_parallel";
+    case Split::Mixed:
+      return "mixed";
+  }
+  return "?";
+}
+
+// ops-transformer's device KernelTiling: N first (nLoops = min(n / unit, cores), singleN a
+// multiple of the unit), then M over the cores left, singleM a multiple of 16.
+CoreSplit split_mn(int64_t m, int64_t n, int32_t first, int32_t cores, int32_t n_unit) {
+  CoreSplit s;
+  s.first = first;
+  s.cores = std::max(1, cores);
+  s.n_loops = static_cast<int32_t>(std::min<int64_t>(ceil_div(n, n_unit), s.cores));
+  s.single_n = static_cast<int32_t>(round_up(ceil_div(n, s.n_loops), n_unit));
+  s.n_loops = static_cast<int32_t>(ceil_div(n, s.single_n));
+  const int32_t m_cores = std::max(1, s.cores / s.n_loops);
+  s.m_loops =
+      static_cast<int32_t>(std::min<int64_t>(ceil_div(std::max<int64_t>(m, 1), 16), m_cores));
+  s.single_m = static_cast<int32_t>(round_up(ceil_div(std::max<int64_t>(m, 1), s.m_loops), 16));
+  s.m_loops = static_cast<int32_t>(ceil_div(std::max<int64_t>(m, 1), s.single_m));
+  return s;
+}
+
+std::vector<Round> schedule(const std::vector<int64_t>& expert_tokens, const Tiling& t) {
+  std::vector<int64_t> first(expert_tokens.size() + 1, 0);
+  for (size_t e = 0; e < expert_tokens.size(); ++e) first[e + 1] = first[e] + expert_tokens[e];
+  std::vector<Round> rounds;
+  // Experts side by side, each on an equal share of the cores.
+  auto together = [&](const std::vector<int32_t>& experts, int32_t unit) {
+    Round r;
+    const int32_t g = static_cast<int32_t>(experts.size());
+    const int32_t per = std::max(1, t.cores / g);
+    for (int32_t i = 0; i < g; ++i) {
+      const int32_t e = experts[static_cast<size_t>(i)];
+      r.jobs.push_back({e, first[static_cast<size_t>(e)], expert_tokens[static_cast<size_t>(e)],
+                        split_mn(expert_tokens[static_cast<size_t>(e)], t.n1, (i * per) % t.cores,
+                                 g == 1 ? t.cores : per, unit)});
+    }
+    rounds.push_back(std::move(r));
+  };
+  std::vector<int32_t> cache;
+  for (int32_t e = 0; e < static_cast<int32_t>(expert_tokens.size()); ++e) {
+    const int64_t m = expert_tokens[static_cast<size_t>(e)];
+    if (m == 0) continue;  // an expert without tokens computes nothing
+    switch (t.split) {
+      case Split::Plain:
+        together({e}, t.min_single_n);
+        break;
+      case Split::ExpertParallel:
+        cache.push_back(e);
+        if (static_cast<int32_t>(cache.size()) == t.parallelism) {
+          together(cache, 256);
+          cache.clear();
+        }
+        break;
+      case Split::Mixed:
+        if (m > t.mm1.baseM) {
+          together({e}, 256);
+        } else {
+          cache.push_back(e);
+          if (static_cast<int32_t>(cache.size()) == t.parallelism) {
+            together(cache, 256);
+            cache.clear();
+          }
+        }
+        break;
+    }
+  }
+  if (!cache.empty()) {
+    if (t.split == Split::ExpertParallel) {
+      together(cache, 256);
+    } else {  // mixed: what is left in the cache runs alone with singleN 128
+      for (int32_t e : cache) together({e}, 128);
+    }
+  }
+  return rounds;
+}
+
+const std::vector<UbShares>& ub_share_table() {
+  // Seed 004 section 3.2: in, out, double buffer, temp, high-level API temp (, scale).
+  static const std::vector<UbShares> table = {
+      {"high precision", 4, 2, 1, 4, 8, 0},
+      {"high performance", 2, 2, 1, 0, 4, 0},
+      {"quant, fp16 output", 2, 1, 1, 2, 4, 0},
+      {"quant, bf16 output", 4, 2, 1, 6, 8, 0},
+      {"antiquant, fp16", 2, 2, 2, 0, 4, 1},
+      {"antiquant, bf16", 4, 2, 2, 4, 6, 1},
+      // GLU (ops-transformer's divideBlk 7): both halves in, fp16 out, computed in place in the
+      // output; one share kept free as the operator keeps it.
+      {"glu (high performance)", 4, 2, 1, 0, 1, 0},
+  };
+  return table;
+}
+
+const UbShares& ub_shares(bool high_performance, Activation a) {
+  const auto& t = ub_share_table();
+  if (a == Activation::Swiglu) return t[6];
+  return high_performance ? t[1] : t[0];
+}
+
+uint32_t ub_calc_elems(uint32_t ub_bytes, const UbShares& s) {
+  const uint32_t share = ub_bytes / static_cast<uint32_t>(s.divide_blk());
+  return share / 8192 * 8192;  // one byte of a share per element handled
+}
+
+Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, int32_t k1,
+                   int32_t n1, int32_t cores, Activation act, bool high_performance, bool bf16,
+                   bool bias, Split split, int32_t parallelism, int32_t min_single_n,
+                   const Limits& lim) {
+  if (experts < 1 || experts > 256)
+    bad("experts = " + std::to_string(experts) + " outside [1, 256] (expert_tokens' limit)");
+  if (static_cast<int32_t>(expert_tokens.size()) != experts)
+    bad("expert_tokens has " + std::to_string(expert_tokens.size()) + " entries for " +
+        std::to_string(experts) + " experts");
+  int64_t m = 0, max_tokens = 0;
+  for (int64_t v : expert_tokens) {
+    if (v < 0) bad("expert_tokens holds a negative count (" + std::to_string(v) + ")");
+    m += v;
+    max_tokens = std::max(max_tokens, v);
+  }
+  if (m == 0) bad("expert_tokens sums to 0: no token to compute");
+  if (k1 < 16 || k1 >= 65536 || k1 % 16)
+    bad("hidden (K1 = N2) = " + std::to_string(k1) +
+        ": the operator needs K1 < 65536; the model needs a multiple of 16");
+  const int32_t glu = act == Activation::Swiglu ? 2 : 1;
+  if (n1 < 16 * glu || n1 >= 65536 || n1 % (16 * glu))
+    bad("intermediate (N1) = " + std::to_string(n1) + ": the operator needs K2 = N1" +
+        (glu == 2 ? " / 2" : "") + " < 65536; the model needs K2 a multiple of 16");
+  if (bf16 && high_performance)
+    bad("bf16 runs the high-precision template only (seed 004 section 2.1): inner_precise = 0");
+  if (act == Activation::Swiglu && (experts != 1 || bf16 || !high_performance))
+    bad("swiglu supports only one expert (no expert_tokens), fp16 and high performance "
+        "(the operator's GLU limits)");
+  if (cores < 1) bad("no AIC to run on (die.aic_count / ffn_op.cores)");
+  if (min_single_n != 128 && min_single_n != 256)
+    bad("min_single_n = " + std::to_string(min_single_n) + ": 128 or 256");
+
+  Tiling t;
+  t.experts = experts;
+  t.tokens = m;
+  t.k1 = k1;
+  t.n1 = n1;
+  t.k2 = n1 / glu;
+  t.n2 = k1;
+  t.cores = cores;
+  t.activation = act;
+  t.high_performance = high_performance ? 1 : 0;
+  t.bias = bias ? 1 : 0;
+  t.split = split;
+  t.min_single_n = min_single_n;
+
+  // Cube tiling (section 3.1 and CalMM1TilingBaseMNK): 128/64/256, baseM 16 or 64 for few
+  // tokens.
+  const int32_t base_m = max_tokens <= 16 ? 16 : max_tokens <= 64 ? 64 : 128;
+  auto cube = [&](int32_t k, int32_t n, bool out_fp32) {
+    matmul_tiling::MatmulApiTiling mt(
+        matmul_tiling::CubeLimits{lim.l1, lim.l0a, lim.l0b, lim.l0c, lim.bt});
+    const auto dt = bf16 ? matmul_tiling::DataType::DT_BF16 : matmul_tiling::DataType::DT_FLOAT16;
+    mt.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt);
+    mt.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt);
+    mt.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                out_fp32 ? matmul_tiling::DataType::DT_FLOAT : dt);
+    mt.SetShape(static_cast<int>(max_tokens), n, k);
+    mt.EnableBias(bias);
+    mt.SetFixSplit(base_m, std::min(256, n), -1);
+    AscendC::TCubeTiling c;
+    if (mt.GetTiling(c) != 0)
+      bad("no cube tiling for " + std::to_string(k) + " x " + std::to_string(n) + ": " +
+          mt.error());
+    // The two Matmul objects share L1: each K step holds half of it at most.
+    return c;
+  };
+  t.mm1 = cube(k1, n1, !high_performance);
+  t.mm2 = cube(t.k2, t.n2, false);
+  const int32_t n_loops1 = split_mn(max_tokens, n1, 0, cores, 256).n_loops;
+  t.parallelism = parallelism > 0 ? parallelism : std::max(2, std::min(10, cores / n_loops1));
+  if (t.parallelism > cores)
+    bad("expert parallelism " + std::to_string(t.parallelism) + " exceeds the " +
+        std::to_string(cores) + " AICs");
+
+  // Vector tiling (section 3.2).
+  const UbShares& s = ub_shares(high_performance, act);
+  t.ub_calc_elems = ub_calc_elems(lim.ub, s);
+  t.buffer_num = s.buffer_num;
+  t.vec_base_n = 256;
+  t.vec_base_m = static_cast<int32_t>(t.ub_calc_elems / 256);
+  if (t.vec_base_m < 1)
+    bad("a UB of " + std::to_string(lim.ub) + " B gives ubCalcSize " +
+        std::to_string(t.ub_calc_elems) + " (divideBlk " + std::to_string(s.divide_blk()) +
+        "): below one row of 256 elements");
+  return t;
+}
+
+}  // namespace ascend::ffn_op
