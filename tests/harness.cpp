@@ -95,7 +95,9 @@ Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& 
       const KernelDef& def = find_kernel(kernel);
       const int dies = def.dies(p);
       std::unique_ptr<KernelRun> run = def.plan(p, dies);  // as the CLI: before anything is built
-      Simulation sim(p, dies, opts);
+      RunOptions o = opts;
+      o.aic = o.aic || def.cube;  // as the CLI: AICs for a kernel that uses the cube
+      Simulation sim(p, dies, o);
       run_stages(def, *run, sim, p);
       sim.write_outputs(0, "a3", kernel);
       return sim.stats(0).dump();

@@ -44,18 +44,21 @@ C activate(Activation a, C x) {
   return d::div(x, t);
 }
 
-// out[rows, n] (pitch n) = a[rows, k] x w[k, n] (+ bias), in fp32, ascending k per element.
+// out[rows, n] (pitch n) = a[rows, k] x w[k, n] (+ bias), in fp32, ascending k per element:
+// acc + float(a) * float(b) as the model's Mmad (the operands converted once).
 template <class T>
 void matmul(const T* a, int64_t rows, int64_t k, const T* w, int64_t n, const float* bias,
             std::vector<float>& out) {
+  std::vector<float> wf(static_cast<size_t>(k * n));
+  for (size_t i = 0; i < wf.size(); ++i) wf[i] = static_cast<float>(AscendC::to_double(w[i]));
   out.assign(static_cast<size_t>(rows * n), 0.0f);
   for (int64_t i = 0; i < rows; ++i) {
     float* o = &out[static_cast<size_t>(i * n)];
     if (bias) std::memcpy(o, bias, static_cast<size_t>(n) * 4);
     for (int64_t kk = 0; kk < k; ++kk) {
-      const T av = a[i * k + kk];
-      const T* wr = w + kk * n;
-      for (int64_t j = 0; j < n; ++j) o[j] = d::mac(o[j], av, wr[j]);
+      const float av = static_cast<float>(AscendC::to_double(a[i * k + kk]));
+      const float* wr = &wf[static_cast<size_t>(kk * n)];
+      for (int64_t j = 0; j < n; ++j) o[j] = d::mac_op(o[j], av, wr[j]);
     }
   }
 }

@@ -140,9 +140,11 @@ const UbShares& ub_shares(bool high_performance, Activation a) {
   return high_performance ? t[1] : t[0];
 }
 
-uint32_t ub_calc_elems(uint32_t ub_bytes, const UbShares& s) {
-  const uint32_t share = ub_bytes / static_cast<uint32_t>(s.divide_blk());
-  return share / 8192 * 8192;  // one byte of a share per element handled
+uint32_t ub_calc_elems(uint32_t ub_bytes, const UbShares& s, int32_t cube_base_m) {
+  const uint32_t share = ub_bytes / static_cast<uint32_t>(s.divide_blk()) / 8192 * 8192;
+  uint32_t rows = share / 256;  // one byte of a share per element handled
+  while (rows > 0 && cube_base_m % static_cast<int32_t>(rows) != 0) --rows;
+  return rows * 256;
 }
 
 Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, int32_t k1,
@@ -209,7 +211,6 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
     if (mt.GetTiling(c) != 0)
       bad("no cube tiling for " + std::to_string(k) + " x " + std::to_string(n) + ": " +
           mt.error());
-    // The two Matmul objects share L1: each K step holds half of it at most.
     return c;
   };
   t.mm1 = cube(k1, n1, !high_performance);
@@ -222,7 +223,7 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
 
   // Vector tiling (section 3.2).
   const UbShares& s = ub_shares(high_performance, act);
-  t.ub_calc_elems = ub_calc_elems(lim.ub, s);
+  t.ub_calc_elems = ub_calc_elems(lim.ub, s, t.mm1.baseM);
   t.buffer_num = s.buffer_num;
   t.vec_base_n = 256;
   t.vec_base_m = static_cast<int32_t>(t.ub_calc_elems / 256);

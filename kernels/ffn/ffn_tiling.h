@@ -71,8 +71,10 @@ struct UbShares {
 };
 const std::vector<UbShares>& ub_share_table();
 const UbShares& ub_shares(bool high_performance, Activation a);
-// ubCalcSize for a UB of `ub_bytes`: UB / divideBlk aligned down to 8 KB (seed 004 3.2 note 4).
-uint32_t ub_calc_elems(uint32_t ub_bytes, const UbShares& s);
+// ubCalcSize (elements) for a UB of `ub_bytes`: UB / divideBlk aligned down to 8 KB (seed 004
+// 3.2 note 4), then rows of 256 reduced until they divide the cube's baseM (the vector tiles one
+// cube block exactly): 0 when not one row fits.
+uint32_t ub_calc_elems(uint32_t ub_bytes, const UbShares& s, int32_t cube_base_m);
 
 struct Limits {
   uint32_t l1 = 512 * 1024, l0a = 64 * 1024, l0b = 64 * 1024, l0c = 128 * 1024, bt = 1024;

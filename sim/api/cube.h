@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 #include <functional>
 #include <memory>
 #include <string>
@@ -126,6 +127,13 @@ inline Acc mac(Acc acc, T a, T b) {
   } else {
     return acc + static_cast<float>(to_double(a)) * static_cast<float>(to_double(b));
   }
+}
+// mac with operands already converted (float for floating operands, int32 for int8).
+inline float mac_op(float acc, float a, float b) {
+  return acc + a * b;
+}
+inline int32_t mac_op(int32_t acc, int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(a * b));
 }
 }  // namespace detail
 
@@ -279,15 +287,33 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
     const T* ap = a.ptr();
     const T* bp = b.ptr();
     const float* bias_p = from_bias ? bt.ptr() : nullptr;
+    // The operands once in the accumulator's type (row i of A, column j of B, each k-contiguous):
+    // the same products as converting per multiply, m*k + k*n conversions instead of m*n*k.
+    using Op = std::conditional_t<std::is_same_v<Acc, int32_t>, int32_t, float>;
+    std::vector<Op> av(uint64_t{p.m} * p.k), bv(uint64_t{p.n} * p.k);
+    auto op_of = [](T v) {
+      if constexpr (std::is_same_v<Op, int32_t>)
+        return int32_t{v};
+      else
+        return static_cast<float>(to_double(v));
+    };
+    for (uint32_t i = 0; i < p.m; ++i) {
+      const T* arow = ap + uint64_t{i / 16} * kb * 16 * C0 + (i % 16) * C0;
+      for (uint32_t k = 0; k < p.k; ++k)
+        av[uint64_t{i} * p.k + k] = op_of(arow[uint64_t{k / C0} * 16 * C0 + k % C0]);
+    }
+    for (uint32_t j = 0; j < p.n; ++j) {
+      const T* bcol = bp + uint64_t{j / 16} * C0 * 16 + (j % 16) * C0;
+      for (uint32_t k = 0; k < p.k; ++k)
+        bv[uint64_t{j} * p.k + k] = op_of(bcol[uint64_t{k / C0} * nb * C0 * 16 + k % C0]);
+    }
     for (uint32_t i = 0; i < p.m; ++i)
       for (uint32_t j = 0; j < p.n; ++j) {
         Acc& out = cp[uint64_t{j / 16} * mb * 256 + i * 16 + j % 16];
         Acc acc = from_bias ? static_cast<Acc>(bias_p[j]) : p.cmatrixInitVal ? Acc{} : out;
-        const T* arow = ap + uint64_t{i / 16} * kb * 16 * C0 + (i % 16) * C0;
-        const T* bcol = bp + uint64_t{j / 16} * C0 * 16 + (j % 16) * C0;
-        for (uint32_t k = 0; k < p.k; ++k)
-          acc = mac(acc, arow[uint64_t{k / C0} * 16 * C0 + k % C0],
-                    bcol[uint64_t{k / C0} * nb * C0 * 16 + k % C0]);
+        const Op* a_i = &av[uint64_t{i} * p.k];
+        const Op* b_j = &bv[uint64_t{j} * p.k];
+        for (uint32_t k = 0; k < p.k; ++k) acc = mac_op(acc, a_i[k], b_j[k]);
         out = acc;
       }
   };

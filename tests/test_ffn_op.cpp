@@ -1,0 +1,202 @@
+// The FFN fused operator (kernels/ffn, seed 004): the check matrix over templates, dtypes,
+// activations, expert counts and core splits; the schedule and the UB split against the seed;
+// its timing properties; its limits.
+#include <gtest/gtest.h>
+
+#include "kernels/ffn/ffn_tiling.h"
+#include "tests/harness.h"
+
+namespace {
+
+using ascend::test::Outcome;
+using ascend::test::run_scenario;
+namespace f = ascend::ffn_op;
+
+std::vector<std::string> small(std::vector<std::string> extra) {
+  std::vector<std::string> s = {"ffn_op.hidden=272", "ffn_op.intermediate=400", "ffn_op.cores=6"};
+  s.insert(s.end(), extra.begin(), extra.end());
+  return s;
+}
+
+void expect_checked(const std::vector<std::string>& sets) {
+  Outcome o = run_scenario("ffn", sets);
+  std::string what;
+  for (const auto& s : sets) what += s + " ";
+  ASSERT_EQ(o.exit_code, 0) << what << o.message;
+}
+
+TEST(FfnOp, CheckPassesForEveryTemplateDtypeAndActivation) {
+  const std::vector<std::vector<std::string>> templates = {
+      {"ffn_op.dtype=fp16", "ffn_op.inner_precise=1"},
+      {"ffn_op.dtype=fp16", "ffn_op.inner_precise=0"},
+      {"ffn_op.dtype=bf16", "ffn_op.inner_precise=0"}};
+  for (const auto& t : templates)
+    for (const char* act : {"relu", "gelu", "fastgelu", "silu"}) {
+      std::vector<std::string> s = t;
+      s.push_back(std::string("ffn_op.activation=") + act);
+      s.push_back("ffn_op.experts=3");
+      s.push_back("ffn_op.expert_tokens=5,0,37");
+      s.push_back("ffn_op.bias=1");
+      expect_checked(small(s));
+    }
+  // swiglu: one expert, fp16, high performance (the operator's GLU limits); N1 = 2 K2.
+  expect_checked(small({"ffn_op.activation=swiglu", "ffn_op.inner_precise=1", "ffn_op.experts=1",
+                        "ffn_op.tokens=45", "ffn_op.intermediate=800"}));
+}
+
+TEST(FfnOp, CheckPassesFor1To16ExpertsWithSkewedAndEmptyExpertsInEverySplit) {
+  const std::vector<std::string> counts = {"19",
+                                           "0,33",
+                                           "200,1,0",
+                                           "16,16,16,16,16",
+                                           "0,0,7,150,3,0,64,2",
+                                           "9,0,1,40,2,2,0,0,130,5,16,17,1,0,3,8"};
+  for (const std::string& c : counts)
+    for (const char* split : {"plain", "expert_parallel", "mixed"}) {
+      const int experts = static_cast<int>(std::count(c.begin(), c.end(), ',')) + 1;
+      expect_checked(small({"ffn_op.experts=" + std::to_string(experts),
+                            "ffn_op.expert_tokens=" + c, std::string("ffn_op.split=") + split,
+                            "ffn_op.inner_precise=1", "ffn_op.activation=gelu"}));
+    }
+}
+
+TEST(FfnOp, TimingOnlyRunsTakeExactlyThePayloadRunsLatency) {
+  for (const char* split : {"plain", "mixed"}) {
+    std::vector<std::string> s = small({"ffn_op.experts=4", "ffn_op.expert_tokens=3,90,0,20",
+                                        "ffn_op.bias=1", std::string("ffn_op.split=") + split});
+    Outcome with = run_scenario("ffn", s);
+    s.push_back("sim.payload=0");
+    Outcome without = run_scenario("ffn", s);
+    ASSERT_EQ(with.exit_code, 0) << with.message;
+    ASSERT_EQ(without.exit_code, 0) << without.message;
+    EXPECT_EQ(with.latency_ns(), without.latency_ns()) << split;
+  }
+}
+
+// Seed 004 section 3.2's table: divideBlk = (in + out) x double buffer + temp + API temp (+ the
+// antiquant scale), and the fp16 vector tiles it gives on a 192 KB UB.
+TEST(FfnOp, TheUbSplitIsTheSeedsTable) {
+  std::map<std::string, int> want = {{"high precision", 18},       {"high performance", 8},
+                                     {"quant, fp16 output", 9},    {"quant, bf16 output", 20},
+                                     {"antiquant, fp16", 13},      {"antiquant, bf16", 23},
+                                     {"glu (high performance)", 7}};
+  for (const f::UbShares& s : f::ub_share_table()) EXPECT_EQ(s.divide_blk(), want.at(s.scenario));
+  EXPECT_EQ(f::ub_calc_elems(192 * 1024, f::ub_shares(true, f::Activation::Gelu), 128), 64u * 256);
+  EXPECT_EQ(f::ub_calc_elems(192 * 1024, f::ub_shares(false, f::Activation::Gelu), 128), 32u * 256);
+  // The seed's total occupancy column: 8 x 16 KB = 128 KB and 18 x 8 KB = 144 KB.
+  EXPECT_EQ(8u * f::ub_calc_elems(192 * 1024, f::ub_shares(true, f::Activation::Relu), 128),
+            128u * 1024);
+  EXPECT_EQ(18u * f::ub_calc_elems(192 * 1024, f::ub_shares(false, f::Activation::Relu), 128),
+            144u * 1024);
+}
+
+f::Tiling seed_tiling(f::Split split, const std::vector<int64_t>& tokens, int parallelism = 0) {
+  return f::make_tiling(static_cast<int32_t>(tokens.size()), tokens, 5120, 2560, 20,
+                        f::Activation::FastGelu, true, false, false, split, parallelism, 256,
+                        f::Limits{});
+}
+
+// Seed 004 section 3.1's example: 20 AICs, x [128, 5120], W1 [8, 5120, 2560], 16 tokens per
+// expert. mm1 splits N into 10 x 256 (10 cores); expert parallelism puts the next expert on the
+// idle 10; mm2 (N = 5120) fills the 20 cores alone.
+TEST(FfnOp, TheScheduleFollowsTheSeedsExample) {
+  const std::vector<int64_t> tokens(8, 16);
+  f::Tiling t = seed_tiling(f::Split::Mixed, tokens);
+  EXPECT_EQ(t.mm1.baseM, 16);  // few tokens: baseM 16
+  EXPECT_EQ(t.mm1.baseN, 256);
+  EXPECT_EQ(t.mm1.baseK, 64);
+  EXPECT_EQ(t.parallelism, 2);  // min(10, 20 / 10)
+  auto rounds = f::schedule(tokens, t);
+  ASSERT_EQ(rounds.size(), 4u);
+  for (const f::Round& r : rounds) {
+    ASSERT_EQ(r.jobs.size(), 2u);
+    EXPECT_EQ(r.jobs[0].split.first, 0);
+    EXPECT_EQ(r.jobs[1].split.first, 10);
+    for (const f::Mm1Job& j : r.jobs) {
+      EXPECT_EQ(j.split.n_loops, 10);
+      EXPECT_EQ(j.split.single_n, 256);
+      EXPECT_EQ(j.split.m_loops, 1);
+    }
+  }
+  const f::CoreSplit mm2 = f::split_mn(16, 5120, 0, 20, 256);
+  EXPECT_EQ(mm2.used(), 20);
+  // plain: one expert per round on 10 of the 20 cores.
+  rounds = f::schedule(tokens, seed_tiling(f::Split::Plain, tokens));
+  ASSERT_EQ(rounds.size(), 8u);
+  EXPECT_EQ(rounds[0].jobs[0].split.used(), 10);
+  // mixed: an expert above baseM runs alone (its m fills the cores); what is left in the token
+  // cache at the end runs alone with singleN 128 (20 cores).
+  const std::vector<int64_t> skew = {16, 300, 16, 16};
+  t = seed_tiling(f::Split::Mixed, skew);
+  EXPECT_EQ(t.mm1.baseM, 128);
+  rounds = f::schedule(skew, t);
+  ASSERT_EQ(rounds.size(), 3u);  // {1}, {0, 2}, {3}
+  EXPECT_EQ(rounds[0].jobs[0].expert, 1);
+  EXPECT_EQ(rounds[0].jobs[0].split.m_loops, 2);
+  EXPECT_EQ(rounds[1].jobs.size(), 2u);
+  EXPECT_EQ(rounds[2].jobs[0].split.single_n, 128);
+  EXPECT_EQ(rounds[2].jobs[0].split.used(), 20);
+}
+
+double latency(const std::vector<std::string>& sets) {
+  Outcome o = run_scenario("ffn", sets);
+  EXPECT_EQ(o.exit_code, 0) << o.message;
+  return o.exit_code == 0 ? o.latency_ns() : 0;
+}
+
+std::vector<std::string> seed_example(std::vector<std::string> extra) {
+  std::vector<std::string> s = {"ffn_op.cores=20", "ffn_op.inner_precise=1", "sim.payload=0",
+                                "run.check=0"};
+  s.insert(s.end(), extra.begin(), extra.end());
+  return s;
+}
+
+// The seed names MTE2 as the FFN's bottleneck at few tokens per expert: every AIC streams its
+// weight columns and the cube waits.
+TEST(FfnOp, FewTokensPerExpertAreMte2Bound) {
+  Outcome o = run_scenario("ffn", seed_example({}));
+  ASSERT_EQ(o.exit_code, 0) << o.message;
+  EXPECT_EQ(o.kernel()["bound"], "MTE2");
+  EXPECT_GT(o.kernel()["aic_mte2_busy_pct"].get<double>(),
+            5 * o.kernel()["aic_cube_busy_pct"].get<double>());
+}
+
+// Where each AIC's MTE2 rate binds (cube.mte2_bytes_per_cycle = 32, the per-core DDR rate of the
+// simulator ini, reference/cube.md 1.3), the seed's reasoning holds: in the plain split mm1 runs
+// on 10 of 20 cores and takes twice mm2's time (equal weight bytes, K1 N1 = K2 N2), 3 units per
+// expert; two experts side by side take 1 unit each for mm1 and mm2, 2 units per expert: a ratio
+// of 1.5. At the default rate the die's HBM binds both and the split gains little.
+TEST(FfnOp, ExpertParallelBeatsPlainByTheSeedsRatioWhenEachCoresMte2Binds) {
+  const double plain =
+      latency(seed_example({"ffn_op.split=plain", "cube.mte2_bytes_per_cycle=32"}));
+  const double ep =
+      latency(seed_example({"ffn_op.split=expert_parallel", "cube.mte2_bytes_per_cycle=32"}));
+  EXPECT_NEAR(plain / ep, 1.5, 0.1);
+  const double plain_hbm = latency(seed_example({"ffn_op.split=plain"}));
+  const double ep_hbm = latency(seed_example({"ffn_op.split=expert_parallel"}));
+  EXPECT_LT(ep_hbm, plain_hbm);
+  EXPECT_LT(plain_hbm / ep_hbm, 1.1);
+}
+
+TEST(FfnOp, AttributesOutsideTheLimitsAreExit2NamingTheLimit) {
+  struct Bad {
+    std::vector<std::string> sets;
+    std::string says;
+  };
+  for (const Bad& b : std::vector<Bad>{
+           {{"ffn_op.activation=swiglu", "ffn_op.experts=2", "ffn_op.inner_precise=1"},
+            "swiglu supports only one expert"},
+           {{"ffn_op.dtype=bf16", "ffn_op.inner_precise=1"}, "high-precision template only"},
+           {{"ffn_op.hidden=100"}, "multiple of 16"},
+           {{"ffn_op.experts=3", "ffn_op.expert_tokens=1,2"}, "has 2 entries"},
+           {{"ffn_op.experts=2", "ffn_op.expert_tokens=0,0"}, "sums to 0"},
+           {{"ffn_op.expert_tokens=1,x,3,4,5,6,7,8"}, "is not a token count"},
+           {{"ffn_op.cores=30"}, "exceeds die.aic_count"},
+           {{"ffn_op.cores=4", "ffn_op.expert_parallelism=8"}, "exceeds the 4 AICs"}}) {
+    Outcome o = run_scenario("ffn", b.sets);
+    EXPECT_EQ(o.exit_code, ascend::kExitBadInput) << b.says;
+    EXPECT_NE(o.message.find(b.says), std::string::npos) << o.message;
+  }
+}
+
+}  // namespace
