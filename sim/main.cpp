@@ -480,7 +480,10 @@ int run_cli(int argc, char** argv) {
   std::cout << std::fixed << std::setprecision(3);
   std::cout << "ascend-sim: kernel " << kernel.name << " on preset " << preset << ", "
             << r.rank_latency.size() << " rank(s) x " << r.cores << " of "
-            << params.integer("die.aiv_count") << " AIV cores\n";
+            << params.integer("die.aiv_count") << " AIV cores";
+  if (r.aic_cores > 0)
+    std::cout << " + " << r.aic_cores << " of " << params.integer("die.aic_count") << " AIC cores";
+  std::cout << "\n";
   const auto& recs = sim.records();
   if (recs.size() > 1) {  // several launches (moe): each, then launch of the first to end
     for (const KernelRecord& k : recs) {
@@ -512,6 +515,16 @@ int run_cli(int argc, char** argv) {
        {model::Lane::SCALAR, model::Lane::VECTOR, model::Lane::MTE2, model::Lane::MTE3})
     std::cout << " " << model::lane_name(lane) << " " << std::setprecision(1)
               << r.pipe_busy_pct(0, 0, lane) << "%";
+  if (r.aic_cores > 0) {
+    std::cout << "\n                 AIC 0:";
+    for (model::Lane lane : {model::Lane::SCALAR, model::Lane::MTE2, model::Lane::MTE1,
+                             model::Lane::CUBE, model::Lane::FIXP})
+      std::cout << " " << model::lane_name(lane) << " " << std::setprecision(1)
+                << r.aic_busy_pct(0, 0, lane) << "%";
+  }
+  if (r.figures.contains("bound"))
+    std::cout << "\n  bound          " << r.figures.at("bound").get<std::string>() << " ("
+              << std::setprecision(1) << r.figures.at("tflops").get<double>() << " TFLOP/s)";
   std::cout << "\n  check          " << check << "\n" << std::setprecision(3);
   SimulatorFigures s = sim.simulator_figures(wall);
   std::cout << "  simulator      " << wall << " s wall, " << s.scheduler_events << " events, "

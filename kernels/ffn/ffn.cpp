@@ -231,9 +231,9 @@ class FfnRun : public KernelRun {
     r.figure("experts_with_tokens", "count", computed);
     r.figure("tokens", "count", t_.tokens);
     r.figure("shape", "K1, N1, K2, N2", nlohmann::json::array({t_.k1, t_.n1, t_.k2, t_.n2}));
-    r.figure("template", "", t_.high_performance ? "high performance" : "high precision");
-    r.figure("activation", "", ffn_op::activation_name(t_.activation));
-    r.figure("split", "", ffn_op::split_name(t_.split));
+    r.figure("template", "name", t_.high_performance ? "high performance" : "high precision");
+    r.figure("activation", "name", ffn_op::activation_name(t_.activation));
+    r.figure("split", "name", ffn_op::split_name(t_.split));
     r.figure("expert_parallelism", "experts", t_.parallelism);
     r.figure("rounds", "count", rounds.size());
     r.figure("cube_base", "baseM, baseK, baseN",
@@ -244,7 +244,7 @@ class FfnRun : public KernelRun {
     r.figure("aic_cube_busy_pct", "%", cube);
     r.figure("aic_mte2_busy_pct", "%", mte2);
     r.figure("aiv_vector_busy_pct", "%", vec);
-    r.figure("bound", "", mte2 >= cube ? "MTE2" : "CUBE");
+    r.figure("bound", "pipe", mte2 >= cube ? "MTE2" : "CUBE");
   }
 
   void dump(Simulation& sim, const std::string& dir) override {
