@@ -62,8 +62,10 @@ struct KernelDef {
   bool dumps = false;
   bool inputs = false;
   uint64_t (*dump_bytes)(const Params&, int dies) = nullptr;
-  // The kernel runs on the cube cores too: the dies get their AICs (die.aic_count).
-  bool cube = false;
+  // Whether a run of the kernel uses the cube cores: the dies then get their AICs
+  // (die.aic_count). nullptr: never.
+  bool (*cube)(const Params&) = nullptr;
+  bool uses_cube(const Params& p) const { return cube && cube(p); }
 };
 
 const std::vector<KernelDef>& all_kernels();

@@ -383,7 +383,7 @@ int run_cli(int argc, char** argv) {
             (std::filesystem::exists(input_dir) ? "not a directory" : "it does not exist"));
 
   RunOptions ro;
-  ro.aic = kernel.cube;
+  ro.aic = kernel.uses_cube(params);
   ro.trace = vm.count("trace") > 0;
   ro.vcd = vm.count("vcd") > 0;
   if (vm.count("out")) ro.out_dir = vm["out"].as<std::string>();

@@ -96,7 +96,7 @@ Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& 
       const int dies = def.dies(p);
       std::unique_ptr<KernelRun> run = def.plan(p, dies);  // as the CLI: before anything is built
       RunOptions o = opts;
-      o.aic = o.aic || def.cube;  // as the CLI: AICs for a kernel that uses the cube
+      o.aic = o.aic || def.uses_cube(p);  // as the CLI: AICs for a kernel that uses the cube
       Simulation sim(p, dies, o);
       run_stages(def, *run, sim, p);
       sim.write_outputs(0, "a3", kernel);

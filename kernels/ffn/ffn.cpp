@@ -9,7 +9,7 @@
 
 #include "kernels/common/host.h"
 #include "kernels/ffn/ffn_golden.h"
-#include "kernels/ffn/ffn_kernel.h"
+#include "kernels/ffn/ffn_host.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
 #include "sim/npy.h"
@@ -66,19 +66,6 @@ int dies(const Params& p) {
   return single_die(p, "ffn");
 }
 
-Activation activation_of(const std::string& s) {
-  if (s == "relu") return Activation::Relu;
-  if (s == "gelu") return Activation::Gelu;
-  if (s == "silu") return Activation::Silu;
-  if (s == "swiglu") return Activation::Swiglu;
-  return Activation::FastGelu;
-}
-Split split_of(const std::string& s) {
-  if (s == "plain") return Split::Plain;
-  if (s == "expert_parallel") return Split::ExpertParallel;
-  return Split::Mixed;
-}
-
 std::vector<int64_t> expert_tokens_of(const Params& p, int experts) {
   const std::string text = p.text("ffn_op.expert_tokens");
   std::vector<int64_t> v;
@@ -129,20 +116,14 @@ class FfnRun : public KernelRun {
       throw SimError(kExitBadInput, "ffn: " + std::to_string(cores) +
                                         " AICs need twice as many AIVs; die.aiv_count = " +
                                         p.text("die.aiv_count"));
-    ffn_op::Limits lim;
-    lim.l1 = static_cast<uint32_t>(p.integer("cube.l1_KiB") * 1024);
-    lim.l0a = static_cast<uint32_t>(p.integer("cube.l0a_KiB") * 1024);
-    lim.l0b = static_cast<uint32_t>(p.integer("cube.l0b_KiB") * 1024);
-    lim.l0c = static_cast<uint32_t>(p.integer("cube.l0c_KiB") * 1024);
-    lim.bt = static_cast<uint32_t>(p.integer("cube.bt_bytes"));
-    lim.ub = static_cast<uint32_t>(p.integer("ub.size_KiB") * 1024);
-    t_ = ffn_op::make_tiling(experts, tokens_, static_cast<int32_t>(p.integer("ffn_op.hidden")),
-                             static_cast<int32_t>(p.integer("ffn_op.intermediate")), cores,
-                             activation_of(p.text("ffn_op.activation")),
-                             p.integer("ffn_op.inner_precise") != 0, bf16_,
-                             p.integer("ffn_op.bias") != 0, split_of(p.text("ffn_op.split")),
-                             static_cast<int32_t>(p.integer("ffn_op.expert_parallelism")),
-                             static_cast<int32_t>(p.integer("ffn_op.min_single_n")), lim);
+    const ffn_op::Limits lim = ffn_op::limits_of(p);
+    t_ = ffn_op::make_tiling(
+        experts, tokens_, static_cast<int32_t>(p.integer("ffn_op.hidden")),
+        static_cast<int32_t>(p.integer("ffn_op.intermediate")), cores,
+        ffn_op::activation_of(p.text("ffn_op.activation")), p.integer("ffn_op.inner_precise") != 0,
+        bf16_, p.integer("ffn_op.bias") != 0, ffn_op::split_of(p.text("ffn_op.split")),
+        static_cast<int32_t>(p.integer("ffn_op.expert_parallelism")),
+        static_cast<int32_t>(p.integer("ffn_op.min_single_n")), lim);
   }
 
   void place(Simulation& sim) override {
@@ -153,12 +134,13 @@ class FfnRun : public KernelRun {
     if (!in.empty()) {
       read_inputs(in);
     } else if (payload_) {
-      std::mt19937 rng(common::input_seed(p_, 0, 0));
+      auto seed = [&](uint32_t salt) { return common::input_seed(p_, 0, 0, salt); };
       // Weights scaled by 1/sqrt(K) keep the sums of products near 1 (no fp16 overflow).
-      x_ = raw(uniform_of(nx, 1.0, rng));
-      w1_ = raw(uniform_of(nw1, 1.0 / std::sqrt(double(t_.k1)), rng));
-      w2_ = raw(uniform_of(nw2, 1.0 / std::sqrt(double(t_.k2)), rng));
+      x_ = ffn_op::random_matrix(m, t_.k1, 1.0, bf16_, seed(0));
+      w1_ = ffn_op::random_matrix(e * t_.k1, t_.n1, 1.0 / std::sqrt(double(t_.k1)), bf16_, seed(1));
+      w2_ = ffn_op::random_matrix(e * t_.k2, t_.n2, 1.0 / std::sqrt(double(t_.k2)), bf16_, seed(2));
       if (t_.bias) {
+        std::mt19937 rng(seed(3));
         b1_ = uniform<float>(e * t_.n1, 0.5, rng);
         b2_ = uniform<float>(e * t_.n2, 0.5, rng);
       }
@@ -172,8 +154,8 @@ class FfnRun : public KernelRun {
     }
     eta_ = sim.alloc(0, "ffn.expert_tokens", e * 8);
     ya_ = sim.alloc(0, "ffn.y", m * t_.n2 * 2);
-    ws1a_ = sim.alloc(0, "ffn.workspace1", m * t_.n1 * (t_.high_performance ? 2 : 4));
-    ws2a_ = sim.alloc(0, "ffn.workspace2", m * t_.k2 * 2);
+    ws1a_ = sim.alloc(0, "ffn.workspace1", ffn_op::ws1_bytes(t_));
+    ws2a_ = sim.alloc(0, "ffn.workspace2", ffn_op::ws2_bytes(t_));
     sim.write(eta_, tokens_.data(), e * 8);
     if (!x_.empty()) {
       sim.write(xa_, x_.data(), x_.size() * 2);
@@ -187,27 +169,9 @@ class FfnRun : public KernelRun {
   }
 
   void launch(Simulation& sim) override {
-    const ffn_op::Tiling t = t_;
-    const bool bf16 = bf16_;
-    const uint64_t a[] = {xa_, w1a_, b1a_, w2a_, b2a_, eta_, ya_, ws1a_, ws2a_};
-    rec_ = &sim.run_kernel("ffn", LaunchShape::mixed(t.cores, 2), [=](int) {
-      return [=] {
-        AscendC::TPipe pipe;
-        auto run = [&](auto kernel) {
-          kernel.Init(common::gm_arg(a[0]), common::gm_arg(a[1]), common::gm_arg(a[2]),
-                      common::gm_arg(a[3]), common::gm_arg(a[4]), common::gm_arg(a[5]),
-                      common::gm_arg(a[6]), common::gm_arg(a[7]), common::gm_arg(a[8]), t, &pipe);
-          kernel.Process();
-        };
-        if (bf16) {
-          run(kernels::KernelFfn<AscendC::bfloat16_t, float>{});
-        } else if (t.high_performance) {
-          run(kernels::KernelFfn<AscendC::half, AscendC::half>{});
-        } else {
-          run(kernels::KernelFfn<AscendC::half, float>{});
-        }
-      };
-    });
+    const ffn_op::Device d{xa_, w1a_, b1a_, w2a_, b2a_, eta_, ya_, ws1a_, ws2a_};
+    const std::function<void()> device = ffn_op::program(t_, bf16_, d);
+    rec_ = &sim.run_kernel("ffn", LaunchShape::mixed(t_.cores, 2), [&](int) { return device; });
   }
 
   void figures(Simulation&) override {
@@ -300,16 +264,6 @@ class FfnRun : public KernelRun {
     std::snprintf(b, sizeof b, "%04x", v);
     return b;
   }
-  std::vector<uint16_t> uniform_of(size_t n, double scale, std::mt19937& rng) const {
-    if (bf16_) return raw(uniform<AscendC::bfloat16_t>(n, scale, rng));
-    return raw(uniform<AscendC::half>(n, scale, rng));
-  }
-  template <class T>
-  static std::vector<uint16_t> raw(const std::vector<T>& v) {
-    std::vector<uint16_t> r(v.size());
-    if (!v.empty()) std::memcpy(r.data(), v.data(), v.size() * 2);
-    return r;
-  }
   void read_inputs(const std::string& dir) {
     const std::string dt = bf16_ ? "<u2" : "<f2";
     const uint64_t m = static_cast<uint64_t>(t_.tokens), e = static_cast<uint64_t>(t_.experts);
@@ -362,7 +316,7 @@ KernelDef ffn_kernel_def() {
               "the FFN fused operator (seed 004): mm1 on the AICs -> activation on the AIVs -> "
               "mm2, over the local experts of one die",
               declare, dies, plan};
-  k.cube = true;
+  k.cube = [](const Params&) { return true; };
   return k;
 }
 

@@ -1,0 +1,34 @@
+// The FFN operator's host pieces that `ffn` and `moe` (moe.experts = ffn) share: the device
+// program of one die over tensors in its GM, the tiling from parameters, and generated weights.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernels/ffn/ffn_tiling.h"
+#include "sim/params.h"
+
+namespace ascend::ffn_op {
+
+// GM addresses of one die's tensors (0: absent; b1/b2 only with bias).
+struct Device {
+  uint64_t x = 0, w1 = 0, b1 = 0, w2 = 0, b2 = 0, expert_tokens = 0, y = 0, ws1 = 0, ws2 = 0;
+};
+// The device code every core of the mixed launch runs (it asks its kind).
+std::function<void()> program(const Tiling& t, bool bf16, const Device& d);
+
+Limits limits_of(const Params& p);  // the die's L1/L0/BT/UB sizes (cube.*, ub.size_KiB)
+Activation activation_of(const std::string& name);
+Split split_of(const std::string& name);
+
+// Workspace bytes of a tiling: workspace 1 (fp16, or fp32 for high precision) and 2.
+uint64_t ws1_bytes(const Tiling& t);
+uint64_t ws2_bytes(const Tiling& t);
+
+// rows x cols of fp16 or bf16 bits, uniform in [-scale, scale], from `seed`.
+std::vector<uint16_t> random_matrix(uint64_t rows, uint64_t cols, double scale, bool bf16,
+                                    uint32_t seed);
+
+}  // namespace ascend::ffn_op
