@@ -200,3 +200,56 @@ TEST(FfnOp, AttributesOutsideTheLimitsAreExit2NamingTheLimit) {
 }
 
 }  // namespace
+
+namespace {
+
+std::vector<std::string> moe_ffn(int ep, std::vector<std::string> extra) {
+  std::vector<std::string> s = {"ep.world_size=" + std::to_string(ep),
+                                "dispatch.quant=none",
+                                "dispatch.hidden=1024",
+                                "dispatch.bs=16",
+                                "dispatch.topk=4",
+                                "moe.experts=ffn",
+                                "moe.ffn_intermediate=256"};
+  s.insert(s.end(), extra.begin(), extra.end());
+  return s;
+}
+
+// dispatch -> the FFN on every rank's AICs and AIVs -> combine, checked end to end against the
+// golden chain (golden dispatch -> the FFN's golden with the same weights -> golden combine).
+TEST(FfnOpMoe, TheLayerWithFfnExpertsIsCheckedEndToEndAtEp4And8) {
+  for (const auto& s : {moe_ffn(4, {"dispatch.experts=16"}),
+                        moe_ffn(8, {"dispatch.experts=14", "dispatch.shared_experts=1",
+                                    "dispatch.shared_expert_ranks=1", "dispatch.dtype=fp16",
+                                    "moe.layers=2", "moe.ffn_activation=gelu"}),
+                        moe_ffn(8, {"dispatch.experts=32", "dispatch.dtype=fp16",
+                                    "moe.ffn_inner_precise=1", "moe.ffn_split=plain"})}) {
+    Outcome o = run_scenario("moe", s);
+    ASSERT_EQ(o.exit_code, 0) << o.message;
+    bool ffn = false;
+    for (const auto& k : o.stats["kernels"]) ffn = ffn || k["name"] == "ffn";
+    EXPECT_TRUE(ffn);
+    // The layer's split: dispatch, FFN and combine each with their time.
+    const auto& trip = o.kernel()["round_trip"]["layers"][0];
+    EXPECT_GT(trip["experts_ns"].get<double>(), 0);
+    EXPECT_GT(trip["dispatch_ns"].get<double>(), 0);
+  }
+}
+
+TEST(FfnOpMoe, TimingOnlyLayerTakesThePayloadLayersLatency) {
+  auto s = moe_ffn(4, {"dispatch.experts=8"});
+  Outcome with = run_scenario("moe", s);
+  s.push_back("sim.payload=0");
+  Outcome without = run_scenario("moe", s);
+  ASSERT_EQ(with.exit_code, 0) << with.message;
+  ASSERT_EQ(without.exit_code, 0) << without.message;
+  EXPECT_EQ(with.kernel()["round_trip"]["total_ns"], without.kernel()["round_trip"]["total_ns"]);
+}
+
+TEST(FfnOpMoe, Int8DispatchIsRefusedNamingTheMissingTemplate) {
+  Outcome o = run_scenario("moe", {"ep.world_size=4", "moe.experts=ffn"});
+  EXPECT_EQ(o.exit_code, ascend::kExitBadInput);
+  EXPECT_NE(o.message.find("quant template is not modelled"), std::string::npos) << o.message;
+}
+
+}  // namespace

@@ -13,19 +13,23 @@ float expert_beta(int expert) {
   return static_cast<float>((expert * 13) % 17 - 8) / 128.0f;
 }
 
+int global_expert(const dispatch::Attrs& a, int rank, int le) {
+  if (dispatch::is_shared_rank(a, rank))
+    return a.experts + rank / (a.shared_expert_ranks / a.shared_experts);
+  return (rank - a.shared_expert_ranks) * dispatch::local_experts(a, rank) + le;
+}
+
 std::vector<uint16_t> run_experts(const dispatch::Attrs& a, bool is_bf16, bool identity, int rank,
                                   int rows, const uint8_t* expand_x, const float* scales,
                                   const int32_t* recv_counts) {
   const int h = a.hidden, w = a.ep;
   const uint64_t row_bytes = dispatch::out_row_bytes(a);
   std::vector<uint16_t> y(static_cast<size_t>(rows) * h);
-  const bool shared = dispatch::is_shared_rank(a, rank);
   const int l = dispatch::local_experts(a, rank);
   int row = 0;
   for (int le = 0; le < l; ++le) {
     int end = recv_counts[static_cast<size_t>(le) * w + w - 1];
-    int expert = shared ? a.experts + rank / (a.shared_expert_ranks / a.shared_experts)
-                        : (rank - a.shared_expert_ranks) * l + le;
+    int expert = global_expert(a, rank, le);
     float alpha = identity ? 1.0f : expert_alpha(expert);
     float beta = identity ? 0.0f : expert_beta(expert);
     for (; row < end && row < rows; ++row) {

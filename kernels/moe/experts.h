@@ -14,6 +14,8 @@ namespace ascend::moe {
 // y = x * alpha(g) + beta(g) in fp32, rounded (RINT) to the token dtype; x = fp32(q) * scale
 // for int8 rows, fp32(x) otherwise. identity: y = x.
 float expert_alpha(int expert);
+// The global id of rank `rank`'s local expert `le`: MoE experts [0, E), shared expert s is E + s.
+int global_expert(const dispatch::Attrs& a, int rank, int le);
 float expert_beta(int expert);
 
 // The outputs of rank `rank`'s rows [0, rows): expand_x holds rows of out_row_bytes(a) (int8 or

@@ -11,6 +11,8 @@
 #include "kernels/combine/combine_host.h"
 #include "kernels/common/host.h"
 #include "kernels/dispatch/dispatch_host.h"
+#include "kernels/ffn/ffn_golden.h"
+#include "kernels/ffn/ffn_host.h"
 #include "kernels/kernel.h"
 #include "kernels/moe/experts.h"
 #include "kernels/moe/moe_host.h"
@@ -59,10 +61,22 @@ void declare(Params& p) {
                          "the expert stand-in: y = x * alpha(e) + beta(e), different per expert, "
                          "or y = x",
                          w));
+  p.declare(choice_param("moe.experts", "stand_in", {"stand_in", "ffn"},
+                         "the experts between dispatch and combine: stand_in (host arithmetic, "
+                         "time moe.expert_us) or ffn (the FFN operator on each rank's AICs and "
+                         "AIVs: x W1 -> activation -> W2 per local expert)",
+                         w));
   p.declare(real_param("moe.expert_us", "us", "0", 0, 1e6,
-                       "simulated time of the expert computation between dispatch and combine "
-                       "(a stand-in: no FFN is modelled)",
-                       w));
+                       "simulated time of the stand-in experts between dispatch and combine", w));
+  p.declare(int_param("moe.ffn_intermediate", "elements", "2048", 16, 65535,
+                      "moe.experts = ffn: the experts' intermediate size N1 (a multiple of 16)",
+                      w));
+  p.declare(choice_param("moe.ffn_activation", "silu", {"relu", "gelu", "fastgelu", "silu"},
+                         "moe.experts = ffn: the activation", w));
+  p.declare(int_param("moe.ffn_inner_precise", "", "0", 0, 1,
+                      "moe.experts = ffn: 0 high precision, 1 high performance (fp16 only)", w));
+  p.declare(choice_param("moe.ffn_split", "mixed", {"plain", "expert_parallel", "mixed"},
+                         "moe.experts = ffn: mm1's core split (ffn_op.split)", "what-if"));
   p.declare(int_param("moe.layers", "", "1", 1, 16,
                       "MoE layers in a row; layer l + 1 dispatches layer l's x_out", w));
 }
@@ -75,17 +89,14 @@ using common::read_vec;
 
 // Combine's inputs from dispatch's outputs on one rank (device or golden): the expert outputs of
 // the received rows, the triples and the counts; the rank's own ids, weights and mask.
-combine::RankInputs combine_inputs(const combine::Attrs& a, bool bf16, bool identity, int rank,
-                                   const dispatch::RankInputs& din, int rows,
-                                   const std::vector<uint8_t>& expand_x,
-                                   const std::vector<float>& scales,
+// `expert_out`: the experts' outputs of the received rows (empty in a timing-only run).
+combine::RankInputs combine_inputs(const combine::Attrs& a, const dispatch::RankInputs& din,
+                                   int rows, std::vector<uint16_t> expert_out,
                                    const std::vector<int32_t>& assist,
                                    const std::vector<int32_t>& recv_counts,
                                    const std::vector<float>& weights) {
   combine::RankInputs c;
-  if (!expand_x.empty())
-    c.expand_x = moe::run_experts(a.d, bf16, identity, rank, rows, expand_x.data(), scales.data(),
-                                  recv_counts.data());
+  c.expand_x = std::move(expert_out);
   c.assist.assign(assist.begin(), assist.begin() + 3 * rows);
   c.ep_send_counts = recv_counts;
   c.ids = din.ids;
@@ -96,10 +107,14 @@ combine::RankInputs combine_inputs(const combine::Attrs& a, bool bf16, bool iden
   return c;
 }
 
+constexpr uint32_t kWeight1Salt = 0x57A1, kWeight2Salt = 0x57A2;
+
 // Per layer: dispatch, the experts' launch, combine; then the next layer dispatches this one's
 // x_out. The check replays the chain on the golden side (golden dispatch -> the same expert
 // arithmetic -> golden combine), independent of the device outputs.
 class MoeRun : public KernelRun {
+  struct Layer;
+
  public:
   MoeRun(const Params& p, int ranks)
       : p_(p),
@@ -109,6 +124,7 @@ class MoeRun : public KernelRun {
         identity_(p.text("moe.expert_transform") == "identity"),
         step_(moe::dispatch_steps().find(p.text("moe.dispatch"))),
         layers_(static_cast<int>(p.integer("moe.layers"))) {
+    ffn_ = p.text("moe.experts") == "ffn";
     combine::validate(a_);
     dispatch::require_dispatch_window(p, a_.d, "moe");
     el_ = dispatch::plan_elastic(p, a_.d);  // a_.d: the new EP group's attributes
@@ -120,6 +136,18 @@ class MoeRun : public KernelRun {
                        "or scale-down (fault.dead_ranks); use the fused dispatch");
     }
     dispatch::check_routing(p, a_.d);
+    if (ffn_) {
+      if (a_.d.quant)
+        throw SimError(kExitBadInput,
+                       "moe.experts = ffn needs dispatch.quant = none (--quant none): the FFN's "
+                       "int8 quant template is not modelled");
+      if (el_.any_dead())
+        throw SimError(kExitBadInput,
+                       "moe.experts = ffn with dead ranks (fault.dead_ranks) is not modelled");
+      // The shape's limits, before anything is built: one token per local expert.
+      for (int r : {0, a_.d.ep - 1})
+        tiling(std::vector<int64_t>(static_cast<size_t>(dispatch::local_experts(a_.d, r)), 1));
+    }
   }
 
   void place(Simulation&) override {
@@ -161,20 +189,33 @@ class MoeRun : public KernelRun {
         std::vector<float> weights = combine::make_expert_scales(p_, a_, rng);
         std::vector<uint16_t> shared_x;
         if (a_.shared_expert_x && payload_) shared_x = dispatch::random_tokens(a_.d, bf16_, rng);
-        L.cin[r] = combine_inputs(a_, bf16_, identity_, r, din[r], rows, ex, scales, assist, counts,
-                                  weights);
+        std::vector<uint16_t> out;
+        if (!ffn_ && !ex.empty())
+          out = moe::run_experts(a_.d, bf16_, identity_, r, rows, ex.data(), scales.data(),
+                                 counts.data());
+        L.cin[r] = combine_inputs(a_, din[r], rows, std::move(out), assist, counts, weights);
         L.cin[r].shared_expert_x = shared_x;
         L.cin[r].consts = consts_;
         L.weights.push_back(std::move(weights));
+        if (ffn_) {
+          L.ffn.emplace_back();
+          for (int le = 0; le < l; ++le)
+            L.ffn.back().tokens.push_back(counts[static_cast<size_t>(le) * a_.d.ep + a_.d.ep - 1] -
+                                          (le ? counts[static_cast<size_t>(le) * a_.d.ep - 1] : 0));
+        }
       }
-      L.experts = &sim.run_kernel("experts", cores, [stall](int) {
-        return [stall] {
-          if (stall) AscendC::SimStall(stall);
-        };
-      });
-      L.experts->figure("expert_transform", "name", identity_ ? "identity" : "per_expert");
-      L.experts->figure("modelled", "text",
-                        "time only (moe.expert_us); the arithmetic is done on the host");
+      if (ffn_) {
+        run_ffn(sim, layer, L);
+      } else {
+        L.experts = &sim.run_kernel("experts", cores, [stall](int) {
+          return [stall] {
+            if (stall) AscendC::SimStall(stall);
+          };
+        });
+        L.experts->figure("expert_transform", "name", identity_ ? "identity" : "per_expert");
+        L.experts->figure("modelled", "text",
+                          "time only (moe.expert_us); the arithmetic is done on the host");
+      }
       // 3. combine
       L.cex = combine::execute(sim, a_, bf16_, {L.cin}, combine::Knobs{}, el_);
       combine::add_figures(*L.cex.record, a_, L.cin, L.cex, 1);
@@ -189,6 +230,73 @@ class MoeRun : public KernelRun {
                           inputs_[layer + 1][r].x.begin() + static_cast<ptrdiff_t>(t * h));
         }
     }
+  }
+
+  // The FFN's tiling for one rank's token counts.
+  ffn_op::Tiling tiling(const std::vector<int64_t>& tokens) const {
+    return ffn_op::make_tiling(static_cast<int32_t>(tokens.size()), tokens, a_.d.hidden,
+                               static_cast<int32_t>(p_.integer("moe.ffn_intermediate")),
+                               static_cast<int32_t>(p_.integer("die.aic_count")),
+                               ffn_op::activation_of(p_.text("moe.ffn_activation")),
+                               p_.integer("moe.ffn_inner_precise") != 0, bf16_, false,
+                               ffn_op::split_of(p_.text("moe.ffn_split")), 0, 256,
+                               ffn_op::limits_of(p_));
+  }
+
+  // moe.experts = ffn: every rank runs the FFN operator over its received rows (dispatch's
+  // expandX in its GM) with its local experts' weights; the outputs feed combine.
+  void run_ffn(Simulation& sim, int layer, Layer& L) {
+    const int ranks = a_.d.ep;
+    const uint64_t h = static_cast<uint64_t>(a_.d.hidden),
+                   n1 = static_cast<uint64_t>(p_.integer("moe.ffn_intermediate"));
+    std::vector<ffn_op::Device> dev(static_cast<size_t>(ranks));
+    std::vector<int64_t> rows(static_cast<size_t>(ranks), 0);
+    for (int r = 0; r < ranks; ++r) {
+      FfnRank& f = L.ffn[static_cast<size_t>(r)];
+      for (int64_t v : f.tokens) rows[static_cast<size_t>(r)] += v;
+      if (rows[static_cast<size_t>(r)] == 0) continue;  // nothing received: the rank idles
+      f.t = tiling(f.tokens);
+      const uint64_t l = f.tokens.size(), m = static_cast<uint64_t>(rows[static_cast<size_t>(r)]);
+      ffn_op::Device& d = dev[static_cast<size_t>(r)];
+      d.x = L.dex.bufs[0][static_cast<size_t>(r)].expand_x;
+      d.w1 = sim.alloc(r, "moe.ffn.weight1", l * h * n1 * 2);
+      d.w2 = sim.alloc(r, "moe.ffn.weight2", l * n1 * h * 2);
+      d.expert_tokens = sim.alloc(r, "moe.ffn.expert_tokens", l * 8);
+      d.y = sim.alloc(r, "moe.ffn.y", m * h * 2);
+      d.ws1 = sim.alloc(r, "moe.ffn.workspace1", ffn_op::ws1_bytes(f.t));
+      d.ws2 = sim.alloc(r, "moe.ffn.workspace2", ffn_op::ws2_bytes(f.t));
+      sim.write(d.expert_tokens, f.tokens.data(), l * 8);
+      if (!payload_) continue;
+      for (uint64_t le = 0; le < l; ++le) {  // each global expert's own weights, per layer
+        const int g = moe::global_expert(a_.d, r, static_cast<int>(le));
+        auto w1 = ffn_op::random_matrix(h, n1, 1.0 / std::sqrt(double(h)), bf16_,
+                                        common::input_seed(p_, g, layer, kWeight1Salt));
+        auto w2 = ffn_op::random_matrix(n1, h, 1.0 / std::sqrt(double(n1)), bf16_,
+                                        common::input_seed(p_, g, layer, kWeight2Salt));
+        f.w1.insert(f.w1.end(), w1.begin(), w1.end());
+        f.w2.insert(f.w2.end(), w2.begin(), w2.end());
+      }
+      sim.write(d.w1, f.w1.data(), f.w1.size() * 2);
+      sim.write(d.w2, f.w2.data(), f.w2.size() * 2);
+    }
+    const int aic = static_cast<int>(p_.integer("die.aic_count"));
+    L.experts =
+        &sim.run_kernel("ffn", LaunchShape::mixed(aic, 2), [&](int die) -> std::function<void()> {
+          if (rows[static_cast<size_t>(die)] == 0) return [] {};
+          return ffn_op::program(L.ffn[static_cast<size_t>(die)].t, bf16_,
+                                 dev[static_cast<size_t>(die)]);
+        });
+    if (payload_)
+      for (int r = 0; r < ranks; ++r)
+        if (rows[static_cast<size_t>(r)] > 0)
+          L.cin[static_cast<size_t>(r)].expand_x =
+              read_vec<uint16_t>(sim, dev[static_cast<size_t>(r)].y,
+                                 static_cast<size_t>(rows[static_cast<size_t>(r)]) * h);
+    L.experts->figure("expert_transform", "name", "ffn");
+    L.experts->figure("ffn", "text",
+                      std::string("x W1 (") + std::to_string(h) + " x " + std::to_string(n1) +
+                          ") -> " + p_.text("moe.ffn_activation") + " -> W2 per local expert, " +
+                          p_.text("moe.ffn_split") + " split");
   }
 
   void figures(Simulation&) override {
@@ -240,8 +348,18 @@ class MoeRun : public KernelRun {
       std::vector<combine::RankInputs> cgold(a_.d.ep);
       for (int r = 0; r < a_.d.ep; ++r) {
         const dispatch::RankOutputs& g = dgold[r];
-        cgold[r] = combine_inputs(a_, bf16_, identity_, r, din[r], g.rows, g.expand_x,
-                                  g.dynamic_scales, g.assist_info, g.ep_recv_counts, L.weights[r]);
+        std::vector<uint16_t> out;
+        if (ffn_ && g.rows > 0) {
+          const FfnRank& f = L.ffn[static_cast<size_t>(r)];
+          ffn_op::GoldenInputs gi{g.expand_x.data(), f.w1.data(), f.w2.data(),
+                                  nullptr,           nullptr,     &f.tokens};
+          out = ffn_op::golden(f.t, bf16_, gi);
+        } else if (!ffn_) {
+          out = moe::run_experts(a_.d, bf16_, identity_, r, g.rows, g.expand_x.data(),
+                                 g.dynamic_scales.data(), g.ep_recv_counts.data());
+        }
+        cgold[r] = combine_inputs(a_, din[r], g.rows, std::move(out), g.assist_info,
+                                  g.ep_recv_counts, L.weights[r]);
         cgold[r].shared_expert_x = L.cin[r].shared_expert_x;
         cgold[r].consts = consts_;
       }
@@ -262,16 +380,23 @@ class MoeRun : public KernelRun {
   }
 
  private:
+  // moe.experts = ffn: one rank's FFN (its local experts' token counts, tiling, weights).
+  struct FfnRank {
+    std::vector<int64_t> tokens;
+    ffn_op::Tiling t;
+    std::vector<uint16_t> w1, w2;  // [L, H, N1] and [L, N1, H] (payload runs)
+  };
   struct Layer {
     dispatch::Execution dex;
     KernelRecord* experts = nullptr;
+    std::vector<FfnRank> ffn;  // [rank]
     std::vector<combine::RankInputs> cin;
     std::vector<std::vector<float>> weights;  // [rank]: the expert scales combine weighs with
     combine::Execution cex;
   };
   const Params& p_;
   combine::Attrs a_;
-  bool bf16_, payload_, identity_;
+  bool bf16_, payload_, identity_, ffn_;
   moe::DispatchStep step_;
   int layers_;
   common::Elastic el_;
@@ -289,9 +414,11 @@ std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
 
 KernelDef moe_kernel_def() {
   KernelDef k{"moe",
-              "MoE layer round trip: dispatch (fused or alltoallv) -> expert stand-in -> combine",
+              "MoE layer round trip: dispatch (fused or alltoallv) -> experts (stand-in or the FFN "
+              "operator) -> combine",
               declare, dies, plan};
   k.also_reads = {"combine", "fault"};
+  k.cube = [](const Params& p) { return p.text("moe.experts") == "ffn"; };
   return k;
 }
 
