@@ -257,8 +257,8 @@ TEST(V3Limits, EachIsRefusedWithExit2NamingIt) {
   EXPECT_EQ(limit_code(with({"dispatch.smooth_scales=1", "dispatch.quant_before_send=0"})),
             kExitBadInput);
   EXPECT_EQ(limit_code(with({"dispatch.zero_experts=1025"})), kExitBadInput);
-  EXPECT_EQ(limit_code(with({"dispatch.tp=2"}), &msg), kExitBadInput);
-  EXPECT_NE(msg.find("not modelled yet"), std::string::npos) << msg;
+  EXPECT_EQ(limit_code(with({"dispatch.tp=2"}), &msg), kExitBadInput);  // L = 2 here
+  EXPECT_NE(msg.find("tp = 2 needs one MoE expert per MoE rank"), std::string::npos) << msg;
   EXPECT_EQ(run_scenario("alltoallv_dispatch", with({"dispatch.copy_experts=1"})).exit_code,
             kExitBadInput);
   EXPECT_EQ(run_scenario(

@@ -38,6 +38,8 @@ Attrs attrs_of(const Params& p, int ep, int cores) {
   a.rows_per_barrier = static_cast<int>(p.integer("combine.rows_per_barrier"));
   a.buffer_num = static_cast<int>(p.integer("combine.buffer_num"));
   a.const_softmax = p.text("combine.const_alpha") == "softmax";
+  if (a.d.tp == 2)
+    throw SimError(kExitBadInput, "combine: tp = 2 (ReduceScatterV) is not modelled yet");
   return a;
 }
 

@@ -317,7 +317,7 @@ PY
 expect 0 "every output of every rank matches" -- "${v3[@]}" --dead-ranks 2 --scale-down 1 --input "$tmp/v3"
 expect 0 "x_out of every rank matches" -- --kernel combine "${v3[@]}" --set combine.const_alpha=softmax
 expect 3 "dead ranks 4 \(fault.dead_ranks\) run nothing" -- "${v3[@]}" --dead-ranks 4 --set sim.poll_timeout_us=200
-expect 2 "dispatch.tp = 2: the TP domain .* is not modelled yet" -- --tp 2
+expect 2 "tp = 2 needs one MoE expert per MoE rank \(L = 1" -- --tp 2
 expect 2 "no MoE expert rank would be left" -- --ep 4 --experts 8 --dead-ranks 0-3 --scale-down 1
 
 # --- properties, through the CLI
