@@ -40,13 +40,14 @@ uint64_t dispatch_rank_dump(const dispatch::Attrs& a, int g) {
          rows * 128 * 4 + l * 8 + tp * a.ep * l * 4 + (tp > 1 ? tp * 4 : 0) + v3;
 }
 
-uint64_t combine_rank_dump(const dispatch::Attrs& a, int r, bool shared_x) {
+uint64_t combine_rank_dump(const dispatch::Attrs& a, int g, bool shared_x) {
+  const int r = dispatch::ep_rank(a, g);
   const uint64_t bs = a.bs, h = a.hidden, k = a.topk, rows = dispatch::capacity_rows(a, r),
-                 l = dispatch::local_experts(a, r);
+                 l = dispatch::local_experts(a, r), tp = a.tp;
   const uint64_t v3 = (a.copy_experts + a.const_experts ? bs * h * 2 : 0) +
                       a.const_experts * (8 + h * 2ull) + (a.mask_2d ? bs * k : 0);
-  return rows * (h * 2 + 128 * 4) + a.ep * l * 4 + bs * k * 8 + (shared_x ? bs * h * 2 : 0) + bs +
-         bs * h * 2 + v3;
+  return tp * rows * h * 2 + rows * 128 * 4 + tp * a.ep * l * 4 + (tp > 1 ? tp * 4 : 0) +
+         bs * k * 8 + (shared_x ? bs * h * 2 : 0) + bs + bs * h * 2 + v3;
 }
 
 uint64_t dispatch_dump(const Params& p, int dies) {
