@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "kernels/combine/combine_golden.h"
+#include "kernels/combine/combine_host.h"
 #include "kernels/dispatch/dispatch_golden.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "sim/api/numeric.h"
@@ -12,7 +13,15 @@
 namespace ascend::test {
 namespace {
 
+using AscendC::RoundMode;
 using dispatch::Attrs;
+
+float bf(uint16_t bits) {
+  return AscendC::to_float(AscendC::bfloat16_t{bits});
+}
+uint16_t to_bf(float v) {
+  return AscendC::to_bf16(v, RoundMode::CAST_RINT).bits;
+}
 
 // W 2, E 2 (L 1, as tp = 2 needs), BS 3, K 1, no quantization, 4 dies: die g is EP rank g / 2
 // of EP group g % 2, its TP peer is g ^ 1. Token t of die g has every element's bits
@@ -117,6 +126,85 @@ TEST(TpWorkedExample, TheKernelGivesTheHandComputedOutputs) {
     EXPECT_EQ(dispatch::compare(a, want[g], b.sim(), ex.bufs[0][g], g, 0), "");
 }
 
+// Combine (kernels.md 2.4) with W 2, E 2 (L 1), BS 1, K 2: every token picks experts 0 and 1
+// with weights (1, 0.5). Dispatch laid the rows out as: die 0 (EP rank 0 of group 0) holds
+// (0, 0, 0) and (1, 0, 0), die 2 (EP rank 1) holds (0, 0, 1) and (1, 0, 1); dies 1 and 3 the same
+// in group 1; each die's rows 2 and 3 are its partial results for its TP peer's rows 0 and 1.
+// Expert outputs are constants per row: die 0 (1, 2 | 3, 4), die 1 (10, 20 | 30, 40), die 2
+// (5, 6 | 7, 8), die 3 (50, 60 | 70, 80).
+combine::Attrs tp_combine_attrs() {
+  combine::Attrs a;
+  a.d = tp_attrs();
+  a.d.bs = 1;
+  a.d.topk = 2;
+  return a;
+}
+std::vector<combine::RankInputs> tp_combine_inputs() {
+  const float rows[4][4] = {{1, 2, 3, 4}, {10, 20, 30, 40}, {5, 6, 7, 8}, {50, 60, 70, 80}};
+  std::vector<combine::RankInputs> in(4);
+  for (int g = 0; g < 4; ++g) {
+    in[g].ids = {0, 1};
+    in[g].expert_scales = {1.0f, 0.5f};
+    const int k = g / 2;  // the EP rank holds expert k: the token's slot k
+    in[g].assist = {0, 0, k, 1, 0, k};
+    in[g].ep_send_counts = {1, 2, 1, 2};
+    in[g].tp_send_counts = {2, 2};
+    for (float v : rows[g]) in[g].expand_x.insert(in[g].expand_x.end(), 1024, to_bf(v));
+  }
+  return in;
+}
+
+// By hand: the ReduceScatterV makes die 0's rows 1 + 30 = 31 and 2 + 40 = 42, die 1's 10 + 3 = 13
+// and 20 + 4 = 24, die 2's 5 + 70 = 75 and 6 + 80 = 86, die 3's 50 + 7 = 57 and 60 + 8 = 68.
+// Die 0's token gets 31 (its slot 0, from die 0) x 1 + 75 (slot 1, from die 2) x 0.5 = 68.5; die
+// 1: 13 + 57 / 2 = 41.5; die 2: 42 + 86 / 2 = 85; die 3: 24 + 68 / 2 = 58 (all exact in bf16).
+const float kCombined[4] = {68.5f, 41.5f, 85.0f, 58.0f};
+
+TEST(TpWorkedExample, TheCombineGoldenAddsThePeersPartialRowsBeforeTheEpReturn) {
+  auto out = combine::golden(tp_combine_attrs(), true, tp_combine_inputs());
+  ASSERT_EQ(out.size(), 4u);
+  for (int g = 0; g < 4; ++g) {
+    EXPECT_EQ(bf(out[g][0]), kCombined[g]) << g;
+    EXPECT_EQ(bf(out[g][1023]), kCombined[g]) << g;
+  }
+}
+
+TEST(TpWorkedExample, TheCombineKernelGivesTheHandComputedOutputs) {
+  Bench b({}, 4);
+  combine::Attrs a = tp_combine_attrs();
+  auto in = tp_combine_inputs();
+  combine::Execution ex = combine::execute(b.sim(), a, true, {in}, {});
+  for (int g = 0; g < 4; ++g) {
+    std::vector<uint16_t> x(1024);
+    b.sim().read(ex.bufs[0][g].x_out, x.data(), 2048);
+    EXPECT_EQ(bf(x[0]), kCombined[g]) << g;
+    EXPECT_EQ(bf(x[1023]), kCombined[g]) << g;
+  }
+  EXPECT_EQ(combine::check(a, true, {in}, b.sim(), ex), "");
+}
+
+// CustomAdd: bf16 adds in fp32 and rounds (RINT) to bf16, fp16 adds natively. 1 + 2^-8 is a tie
+// on the bf16 grid (8 significant bits): even, 1; fp16 holds it (11 bits). 1 + 3 x 2^-8 rounds up.
+TEST(TpWorkedExample, ThePartialSumsRoundAsTheKernelsCustomAdd) {
+  EXPECT_EQ(bf(combine::tp_add(to_bf(1.0f), to_bf(1.0f / 256), true)), 1.0f);
+  EXPECT_EQ(bf(combine::tp_add(to_bf(1.0f), to_bf(3.0f / 256), true)), 1.0f + 1.0f / 64);
+  const uint16_t one = AscendC::to_half(1.0f, RoundMode::CAST_RINT).bits;
+  const uint16_t tiny = AscendC::to_half(1.0f / 256, RoundMode::CAST_RINT).bits;
+  EXPECT_EQ(AscendC::to_float(AscendC::half{combine::tp_add(one, tiny, false)}), 1.0f + 1.0f / 256);
+}
+
+TEST(TpWorkedExample, CombineRefusesTpSendCountsThatDisagreeWithThePeersRows) {
+  auto in = tp_combine_inputs();
+  in[1].tp_send_counts = {2, 1};
+  try {
+    combine::locate(tp_combine_attrs(), in);
+    ADD_FAILURE() << "inconsistent tp_send_counts accepted";
+  } catch (const SimError& e) {
+    EXPECT_EQ(e.code, kExitBadInput);
+    EXPECT_NE(std::string(e.what()).find("tp_send_counts"), std::string::npos) << e.what();
+  }
+}
+
 // --check across EP sizes and features (each run in its own process). L = 1: E = W - S.
 void expect_check(const std::string& kernel, const std::vector<std::string>& sets) {
   Outcome o = run_scenario(kernel, sets);
@@ -169,6 +257,26 @@ void expect_timing_only_identical(const std::string& kernel, std::vector<std::st
           << kernel << " launch " << i << " " << key;
 }
 
+TEST(TpCheck, CombineAndTheMoeRoundTripAtSeveralEpSizesAndFeatures) {
+  for (const char* kernel : {"combine", "moe"}) {
+    expect_check(kernel, tp2(2, 2, {"dispatch.topk=2"}));
+    expect_check(kernel, tp2(3, 3, {}));
+    expect_check(kernel, tp2(4, 4, {"dispatch.dtype=fp16", "dispatch.quant=none"}));
+    expect_check(kernel, tp2(5, 4,
+                             {"dispatch.shared_experts=1", "dispatch.shared_expert_ranks=1",
+                              "combine.receiver=ready_first", "combine.rows_per_barrier=2"}));
+    expect_check(kernel, tp2(7, 7,
+                             {"dispatch.mask=2d", "dispatch.masked_tokens=2",
+                              "dispatch.zero_experts=1", "dispatch.copy_experts=1",
+                              "dispatch.const_experts=1", "dispatch.special_weight=2"}));
+    expect_check(kernel, tp2(3, 3, {"combine.shared_expert_x=1", "combine.buffer_num=1"}));
+  }
+  expect_check("moe", tp2(5, 5,
+                          {"moe.layers=2", "dispatch.expert_scales=1", "dispatch.smooth_scales=1",
+                           "dispatch.active_tokens=7"}));
+  expect_check("moe", tp2(3, 3, {"moe.expert_transform=identity", "dispatch.dtype=fp16"}));
+}
+
 TEST(TpTimingOnly, DispatchTimesExactlyAsThePayloadRun) {
   expect_timing_only_identical(
       "dispatch",
@@ -210,6 +318,9 @@ TEST(TpLimits, EachIsRefusedWithExit2NamingIt) {
   EXPECT_NE(msg.find("elastic scale-down is tp = 1 only"), std::string::npos) << msg;
   EXPECT_EQ(limit_code("dispatch", tp2(4, 4, {"fault.dead_ranks=1"}), &msg), kExitBadInput);
   EXPECT_NE(msg.find("dead ranks are modelled with tp = 1 only"), std::string::npos) << msg;
+  EXPECT_EQ(limit_code("combine", tp2(4, 4, {"combine.comm_quant=int8"}), &msg), kExitBadInput);
+  EXPECT_NE(msg.find("tp < 2 only"), std::string::npos) << msg;
+  EXPECT_EQ(limit_code("moe", tp2(4, 4, {"moe.dispatch=alltoallv"}), &msg), kExitBadInput);
   EXPECT_EQ(limit_code("alltoallv_dispatch", tp2(4, 4, {}), &msg), kExitBadInput);
   EXPECT_NE(msg.find("tp = 2"), std::string::npos) << msg;
 }
