@@ -9,19 +9,13 @@
 #include "kernels/dispatch/dispatch_host.h"
 #include "sim/api/numeric.h"
 #include "tests/harness.h"
+#include "tests/kernel_helpers.h"
 
 namespace ascend::test {
 namespace {
 
 using AscendC::RoundMode;
 using dispatch::Attrs;
-
-float bf(uint16_t bits) {
-  return AscendC::to_float(AscendC::bfloat16_t{bits});
-}
-uint16_t to_bf(float v) {
-  return AscendC::to_bf16(v, RoundMode::CAST_RINT).bits;
-}
 
 // W 2, E 2 (L 1, as tp = 2 needs), BS 3, K 1, no quantization, 4 dies: die g is EP rank g / 2
 // of EP group g % 2, its TP peer is g ^ 1. Token t of die g has every element's bits
@@ -206,12 +200,6 @@ TEST(TpWorkedExample, CombineRefusesTpSendCountsThatDisagreeWithThePeersRows) {
 }
 
 // --check across EP sizes and features (each run in its own process). L = 1: E = W - S.
-void expect_check(const std::string& kernel, const std::vector<std::string>& sets) {
-  Outcome o = run_scenario(kernel, sets);
-  std::string args;
-  for (const auto& s : sets) args += s + " ";
-  EXPECT_EQ(o.exit_code, 0) << kernel << " " << args << "\n" << o.message;
-}
 std::vector<std::string> tp2(int ep, int experts, std::vector<std::string> more) {
   std::vector<std::string> v = {"ep.world_size=" + std::to_string(ep),
                                 "dispatch.experts=" + std::to_string(experts),
