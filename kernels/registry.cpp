@@ -31,22 +31,24 @@ dispatch::Attrs dispatch_attrs(const Params& p, int dies) {
   return a;
 }
 
-uint64_t dispatch_rank_dump(const dispatch::Attrs& a, int r) {
+uint64_t dispatch_rank_dump(const dispatch::Attrs& a, int g) {
+  const int r = dispatch::ep_rank(a, g);
   const uint64_t bs = a.bs, h = a.hidden, k = a.topk, rows = dispatch::capacity_rows(a, r),
-                 l = dispatch::local_experts(a, r);
+                 l = dispatch::local_experts(a, r), tp = a.tp;
   const uint64_t v3 = (a.mask_2d ? bs * k : 0) + (a.expert_scales ? bs * k * 4 + rows * 4 : 0) +
                       (a.smooth_scales ? (a.shared_experts + a.experts) * h * 4ull : 0);
-  return bs * h * 2 + bs * k * 4 + bs + rows * (dispatch::out_row_bytes(a) + 4 + 128 * 4) + l * 8 +
-         a.ep * l * 4 + v3;
+  return bs * h * 2 + bs * k * 4 + bs + tp * rows * (dispatch::out_row_bytes(a) + 4) +
+         rows * 128 * 4 + l * 8 + tp * a.ep * l * 4 + (tp > 1 ? tp * 4 : 0) + v3;
 }
 
-uint64_t combine_rank_dump(const dispatch::Attrs& a, int r, bool shared_x) {
+uint64_t combine_rank_dump(const dispatch::Attrs& a, int g, bool shared_x) {
+  const int r = dispatch::ep_rank(a, g);
   const uint64_t bs = a.bs, h = a.hidden, k = a.topk, rows = dispatch::capacity_rows(a, r),
-                 l = dispatch::local_experts(a, r);
+                 l = dispatch::local_experts(a, r), tp = a.tp;
   const uint64_t v3 = (a.copy_experts + a.const_experts ? bs * h * 2 : 0) +
                       a.const_experts * (8 + h * 2ull) + (a.mask_2d ? bs * k : 0);
-  return rows * (h * 2 + 128 * 4) + a.ep * l * 4 + bs * k * 8 + (shared_x ? bs * h * 2 : 0) + bs +
-         bs * h * 2 + v3;
+  return tp * rows * h * 2 + rows * 128 * 4 + tp * a.ep * l * 4 + (tp > 1 ? tp * 4 : 0) +
+         bs * k * 8 + (shared_x ? bs * h * 2 : 0) + bs + bs * h * 2 + v3;
 }
 
 uint64_t dispatch_dump(const Params& p, int dies) {
@@ -126,7 +128,7 @@ const std::vector<Shorthand> kMoeWorkload = [] {
             {"smooth-scales", "dispatch.smooth_scales", "1: smooth scales before quantization"},
             {"dead-ranks", "fault.dead_ranks", "dead ranks, e.g. 5,17"},
             {"scale-down", "fault.scale_down", "1: elastic scale-down of the dead ranks"},
-            {"tp", "dispatch.tp", "tpWorldSize 1 (2: not modelled yet, exit 2)"}});
+            {"tp", "dispatch.tp", "tpWorldSize 1 or 2 (2: EP x 2 dies, needs L = 1)"}});
   return v;
 }();
 const Shorthand kCommQuant = {"comm-quant", "combine.comm_quant",

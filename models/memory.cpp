@@ -29,7 +29,9 @@ HcclWindow::HcclWindow(const sc_core::sc_module_name& name)
 void HcclWindow::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   memory->b_transport(p, delay);
   GmAddr a = p.get_address();
-  if (p.is_response_error() || !(data.holds(a) || status.holds(a))) return;
+  if (p.is_response_error() ||
+      !(data.holds(a) || status.holds(a) || tp_data.holds(a) || tp_status.holds(a)))
+    return;
   (p.is_write() ? written_ : read_) += p.get_data_length();
 }
 

@@ -53,6 +53,7 @@ class HcclWindow : public sc_core::sc_module {
     bool holds(GmAddr a) const { return a >= base && a < base + bytes; }
   };
   Region data, status;
+  Region tp_data, tp_status;  // the TP communicator's windows (tp = 2 runs only)
   // Bytes written into and read out of the windows (data and status together).
   uint64_t bytes_written() const { return written_; }
   uint64_t bytes_read() const { return read_; }

@@ -324,6 +324,24 @@ void Simulation::setup_traces() {
                                       "--list-modules shows the paths)");
 }
 
+void Simulation::set_tp_groups(int tp) {
+  const AscendC::detail::HcclWindows& w = runtime_->windows();
+  if (tp == w.tp) return;
+  if (w.tp != 1 || tp < 1 || cluster_->dies() % tp)
+    throw SimError(kExitBadInput, "TP groups of " + std::to_string(tp) + " dies on " +
+                                      std::to_string(cluster_->dies()) +
+                                      " dies (set: " + std::to_string(w.tp) + ")");
+  std::vector<uint64_t> data, status;
+  for (int r = 0; r < cluster_->dies(); ++r) {
+    data.push_back(alloc(r, "rank" + std::to_string(r) + ".tp.windowsIn", w.data_bytes));
+    status.push_back(alloc(r, "rank" + std::to_string(r) + ".tp.windowsExp", w.status_bytes));
+    model::HcclWindow& hw = cluster_->die(r).hccl_window;
+    hw.tp_data = {data.back(), w.data_bytes};
+    hw.tp_status = {status.back(), w.status_bytes};
+  }
+  runtime_->set_tp(tp, std::move(data), std::move(status));
+}
+
 uint64_t Simulation::window(int rank) const {
   return runtime_->windows().data.at(rank);
 }

@@ -126,6 +126,11 @@ class Simulation {
   // Every rank's HCCL windows (allocated at construction, hccl.buffsize_MB and hccl.status_KiB).
   uint64_t window(int rank) const;
   uint64_t status_window(int rank) const;
+  // TP groups of `tp` dies (tpWorldSize 2): die d becomes rank d / tp of EP group d % tp and rank
+  // d % tp of TP group d / tp (the peers are the dies of one chip), and every die gets the TP
+  // communicator's windows (the sizes of the EP ones). Before the first launch that uses them;
+  // the same tp again does nothing. tp = 1: nothing changes.
+  void set_tp_groups(int tp);
   // A kernel whose window layout needs more than the configured window fails before launch.
   void require_window(const std::string& kernel, uint64_t needed, const std::string& formula) const;
 

@@ -119,4 +119,11 @@ nlohmann::json in_child(const std::function<nlohmann::json()>& f) {
   return {{"exit_code", code}, {"message", text}};
 }
 
+void expect_check(const std::string& kernel, const std::vector<std::string>& sets) {
+  Outcome o = run_scenario(kernel, sets);
+  std::string args;
+  for (const auto& s : sets) args += s + " ";
+  EXPECT_EQ(o.exit_code, 0) << kernel << " " << args << "\n" << o.message;
+}
+
 }  // namespace ascend::test

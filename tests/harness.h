@@ -54,6 +54,8 @@ struct Outcome {
 };
 Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& sets,
                      const RunOptions& opts = {});
+// A scenario that must pass its --check (exit 0); the failure names the kernel and the sets.
+void expect_check(const std::string& kernel, const std::vector<std::string>& sets);
 
 // Runs f in a forked child (which may build its own Bench) and returns the JSON it produced; a
 // SimError in the child comes back as {"exit_code": code, "message": what}.

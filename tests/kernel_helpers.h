@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sim/api/kernel_operator.h"
+#include "sim/api/numeric.h"
 
 namespace ascend::test {
 
@@ -26,6 +27,14 @@ template <AscendC::HardEvent E>
 void Order() {
   AscendC::SetFlag<E>(0);
   AscendC::WaitFlag<E>(0);
+}
+
+// bf16 bits as a float, and a float rounded (RINT) to bf16 bits.
+inline float bf(uint16_t bits) {
+  return AscendC::to_float(AscendC::bfloat16_t{bits});
+}
+inline uint16_t to_bf(float v) {
+  return AscendC::to_bf16(v, AscendC::RoundMode::CAST_RINT).bits;
 }
 
 }  // namespace ascend::test

@@ -13,18 +13,12 @@
 #include "sim/api/numeric.h"
 #include "sim/npy.h"
 #include "tests/harness.h"
+#include "tests/kernel_helpers.h"
 
 namespace ascend::test {
 namespace {
 
 using AscendC::RoundMode;
-
-float bf(uint16_t bits) {
-  return AscendC::to_float(AscendC::bfloat16_t{bits});
-}
-uint16_t to_bf(float v) {
-  return AscendC::to_bf16(v, RoundMode::CAST_RINT).bits;
-}
 
 TEST(CombineTiling, SlotAndWireBytesFollowTheDocumentedLayout) {
   combine::Attrs a;  // H 7168
@@ -154,13 +148,7 @@ TEST(CombineGolden, CommQuantErrorStaysWithinTheBlockScale) {
   EXPECT_GT(inexact, h / 4);  // it is a lossy path, not a copy
 }
 
-// --check across configurations (each in its own process).
-void expect_check(const std::string& kernel, const std::vector<std::string>& sets) {
-  Outcome o = run_scenario(kernel, sets);
-  std::string args;
-  for (const auto& s : sets) args += s + " ";
-  EXPECT_EQ(o.exit_code, 0) << kernel << " " << args << "\n" << o.message;
-}
+// --check across configurations (each in its own process: expect_check).
 std::vector<std::string> with(std::vector<std::string> v, const std::vector<std::string>& more) {
   v.insert(v.end(), more.begin(), more.end());
   return v;

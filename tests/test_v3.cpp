@@ -10,19 +10,13 @@
 #include "kernels/dispatch/dispatch_host.h"
 #include "sim/api/numeric.h"
 #include "tests/harness.h"
+#include "tests/kernel_helpers.h"
 
 namespace ascend::test {
 namespace {
 
 using AscendC::RoundMode;
 using dispatch::Attrs;
-
-float bf(uint16_t bits) {
-  return AscendC::to_float(AscendC::bfloat16_t{bits});
-}
-uint16_t to_bf(float v) {
-  return AscendC::to_bf16(v, RoundMode::CAST_RINT).bits;
-}
 
 // The worked example of kernels.md 1.2 (W 2, E 4, BS 2, K 2) with V3 inputs: id 4 is a zero
 // expert; rank 0's (0, 1) and rank 1's whole token 0 are masked out.
@@ -257,8 +251,8 @@ TEST(V3Limits, EachIsRefusedWithExit2NamingIt) {
   EXPECT_EQ(limit_code(with({"dispatch.smooth_scales=1", "dispatch.quant_before_send=0"})),
             kExitBadInput);
   EXPECT_EQ(limit_code(with({"dispatch.zero_experts=1025"})), kExitBadInput);
-  EXPECT_EQ(limit_code(with({"dispatch.tp=2"}), &msg), kExitBadInput);
-  EXPECT_NE(msg.find("not modelled yet"), std::string::npos) << msg;
+  EXPECT_EQ(limit_code(with({"dispatch.tp=2"}), &msg), kExitBadInput);  // L = 2 here
+  EXPECT_NE(msg.find("tp = 2 needs one MoE expert per MoE rank"), std::string::npos) << msg;
   EXPECT_EQ(run_scenario("alltoallv_dispatch", with({"dispatch.copy_experts=1"})).exit_code,
             kExitBadInput);
   EXPECT_EQ(run_scenario(
@@ -267,13 +261,7 @@ TEST(V3Limits, EachIsRefusedWithExit2NamingIt) {
             kExitBadInput);
 }
 
-// --check across the V3 matrix (each run in its own process).
-void expect_check(const std::string& kernel, const std::vector<std::string>& sets) {
-  Outcome o = run_scenario(kernel, sets);
-  std::string args;
-  for (const auto& s : sets) args += s + " ";
-  EXPECT_EQ(o.exit_code, 0) << kernel << " " << args << "\n" << o.message;
-}
+// --check across the V3 matrix (each run in its own process: expect_check).
 std::vector<std::string> small(int ep, int experts, std::vector<std::string> more) {
   std::vector<std::string> v = {"ep.world_size=" + std::to_string(ep),
                                 "dispatch.experts=" + std::to_string(experts), "dispatch.bs=12",

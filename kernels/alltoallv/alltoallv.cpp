@@ -19,10 +19,11 @@ void validate(const dispatch::Attrs& a) {
     throw SimError(kExitBadInput,
                    "alltoallv_dispatch: the baseline sends to MoE experts only; "
                    "--shared-expert-ranks must be 0");
-  if (dispatch::compacts(a) || a.expert_scales || a.smooth_scales || a.elastic_world)
+  if (dispatch::compacts(a) || a.expert_scales || a.smooth_scales || a.elastic_world || a.tp != 1)
     throw SimError(kExitBadInput,
                    "alltoallv_dispatch: the baseline has none of the V3 inputs (2-D masks, special "
-                   "experts, expert or smooth scales, elastic scale-down); use the fused dispatch");
+                   "experts, expert or smooth scales, elastic scale-down, tp = 2); use the fused "
+                   "dispatch");
 }
 
 uint64_t window_needed(const dispatch::Attrs& a) {

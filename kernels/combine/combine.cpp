@@ -29,9 +29,9 @@ std::string hex16(uint16_t v) {
 }
 }  // namespace
 
-Attrs attrs_of(const Params& p, int ep, int cores) {
+Attrs attrs_of(const Params& p, int dies, int cores) {
   Attrs a;
-  a.d = dispatch::attrs_of(p, ep, cores);
+  a.d = dispatch::attrs_of(p, dies, cores);
   a.comm_quant = p.text("combine.comm_quant") == "int8";
   a.shared_expert_x = p.integer("combine.shared_expert_x") != 0;
   a.receiver = p.text("combine.receiver");
@@ -78,13 +78,13 @@ std::shared_ptr<const ConstExperts> make_const_experts(const Params& p, const At
 }
 
 std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf16, int call) {
-  const int w = a.d.ep;
+  const int w = dispatch::world_ranks(a.d);
   const bool payload = p.integer("sim.payload") != 0;
   std::vector<dispatch::RankInputs> routed(w);
   for (int r = 0; r < w; ++r) {  // the seeds of dispatch: the same routing for the same seed
     std::mt19937 rng(common::input_seed(p, r, call));
-    routed[r].ids =
-        dispatch::route(a.d, p.text("dispatch.routing"), r, rng, p.real("dispatch.special_weight"));
+    routed[r].ids = dispatch::route(a.d, p.text("dispatch.routing"), dispatch::ep_rank(a.d, r), rng,
+                                    p.real("dispatch.special_weight"));
     dispatch::generate_v3(p, a.d, r, call, routed[r]);
   }
   std::shared_ptr<const ConstExperts> consts = payload ? make_const_experts(p, a, bf16) : nullptr;
@@ -98,10 +98,12 @@ std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf
     in[r].consts = consts;
     in[r].assist = layout[r].assist_info;
     in[r].ep_send_counts = layout[r].ep_recv_counts;
+    in[r].tp_send_counts = layout[r].tp_recv_counts;
     in[r].expert_scales = make_expert_scales(p, a, rng);
     if (payload) {
       dispatch::Attrs rows = a.d;
-      rows.bs = layout[r].rows;  // random expert outputs, one per received row
+      // random expert outputs, one per received row (tp = 2: and per row of the TP peer's)
+      rows.bs = layout[r].rows + layout[r].peer_rows;
       in[r].expand_x = dispatch::random_tokens(rows, bf16, rng);
       if (a.shared_expert_x) in[r].shared_expert_x = dispatch::random_tokens(a.d, bf16, rng);
       if (a.d.copy_experts + a.d.const_experts)
@@ -111,10 +113,11 @@ std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf
   return in;
 }
 
-RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir, int rank) {
+RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir, int g) {
   RankInputs in;
+  const int rank = dispatch::ep_rank(a.d, g);
   const uint64_t rows = npos(dispatch::capacity_rows(a.d, rank)), h = npos(a.d.hidden);
-  const uint64_t bs = npos(a.d.bs), k = npos(a.d.topk);
+  const uint64_t bs = npos(a.d.bs), k = npos(a.d.topk), tp = npos(a.d.tp);
   const uint64_t l = npos(dispatch::local_experts(a.d, rank));
   const char* xdt = bf16 ? "<u2" : "<f2";
   auto load = [&](const std::string& name, const char* dt, std::vector<uint64_t> shape, auto& out) {
@@ -122,14 +125,16 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir, int ra
     out.resize(arr.bytes.size() / sizeof(out[0]));
     std::memcpy(out.data(), arr.bytes.data(), arr.bytes.size());
   };
-  load("expand_x", xdt, {rows, h}, in.expand_x);
+  load("expand_x", xdt, {tp * rows, h}, in.expand_x);
   std::vector<int32_t> assist;
   load("assist_info_for_combine", "<i4", {rows * 128}, assist);
-  load("ep_send_counts", "<i4", {npos(a.d.ep) * l}, in.ep_send_counts);
+  load("ep_send_counts", "<i4", {tp * npos(a.d.ep) * l}, in.ep_send_counts);
+  if (tp == 2) load("tp_send_counts", "<i4", {tp}, in.tp_send_counts);
   load("expert_ids", "<i4", {bs, k}, in.ids);
   load("expert_scales", "<f4", {bs, k}, in.expert_scales);
   int32_t prev = 0;
   for (size_t i = 0; i < in.ep_send_counts.size(); ++i) {
+    if (i == npos(a.d.ep) * l) prev = 0;  // tp = 2: the peer's cumulative counts start again
     if (in.ep_send_counts[i] < prev || in.ep_send_counts[i] > static_cast<int32_t>(rows))
       throw SimError(kExitBadInput, dir + "/ep_send_counts.npy: entry " + std::to_string(i) +
                                         " = " + std::to_string(in.ep_send_counts[i]) +
@@ -170,11 +175,12 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir, int ra
 Execution execute(Simulation& sim, const Attrs& a, bool bf16,
                   const std::vector<std::vector<RankInputs>>& inputs, const Knobs& knobs,
                   const common::Elastic& el) {
-  const int ranks = a.d.ep, cores = sim.cluster().config().aiv_per_die;
+  const int ranks = dispatch::world_ranks(a.d), cores = sim.cluster().config().aiv_per_die;
   const int dies = sim.cluster().dies();
   const int calls = static_cast<int>(inputs.size());
   const uint64_t h = npos(a.d.hidden), bs = npos(a.d.bs), k = npos(a.d.topk);
   locate(a, inputs[0]);  // inconsistent triples are bad input, not a deadlock
+  sim.set_tp_groups(a.d.tp);
   Execution ex;
   ex.buffer_num = effective_buffer_num(a, sim.cluster().config().core.ub_bytes);
   dispatch::map_ranks(dies, ranks, el, ex.die_of, ex.rank_of);
@@ -185,8 +191,8 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
       const RankInputs& in = inputs[c][r];
       RankBuffers& b = ex.bufs[c][r];
       const int die = ex.die_of[r];
-      uint64_t rows = npos(dispatch::capacity_rows(a.d, r));
-      b.expand_x = sim.alloc(die, "combine.expand_x", rows * h * 2);
+      uint64_t rows = npos(dispatch::capacity_rows(a.d, dispatch::ep_rank(a.d, r)));
+      b.expand_x = sim.alloc(die, "combine.expand_x", npos(a.d.tp) * rows * h * 2);
       b.assist = sim.alloc(die, "combine.assist_info_for_combine", rows * 128 * 4);
       b.send_counts = sim.alloc(die, "combine.ep_send_counts", in.ep_send_counts.size() * 4);
       b.scales = sim.alloc(die, "combine.expert_scales", bs * k * 4);
@@ -214,6 +220,7 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         b.const_v = put("const_expert_v", ce.v, n * h * 2);
       }
       if (!info.empty()) b.elastic = put("elastic_info", info, info.size() * 4);
+      if (a.d.tp == 2) b.tp_send_counts = put("tp_send_counts", in.tp_send_counts, 8);
       if (!in.expand_x.empty()) sim.write(b.expand_x, in.expand_x.data(), in.expand_x.size() * 2);
       if (!in.assist.empty()) sim.write(b.assist, in.assist.data(), in.assist.size() * 4);
       sim.write(b.send_counts, in.ep_send_counts.data(), in.ep_send_counts.size() * 4);
@@ -246,6 +253,7 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
         args.const_alpha2 = common::gm_arg(b.alpha2);
         args.const_v = common::gm_arg(b.const_v);
         args.elastic_info = common::gm_arg(b.elastic);
+        args.tp_send_counts = common::gm_arg(b.tp_send_counts);
         args.buffer_num = ex.buffer_num;
         args.window_flip = knobs.window_flip;
         args.active_tokens = inputs[c][rank].active_tokens(a);
@@ -262,7 +270,7 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
 
 void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs>& first_call,
                  const Execution& ex, int calls) {
-  const int ranks = a.d.ep, cores = a.d.cores;
+  const int ranks = dispatch::world_ranks(a.d), cores = a.d.cores;
   const uint64_t msg = align_up(2ull * a.d.hidden, 512);
   nlohmann::json bw = nlohmann::json::array(), send = nlohmann::json::array(),
                  recv = nlohmann::json::array(), wait = nlohmann::json::array();
@@ -315,11 +323,13 @@ std::string compare(const Attrs& a, const std::vector<uint16_t>& want, Simulatio
 
 void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, const RankBuffers& b,
           int rank, const std::string& dir) {
-  const uint64_t bs = npos(a.d.bs), h = npos(a.d.hidden), k = npos(a.d.topk);
-  const uint64_t rows = npos(dispatch::capacity_rows(a.d, rank));
+  const uint64_t bs = npos(a.d.bs), h = npos(a.d.hidden), k = npos(a.d.topk), tp = npos(a.d.tp);
+  const uint64_t rows = npos(dispatch::capacity_rows(a.d, dispatch::ep_rank(a.d, rank)));
   const char* xdt = bf16 ? "<u2" : "<f2";
-  npy::write(dir + "/expand_x.npy", xdt, {rows, h},
-             common::read_vec<uint8_t>(sim, b.expand_x, rows * h * 2).data());
+  npy::write(dir + "/expand_x.npy", xdt, {tp * rows, h},
+             common::read_vec<uint8_t>(sim, b.expand_x, tp * rows * h * 2).data());
+  if (b.tp_send_counts)
+    npy::write(dir + "/tp_send_counts.npy", "<i4", {tp}, in.tp_send_counts.data());
   npy::write(dir + "/assist_info_for_combine.npy", "<i4", {rows * 128},
              common::read_vec<uint8_t>(sim, b.assist, rows * 128 * 4).data());
   npy::write(dir + "/ep_send_counts.npy", "<i4", {in.ep_send_counts.size()},
@@ -388,7 +398,7 @@ std::string check(const Attrs& a, bool bf16, const std::vector<std::vector<RankI
                   Simulation& sim, const Execution& ex) {
   for (size_t c = 0; c < inputs.size(); ++c) {
     std::vector<std::vector<uint16_t>> want = golden(a, bf16, inputs[c]);
-    for (int r = 0; r < a.d.ep; ++r) {
+    for (int r = 0; r < dispatch::world_ranks(a.d); ++r) {
       std::string diff = compare(a, want[r], sim, ex.bufs[c][r], r, static_cast<int>(c),
                                  inputs[c][r].active_tokens(a));
       if (!diff.empty()) return diff;
@@ -433,7 +443,7 @@ void declare(Params& p) {
 }
 
 int dies(const Params& p) {
-  return ep_ranks(p, 16);
+  return ep_ranks(p, 16) * static_cast<int>(p.integer("dispatch.tp"));
 }
 
 class CombineRun : public KernelRun {
@@ -445,6 +455,9 @@ class CombineRun : public KernelRun {
     combine::validate(a_);
     require_window(p, "combine", 2 * dispatch::combine_area_bytes(a_.d),
                    "2 x (K + shared) x BS x Align512(2H)");
+    if (a_.d.tp == 2)
+      require_window(p, "combine (TP window)", dispatch::tp_window_needed(a_.d),
+                     "2 x (A x Align512(Align32(2H) + 32 + 12) + A x Align512(2H))");
     el_ = dispatch::plan_elastic(p, a_.d);  // a_.d: the new EP group's attributes
     dispatch::check_routing(p, a_.d);
     knobs_.delay_rank = static_cast<int>(p.integer("combine.delay_rank"));
@@ -463,8 +476,8 @@ class CombineRun : public KernelRun {
         inputs_.push_back(combine::generate_inputs(p_, a_, bf16_, c));
         continue;
       }
-      std::vector<combine::RankInputs> in(a_.d.ep);
-      for (int r = 0; r < a_.d.ep; ++r) {
+      std::vector<combine::RankInputs> in(dispatch::world_ranks(a_.d));
+      for (int r = 0; r < dispatch::world_ranks(a_.d); ++r) {
         in[r] = combine::read_inputs(a_, bf16_,
                                      input_dir + "/rank" + std::to_string(el_.physical(r)), r);
         if (!payload) in[r].expand_x.clear(), in[r].shared_expert_x.clear();
@@ -484,7 +497,7 @@ class CombineRun : public KernelRun {
   }
   void dump(Simulation& sim, const std::string& dir) override {
     for (int c = 0; c < kCalls; ++c)
-      for (int r = 0; r < a_.d.ep; ++r)
+      for (int r = 0; r < dispatch::world_ranks(a_.d); ++r)
         combine::dump(sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
                       common::dump_dir(dir, kCalls, c, "rank" + std::to_string(el_.physical(r))));
   }
@@ -496,7 +509,7 @@ class CombineRun : public KernelRun {
   std::string checked(bool payload) const override {
     if (!payload) return "not checked (timing-only run: sim.payload = 0 moves no hidden states)";
     return "x_out of every rank matches the golden reference (" + std::to_string(a_.d.ep) +
-           " ranks, " + std::to_string(kCalls) + " call(s))";
+           " ranks" + (a_.d.tp == 2 ? " x TP 2" : "") + ", " + std::to_string(kCalls) + " call(s))";
   }
 
  private:

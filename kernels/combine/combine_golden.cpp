@@ -70,7 +70,8 @@ std::vector<uint16_t> const_expert(const ConstExperts& c, int i, const uint16_t*
   return out;
 }
 
-std::vector<std::vector<Origin>> locate(const Attrs& a, const std::vector<RankInputs>& in) {
+namespace {
+std::vector<std::vector<Origin>> locate_group(const Attrs& a, const std::vector<RankInputs>& in) {
   const int w = a.d.ep, slots = slots_per_token(a.d);
   std::vector<std::vector<Origin>> where(w);
   for (int r = 0; r < w; ++r)
@@ -104,6 +105,55 @@ std::vector<std::vector<Origin>> locate(const Attrs& a, const std::vector<RankIn
             std::to_string(i % slots) + " is computed by no rank (no triple names it)");
   return where;
 }
+}  // namespace
+
+uint16_t tp_add(uint16_t own, uint16_t peer, bool is_bf16) {
+  if (is_bf16) return narrow(widen(own, true) + widen(peer, true), true);  // fp32 add, RINT
+  return AscendC::to_half(static_cast<double>(widen(own, false)) + widen(peer, false),
+                          RoundMode::CAST_RINT)
+      .bits;  // fp16: a native add, one rounding
+}
+
+std::vector<RankInputs> tp_group(const Attrs& a, bool is_bf16, const std::vector<RankInputs>& in,
+                                 int tp, bool sums) {
+  const uint64_t h = static_cast<uint64_t>(a.d.hidden);
+  std::vector<RankInputs> group;
+  for (int e = 0; e < a.d.ep; ++e) {
+    const int g = e * 2 + tp;
+    const RankInputs &own = in[g], &peer = in[g ^ 1];
+    const std::string at = "rank " + std::to_string(g) + ", tp_send_counts ";
+    if (own.tp_send_counts.size() != 2 || peer.tp_send_counts.size() != 2)
+      bad(at + "missing (tp = 2 needs them on every rank)");
+    const int n = own.rows_to_send(), peer_n = peer.rows_to_send();
+    if (own.tp_send_counts[tp] != n || own.tp_send_counts[1 - tp] != peer_n ||
+        peer.tp_send_counts[tp] != n)
+      bad(at + "{" + std::to_string(own.tp_send_counts[0]) + ", " +
+          std::to_string(own.tp_send_counts[1]) + "} disagree with the rows the ranks send (" +
+          std::to_string(tp ? peer_n : n) + ", " + std::to_string(tp ? n : peer_n) + ")");
+    RankInputs r = own;
+    r.tp_send_counts.clear();
+    r.ep_send_counts.resize(own.ep_send_counts.size() / 2);
+    r.expand_x.clear();
+    if (sums && !own.expand_x.empty()) {
+      r.expand_x.resize(static_cast<size_t>(n) * h);
+      const uint16_t* partial = &peer.expand_x[static_cast<size_t>(peer_n) * h];
+      for (size_t i = 0; i < r.expand_x.size(); ++i)
+        r.expand_x[i] = tp_add(own.expand_x[i], partial[i], is_bf16);
+    }
+    group.push_back(std::move(r));
+  }
+  return group;
+}
+
+std::vector<std::vector<Origin>> locate(const Attrs& a, const std::vector<RankInputs>& in) {
+  if (a.d.tp == 1) return locate_group(a, in);
+  std::vector<std::vector<Origin>> where(in.size());
+  for (int t = 0; t < 2; ++t) {
+    std::vector<std::vector<Origin>> w = locate_group(a, tp_group(a, false, in, t, false));
+    for (int e = 0; e < a.d.ep; ++e) where[static_cast<size_t>(e) * 2 + t] = std::move(w[e]);
+  }
+  return where;
+}
 
 void comm_quantize(const uint16_t* x, int hidden, bool is_bf16, int8_t* q, uint16_t* scales) {
   const int padded = static_cast<int>(align_up(static_cast<uint64_t>(hidden), 16));
@@ -130,10 +180,11 @@ void comm_dequantize(const int8_t* q, const uint16_t* scales, int hidden, bool i
   }
 }
 
-std::vector<std::vector<uint16_t>> golden(const Attrs& a, bool is_bf16,
-                                          const std::vector<RankInputs>& in) {
+namespace {
+std::vector<std::vector<uint16_t>> golden_group(const Attrs& a, bool is_bf16,
+                                                const std::vector<RankInputs>& in) {
   const int w = a.d.ep, h = a.d.hidden, k_top = a.d.topk, slots = slots_per_token(a.d);
-  std::vector<std::vector<Origin>> where = locate(a, in);
+  std::vector<std::vector<Origin>> where = locate_group(a, in);
   std::vector<std::vector<uint16_t>> out(w);
   std::vector<int8_t> q(align_up(h, 16));
   std::vector<uint16_t> scales(align_up(h, 16) / 8), row(h);
@@ -182,6 +233,19 @@ std::vector<std::vector<uint16_t>> golden(const Attrs& a, bool is_bf16,
           acc[i] += widen(in[r].shared_expert_x[static_cast<size_t>(t) * h + i], is_bf16);
       for (int i = 0; i < h; ++i) out[r][static_cast<size_t>(t) * h + i] = narrow(acc[i], is_bf16);
     }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<uint16_t>> golden(const Attrs& a, bool is_bf16,
+                                          const std::vector<RankInputs>& in) {
+  if (a.d.tp == 1) return golden_group(a, is_bf16, in);
+  std::vector<std::vector<uint16_t>> out(in.size());
+  for (int t = 0; t < 2; ++t) {
+    std::vector<std::vector<uint16_t>> o = golden_group(a, is_bf16, tp_group(a, is_bf16, in, t));
+    for (int e = 0; e < a.d.ep; ++e) out[static_cast<size_t>(e) * 2 + t] = std::move(o[e]);
   }
   return out;
 }

@@ -28,7 +28,8 @@ void softmax_gates(const ConstExperts& c, int i, const uint16_t* x, int hidden, 
 struct RankInputs {
   std::vector<uint16_t> expand_x;         // (rows, H) expert outputs, raw bf16/fp16 bits
   std::vector<int32_t> assist;            // (3 x rows) triples (srcRank, token, k)
-  std::vector<int32_t> ep_send_counts;    // (W x L) cumulative: the last is the rows to send
+  std::vector<int32_t> ep_send_counts;    // (tp x W x L) cumulative: the own W x L, then the peer's
+  std::vector<int32_t> tp_send_counts;    // tp = 2: (2,) dispatch's tpRecvCounts, by TP rank
   std::vector<int32_t> ids;               // (BS, K) expert ids of this rank's tokens
   std::vector<float> expert_scales;       // (BS, K) weights
   std::vector<uint16_t> shared_expert_x;  // (BS, H) or empty
@@ -44,7 +45,11 @@ struct RankInputs {
   // expert's whose flag is set (the slots the window fills).
   bool takes_part(const Attrs& a, int t) const;
   bool receives(const Attrs& a, int t, int k) const;
-  int rows_to_send() const { return ep_send_counts.empty() ? 0 : ep_send_counts.back(); }
+  // The own rows: the last of the own W x L counts (tp = 2: expandX holds the peer's after them).
+  int rows_to_send() const {
+    if (ep_send_counts.empty()) return 0;
+    return ep_send_counts[ep_send_counts.size() / (tp_send_counts.empty() ? 1 : 2) - 1];
+  }
 };
 
 // Where each (source rank, token, k) of an active token was computed: rank and expandX row.
@@ -53,7 +58,18 @@ struct RankInputs {
 struct Origin {
   int rank = -1, row = -1;
 };
+// With tp = 2, `in` holds every host rank (EP x TP) and each EP group is located apart.
 std::vector<std::vector<Origin>> locate(const Attrs& a, const std::vector<RankInputs>& in);
+
+// tp = 2 (kernels.md 2.4): the inputs of EP group `tp` (its EP ranks in order) as a tp = 1 combine
+// sees them after the ReduceScatterV: each own row i is CustomAdd(own row i, the TP peer's row
+// nSend_peer + i) (bf16: fp32 add, RINT; fp16: one rounding of the exact sum), counts the own
+// ones. Throws SimError(kExitBadInput) when tp_send_counts disagree with the peers' rows.
+// `sums` false: the rows are left out (for locate).
+std::vector<RankInputs> tp_group(const Attrs& a, bool is_bf16, const std::vector<RankInputs>& in,
+                                 int tp, bool sums = true);
+// One element of that sum.
+uint16_t tp_add(uint16_t own, uint16_t peer, bool is_bf16);
 
 // Communication quantization of one row (2.5): int8 values and one XType scale per block of 8,
 // as the sender computes them; and the receiver's dequantized XType row.
@@ -65,7 +81,8 @@ void comm_dequantize(const int8_t* q, const uint16_t* scales, int hidden, bool i
 std::vector<uint16_t> const_expert(const ConstExperts& c, int i, const uint16_t* x, int hidden,
                                    bool is_bf16);
 
-// x_out (active tokens x H raw bits) of every rank; rows of tokens that take no part stay 0.
+// x_out (active tokens x H raw bits) of every rank (tp = 2: every host rank, each EP group's
+// combine after its ReduceScatterV); rows of tokens that take no part stay 0.
 std::vector<std::vector<uint16_t>> golden(const Attrs& a, bool is_bf16,
                                           const std::vector<RankInputs>& in);
 

@@ -20,6 +20,7 @@ constexpr uint32_t kScaleSalt = 0x5bd1e995u;
 struct RankBuffers {  // GM addresses of one rank's tensors for one call (0: not given)
   uint64_t expand_x, assist, send_counts, scales, shared_x, x_out;
   uint64_t ids, mask, ori_x, alpha1, alpha2, const_v, elastic;  // V3
+  uint64_t tp_send_counts;                                      // tp = 2
 };
 
 struct Knobs {
@@ -37,8 +38,8 @@ struct Execution {
   std::vector<int> die_of, rank_of;  // as dispatch's: a rank's die, a die's rank (-1: dead)
 };
 
-// The attributes: the dispatch.* workload plus combine.*.
-Attrs attrs_of(const Params& p, int ep, int cores);
+// The attributes: the dispatch.* workload plus combine.*; `dies` the ranks it runs on (EP x TP).
+Attrs attrs_of(const Params& p, int dies, int cores);
 // Generated inputs of one call: the routing of dispatch.* (same seeds as dispatch), the rows and
 // triples dispatch would produce for it, random expert outputs, weights and sharedExpertX.
 std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf16, int call);

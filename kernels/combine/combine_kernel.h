@@ -14,8 +14,14 @@
 //                   whichever is ready ([NEW]). Then the flags are cleared and the token combined
 //                   in fp32: weighted MoE slots, unweighted shared slots, unweighted
 //                   sharedExpertX, cast (RINT) to the token dtype and written to xOut.
+// TP = 2 ([OLD] ReduceScatterV, kernels.md 2.4), before the send: expandX rows [nSend, nSend +
+// tpSendCounts[peer]) (this rank's partial results for the TP peer's rows) go to the peer's TP
+// window, split over the cores as the peer splits its own rows; each core hands its peer core a
+// flag and waits for the peer's; then every row sent is the own row plus the peer's partial row
+// (bf16: fp32 add, RINT; fp16: a native add), so TP partial sums are added before the EP return.
 #pragma once
 
+#include <type_traits>
 #include <vector>
 
 #include "kernels/combine/combine_tiling.h"
@@ -42,6 +48,7 @@ struct DeviceArgs {
   GM_ADDR expert_ids = nullptr, x_active_mask = nullptr, ori_x = nullptr;
   GM_ADDR const_alpha1 = nullptr, const_alpha2 = nullptr, const_v = nullptr;
   GM_ADDR elastic_info = nullptr;
+  GM_ADDR tp_send_counts = nullptr;  // (2,) int32: attrs.d.tp = 2
 };
 
 template <class T>
@@ -65,6 +72,12 @@ class KernelCombine {
       }
     }
     rank_ = table_.NewRank(die_);
+    if (d.tp == 2) {
+      tp_rank_ = static_cast<int>(GetRankId(COMM_TP_IDX));
+      GlobalTensor<int32_t> tp_counts;
+      tp_counts.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.tp_send_counts), 2);
+      peer_rows_ = tp_counts.GetValue(static_cast<uint64_t>(1 - tp_rank_));
+    }
     v3_ = per_token_slots(g_.attrs);
     h_ = static_cast<uint32_t>(d.hidden);
     slots_ = slots_per_token(d);
@@ -72,7 +85,7 @@ class KernelCombine {
     wire_ = static_cast<uint32_t>(wire_bytes(g_.attrs));
     nblk_ = static_cast<uint32_t>(align_up(h_, 16) / 8);
     uint64_t rows = static_cast<uint64_t>(dispatch::capacity_rows(d, rank_));
-    expandGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.expand_x), rows * h_);
+    expandGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.expand_x), d.tp * rows * h_);
     assistGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.assist_info), rows * 128);
     int blocks =
         dispatch::is_shared_rank(d, rank_) ? d.ep : d.ep * dispatch::local_experts(d, rank_);
@@ -133,6 +146,7 @@ class KernelCombine {
     Stamp(0);
     data_state_ = common::FlipWinState(kStateWordBase, g_.window_flip);
     common::StallPs(g_.stall_before_send_ps);
+    if (g_.attrs.d.tp == 2) ReduceScatterV();
     Send();
     Stamp(1);
     Receive();
@@ -153,6 +167,8 @@ class KernelCombine {
   static constexpr uint32_t kIds = 9344;        // V3: a token's K ids (up to 16 int32)
   static constexpr uint32_t kMask = 9408;       // its K 2-D flags
   static constexpr uint32_t kAlpha = 9440;      // a const expert's alpha1 and alpha2 (32 B each)
+  static constexpr uint32_t kTpFlag = 9504;     // TP: the handshake block sent ({1, 0, ...})
+  static constexpr uint32_t kTpPoll = 9536;     // TP: the own handshake block, polled
 
   void Stamp(int i) const { stamps_.Stamp(i); }
 
@@ -191,7 +207,9 @@ class KernelCombine {
   void SendRow(int64_t row, int dst, int t, int k) {
     GlobalTensor<uint8_t> slot;
     slot.SetGlobalBuffer(DataSlot(dst, t, k), wire_);
-    if (g_.attrs.comm_quant) {
+    if (g_.attrs.d.tp == 2) {
+      SendSummedRow(row, slot);
+    } else if (g_.attrs.comm_quant) {
       LocalTensor<T> in = rowQue_.AllocTensor<T>();
       {
         PayloadScope payload;
@@ -226,6 +244,98 @@ class KernelCombine {
     }
     pending_.push_back({dst, t, k});
     if (static_cast<int>(pending_.size()) >= g_.attrs.rows_per_barrier) FlushFlags();
+  }
+
+  // ---- TP = 2: ReduceScatterV (kernels.md 2.4)
+  // Row i of TP rank `tp`'s TP window (combine's area, this call's half) and its handshake block
+  // of this core.
+  GM_ADDR TpRow(int tp, int64_t i) const {
+    return GetWindAddrByRankId(static_cast<uint32_t>(tp), COMM_TP_IDX) +
+           data_state_ * (GetWindSize() / 2) + dispatch::tp_combine_offset(g_.attrs.d, rank_) +
+           static_cast<uint64_t>(i) * slot_bytes_;
+  }
+  GM_ADDR TpFlag(int tp) const {
+    return GetWindStateAddrByRankId(static_cast<uint32_t>(tp), COMM_TP_IDX) +
+           data_state_ * dispatch::kStatusHalf + dispatch::kTpCombineFlags + core_ * 512ull;
+  }
+
+  // This core's share of the partial rows for the peer (the split the peer's core of the same
+  // number sends its own rows with) to the peer's TP window, through two halves of acc_; once
+  // they have landed, the handshake: int 1 to the peer core's block, spin on the own, clear it.
+  void ReduceScatterV() {
+    const int peer = 1 - tp_rank_;
+    const uint32_t bytes = h_ * static_cast<uint32_t>(sizeof(T));
+    auto [begin, end] = split_to_core(peer_rows_, cores_, core_);
+    LocalTensor<uint8_t> stage = acc_.Get<uint8_t>();
+    const uint32_t half = static_cast<uint32_t>(align_up(bytes, 32));
+    bool used[2] = {false, false};
+    for (int64_t i = begin; i < end; ++i) {
+      const int b = static_cast<int>((i - begin) % 2);
+      if (used[b]) WaitFlag<HardEvent::MTE3_MTE2>(4 + b);
+      GlobalTensor<uint8_t> to;
+      to.SetGlobalBuffer(TpRow(peer, i), bytes);
+      GlobalTensor<uint8_t> from;
+      from.SetGlobalBuffer(g_.expand_x + static_cast<uint64_t>(send_rows_ + i) * bytes, bytes);
+      PayloadScope payload;
+      DataCopyPad(stage[b * half], from, DataCopyExtParams{1, bytes, 0, 0, 0});
+      SetFlag<HardEvent::MTE2_MTE3>(4 + b);
+      WaitFlag<HardEvent::MTE2_MTE3>(4 + b);
+      DataCopyPad(to, stage[b * half], DataCopyExtParams{1, bytes, 0, 0, 0});
+      SetFlag<HardEvent::MTE3_MTE2>(4 + b);
+      used[b] = true;
+    }
+    for (int b = 0; b < 2; ++b)
+      if (used[b]) WaitFlag<HardEvent::MTE3_MTE2>(4 + b);
+    LocalTensor<int32_t> flag = small_.Get<int32_t>()[kTpFlag / 4];
+    for (uint32_t w = 0; w < 8; ++w) flag.SetValue(w, w == 0 ? 1 : 0);
+    PipeBarrier<PIPE_ALL>();  // every partial row has landed before the flag
+    SetFlag<HardEvent::S_MTE3>(0);
+    WaitFlag<HardEvent::S_MTE3>(0);
+    GlobalTensor<int32_t> peer_flag, own_flag;
+    peer_flag.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(TpFlag(peer)), 8);
+    own_flag.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(TpFlag(tp_rank_)), 8);
+    DataCopy(peer_flag, flag, 8);
+    LocalTensor<int32_t> got = small_.Get<int32_t>()[kTpPoll / 4];
+    for (;;) {
+      DataCopy(got, own_flag, 8);
+      SetFlag<HardEvent::MTE2_S>(0);
+      WaitFlag<HardEvent::MTE2_S>(0);
+      if (got.GetValue(0) == 1) break;
+    }
+    DataCopy(own_flag, small_.Get<int32_t>()[kZeros / 4], 8);  // cleared for this half's next use
+  }
+
+  // An own row plus the peer's partial row (from the own TP window, row `row`): both come in one
+  // buffer, the VECTOR adds them (bf16: widened to fp32, added, RINT; fp16: a native add), and
+  // the sum leaves for the EP destination's slot.
+  void SendSummedRow(int64_t row, const GlobalTensor<uint8_t>& slot) {
+    const uint32_t bytes = h_ * static_cast<uint32_t>(sizeof(T));
+    const uint32_t second = static_cast<uint32_t>(align_up(bytes, 32) / sizeof(T));
+    GlobalTensor<T> partial;
+    partial.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(TpRow(tp_rank_, row)), h_);
+    PayloadScope payload;
+    LocalTensor<T> in = rowQue_.AllocTensor<T>();
+    DataCopyPad(in, expandGm_[static_cast<uint64_t>(row) * h_],
+                DataCopyExtParams{1, bytes, 0, 0, 0});
+    DataCopyPad(in[second], partial, DataCopyExtParams{1, bytes, 0, 0, 0});
+    rowQue_.EnQue(in);
+    in = rowQue_.DeQue<T>();
+    LocalTensor<T> out = outQue_.AllocTensor<T>();
+    if constexpr (std::is_same_v<T, half>) {
+      Add(out, in, in[second], h_);
+    } else {
+      LocalTensor<float> a = acc_.Get<float>(), b = tmp_.Get<float>();
+      Cast(a, in, RoundMode::CAST_NONE, h_);
+      Cast(b, in[second], RoundMode::CAST_NONE, h_);
+      Add(a, a, b, h_);
+      Cast(out, a, RoundMode::CAST_RINT, h_);
+    }
+    rowQue_.FreeTensor(in);
+    outQue_.EnQue(out);
+    out = outQue_.DeQue<T>();
+    DataCopyPad(slot, out.template ReinterpretCast<uint8_t>(),
+                DataCopyExtParams{1, wire_, 0, 0, 0});
+    outQue_.FreeTensor(out);
   }
 
   // Every row before the barrier has landed in its window before its flag is written.
@@ -476,6 +586,7 @@ class KernelCombine {
   uint32_t h_ = 0, wire_ = 0, nblk_ = 0;
   uint64_t slot_bytes_ = 0;
   int64_t send_rows_ = 0;
+  int tp_rank_ = 0, peer_rows_ = 0;  // tp = 2: this die's TP rank, the rows it sums for the peer
   std::vector<Pending> pending_;
   TPipe pipe_;
   TQue<TPosition::VECIN, 1> rowQue_;

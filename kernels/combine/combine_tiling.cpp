@@ -52,6 +52,10 @@ void validate(const Attrs& a) {
                    "combine: shared_expert_x is allowed only without shared-expert ranks "
                    "(--shared-expert-ranks 0), as the operator document says");
   receivers().find(a.receiver);  // an unknown name: the registered ones
+  if (a.d.tp == 2 && a.comm_quant)
+    throw SimError(kExitBadInput,
+                   "combine: communication quantization (--comm-quant int8, commQuantMode 2) is "
+                   "tp < 2 only (kernels.md 2.5); with dispatch.tp = 2 use --comm-quant none");
   if (a.rows_per_barrier < 1 || a.rows_per_barrier > 64)
     throw SimError(kExitBadInput, "combine.rows_per_barrier = " +
                                       std::to_string(a.rows_per_barrier) + " is outside [1, 64]");
@@ -90,7 +94,10 @@ UbPlan ub_plan(const Attrs& a) {
   UbPlan p{};
   p.row = static_cast<uint32_t>(align_up(std::max<uint64_t>(2ull * h, wire_bytes(a)), 32));
   p.out = p.row;
-  p.bind = a.comm_quant ? 0 : p.row;  // unquantized sends pass rows straight through
+  // Unquantized sends pass rows straight through; with tp = 2 a row comes in with the TP peer's
+  // partial row (one buffer of two rows), is added on VECTOR and leaves from the out queue.
+  p.bind = a.comm_quant || a.d.tp == 2 ? 0 : p.row;
+  if (a.d.tp == 2) p.row *= 2;
   p.acc = 4 * h;
   p.tmp = static_cast<uint32_t>(4 * align_up(h, 16));  // zero-padded to whole pairs of blocks
   p.bcast = a.comm_quant ? static_cast<uint32_t>(4 * align_up(h, 64)) : 0;  // whole repeats

@@ -90,8 +90,9 @@ void declare(Params& p) {
                       "quantization, per destination expert",
                       v3));
   p.declare(int_param("dispatch.tp", "ranks", "1", 1, 2,
-                      "tpWorldSize: 1, or 2 ([OLD] AllGatherV / ReduceScatterV): not modelled yet, "
-                      "refused with exit 2",
+                      "tpWorldSize: 1, or 2 ([OLD]: EP x 2 dies, TP peers the two dies of a chip; "
+                      "dispatch ends with an AllGatherV, combine starts with a ReduceScatterV; "
+                      "needs L = 1)",
                       v3));
   p.declare(text_param("fault.dead_ranks", "",
                        "dead ranks, e.g. 5,17 or 4-6: their dies run nothing; without "
@@ -108,16 +109,17 @@ void declare(Params& p) {
 }
 
 int dies(const Params& p) {
-  return ep_ranks(p, 16);
+  return ep_ranks(p, 16) * static_cast<int>(p.integer("dispatch.tp"));
 }
 
 }  // namespace
 
 namespace dispatch {
 
-Attrs attrs_of(const Params& p, int ep, int cores) {
+Attrs attrs_of(const Params& p, int dies, int cores) {
   Attrs a;
-  a.ep = ep;
+  a.tp = static_cast<int>(p.integer("dispatch.tp"));
+  a.ep = dies / a.tp;
   a.bs = static_cast<int>(p.integer("dispatch.bs"));
   a.hidden = static_cast<int>(p.integer("dispatch.hidden"));
   a.topk = static_cast<int>(p.integer("dispatch.topk"));
@@ -147,13 +149,15 @@ common::Elastic plan_elastic(const Params& p, Attrs& a) {
   el.world0 = el.world = a.ep;
   el.shared_ranks = el.shared_ranks0 = a.shared_expert_ranks;
   el.experts = el.experts0 = a.experts;
-  if (p.integer("dispatch.tp") == 2)
-    throw SimError(kExitBadInput,
-                   "dispatch.tp = 2: the TP domain ([OLD] dispatch AllGatherV and combine "
-                   "ReduceScatterV, kernels.md 1.4 step 8 and 2.4) is not modelled yet; the "
-                   "reference also forbids it with elastic scale-down (tp = 1 only) and with "
-                   "communication quantization (commQuantMode 2: tp < 2 only)");
   const std::string dead = p.text("fault.dead_ranks");
+  if (a.tp == 2 && p.integer("fault.scale_down") != 0)
+    throw SimError(kExitBadInput,
+                   "fault.scale_down = 1 with dispatch.tp = 2: elastic scale-down is tp = 1 only "
+                   "(seed 001: 动态缩容功能不支持在TP并行场景下使能; kernels.md 1.7)");
+  if (a.tp == 2 && !dead.empty())
+    throw SimError(kExitBadInput,
+                   "fault.dead_ranks with dispatch.tp = 2: dead ranks are modelled with tp = 1 "
+                   "only (the reference's scale-down, their remedy, is tp = 1 only)");
   if (dead == "all")
     throw SimError(kExitBadInput, "fault.dead_ranks = 'all': name the dead ranks (5,17 or 4-6)");
   if (!dead.empty())
@@ -372,8 +376,10 @@ std::string rank_leaf(const Execution& ex, int rank) {
 // defines are meaningful).
 void dump(Simulation& sim, const Attrs& a, bool bf16, const dispatch::RankInputs& in,
           const dispatch::RankBuffers& b, int rank, const std::string& dir) {
-  uint64_t bs = a.bs, h = a.hidden, rows = dispatch::capacity_rows(a, rank);
-  uint64_t l = dispatch::local_experts(a, rank);
+  // With tp = 2 expandX and dynamicScales have tp x A rows and epRecvCounts tp x W x L entries.
+  const int er = ep_rank(a, rank);
+  uint64_t bs = a.bs, h = a.hidden, rows = dispatch::capacity_rows(a, er), tp = a.tp;
+  uint64_t l = dispatch::local_experts(a, er);
   npy::write(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h},
              common::read_vec<uint8_t>(sim, b.x, bs * h * 2).data());
   npy::write(dir + "/expert_ids.npy", "<i4", {bs, static_cast<uint64_t>(a.topk)}, in.ids.data());
@@ -397,23 +403,27 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const dispatch::RankInputs
     npy::write(dir + "/elastic_info.npy", "<i4", {n},
                common::read_vec<uint8_t>(sim, b.elastic, n * 4).data());
   }
-  npy::write(dir + "/expand_x.npy", a.quant ? "|i1" : (bf16 ? "<u2" : "<f2"), {rows, h},
-             common::read_vec<uint8_t>(sim, b.expand_x, rows * dispatch::out_row_bytes(a)).data());
+  npy::write(
+      dir + "/expand_x.npy", a.quant ? "|i1" : (bf16 ? "<u2" : "<f2"), {tp * rows, h},
+      common::read_vec<uint8_t>(sim, b.expand_x, tp * rows * dispatch::out_row_bytes(a)).data());
   if (a.quant)
-    npy::write(dir + "/dynamic_scales.npy", "<f4", {rows},
-               common::read_vec<uint8_t>(sim, b.scales, rows * 4).data());
+    npy::write(dir + "/dynamic_scales.npy", "<f4", {tp * rows},
+               common::read_vec<uint8_t>(sim, b.scales, tp * rows * 4).data());
   npy::write(dir + "/assist_info_for_combine.npy", "<i4", {rows * 128},
              common::read_vec<uint8_t>(sim, b.assist, rows * 128 * 4).data());
   npy::write(dir + "/expert_token_nums.npy", "<i8", {l},
              common::read_vec<uint8_t>(sim, b.token_nums, l * 8).data());
-  npy::write(dir + "/ep_recv_counts.npy", "<i4", {static_cast<uint64_t>(a.ep) * l},
-             common::read_vec<uint8_t>(sim, b.recv_counts, a.ep * l * 4).data());
+  npy::write(dir + "/ep_recv_counts.npy", "<i4", {tp * a.ep * l},
+             common::read_vec<uint8_t>(sim, b.recv_counts, tp * a.ep * l * 4).data());
+  if (b.tp_recv_counts)
+    npy::write(dir + "/tp_recv_counts.npy", "<i4", {tp},
+               common::read_vec<uint8_t>(sim, b.tp_recv_counts, tp * 4).data());
 }
 
 std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a, bool bf16,
                                                  int calls, const common::Elastic& el) {
   const bool payload = p.integer("sim.payload") != 0;
-  std::vector<std::vector<RankInputs>> inputs(calls, std::vector<RankInputs>(a.ep));
+  std::vector<std::vector<RankInputs>> inputs(calls, std::vector<RankInputs>(world_ranks(a)));
   const std::string routing = p.text("dispatch.routing"), input_dir = p.text("run.input_dir");
   const double special_weight = p.real("dispatch.special_weight");
   // The smooth scales are weights of the model: one table, the same on every rank and call.
@@ -427,14 +437,14 @@ std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a
     smooth = table;
   }
   for (int c = 0; c < calls; ++c)
-    for (int r = 0; r < a.ep; ++r) {
+    for (int r = 0; r < world_ranks(a); ++r) {
       if (!input_dir.empty()) {
         inputs[c][r] = read_inputs(a, bf16, input_dir + "/rank" + std::to_string(el.physical(r)));
         if (!payload) inputs[c][r].x.clear(), inputs[c][r].smooth.reset();
         continue;
       }
       std::mt19937 rng(common::input_seed(p, r, c));
-      inputs[c][r].ids = route(a, routing, r, rng, special_weight);
+      inputs[c][r].ids = route(a, routing, ep_rank(a, r), rng, special_weight);
       if (payload) inputs[c][r].x = random_tokens(a, bf16, rng);  // timing-only: no hidden states
       generate_v3(p, a, r, c, inputs[c][r]);
       inputs[c][r].smooth = smooth;
@@ -444,7 +454,7 @@ std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a
 
 void add_figures(KernelRecord& rec, const Attrs& a, const std::vector<RankInputs>& first_call,
                  const Execution& ex, int calls, const PhaseNames& names) {
-  const int ranks = a.ep, cores = a.cores;
+  const int ranks = world_ranks(a), cores = a.cores;
   uint64_t msg = record_bytes(a);
   nlohmann::json bw = nlohmann::json::array(), phase = nlohmann::json::object();
   for (int i = 0; i < 4; ++i) phase[names[i]] = nlohmann::json::array();
@@ -476,6 +486,9 @@ void require_dispatch_window(const Params& p, const Attrs& a, const std::string&
   require_window(
       p, kernel, window_needed(a),
       "2 x (L x BS x W x Align512(Align32(2H) + 64) + (K + shared) x BS x Align512(2H))");
+  if (a.tp == 2)  // HCCL_BUFFSIZE is per communicator: the TP group's window holds this
+    require_window(p, kernel + " (TP window)", tp_window_needed(a),
+                   "2 x (A x Align512(Align32(2H) + 32 + 12) + A x Align512(2H))");
 }
 
 void check_routing(const Params& p, const Attrs& a) {
@@ -485,10 +498,19 @@ void check_routing(const Params& p, const Attrs& a) {
 
 std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, const RankBuffers& b,
                     int rank, int call, bool payload) {
-  int rows = want.rows, l = dispatch::local_experts(a, rank);
+  // rows: the own received ones (triples, expand scales); all: with the TP peer's after them.
+  const int rows = want.rows, all = want.rows + want.peer_rows;
+  const int l = dispatch::local_experts(a, ep_rank(a, rank));
   uint64_t row_bytes = dispatch::out_row_bytes(a);
   std::string where = "call " + std::to_string(call) + ", rank " + std::to_string(rank);
-  auto recv = read_vec<int32_t>(sim, b.recv_counts, static_cast<size_t>(a.ep) * l);
+  if (a.tp == 2) {
+    auto tp = read_vec<int32_t>(sim, b.tp_recv_counts, 2);
+    for (size_t i = 0; i < 2; ++i)
+      if (tp[i] != want.tp_recv_counts[i])
+        return "tensor tp_recv_counts, " + where + ", row " + std::to_string(i) + ": " +
+               std::to_string(tp[i]) + ", golden " + std::to_string(want.tp_recv_counts[i]);
+  }
+  auto recv = read_vec<int32_t>(sim, b.recv_counts, static_cast<size_t>(a.tp) * a.ep * l);
   for (size_t i = 0; i < recv.size(); ++i)
     if (recv[i] != want.ep_recv_counts[i])
       return "tensor ep_recv_counts, " + where + ", row " + std::to_string(i) + ": " +
@@ -512,8 +534,8 @@ std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, co
                std::to_string(es[i]) + ", golden " + std::to_string(want.expand_scales[i]);
   }
   if (!payload) return "";  // timing-only: hidden states and scales were not moved
-  auto ex = read_vec<uint8_t>(sim, b.expand_x, rows * row_bytes);
-  for (uint64_t i = 0; i < rows * row_bytes; ++i)
+  auto ex = read_vec<uint8_t>(sim, b.expand_x, all * row_bytes);
+  for (uint64_t i = 0; i < all * row_bytes; ++i)
     if (ex[i] != want.expand_x[i]) {
       uint64_t elem = a.quant ? 1 : 2;
       return "tensor expand_x, " + where + ", row " + std::to_string(i / row_bytes) + ", column " +
@@ -521,8 +543,8 @@ std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, co
              ", golden " + std::to_string(want.expand_x[i]) + ")";
     }
   if (a.quant) {
-    auto sc = read_vec<float>(sim, b.scales, rows);
-    for (int i = 0; i < rows; ++i)
+    auto sc = read_vec<float>(sim, b.scales, all);
+    for (int i = 0; i < all; ++i)
       if (std::memcmp(&sc[i], &want.dynamic_scales[i], 4) != 0)
         return "tensor dynamic_scales, " + where + ", row " + std::to_string(i) + ": " +
                std::to_string(sc[i]) + ", golden " + std::to_string(want.dynamic_scales[i]);
@@ -534,15 +556,18 @@ RankBuffers place_rank(Simulation& sim, const Attrs& a, int r, const RankInputs&
                        const std::string& kernel, int die) {
   if (die < 0) die = r;
   RankBuffers b{};
-  const int rows = capacity_rows(a, r), l = local_experts(a, r);
-  const uint64_t entries = static_cast<uint64_t>(a.bs) * a.topk;
+  // tp = 2: expandX and dynamicScales hold the TP peer's rows after the own A, epRecvCounts
+  // the peer's counts after the own W x L.
+  const int rows = capacity_rows(a, ep_rank(a, r)), l = local_experts(a, ep_rank(a, r));
+  const uint64_t entries = static_cast<uint64_t>(a.bs) * a.topk, tp = a.tp;
   b.x = sim.alloc(die, kernel + ".x", static_cast<uint64_t>(a.bs) * a.hidden * 2);
   b.ids = sim.alloc(die, kernel + ".expert_ids", in.ids.size() * 4);
-  b.expand_x = sim.alloc(die, kernel + ".expand_x", rows * out_row_bytes(a));
-  b.scales = sim.alloc(die, kernel + ".dynamic_scales", rows * 4ull);
+  b.expand_x = sim.alloc(die, kernel + ".expand_x", tp * rows * out_row_bytes(a));
+  b.scales = sim.alloc(die, kernel + ".dynamic_scales", tp * rows * 4);
   b.assist = sim.alloc(die, kernel + ".assist_info_for_combine", rows * 128ull * 4);
   b.token_nums = sim.alloc(die, kernel + ".expert_token_nums", l * 8ull);
-  b.recv_counts = sim.alloc(die, kernel + ".ep_recv_counts", static_cast<uint64_t>(a.ep) * l * 4);
+  b.recv_counts = sim.alloc(die, kernel + ".ep_recv_counts", tp * a.ep * l * 4);
+  if (a.tp == 2) b.tp_recv_counts = sim.alloc(die, kernel + ".tp_recv_counts", tp * 4);
   if (!in.x.empty()) sim.write(b.x, in.x.data(), in.x.size() * 2);
   sim.write(b.ids, in.ids.data(), in.ids.size() * 4);
   if (a.mask_2d) {
@@ -573,8 +598,9 @@ int64_t sent_entries(const Attrs& a, const RankInputs& in) {
 
 Execution place(Simulation& sim, const Attrs& a, const std::vector<std::vector<RankInputs>>& inputs,
                 const common::Elastic& el) {
-  const int ranks = a.ep, cores = sim.cluster().config().aiv_per_die;
+  const int ranks = world_ranks(a), cores = sim.cluster().config().aiv_per_die;
   const int calls = static_cast<int>(inputs.size());
+  sim.set_tp_groups(a.tp);
   Execution ex;
   ex.buffer_num = effective_buffer_num(a, sim.cluster().config().core.ub_bytes);
   map_ranks(sim.cluster().dies(), ranks, el, ex.die_of, ex.rank_of);
@@ -616,6 +642,7 @@ void launch(Simulation& sim, const Attrs& a, bool bf16,
         args.scales = common::gm_arg(b.smooth);
         args.elastic_info = common::gm_arg(b.elastic);
         args.expand_scales = common::gm_arg(b.expand_scales);
+        args.tp_recv_counts = common::gm_arg(b.tp_recv_counts);
         args.workspace = reinterpret_cast<GM_ADDR>(b.workspace);
         args.attrs = a;
         args.buffer_num = ex.buffer_num;
@@ -677,7 +704,7 @@ class DispatchRun : public KernelRun {
   }
   void dump(Simulation& sim, const std::string& dir) override {
     for (int c = 0; c < calls_; ++c)
-      for (int r = 0; r < a_.ep; ++r)
+      for (int r = 0; r < dispatch::world_ranks(a_); ++r)
         dispatch::dump(sim, a_, bf16_, inputs_[c][r], ex_.bufs[c][r], r,
                        common::dump_dir(dir, calls_, c, dispatch::rank_leaf(ex_, r)));
   }
@@ -686,7 +713,7 @@ class DispatchRun : public KernelRun {
   std::string check(Simulation& sim, bool payload) override {
     for (int c = 0; c < calls_; ++c) {
       std::vector<dispatch::RankOutputs> want = dispatch::golden(a_, bf16_, inputs_[c]);
-      for (int r = 0; r < a_.ep; ++r) {
+      for (int r = 0; r < dispatch::world_ranks(a_); ++r) {
         std::string diff = dispatch::compare(a_, want[r], sim, ex_.bufs[c][r], r, c, payload);
         if (!diff.empty()) return diff;
       }
@@ -695,8 +722,8 @@ class DispatchRun : public KernelRun {
   }
   std::string checked(bool payload) const override {
     return std::string(payload ? "every output" : "every id, count and triple (timing-only)") +
-           " of every rank matches the golden reference (" + std::to_string(a_.ep) + " ranks, " +
-           std::to_string(calls_) + " call(s))";
+           " of every rank matches the golden reference (" + std::to_string(a_.ep) + " ranks" +
+           (a_.tp == 2 ? " x TP 2" : "") + ", " + std::to_string(calls_) + " call(s))";
   }
 
  private:

@@ -44,7 +44,11 @@ void quantize_row(const uint16_t* x, int hidden, bool is_bf16, int8_t* q, float*
   *scale = 1.0f / d;
 }
 
-std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<RankInputs>& in) {
+namespace {
+
+// One EP group's all-to-all: in[r] are the inputs of its ranks 0..W-1.
+std::vector<RankOutputs> golden_group(const Attrs& a, bool is_bf16,
+                                      const std::vector<RankInputs>& in) {
   const int w = a.ep, s = a.shared_expert_ranks, k_top = a.topk, h = a.hidden;
   const int moe_l = a.experts / (w - s);
   const uint64_t row_bytes = out_row_bytes(a);
@@ -118,6 +122,41 @@ std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<
       int32_t prev = le ? o.ep_recv_counts[static_cast<size_t>(le) * w - 1] : 0;
       o.expert_token_nums[le] = a.token_nums_type == 0 ? cum : cum - prev;
     }
+  }
+  return out;
+}
+
+}  // namespace
+
+// tp = 2 (kernels.md 1.4 step 8): host rank g is EP rank g / 2 of EP group g % 2. Each EP group
+// runs its own all-to-all; then each rank appends its TP peer's received rows (expandX,
+// dynamicScales) and cumulative counts (epRecvCounts), tpRecvCounts = {own, peer} by TP rank,
+// and expertTokenNums counts both. Triples and expand scales stay the own rows' (A rows).
+std::vector<RankOutputs> golden(const Attrs& a, bool is_bf16, const std::vector<RankInputs>& in) {
+  if (a.tp == 1) return golden_group(a, is_bf16, in);
+  std::vector<std::vector<RankOutputs>> group(a.tp);
+  for (int t = 0; t < a.tp; ++t) {
+    std::vector<RankInputs> members;
+    for (int e = 0; e < a.ep; ++e) members.push_back(in[static_cast<size_t>(e) * a.tp + t]);
+    group[t] = golden_group(a, is_bf16, members);
+  }
+  std::vector<RankOutputs> out(static_cast<size_t>(a.ep) * a.tp);
+  for (int g = 0; g < a.ep * a.tp; ++g) {
+    const int e = ep_rank(a, g), t = tp_rank(a, g);
+    const RankOutputs& peer = group[1 - t][e];
+    RankOutputs& o = out[g];
+    o = group[t][e];
+    o.peer_rows = peer.rows;
+    o.expand_x.insert(o.expand_x.end(), peer.expand_x.begin(), peer.expand_x.end());
+    o.dynamic_scales.insert(o.dynamic_scales.end(), peer.dynamic_scales.begin(),
+                            peer.dynamic_scales.end());
+    o.ep_recv_counts.insert(o.ep_recv_counts.end(), peer.ep_recv_counts.begin(),
+                            peer.ep_recv_counts.end());
+    for (size_t le = 0; le < o.expert_token_nums.size(); ++le)
+      o.expert_token_nums[le] += peer.expert_token_nums[le];
+    o.tp_recv_counts.assign(2, 0);
+    o.tp_recv_counts[t] = o.rows;
+    o.tp_recv_counts[1 - t] = peer.rows;
   }
   return out;
 }

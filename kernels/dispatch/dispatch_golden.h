@@ -38,6 +38,10 @@ struct RankOutputs {
   std::vector<int64_t> expert_token_nums;  // (L,)
   std::vector<int32_t> ep_recv_counts;     // (W * L,) cumulative
   std::vector<float> expand_scales;        // (rows,) [NEW]: expertScales[t, k], 1 for shared rows
+  // tp = 2: expand_x, dynamic_scales and ep_recv_counts continue with the TP peer's `peer_rows`
+  // rows and W x L counts; tp_recv_counts = {own, peer} by TP rank.
+  int peer_rows = 0;
+  std::vector<int32_t> tp_recv_counts;
 };
 
 // bf16 (is_bf16) or fp16 token -> int8 row and its scale, as the kernel computes them; `smooth`

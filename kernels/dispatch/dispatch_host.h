@@ -18,6 +18,7 @@ namespace ascend::dispatch {
 struct RankBuffers {  // GM addresses of one rank's tensors for one call (0: not given)
   uint64_t x, ids, expand_x, scales, assist, token_nums, recv_counts, workspace;
   uint64_t mask, expert_scales, smooth, elastic, expand_scales;  // V3
+  uint64_t tp_recv_counts;                                       // tp = 2
 };
 
 struct Knobs {
@@ -39,12 +40,12 @@ struct Execution {
   std::vector<int32_t> elastic_info;  // given to every survivor when scaled down
 };
 
-// The attributes from the dispatch.* parameters.
-Attrs attrs_of(const Params& p, int ep, int cores);
+// The attributes from the dispatch.* parameters; `dies` the ranks the kernel runs on (EP x TP).
+Attrs attrs_of(const Params& p, int dies, int cores);
 // fault.dead_ranks and fault.scale_down: the dead ranks and, scaled down, the survivors' tables;
 // `a` becomes the attributes of the new EP group (W, S, E; L and BS unchanged, elasticInfo
 // given). The documented limits are bad input (exit 2): tp = 1, L unchanged, a MoE rank and a rank
-// per shared expert left.
+// per shared expert left. With tp = 2 dead ranks are refused (exit 2).
 common::Elastic plan_elastic(const Params& p, Attrs& a);
 // Expert ids by the routing (uniform, balanced or zipf:ALPHA) and random tokens.
 std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank, std::mt19937& rng,

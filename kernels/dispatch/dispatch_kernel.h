@@ -18,6 +18,10 @@
 // multiply the token before each destination's quantization; [NEW] expert scales ride in the
 // record after the triple; with elasticInfo the kernel works in the new rank space and turns
 // every destination into a die (Table2) before any window address is looked up.
+// TP = 2 ([OLD], kernels.md 1.4 step 8): the local copy also writes every received record into
+// the TP peer's window; then each core hands its peer core {1.0f, count, prefix} (and its
+// cumulative counts), waits for the peer's, and copies the peer's records after its own rows:
+// expandX = [own received | peer's received], epRecvCounts = [own | peer's], tpRecvCounts.
 #pragma once
 
 #include <vector>
@@ -44,11 +48,12 @@ struct DeviceArgs {
   int active_tokens = 0;              // this rank's 1-D mask: the first N tokens are active
   const SendShare* send_shares = nullptr;  // [core]: the send split's plan (send_plan)
   // V3 inputs and output (nullptr when not given; attrs say which are).
-  GM_ADDR x_active_mask = nullptr;  // (BS, K) bool: attrs.mask_2d
-  GM_ADDR expert_scales = nullptr;  // (BS, K) fp32: attrs.expert_scales
-  GM_ADDR scales = nullptr;         // (sharedExpertNum + E, H) fp32: attrs.smooth_scales
-  GM_ADDR elastic_info = nullptr;   // (4 + 2 W0) int32: attrs.elastic_world
-  GM_ADDR expand_scales = nullptr;  // (A,) fp32: attrs.expert_scales
+  GM_ADDR x_active_mask = nullptr;   // (BS, K) bool: attrs.mask_2d
+  GM_ADDR expert_scales = nullptr;   // (BS, K) fp32: attrs.expert_scales
+  GM_ADDR scales = nullptr;          // (sharedExpertNum + E, H) fp32: attrs.smooth_scales
+  GM_ADDR elastic_info = nullptr;    // (4 + 2 W0) int32: attrs.elastic_world
+  GM_ADDR expand_scales = nullptr;   // (A,) fp32: attrs.expert_scales
+  GM_ADDR tp_recv_counts = nullptr;  // (tp,) int32: attrs.tp = 2
 };
 
 template <class T>
@@ -72,6 +77,10 @@ class KernelDispatch {
       }
     }
     rank_ = table_.NewRank(die_);
+    if (a.tp == 2) {
+      tp_rank_ = static_cast<int>(GetRankId(COMM_TP_IDX));
+      pipe_.InitBuffer(tpCounts_, ub.tp_counts);
+    }
     moe_l_ = a.experts / (a.ep - a.shared_expert_ranks);
     shared_cores_ = shared_send_cores(a);
     n_bs_ = g_.active_tokens;
@@ -129,6 +138,10 @@ class KernelDispatch {
     Stamp(3);
     common::StallPs(g_.stall_before_copy_ps);
     LocalWindowCopy();
+    if (g_.attrs.tp == 2) {
+      AllGatherSetStatusAndWait();
+      AllGatherProcessOut();
+    }
     SyncAll();
     if (core_ == cores_ - 1) TokenCounts();
     PipeBarrier<PIPE_ALL>();  // what the kernel's end waits for anyway
@@ -532,30 +545,32 @@ class KernelDispatch {
   void LocalWindowCopy() {
     const Attrs& a = g_.attrs;
     // The prefix of the earlier cores' counts: one strided DMA of their workspace words.
+    // With TP the own total too (the peer's rows follow it): every core's word.
     int row = 0;
-    if (core_ > 0) {
+    const int words = a.tp == 2 ? cores_ : core_;
+    if (words > 0) {
       LocalTensor<int32_t> sums = small_.Get<int32_t>();
-      DataCopyPad(sums, workGm_, DataCopyExtParams{static_cast<uint16_t>(core_), 4, 508, 0, 0});
+      DataCopyPad(sums, workGm_, DataCopyExtParams{static_cast<uint16_t>(words), 4, 508, 0, 0});
       SetFlag<HardEvent::MTE2_S>(0);
       WaitFlag<HardEvent::MTE2_S>(0);
       for (int c = 0; c < core_; ++c) row += sums.GetValue(c * 8);
+      own_total_ = row;
+      for (int c = core_; c < words; ++c) own_total_ += sums.GetValue(c * 8);
     }
+    my_prefix_ = row;
     GlobalTensor<int32_t> recv;
     int blocks = is_shared_rank(a, rank_) ? a.ep : a.ep * my_l_;
     recv.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.ep_recv_counts), blocks);
-    uint64_t out_row = out_row_bytes(a);
-    GlobalTensor<uint8_t> ex, sc, as;
-    ex.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.expand_x),
-                       static_cast<uint64_t>(capacity_rows(a, rank_)) * out_row);
+    GlobalTensor<uint8_t> ex = OutRows(g_.expand_x, out_row_bytes(a)), sc, as;
     as.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.assist_info),
                        static_cast<uint64_t>(capacity_rows(a, rank_)) * 128 * 4);
-    if (a.quant)
-      sc.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.dynamic_scales),
-                         static_cast<uint64_t>(capacity_rows(a, rank_)) * 4);
+    if (a.quant) sc = OutRows(g_.dynamic_scales, 4);
     GlobalTensor<uint8_t> es;
     if (a.expert_scales)
       es.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(g_.expand_scales),
                          static_cast<uint64_t>(capacity_rows(a, rank_)) * 4);
+    LocalTensor<int32_t> staged;
+    if (a.tp == 2) staged = tpCounts_.Get<int32_t>();
     for (size_t b = 0; b < recv_counts_.size(); ++b) {
       int64_t i = recv_begin_ + static_cast<int64_t>(b);
       int local_expert = static_cast<int>(i / a.ep), src = static_cast<int>(i % a.ep);
@@ -573,17 +588,13 @@ class KernelDispatch {
         }
         bindQue_.EnQue(r);
         r = bindQue_.DeQue<uint8_t>();
-        if (a.quant && !int8_on_wire(a)) {
-          StoreQuantized(r, ex[static_cast<uint64_t>(row) * out_row],
-                         sc[static_cast<uint64_t>(row) * 4]);
-        } else {
-          PayloadScope payload;
-          DataCopyPad(ex[static_cast<uint64_t>(row) * out_row], r,
-                      DataCopyExtParams{1, static_cast<uint32_t>(out_row), 0, 0, 0});
-          if (a.quant)
-            DataCopyPad(sc[static_cast<uint64_t>(row) * 4], r[data_bytes_],
-                        DataCopyExtParams{1, 4, 0, 0, 0});
+        if (a.tp == 2) {  // the record also goes to the TP peer's window, at the same row
+          GlobalTensor<uint8_t> peer;
+          peer.SetGlobalBuffer(TpSlot(1 - tp_rank_, row), rec_bytes_);
+          PayloadScope payload(data_bytes_ + 32);
+          DataCopyPad(peer, r, DataCopyExtParams{1, rec_bytes_, 0, 0, 0});
         }
+        StoreRow(r, ex, sc, row);
         DataCopyPad(as[static_cast<uint64_t>(row) * 12], r[data_bytes_ + 32],
                     DataCopyExtParams{1, 12, 0, 0, 0});
         if (a.expert_scales)
@@ -592,9 +603,136 @@ class KernelDispatch {
         bindQue_.FreeTensor(r);
       }
       recv.SetValue(static_cast<uint64_t>(i), row);  // cumulative
+      if (a.tp == 2) staged.SetValue(static_cast<uint32_t>(b), row);
     }
     DrainSendFlags();
     PipeBarrier<PIPE_ALL>();
+  }
+
+  // A received record (in UB) into expandX row `row` (and its dynamic scale): as it came, or
+  // quantized here (quant_before_send = 0).
+  void StoreRow(const LocalTensor<uint8_t>& r, const GlobalTensor<uint8_t>& ex,
+                const GlobalTensor<uint8_t>& sc, int row) {
+    const Attrs& a = g_.attrs;
+    uint64_t out_row = out_row_bytes(a);
+    if (a.quant && !int8_on_wire(a)) {
+      StoreQuantized(r, ex[static_cast<uint64_t>(row) * out_row],
+                     sc[static_cast<uint64_t>(row) * 4]);
+    } else {
+      PayloadScope payload;
+      DataCopyPad(ex[static_cast<uint64_t>(row) * out_row], r,
+                  DataCopyExtParams{1, static_cast<uint32_t>(out_row), 0, 0, 0});
+      if (a.quant)
+        DataCopyPad(sc[static_cast<uint64_t>(row) * 4], r[data_bytes_],
+                    DataCopyExtParams{1, 4, 0, 0, 0});
+    }
+  }
+
+  // ---- 8. TP = 2 AllGatherV ([OLD] IsNeedAllgather; kernels.md 1.4 step 8)
+  // The TP communicator's windows of TP rank `tp` (this die's or its peer's), this call's half.
+  GM_ADDR TpSlot(int tp, int row) const {
+    return GetWindAddrByRankId(static_cast<uint32_t>(tp), COMM_TP_IDX) +
+           data_state_ * (GetWindSize() / 2) + static_cast<uint64_t>(row) * slot_;
+  }
+  GM_ADDR TpStatus(int tp) const {
+    return GetWindStateAddrByRankId(static_cast<uint32_t>(tp), COMM_TP_IDX) +
+           data_state_ * kStatusHalf;
+  }
+
+  // Every record this core wrote to the peer has landed (PIPE_ALL) when it hands the peer's
+  // core of the same number its cumulative counts and then {1.0f, count, prefix}; it spins on
+  // its own block until the peer's core has done the same, clears it, and takes the peer's
+  // cumulative counts of its blocks (the same split on both) into epRecvCounts[W x L + i].
+  void AllGatherSetStatusAndWait() {
+    const int peer = 1 - tp_rank_;
+    const uint32_t n = static_cast<uint32_t>(recv_counts_.size());
+    const uint64_t blocks = recv_blocks();
+    GlobalTensor<int32_t> to_peer, staged_here, recv;
+    to_peer.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(TpStatus(peer) + kTpCountsOffset),
+                            blocks);
+    staged_here.SetGlobalBuffer(
+        reinterpret_cast<__gm__ int32_t*>(TpStatus(tp_rank_) + kTpCountsOffset), blocks);
+    recv.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.ep_recv_counts), 2 * blocks);
+    LocalTensor<int32_t> staged = tpCounts_.Get<int32_t>(), blk = status_.Get<int32_t>();
+    Duplicate(blk, 0, 24);  // [0, 8) the block to send, [8, 16) the polled one, [16, 24) zeros
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+    blk.template ReinterpretCast<float>().SetValue(0, 1.0f);
+    blk.SetValue(1, own_total_ - my_prefix_);
+    blk.SetValue(2, my_prefix_);
+    SetFlag<HardEvent::S_MTE3>(0);
+    WaitFlag<HardEvent::S_MTE3>(0);
+    if (n > 0)
+      DataCopyPad(to_peer[static_cast<uint64_t>(recv_begin_)], staged,
+                  DataCopyExtParams{1, 4 * n, 0, 0, 0});
+    PipeBarrier<PIPE_ALL>();  // the records and the counts have landed before the flag
+    GlobalTensor<int32_t> peer_flag, own_flag;
+    peer_flag.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(TpStatus(peer) + core_ * 512ull),
+                              8);
+    own_flag.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(TpStatus(tp_rank_) + core_ * 512ull),
+                             8);
+    DataCopy(peer_flag, blk, 8);
+    LocalTensor<int32_t> got = blk[8];
+    for (;;) {
+      DataCopy(got, own_flag, 8);
+      SetFlag<HardEvent::MTE2_S>(0);
+      WaitFlag<HardEvent::MTE2_S>(0);
+      if (got.template ReinterpretCast<float>().GetValue(0) == 1.0f) break;
+    }
+    peer_count_ = got.GetValue(1);
+    peer_prefix_ = got.GetValue(2);
+    DataCopy(own_flag, blk[16], 8);  // cleared for this half's next use
+    if (n > 0) {
+      DataCopyPad(staged, staged_here[static_cast<uint64_t>(recv_begin_)],
+                  DataCopyExtParams{1, 4 * n, 0, 0, 0});
+      SetFlag<HardEvent::MTE2_MTE3>(0);
+      WaitFlag<HardEvent::MTE2_MTE3>(0);
+      DataCopyPad(recv[blocks + static_cast<uint64_t>(recv_begin_)], staged,
+                  DataCopyExtParams{1, 4 * n, 0, 0, 0});
+    }
+  }
+
+  // The peer core's records, from this die's TP window, into expandX rows own total + its
+  // prefix + i (dynamicScales in the same order); the last core writes tpRecvCounts.
+  void AllGatherProcessOut() {
+    const Attrs& a = g_.attrs;
+    GlobalTensor<uint8_t> ex = OutRows(g_.expand_x, out_row_bytes(a)), sc;
+    if (a.quant) sc = OutRows(g_.dynamic_scales, 4);
+    for (int j = 0; j < peer_count_; ++j) {
+      GlobalTensor<uint8_t> slot;
+      slot.SetGlobalBuffer(TpSlot(tp_rank_, peer_prefix_ + j), rec_bytes_);
+      LocalTensor<uint8_t> r = bindQue_.AllocTensor<uint8_t>();
+      {
+        PayloadScope payload(data_bytes_ + 32);
+        DataCopyPad(r, slot, DataCopyExtParams{1, rec_bytes_, 0, 0, 0});
+      }
+      bindQue_.EnQue(r);
+      r = bindQue_.DeQue<uint8_t>();
+      StoreRow(r, ex, sc, own_total_ + peer_prefix_ + j);
+      bindQue_.FreeTensor(r);
+    }
+    DrainSendFlags();
+    if (core_ == cores_ - 1) {
+      GlobalTensor<int32_t> tp_counts;
+      tp_counts.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.tp_recv_counts), 2);
+      tp_counts.SetValue(static_cast<uint64_t>(tp_rank_), own_total_);
+      tp_counts.SetValue(static_cast<uint64_t>(1 - tp_rank_), peer_prefix_ + peer_count_);
+    }
+    PipeBarrier<PIPE_ALL>();
+  }
+
+  // An output of tp x A rows of `row_bytes` (expandX, dynamicScales).
+  GlobalTensor<uint8_t> OutRows(GM_ADDR base, uint64_t row_bytes) const {
+    GlobalTensor<uint8_t> t;
+    t.SetGlobalBuffer(
+        reinterpret_cast<__gm__ uint8_t*>(base),
+        static_cast<uint64_t>(g_.attrs.tp) * capacity_rows(g_.attrs, rank_) * row_bytes);
+    return t;
+  }
+  // The receive blocks of this rank: W (shared rank) or W x L.
+  uint64_t recv_blocks() const {
+    return static_cast<uint64_t>(is_shared_rank(g_.attrs, rank_) ? g_.attrs.ep
+                                                                 : g_.attrs.ep * my_l_);
   }
 
   // What-if (quantize after receiving): the received token is quantized here, its int8 row and
@@ -626,15 +764,19 @@ class KernelDispatch {
   void TokenCounts() {
     const Attrs& a = g_.attrs;
     GlobalTensor<int32_t> recv;
-    int blocks = is_shared_rank(a, rank_) ? a.ep : a.ep * my_l_;
-    recv.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.ep_recv_counts), blocks);
+    const uint64_t blocks = recv_blocks();
+    recv.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.ep_recv_counts), a.tp * blocks);
     GlobalTensor<int64_t> nums;
     nums.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(g_.expert_token_nums), my_l_);
-    int32_t prev = 0;
+    // With TP the peer's rows count too: its cumulative counts follow the own ones.
+    int32_t prev = 0, peer_prev = 0;
     for (int e = 0; e < my_l_; ++e) {
-      int32_t cum = recv.GetValue(static_cast<uint64_t>(e + 1) * a.ep - 1);
-      nums.SetValue(e, a.token_nums_type == 0 ? cum : cum - prev);
+      const uint64_t last = static_cast<uint64_t>(e + 1) * a.ep - 1;
+      int32_t cum = recv.GetValue(last), peer_cum = a.tp == 2 ? recv.GetValue(blocks + last) : 0;
+      nums.SetValue(
+          e, a.token_nums_type == 0 ? cum + peer_cum : (cum - prev) + (peer_cum - peer_prev));
       prev = cum;
+      peer_prev = peer_cum;
     }
   }
 
@@ -651,12 +793,15 @@ class KernelDispatch {
   std::vector<int> before_;  // scalar working memory (token split)
   std::vector<int> recv_counts_;
   int64_t recv_begin_ = 0;
+  // TP = 2: this die's TP rank, its own received total and this core's prefix of it, and the
+  // peer core's count and prefix (from the handshake).
+  int tp_rank_ = 0, own_total_ = 0, my_prefix_ = 0, peer_count_ = 0, peer_prefix_ = 0;
   int next_buf_ = 0;
   bool buf_sent_[2] = {false, false};
   TPipe pipe_;
   SendShare share_;  // this core's part of the send split (host plan)
   TBuf<TPosition::VECCALC> ids_, status_, small_, f32_, abs_, f16_, triples_, dup_, diff_;
-  TBuf<TPosition::VECCALC> index_, mask_, escales_, elastic_;
+  TBuf<TPosition::VECCALC> index_, mask_, escales_, elastic_, tpCounts_;
   TQue<TPosition::VECIN, 1> inQue_;
   TQue<TPosition::VECOUT, 1> recQue_;
   TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bindQue_;

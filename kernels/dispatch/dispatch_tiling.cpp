@@ -53,6 +53,14 @@ void validate(const Attrs& a) {
           "more than the shared-expert send cores (" + std::to_string(shared_send_cores(a)) +
               "), so that some core sends to MoE experts");
   validate_v3(a);
+  if (a.tp != 1 && a.tp != 2) limit("tpWorldSize (--tp)", a.tp, "1 or 2");
+  if (a.tp == 2 && a.experts != moe_ranks)
+    throw SimError(kExitBadInput,
+                   "dispatch: tp = 2 needs one MoE expert per MoE rank (L = 1, [OLD] "
+                   "aclnnMoeDistributeDispatchV3.md); --experts " +
+                       std::to_string(a.experts) + " over " + std::to_string(moe_ranks) +
+                       " MoE ranks gives L = " + std::to_string(a.experts / moe_ranks) +
+                       " (use --experts " + std::to_string(moe_ranks) + ")");
 }
 
 // The V3 inputs' limits (seed 001, kernels.md 1.1 and 1.5). The simulator routes over every id,
@@ -141,6 +149,15 @@ int capacity_rows(const Attrs& a, int rank) {
   return a.bs * a.ep * std::min(local_experts(a, rank), a.topk);
 }
 
+uint64_t tp_combine_offset(const Attrs& a, int rank) {
+  return static_cast<uint64_t>(capacity_rows(a, rank)) * slot_bytes(a);
+}
+uint64_t tp_window_needed(const Attrs& a) {
+  uint64_t rows = 0;
+  for (int r : {0, a.ep - 1}) rows = std::max<uint64_t>(rows, capacity_rows(a, r));
+  return 2 * (rows * slot_bytes(a) + rows * align_up(2ull * a.hidden, 512));
+}
+
 namespace {
 
 // entry (the real kernel): contiguous (token, k) entries, the first n mod c cores one more.
@@ -209,13 +226,16 @@ UbPlan ub_plan(const Attrs& a) {
   p.escales = a.expert_scales ? static_cast<uint32_t>(align_up(4 * entries, 32)) : 0;
   p.elastic =
       a.elastic_world ? static_cast<uint32_t>(align_up(4ull * (4 + 2 * a.elastic_world), 32)) : 0;
+  p.tp_counts = a.tp == 2 ? static_cast<uint32_t>(
+                                align_up(4ull * a.ep * std::max(1, local_experts(a, a.ep - 1)), 32))
+                          : 0;
   return p;
 }
 
 uint64_t UbPlan::total(const Attrs& a, int buffer_num) const {
   uint64_t queues = static_cast<uint64_t>(buffer_num) * (token + record + (a.quant ? record : 0));
   return ids + status + small + queues + f32 + abs + f16 + triples + 2ull * count + index + mask +
-         escales + elastic;
+         escales + elastic + tp_counts;
 }
 
 int effective_buffer_num(const Attrs& a, uint64_t ub_bytes) {

@@ -37,6 +37,9 @@ struct Attrs {
   bool expert_scales = false;  // [NEW] expertScales (BS, K) in, expandScales (A,) out
   bool smooth_scales = false;  // scales (sharedExpertNum + E, H): quantization per expert
   int elastic_world = 0;       // elasticInfo given: its W0 (4 + 2 W0 int32); 0: not given
+  // tpWorldSize ([OLD] only): 2 pairs every EP rank with a TP peer (the other die of its chip);
+  // dispatch ends with an AllGatherV and combine starts with a ReduceScatterV between the peers.
+  int tp = 1;
 };
 
 // Checks the A3 limits of the operator document; throws SimError(kExitBadInput) naming the
@@ -63,6 +66,23 @@ uint64_t slot_bytes(const Attrs& a);          // Align512(data + 32 + 12): a rec
 uint64_t combine_area_bytes(const Attrs& a);  // maxBS x (K + shared) x Align512(2H)
 uint64_t window_needed(const Attrs& a);       // the README's HCCL_BUFFSIZE formula
 int capacity_rows(const Attrs& a, int rank);  // A: rows of expandX on that rank
+// The ranks a kernel runs on: EP x TP dies. With tp = 2, die (and host rank) g is EP rank g / 2
+// of EP group g % 2 and TP rank g % 2; its TP peer is g ^ 1, the other die of its chip.
+inline int world_ranks(const Attrs& a) {
+  return a.ep * a.tp;
+}
+inline int ep_rank(const Attrs& a, int g) {
+  return g / a.tp;
+}
+inline int tp_rank(const Attrs& a, int g) {
+  return g % a.tp;
+}
+// The TP window (tp = 2; each half of the TP communicator's data window): dispatch's records of
+// the peer at row x slot_bytes, then combine's rows at tp_combine_offset + row x Align512(2H).
+// Its status window (each half of kStatusHalf): dispatch's per-core handshake blocks at core x
+// 512, the staged epRecvCounts at kTpCountsOffset, combine's handshake blocks at kTpCombineFlags.
+uint64_t tp_combine_offset(const Attrs& a, int rank);  // A x slot_bytes
+uint64_t tp_window_needed(const Attrs& a);  // 2 x (A x slot + A x Align512(2H)), A the largest
 
 using common::split_to_core;
 // What one MoE send core sends: the whole decision of a send split, made on the host.
@@ -92,6 +112,7 @@ struct UbPlan {
   // V3: the compacted entries' original indices and the active tokens (compaction), the 2-D
   // mask, the expert scales and elasticInfo, each 0 when not used.
   uint32_t index, mask, escales, elastic;
+  uint32_t tp_counts;  // tp = 2: the cumulative counts staged for the TP peer (W x L int32)
   uint64_t total(const Attrs& a, int buffer_num) const;
 };
 UbPlan ub_plan(const Attrs& a);
@@ -99,9 +120,11 @@ UbPlan ub_plan(const Attrs& a);
 int effective_buffer_num(const Attrs& a, uint64_t ub_bytes);
 
 // Byte offsets inside the status window.
-constexpr uint64_t kStatusHalf = 500 * 1024;     // WIN_STATE_OFFSET: the 0/1 halves
-constexpr uint64_t kStateWordBase = 950 * 1024;  // per-core dataState words, 512 B apart
-constexpr uint64_t kMaxUbBytes = 170 * 1024;     // MAX_UB_SIZE of the real tiling
+constexpr uint64_t kStatusHalf = 500 * 1024;      // WIN_STATE_OFFSET: the 0/1 halves
+constexpr uint64_t kStateWordBase = 950 * 1024;   // per-core dataState words, 512 B apart
+constexpr uint64_t kMaxUbBytes = 170 * 1024;      // MAX_UB_SIZE of the real tiling
+constexpr uint64_t kTpCountsOffset = 100 * 1024;  // TP status: the peer's epRecvCounts
+constexpr uint64_t kTpCombineFlags = 200 * 1024;  // TP status: combine's handshake blocks
 // The slot count compares at most this many ids per vector pass (longer lists: several passes).
 constexpr uint32_t kCountChunk = 2048;
 

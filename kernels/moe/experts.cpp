@@ -21,7 +21,7 @@ int global_expert(const dispatch::Attrs& a, int rank, int le) {
 
 std::vector<uint16_t> run_experts(const dispatch::Attrs& a, bool is_bf16, bool identity, int rank,
                                   int rows, const uint8_t* expand_x, const float* scales,
-                                  const int32_t* recv_counts) {
+                                  const int32_t* recv_counts, float share) {
   const int h = a.hidden, w = a.ep;
   const uint64_t row_bytes = dispatch::out_row_bytes(a);
   std::vector<uint16_t> y(static_cast<size_t>(rows) * h);
@@ -43,7 +43,7 @@ std::vector<uint16_t> run_experts(const dispatch::Attrs& a, bool is_bf16, bool i
           x = is_bf16 ? AscendC::to_float(AscendC::bfloat16_t{bits})
                       : AscendC::to_float(AscendC::half{bits});
         }
-        float v = x * alpha + beta;
+        float v = (x * alpha + beta) * share;
         y[static_cast<size_t>(row) * h + i] = is_bf16
                                                   ? AscendC::to_bf16(v, RoundMode::CAST_RINT).bits
                                                   : AscendC::to_half(v, RoundMode::CAST_RINT).bits;
@@ -51,6 +51,11 @@ std::vector<uint16_t> run_experts(const dispatch::Attrs& a, bool is_bf16, bool i
     }
   }
   return y;
+}
+
+float tp_share(const dispatch::Attrs& a, int g) {
+  if (a.tp == 1) return 1.0f;
+  return dispatch::tp_rank(a, g) == 0 ? 0.75f : 0.25f;
 }
 
 }  // namespace ascend::moe

@@ -82,23 +82,60 @@ void declare(Params& p) {
 }
 
 int dies(const Params& p) {
-  return ep_ranks(p, 16);
+  return ep_ranks(p, 16) * static_cast<int>(p.integer("dispatch.tp"));
 }
 
 using common::read_vec;
 
-// Combine's inputs from dispatch's outputs on one rank (device or golden): the expert outputs of
-// the received rows, the triples and the counts; the rank's own ids, weights and mask.
-// `expert_out`: the experts' outputs of the received rows (empty in a timing-only run).
-combine::RankInputs combine_inputs(const combine::Attrs& a, const dispatch::RankInputs& din,
-                                   int rows, std::vector<uint16_t> expert_out,
-                                   const std::vector<int32_t>& assist,
-                                   const std::vector<int32_t>& recv_counts,
-                                   const std::vector<float>& weights) {
+// Dispatch's outputs on host rank g as the device wrote them (the rows it defines; hidden states
+// and scales only with payload).
+dispatch::RankOutputs device_outputs(Simulation& sim, const dispatch::Attrs& a,
+                                     const dispatch::RankBuffers& b, int g, bool payload) {
+  dispatch::RankOutputs o;
+  const size_t counts =
+      static_cast<size_t>(a.ep) * dispatch::local_experts(a, dispatch::ep_rank(a, g));
+  o.ep_recv_counts = read_vec<int32_t>(sim, b.recv_counts, a.tp * counts);
+  o.rows = o.ep_recv_counts[counts - 1];
+  if (a.tp == 2) {
+    o.peer_rows = o.ep_recv_counts.back();
+    o.tp_recv_counts = read_vec<int32_t>(sim, b.tp_recv_counts, 2);
+  }
+  const uint64_t all = static_cast<uint64_t>(o.rows + o.peer_rows);
+  o.assist_info = read_vec<int32_t>(sim, b.assist, 3ull * o.rows);
+  if (payload) o.expand_x = read_vec<uint8_t>(sim, b.expand_x, all * dispatch::out_row_bytes(a));
+  if (a.quant) o.dynamic_scales = read_vec<float>(sim, b.scales, all);
+  return o;
+}
+
+// Combine's inputs from dispatch's outputs on host rank g (device or golden): the expert outputs
+// of the received rows (tp = 2: this TP rank's part of them, the peer's rows too), the triples
+// and the counts; the rank's own ids, weights and mask.
+// `expert_out`: the FFN's outputs of the received rows (moe.experts = ffn), or nullptr for the
+// stand-in's.
+combine::RankInputs combine_inputs(const combine::Attrs& a, bool bf16, bool identity, int g,
+                                   const dispatch::RankInputs& din, const dispatch::RankOutputs& o,
+                                   const std::vector<float>& weights,
+                                   const std::vector<uint16_t>* expert_out = nullptr) {
   combine::RankInputs c;
-  c.expand_x = std::move(expert_out);
-  c.assist.assign(assist.begin(), assist.begin() + 3 * rows);
-  c.ep_send_counts = recv_counts;
+  const int rank = dispatch::ep_rank(a.d, g);
+  const size_t counts = o.ep_recv_counts.size() / a.d.tp;
+  const float share = moe::tp_share(a.d, g);
+  if (expert_out) {
+    c.expand_x = *expert_out;
+  } else if (!o.expand_x.empty()) {
+    c.expand_x = moe::run_experts(a.d, bf16, identity, rank, o.rows, o.expand_x.data(),
+                                  o.dynamic_scales.data(), o.ep_recv_counts.data(), share);
+    if (o.peer_rows > 0) {  // the TP peer's rows: the same EP rank's experts
+      const size_t at = static_cast<size_t>(o.rows);
+      std::vector<uint16_t> peer = moe::run_experts(
+          a.d, bf16, identity, rank, o.peer_rows, &o.expand_x[at * dispatch::out_row_bytes(a.d)],
+          a.d.quant ? &o.dynamic_scales[at] : nullptr, &o.ep_recv_counts[counts], share);
+      c.expand_x.insert(c.expand_x.end(), peer.begin(), peer.end());
+    }
+  }
+  c.assist.assign(o.assist_info.begin(), o.assist_info.begin() + 3 * o.rows);
+  c.ep_send_counts = o.ep_recv_counts;
+  c.tp_send_counts = o.tp_recv_counts;
   c.ids = din.ids;
   c.expert_scales = weights;
   c.active = din.active_tokens(a.d);
@@ -144,6 +181,8 @@ class MoeRun : public KernelRun {
       if (el_.any_dead())
         throw SimError(kExitBadInput,
                        "moe.experts = ffn with dead ranks (fault.dead_ranks) is not modelled");
+      if (a_.d.tp != 1)
+        throw SimError(kExitBadInput, "moe.experts = ffn with dispatch.tp = 2 is not modelled");
       // The shape's limits, before anything is built: one token per local expert.
       for (int r : {0, a_.d.ep - 1})
         tiling(std::vector<int64_t>(static_cast<size_t>(dispatch::local_experts(a_.d, r)), 1));
@@ -155,7 +194,7 @@ class MoeRun : public KernelRun {
     consts_ = payload_ ? combine::make_const_experts(p_, a_, bf16_) : nullptr;
     if (a_.d.expert_scales)  // [NEW] dispatch carries the weights combine uses (same stream)
       for (int layer = 0; layer < layers_; ++layer)
-        for (int r = 0; r < a_.d.ep; ++r) {
+        for (int r = 0; r < dispatch::world_ranks(a_.d); ++r) {
           std::mt19937 rng(common::input_seed(p_, r, layer, combine::kScaleSalt));
           inputs_[layer][r].expert_scales = combine::make_expert_scales(p_, a_, rng);
         }
@@ -164,9 +203,9 @@ class MoeRun : public KernelRun {
   void healthy_latency(model::Tick t) override { healthy_ps_ = t; }
 
   void launch(Simulation& sim) override {
-    const int ranks = a_.d.ep, cores = sim.cluster().config().aiv_per_die;  // ranks of the group
-    const uint64_t h = static_cast<uint64_t>(a_.d.hidden),
-                   row_bytes = dispatch::out_row_bytes(a_.d);
+    // The ranks of the group (tp = 2: EP x TP)
+    const int ranks = dispatch::world_ranks(a_.d), cores = sim.cluster().config().aiv_per_die;
+    const uint64_t h = static_cast<uint64_t>(a_.d.hidden);
     const uint64_t stall = static_cast<uint64_t>(p_.real("moe.expert_us") * 1e3 *
                                                  sim.cluster().config().core.clock.ghz);
     for (int layer = 0; layer < layers_; ++layer) {
@@ -177,31 +216,24 @@ class MoeRun : public KernelRun {
       // 2. the experts: host arithmetic, simulated time moe.expert_us on every core
       L.cin.resize(ranks);
       for (int r = 0; r < ranks; ++r) {
-        const dispatch::RankBuffers& b = L.dex.bufs[0][r];
-        int l = dispatch::local_experts(a_.d, r);
-        auto counts = read_vec<int32_t>(sim, b.recv_counts, static_cast<size_t>(a_.d.ep) * l);
-        int rows = counts.back();
-        auto assist = read_vec<int32_t>(sim, b.assist, 3ull * rows);
-        std::vector<uint8_t> ex = payload_ ? read_vec<uint8_t>(sim, b.expand_x, rows * row_bytes)
-                                           : std::vector<uint8_t>{};
-        auto scales = a_.d.quant ? read_vec<float>(sim, b.scales, rows) : std::vector<float>{};
+        const dispatch::RankOutputs out = device_outputs(sim, a_.d, L.dex.bufs[0][r], r, payload_);
         std::mt19937 rng(common::input_seed(p_, r, layer, combine::kScaleSalt));
         std::vector<float> weights = combine::make_expert_scales(p_, a_, rng);
         std::vector<uint16_t> shared_x;
         if (a_.shared_expert_x && payload_) shared_x = dispatch::random_tokens(a_.d, bf16_, rng);
-        std::vector<uint16_t> out;
-        if (!ffn_ && !ex.empty())
-          out = moe::run_experts(a_.d, bf16_, identity_, r, rows, ex.data(), scales.data(),
-                                 counts.data());
-        L.cin[r] = combine_inputs(a_, din[r], rows, std::move(out), assist, counts, weights);
+        const std::vector<uint16_t> none;  // moe.experts = ffn: filled once the FFN has run
+        L.cin[r] =
+            combine_inputs(a_, bf16_, identity_, r, din[r], out, weights, ffn_ ? &none : nullptr);
         L.cin[r].shared_expert_x = shared_x;
         L.cin[r].consts = consts_;
         L.weights.push_back(std::move(weights));
         if (ffn_) {
           L.ffn.emplace_back();
+          const int l = dispatch::local_experts(a_.d, r), w = a_.d.ep;
           for (int le = 0; le < l; ++le)
-            L.ffn.back().tokens.push_back(counts[static_cast<size_t>(le) * a_.d.ep + a_.d.ep - 1] -
-                                          (le ? counts[static_cast<size_t>(le) * a_.d.ep - 1] : 0));
+            L.ffn.back().tokens.push_back(
+                out.ep_recv_counts[static_cast<size_t>(le) * w + w - 1] -
+                (le ? out.ep_recv_counts[static_cast<size_t>(le) * w - 1] : 0));
         }
       }
       if (ffn_) {
@@ -325,7 +357,7 @@ class MoeRun : public KernelRun {
     for (int layer = 0; layer < layers_; ++layer) {
       const Layer& L = layers_done_[layer];
       std::string base = dir + (layers_ > 1 ? "/layer" + std::to_string(layer) : "");
-      for (int r = 0; r < a_.d.ep; ++r) {
+      for (int r = 0; r < dispatch::world_ranks(a_.d); ++r) {
         const std::string die = "rank" + std::to_string(el_.physical(r));
         dispatch::dump(sim, a_.d, bf16_, inputs_[layer][r], L.dex.bufs[0][r], r,
                        base + "/dispatch/" + die);
@@ -340,31 +372,27 @@ class MoeRun : public KernelRun {
       const std::vector<dispatch::RankInputs>& din = inputs_[layer];
       const std::string where = "layer " + std::to_string(layer) + ", ";
       std::vector<dispatch::RankOutputs> dgold = dispatch::golden(a_.d, bf16_, din);
-      for (int r = 0; r < a_.d.ep; ++r) {
+      for (int r = 0; r < dispatch::world_ranks(a_.d); ++r) {
         std::string diff = dispatch::compare(a_.d, dgold[r], sim, L.dex.bufs[0][r], r, 0, payload);
         if (!diff.empty()) return L.dex.record->name + ": " + where + diff;
       }
       if (!payload) continue;
-      std::vector<combine::RankInputs> cgold(a_.d.ep);
-      for (int r = 0; r < a_.d.ep; ++r) {
-        const dispatch::RankOutputs& g = dgold[r];
-        std::vector<uint16_t> out;
-        if (ffn_ && g.rows > 0) {
+      std::vector<combine::RankInputs> cgold(dispatch::world_ranks(a_.d));
+      for (int r = 0; r < dispatch::world_ranks(a_.d); ++r) {
+        std::vector<uint16_t> ffn_out;
+        if (ffn_ && dgold[r].rows > 0) {
           const FfnRank& f = L.ffn[static_cast<size_t>(r)];
-          ffn_op::GoldenInputs gi{g.expand_x.data(), f.w1.data(), f.w2.data(),
-                                  nullptr,           nullptr,     &f.tokens};
-          out = ffn_op::golden(f.t, bf16_, gi);
-        } else if (!ffn_) {
-          out = moe::run_experts(a_.d, bf16_, identity_, r, g.rows, g.expand_x.data(),
-                                 g.dynamic_scales.data(), g.ep_recv_counts.data());
+          ffn_op::GoldenInputs gi{
+              dgold[r].expand_x.data(), f.w1.data(), f.w2.data(), nullptr, nullptr, &f.tokens};
+          ffn_out = ffn_op::golden(f.t, bf16_, gi);
         }
-        cgold[r] = combine_inputs(a_, din[r], g.rows, std::move(out), g.assist_info,
-                                  g.ep_recv_counts, L.weights[r]);
+        cgold[r] = combine_inputs(a_, bf16_, identity_, r, din[r], dgold[r], L.weights[r],
+                                  ffn_ ? &ffn_out : nullptr);
         cgold[r].shared_expert_x = L.cin[r].shared_expert_x;
         cgold[r].consts = consts_;
       }
       std::vector<std::vector<uint16_t>> want = combine::golden(a_, bf16_, cgold);
-      for (int r = 0; r < a_.d.ep; ++r) {
+      for (int r = 0; r < dispatch::world_ranks(a_.d); ++r) {
         std::string diff =
             combine::compare(a_, want[r], sim, L.cex.bufs[0][r], r, 0, L.cin[r].active_tokens(a_));
         if (!diff.empty()) return "round trip: " + where + diff;
@@ -376,7 +404,8 @@ class MoeRun : public KernelRun {
   std::string checked(bool payload) const override {
     if (!payload) return "ids, counts and triples of dispatch checked (timing-only run)";
     return "dispatch outputs and the round trip's x_out of every rank match the golden chain (" +
-           std::to_string(a_.d.ep) + " ranks, " + std::to_string(layers_) + " layer(s))";
+           std::to_string(a_.d.ep) + " ranks" + (a_.d.tp == 2 ? " x TP 2" : "") + ", " +
+           std::to_string(layers_) + " layer(s))";
   }
 
  private:
@@ -390,13 +419,14 @@ class MoeRun : public KernelRun {
     dispatch::Execution dex;
     KernelRecord* experts = nullptr;
     std::vector<FfnRank> ffn;  // [rank]
+
     std::vector<combine::RankInputs> cin;
     std::vector<std::vector<float>> weights;  // [rank]: the expert scales combine weighs with
     combine::Execution cex;
   };
   const Params& p_;
   combine::Attrs a_;
-  bool bf16_, payload_, identity_, ffn_;
+  bool bf16_, payload_, identity_, ffn_ = false;
   moe::DispatchStep step_;
   int layers_;
   common::Elastic el_;

@@ -55,7 +55,9 @@ static bool in_hccl_window(uint64_t gm) {
   size_t die = static_cast<size_t>(m::GlobalMemory::die_of(gm));
   if (die >= w.data.size()) return false;
   auto inside = [gm](uint64_t base, uint64_t bytes) { return gm >= base && gm < base + bytes; };
-  return inside(w.data[die], w.data_bytes) || inside(w.status[die], w.status_bytes);
+  return inside(w.data[die], w.data_bytes) || inside(w.status[die], w.status_bytes) ||
+         (!w.tp_data.empty() &&
+          (inside(w.tp_data[die], w.data_bytes) || inside(w.tp_status[die], w.status_bytes)));
 }
 
 namespace {

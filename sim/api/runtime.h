@@ -28,10 +28,16 @@ namespace AscendC::detail {
 namespace m = ascend::model;
 
 // Every rank's HCCL windows: data (windowsIn) and status (windowsExp), in that rank's HBM.
+// Communicators: with tp = 1 the EP group is every die (rank = die). With tp = 2 (a host's
+// Simulation::set_tp_groups) die d is rank d / tp of EP group d % tp and rank d % tp of TP group
+// d / tp (the TP peers are the dies of one chip), and the TP communicator has windows of its own
+// (tp_data, tp_status: per die, the same sizes).
 struct HcclWindows {
   std::vector<uint64_t> data, status;
   uint64_t data_bytes = uint64_t{1024} << 20;    // hccl.buffsize_MB
   uint64_t status_bytes = uint64_t{1024} << 10;  // hccl.status_KiB
+  int tp = 1;
+  std::vector<uint64_t> tp_data, tp_status;
 };
 
 // Costs of the sorting instructions (sort.* parameters; see sim/api/sort.h).
@@ -79,6 +85,12 @@ class Runtime {
   CoreState& current();
   m::GlobalMemory& memory() { return memory_; }
   const HcclWindows& windows() const { return cfg_.windows; }
+  // The TP communicators (before a launch): tp ranks per group and each die's TP windows.
+  void set_tp(int tp, std::vector<uint64_t> data, std::vector<uint64_t> status) {
+    cfg_.windows.tp = tp;
+    cfg_.windows.tp_data = std::move(data);
+    cfg_.windows.tp_status = std::move(status);
+  }
   bool payload_moves() const { return cfg_.payload; }
   const SortCosts& sort_costs() const { return cfg_.sort; }
 

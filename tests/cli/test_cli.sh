@@ -317,8 +317,39 @@ PY
 expect 0 "every output of every rank matches" -- "${v3[@]}" --dead-ranks 2 --scale-down 1 --input "$tmp/v3"
 expect 0 "x_out of every rank matches" -- --kernel combine "${v3[@]}" --set combine.const_alpha=softmax
 expect 3 "dead ranks 4 \(fault.dead_ranks\) run nothing" -- "${v3[@]}" --dead-ranks 4 --set sim.poll_timeout_us=200
-expect 2 "dispatch.tp = 2: the TP domain .* is not modelled yet" -- --tp 2
+expect 2 "tp = 2 needs one MoE expert per MoE rank \(L = 1" -- --tp 2
 expect 2 "no MoE expert rank would be left" -- --ep 4 --experts 8 --dead-ranks 0-3 --scale-down 1
+
+# --- TP = 2 (issue 15 item 6): the tp tensors dumped and replayed, the round trip, the limits
+tp=(--ep 3 --experts 3 --bs 8 --hidden 1024 --topk 2 --tp 2 --quiet)
+expect 0 "every output of every rank matches the golden reference \(3 ranks x TP 2" -- "${tp[@]}" --dump "$tmp/tp"
+"$py" - "$tmp/tp" <<'PY' && ok || bad "TP tensors in the dump"
+import numpy as np, sys
+d = sys.argv[1]
+for g in range(6):  # EP 3 x TP 2 dies; A = BS x W x min(L, K) = 24 rows, the peer's after them
+    r = f"{d}/rank{g}"
+    tp = np.load(f"{r}/tp_recv_counts.npy"); ep = np.load(f"{r}/ep_recv_counts.npy")
+    assert tp.shape == (2,) and ep.shape == (6,), (tp.shape, ep.shape)
+    assert tp[g % 2] == ep[2] and tp[1 - g % 2] == ep[5], (g, tp, ep)
+    peer = np.load(f"{d}/rank{g ^ 1}/ep_recv_counts.npy")
+    assert list(ep[3:]) == list(peer[:3]), (g, ep, peer)
+    assert np.load(f"{r}/expand_x.npy").shape == (48, 1024)
+    assert np.load(f"{r}/dynamic_scales.npy").shape == (48,)
+    assert np.load(f"{r}/expert_token_nums.npy")[0] == tp.sum()
+PY
+expect 0 "every output of every rank matches" -- "${tp[@]}" --input "$tmp/tp"
+expect 0 "match the golden chain \(3 ranks x TP 2" -- --kernel moe "${tp[@]}" --dump "$tmp/tpmoe"
+"$py" - "$tmp/tpmoe" <<'PY' && ok || bad "TP tensors of the round trip"
+import numpy as np, sys
+d = sys.argv[1]
+for g in range(6):
+    sent = np.load(f"{d}/combine/rank{g}/tp_send_counts.npy")
+    assert list(sent) == list(np.load(f"{d}/dispatch/rank{g}/tp_recv_counts.npy")), g
+    assert np.load(f"{d}/combine/rank{g}/expand_x.npy").shape == (48, 1024)
+PY
+expect 0 "x_out of every rank matches the golden reference \(3 ranks x TP 2" -- --kernel combine "${tp[@]}" --input "$tmp/tpmoe/combine"
+expect 2 "communication quantization .* is tp < 2 only" -- --kernel combine "${tp[@]}" --comm-quant int8
+expect 2 "elastic scale-down is tp = 1 only" -- "${tp[@]}" --dead-ranks 1 --scale-down 1
 
 # --- properties, through the CLI
 lat() { "$sim" --kernel pipeline "$@" --out "$tmp/p" >/dev/null 2>&1 && json "$tmp/p/stats.json" "j['kernels'][0]['latency_ns']"; }

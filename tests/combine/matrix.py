@@ -39,13 +39,17 @@ KNOBS = [
      "const-experts": 4, "topk": 4, "ep": 7, "experts": 14},
     {"set": ["moe.layers=2"], "dead-ranks": "2,5", "scale-down": 1, "mask": "2d", "ep": 8,
      "experts": 16, "expert-scales": 1, "smooth-scales": 1},
+    # TP = 2 (issue 15 item 6)
+    {"set": ["moe.layers=2"], "tp": 2, "ep": 7, "experts": 7, "topk": 4, "const-experts": 1},
+    {"set": ["combine.receiver=ready_first"], "tp": 2, "ep": 4, "experts": 4, "topk": 4},
 ]
 
 
 def runs():
     for scenario in WORKLOADS:
         for kernel in ("combine", "moe"):
-            for comm in ("none", "int8"):
+            # communication quantization is tp < 2 only (kernels.md 2.5): refused with tp = 2
+            for comm in ("none",) if scenario.get("tp") == 2 else ("none", "int8"):
                 yield kernel, {**scenario, "comm-quant": comm}
     for knob in KNOBS:
         yield ("moe" if any(s.startswith("moe.") for s in knob["set"]) else "combine"), knob

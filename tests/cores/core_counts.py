@@ -31,6 +31,9 @@ KERNELS = {
                "--zero-experts", "1", "--copy-experts", "1", "--const-experts", "1",
                "--mask", "2d", "--expert-scales", "1", "--smooth-scales", "1",
                "--dead-ranks", "2", "--scale-down", "1"],
+    # TP = 2 (issue 15 item 6): the AllGatherV and the ReduceScatterV through the round trip.
+    "moe:tp2": ["--ep", "3", "--experts", "3", "--bs", "8", "--hidden", "1024", "--topk", "2",
+                "--tp", "2"],
 }
 OWN_CORES = {"stream": "stream.cores", "syncbug": "syncbug.cores", "ub_write": "ub_write.cores",
              "flag_ring": "flag_ring.cores"}

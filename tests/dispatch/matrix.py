@@ -4,7 +4,7 @@
     python3 tests/dispatch/matrix.py [build/ascend-sim] [--jobs 2]
 
 Every value the issue lists appears in at least one scenario: EP 2, 4, 8, 16, 32; BS 1, 7, 128,
-512; hidden 1024, 4096, 7168; top-1, 6, 8, 16; 1 to 24 experts per rank; with and without shared
+512; tp 1 and 2; hidden 1024, 4096, 7168; top-1, 6, 8, 16; 1 to 24 experts per rank; with and without shared
 experts and shared-expert ranks; int8 and none; bf16 and fp16; both token-nums types; a partial
 active mask; uniform and heavily skewed routing. Each scenario runs the CLI with the check on;
 the script prints one line per scenario and exits 1 if any fails. The test suite runs a
@@ -56,6 +56,15 @@ SCENARIOS = [
     {"ep": 16, "shared-experts": 1, "shared-expert-ranks": 2, "experts": 28,
      "dead-ranks": "1,4,9-10", "scale-down": 1, "mask": "2d", "const-experts": 2},
     {"ep": 32, "experts": 64, "dead-ranks": "0,31", "scale-down": 1, "expert-scales": 1},
+    # TP = 2 (issue 15 item 6): EP x 2 dies, L = 1 (E = EP - shared-expert ranks)
+    {"ep": 3, "experts": 3, "topk": 2, "tp": 2},
+    {"ep": 8, "experts": 8, "bs": 32, "hidden": 7168, "tp": 2},
+    {"ep": 5, "experts": 4, "topk": 3, "shared-experts": 1, "shared-expert-ranks": 1, "tp": 2,
+     "dtype": "fp16"},
+    {"ep": 9, "experts": 9, "tp": 2, "mask": "2d", "zero-experts": 1, "copy-experts": 1,
+     "expert-scales": 1, "smooth-scales": 1},
+    {"ep": 16, "experts": 16, "tp": 2, "quant": "none", "token-nums-type": 0},
+    {"ep": 4, "experts": 4, "topk": 4, "tp": 2, "set": ["dispatch.calls=2", "dispatch.send_split=token"]},
 ]
 
 
