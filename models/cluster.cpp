@@ -35,7 +35,12 @@ Die::Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cf
     }
   };
   add(cores, CoreKind::Aiv, cfg.aiv_per_die);
-  if (cfg.build_aics) add(aics, CoreKind::Aic, cfg.aic_per_die);
+  if (cfg.build_aics) {
+    add(aics, CoreKind::Aic, cfg.aic_per_die);
+    l2 = std::make_unique<L2Cache>("l2", cfg.l2_capacity_bytes, cfg.l2_block_bytes);
+    noc.set_l2(l2.get());
+    for (auto& c : aics) c->set_l2(l2.get());
+  }
   noc.to_hbm.bind(hccl_window.socket);
 }
 

@@ -26,6 +26,9 @@ struct ClusterConfig {
   int aiv_per_die = 48;
   int aic_per_die = 24;
   bool build_aics = false;  // the AICs exist only for a kernel that uses the cube
+  // The die's L2 as the AICs' reads see it (built with the AICs; capacity 0: every read misses).
+  uint64_t l2_capacity_bytes = uint64_t{192} << 20;
+  uint64_t l2_block_bytes = 512;
   CoreTiming core;
   HbmTiming hbm;
   FabricConfig fabric;
@@ -55,6 +58,7 @@ class Die : public sc_core::sc_module {
   DieBarriers barriers;
   std::vector<std::unique_ptr<Core>> cores;  // the AIVs
   std::vector<std::unique_ptr<Core>> aics;   // the AICs (AIC i pairs with AIVs 2i and 2i+1)
+  std::unique_ptr<L2Cache> l2;               // with the AICs
   // Every core, AIVs then AICs.
   template <class F>
   void for_each_core(F&& f) {

@@ -633,7 +633,12 @@ Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
   } else {
     bool write = in.work.kind == Work::Kind::DmaOut;
     DmaEngine& engine = write ? *gm_writer_ : *mte2_;
-    DmaEngine::Timing tm = engine.transfer(t, in.work.gm, in.work.amount);
+    uint64_t hit = 0;
+    if (!write && l2_) {
+      const uint64_t rows = std::max<uint32_t>(w.gm_rows, 1);
+      hit = l2_->read({w.gm, rows, w.amount / rows, rows > 1 ? w.gm_pitch : w.amount});
+    }
+    DmaEngine::Timing tm = engine.transfer(t, in.work.gm, in.work.amount, hit);
     start = tm.start;
     landed = tm.landed;
     done = tm.done;

@@ -48,6 +48,7 @@
 #include "models/events.h"
 #include "models/global_memory.h"
 #include "models/inline_function.h"
+#include "models/l2_cache.h"
 #include "models/race_checker.h"
 #include "models/ring.h"
 #include "models/scheduler.h"
@@ -107,6 +108,8 @@ struct Work {
   uint16_t m = 0, k = 0, n = 0;  // Mmad: its shape
   uint64_t amount = 0;           // vector: repeats; DMA and MTE1: bytes
   GmAddr gm = 0;                 // DMA: GM-side address
+  uint32_t gm_rows = 1;          // an AIC MTE2 read: its GM side as rows of amount / gm_rows B
+  uint32_t gm_pitch = 0;         //   at this pitch (for the L2's residency)
 };
 
 // A UB or GM byte range an instruction reads or writes (recorded only under the race check).
@@ -377,6 +380,8 @@ class Core : public sc_core::sc_module, public EventTarget {
   // ---- the core's units (its child modules) ----
   // The DMA engines that move GM bytes: an AIV's mte2 and mte3, an AIC's mte2 and fixpipe.
   DmaEngine& mte2() { return *mte2_; }
+  // An AIC's MTE2 reads through the die's L2 (Die attaches it).
+  void set_l2(L2Cache* l2) { l2_ = l2; }
   DmaEngine& gm_writer() { return *gm_writer_; }
   const DmaEngine& mte2() const { return *mte2_; }
   const DmaEngine& gm_writer() const { return *gm_writer_; }
@@ -483,6 +488,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   std::vector<std::unique_ptr<LocalBuffer>> buffers_;
   // The units (null where the kind has none).
   std::unique_ptr<TimedUnit> vector_, mte1_, cube_;
+  L2Cache* l2_ = nullptr;
   std::unique_ptr<DmaEngine> mte2_, gm_writer_;  // gm_writer_: an AIV's mte3, an AIC's fixpipe
   std::array<std::vector<Core*>, 3> cross_peers_;
   std::array<int, kCrossFlags> cross_flags_{};

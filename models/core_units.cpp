@@ -37,8 +37,9 @@ DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const CostModel& cost,
   payload_.set_streaming_width(0);
 }
 
-DmaEngine::Timing DmaEngine::transfer(Tick ready, GmAddr gm, uint64_t bytes) {
-  Tick hold = cost_.dma_engine_hold(bytes, gm, path_);
+DmaEngine::Timing DmaEngine::transfer(Tick ready, GmAddr gm, uint64_t bytes,
+                                      uint64_t l2_hit_bytes) {
+  Tick hold = cost_.dma_engine_hold(bytes, gm, path_, l2_hit_bytes);
   BandwidthServer::Hold h = engine_.reserve(ready, hold, bytes);
   free_at_ = h.end;
   done_->at = h.end;
@@ -46,8 +47,8 @@ DmaEngine::Timing DmaEngine::transfer(Tick ready, GmAddr gm, uint64_t bytes) {
   done_->response = 0;
   done_->remote = false;
   payload_.set_address(gm);
-  payload_.set_data_length(static_cast<unsigned>(bytes));
-  payload_.set_streaming_width(static_cast<unsigned>(bytes));
+  payload_.set_data_length(static_cast<unsigned>(bytes - l2_hit_bytes));
+  payload_.set_streaming_width(static_cast<unsigned>(bytes - l2_hit_bytes));
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = offset(ready);
   socket->b_transport(payload_, delay);

@@ -94,7 +94,9 @@ class DmaEngine : public sc_core::sc_module {
     Tick landed;  // when the bytes have landed (are visible at the target)
     Tick done;    // when the engine learns it (a remote write's acknowledgement is back)
   };
-  Timing transfer(Tick ready, GmAddr gm, uint64_t bytes);
+  // `l2_hit_bytes`: of an AIC MTE2 read, the bytes resident in the die's L2 (they do not go
+  // to the HBM).
+  Timing transfer(Tick ready, GmAddr gm, uint64_t bytes, uint64_t l2_hit_bytes = 0);
   Tick free_at() const { return free_at_; }
   // bytes, busy_ps and transfers (the engine's holds).
   CounterSet counters() const { return engine_.counters(); }

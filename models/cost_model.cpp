@@ -16,8 +16,16 @@ Tick DefaultCostModel::vector(uint64_t repeats) const {
 
 // setup + ceil(bytes / (bytes_per_cycle x eff)) cycles, eff < 1 for a GM address off the
 // dma.aligned_bytes grid.
-Tick DefaultCostModel::dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path) const {
+Tick DefaultCostModel::dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path,
+                                       uint64_t l2_hit_bytes) const {
   const CubeTiming& c = core_.cube;
+  if (path == DmaPath::AicMte2) {  // L2 hits at the L2 rate, misses at the DDR rate
+    double eff = gm % core_.dma_aligned_bytes != 0 ? core_.dma_unaligned_efficiency : 1.0;
+    double stream = static_cast<double>(l2_hit_bytes) / (c.mte2_bytes_per_cycle * eff) +
+                    static_cast<double>(bytes - l2_hit_bytes) / (c.mte2_miss_bytes_per_cycle * eff);
+    return core_.clock.cycles(c.mte2_setup_cycles +
+                              static_cast<uint64_t>(std::ceil(stream - 1e-9)));
+  }
   double rate = path == DmaPath::AivMte2   ? core_.mte2_bytes_per_cycle
                 : path == DmaPath::AivMte3 ? core_.mte3_bytes_per_cycle
                 : path == DmaPath::AicMte2 ? c.mte2_bytes_per_cycle

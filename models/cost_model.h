@@ -28,7 +28,8 @@ inline bool writes_gm(DmaPath p) {
 struct CubeTiming {
   uint32_t l1_bytes = 512 * 1024, l0a_bytes = 64 * 1024, l0b_bytes = 64 * 1024,
            l0c_bytes = 128 * 1024, bt_bytes = 1024;
-  double mte2_bytes_per_cycle = 156;  // GM -> L1
+  double mte2_bytes_per_cycle = 156;      // GM -> L1, bytes resident in L2
+  double mte2_miss_bytes_per_cycle = 32;  // GM -> L1, bytes read from HBM
   uint32_t mte2_setup_cycles = 60;
   uint32_t mte2_outstanding_bytes = 40 * 1024;
   double mte1_l0a_bytes_per_cycle = 256;  // L1 -> L0A
@@ -75,7 +76,10 @@ class CostModel {
   // A vector instruction of `repeats` 256-B units (of the wider of source and destination type).
   virtual Tick vector(uint64_t repeats) const = 0;
   // How long a DMA of `bytes` to/from GM address `gm` holds its engine.
-  virtual Tick dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path) const = 0;
+  // `l2_hit_bytes` of an AIC MTE2 read are resident in the die's L2 (L2Cache): they stream at
+  // the L2 rate, the rest at the DDR rate.
+  virtual Tick dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path,
+                               uint64_t l2_hit_bytes = 0) const = 0;
   // An MTE1 move of `bytes` from L1 into L0A (to_l0b false) or L0B.
   virtual Tick mte1(uint64_t bytes, bool to_l0b) const = 0;
   // One Mmad of m x k x n; int8 operands go twice as deep in k per cycle.
@@ -98,7 +102,8 @@ class DefaultCostModel : public CostModel {
  public:
   DefaultCostModel(const CoreTiming& core, const HbmTiming& hbm) : core_(core), hbm_(hbm) {}
   Tick vector(uint64_t repeats) const override;
-  Tick dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path) const override;
+  Tick dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path,
+                       uint64_t l2_hit_bytes = 0) const override;
   Tick mte1(uint64_t bytes, bool to_l0b) const override;
   Tick mmad(uint32_t m, uint32_t k, uint32_t n, bool int8) const override;
   Tick path_latency(const Route* route, bool write) const override;

@@ -56,6 +56,7 @@ void Noc::from_core(int, tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   to_hbm->b_transport(p, delay);
   if (p.is_response_error()) return;
   bool write = p.is_write();
+  if (write && l2_) l2_->write({p.get_address(), 1, p.get_data_length(), p.get_data_length()});
   Tick latency = cost_.path_latency(nullptr, write);
   report_path_latency(p, latency);
   delay = offset(std::max(engine_done(p), at(delay)) + latency);
@@ -65,6 +66,8 @@ void Noc::from_core(int, tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
 
 void Noc::into_hbm(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   to_hbm->b_transport(p, delay);
+  if (l2_ && p.is_write() && !p.is_response_error())
+    l2_->write({p.get_address(), 1, p.get_data_length(), p.get_data_length()});
 }
 
 }  // namespace ascend::model

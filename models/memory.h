@@ -13,6 +13,7 @@
 
 #include "models/bandwidth_server.h"
 #include "models/cost_model.h"
+#include "models/l2_cache.h"
 #include "models/transfer.h"
 
 namespace ascend::model {
@@ -77,6 +78,8 @@ class Noc : public sc_core::sc_module {
   // Bytes and transfers to the die's own HBM from its own cores (link class "local").
   uint64_t local_bytes() const { return local_bytes_; }
   uint64_t local_transfers() const { return local_transfers_; }
+  // Writes landing in the die's memory make their bytes resident in its L2 (AIC dies only).
+  void set_l2(L2Cache* l2) { l2_ = l2; }
 
  private:
   void from_core(int id, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
@@ -85,6 +88,7 @@ class Noc : public sc_core::sc_module {
   const CostModel& cost_;
   uint64_t local_bytes_ = 0;
   uint64_t local_transfers_ = 0;
+  L2Cache* l2_ = nullptr;
 };
 
 }  // namespace ascend::model

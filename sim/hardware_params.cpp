@@ -224,9 +224,30 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
           [](ClusterConfig & c) -> auto& { return c.core.cube.bt_bytes; }),
       field<ClusterConfig>(
           real_param("cube.mte2_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
-                     "AIC MTE2 engine rate, GM -> L1/L0A/L0B (with ND -> NZ on the way)",
-                     "[CUBE] 1.3 [KPP] GM->L1 at >= 128 KB: 139-156 B/cycle, M"),
+                     "AIC MTE2 engine rate, GM -> L1/L0A/L0B (with ND -> NZ on the way), for "
+                     "bytes resident in the die's L2",
+                     "[CUBE] 1.3 [KPP] GM->L1 at >= 128 KB: 139-156 B/cycle (its L2 state is "
+                     "not stated; above [INI-C]'s L2 read rate 110), M"),
           [](ClusterConfig & c) -> auto& { return c.core.cube.mte2_bytes_per_cycle; }),
+      field<ClusterConfig>(
+          real_param("cube.mte2_miss_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
+                     "AIC MTE2 engine rate for bytes not in the L2 (read from HBM)",
+                     "[INI-C] [AICoreMemoryRates] ddr 32 B/cycle per core; [KPP] misses 2-4.5x "
+                     "slower than hits, H"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.mte2_miss_bytes_per_cycle; }),
+      field<ClusterConfig>(
+          int_param("l2.capacity_MiB", "MiB", kFromField, 0, 4096,
+                    "the die's L2 as the AICs' GM reads see it (0: every read misses); AIV "
+                    "paths do not consult it",
+                    "[INI-C] l2_size = 201326592 (192 MiB per 910C die), H"),
+          [](ClusterConfig & c) -> auto& { return c.l2_capacity_bytes; }, uint64_t{1} << 20),
+      field<ClusterConfig>(
+          int_param("l2.line_bytes", "B", kFromField, 32, 1 << 20,
+                    "the grain the model keeps L2 residency in: the cache line, or coarser to "
+                    "keep a die's state small (a block holding other cores' columns then counts "
+                    "as resident for them)",
+                    "[ACDOC] the 512-B GM cache line; [PYPTO-CM] l2LineSize = 512, H"),
+          [](ClusterConfig & c) -> auto& { return c.l2_block_bytes; }),
       field<ClusterConfig>(
           int_param("cube.mte2_setup_cycles", "cycles", kFromField, 0, 100000,
                     "fixed cost of every AIC MTE2 instruction on its engine",

@@ -161,21 +161,36 @@ TEST(FfnOp, FewTokensPerExpertAreMte2Bound) {
             5 * o.kernel()["aic_cube_busy_pct"].get<double>());
 }
 
-// Where each AIC's MTE2 rate binds (cube.mte2_bytes_per_cycle = 32, the per-core DDR rate of the
-// simulator ini, reference/cube.md 1.3), the seed's reasoning holds: in the plain split mm1 runs
-// on 10 of 20 cores and takes twice mm2's time (equal weight bytes, K1 N1 = K2 N2), 3 units per
+// Weights are read once, so they miss the L2 and stream at each AIC's DDR rate
+// (cube.mte2_miss_bytes_per_cycle): the seed's reasoning holds. In the plain split mm1 runs on
+// 10 of 20 cores and takes twice mm2's time (equal weight bytes, K1 N1 = K2 N2), 3 units per
 // expert; two experts side by side take 1 unit each for mm1 and mm2, 2 units per expert: a ratio
-// of 1.5. At the default rate the die's HBM binds both and the split gains little.
+// of 1.5. Where the die's HBM binds instead (a slow HBM), either split streams every weight once
+// at the HBM's rate and the split gains little.
 TEST(FfnOp, ExpertParallelBeatsPlainByTheSeedsRatioWhenEachCoresMte2Binds) {
-  const double plain =
-      latency(seed_example({"ffn_op.split=plain", "cube.mte2_bytes_per_cycle=32"}));
-  const double ep =
-      latency(seed_example({"ffn_op.split=expert_parallel", "cube.mte2_bytes_per_cycle=32"}));
+  const double plain = latency(seed_example({"ffn_op.split=plain"}));
+  const double ep = latency(seed_example({"ffn_op.split=expert_parallel"}));
   EXPECT_NEAR(plain / ep, 1.5, 0.1);
-  const double plain_hbm = latency(seed_example({"ffn_op.split=plain"}));
-  const double ep_hbm = latency(seed_example({"ffn_op.split=expert_parallel"}));
-  EXPECT_LT(ep_hbm, plain_hbm);
+  const double plain_hbm = latency(seed_example({"ffn_op.split=plain", "hbm.bandwidth_GBps=400"}));
+  const double ep_hbm =
+      latency(seed_example({"ffn_op.split=expert_parallel", "hbm.bandwidth_GBps=400"}));
+  EXPECT_LE(ep_hbm, plain_hbm);
   EXPECT_LT(plain_hbm / ep_hbm, 1.1);
+}
+
+// Many tokens per expert: each m block re-reads its B columns, which the L2 now holds, at the L2
+// rate; the cube binds. Without the L2 (l2.capacity_MiB = 0) the same GEMM is MTE2-bound.
+TEST(FfnOp, ManyTokensPerExpertAreCubeBoundThroughTheL2) {
+  Outcome o = run_scenario(
+      "ffn", seed_example({"ffn_op.experts=1", "ffn_op.tokens=4096", "ffn_op.cores=24"}));
+  ASSERT_EQ(o.exit_code, 0) << o.message;
+  EXPECT_EQ(o.kernel()["bound"], "CUBE");
+  EXPECT_GT(o.kernel()["aic_cube_busy_pct"].get<double>(), 50);
+  Outcome no_l2 = run_scenario("ffn", seed_example({"ffn_op.experts=1", "ffn_op.tokens=4096",
+                                                    "ffn_op.cores=24", "l2.capacity_MiB=0"}));
+  ASSERT_EQ(no_l2.exit_code, 0) << no_l2.message;
+  EXPECT_EQ(no_l2.kernel()["bound"], "MTE2");
+  EXPECT_GT(no_l2.latency_ns(), 1.5 * o.latency_ns());
 }
 
 TEST(FfnOp, AttributesOutsideTheLimitsAreExit2NamingTheLimit) {

@@ -21,11 +21,11 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 #include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "sim/api/data_copy.h"
 #include "sim/api/tensor.h"
@@ -169,6 +169,8 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   w.kind = ascend::model::Work::Kind::DmaIn;
   w.amount = uint64_t{p.ndNum} * p.nValue * p.dValue * sizeof(T);
   w.gm = src.address();
+  w.gm_rows = uint32_t{p.ndNum} * p.nValue;        // rows of dValue at srcDValue (ndNum > 1: as if
+  w.gm_pitch = uint32_t{p.srcDValue} * sizeof(T);  // the matrices followed at that pitch)
   auto op = std::make_unique<detail::CubeOp>();
   auto staged = std::make_shared<std::vector<T>>();
   op->start = [src, p, staged] {

@@ -1,0 +1,66 @@
+// The die's L2 as the AICs see it (models/l2_cache.h): residency per line, LRU eviction, rows,
+// and what an AIC MTE2 read costs on a hit and on a miss.
+#include <gtest/gtest.h>
+
+#include "models/l2_cache.h"
+#include "sim/api/kernel_operator.h"
+#include "tests/harness.h"
+#include "tests/kernel_helpers.h"
+
+namespace {
+
+using ascend::model::GmSpan;
+using ascend::model::L2Cache;
+
+TEST(L2, ReadsCountResidentBytesAndEvictTheLeastRecentLine) {
+  L2Cache l2("l2_lru", 4 * 512, 512);            // four lines
+  EXPECT_EQ(l2.read({0, 1, 1024, 1024}), 0u);    // lines 0, 1 miss and become resident
+  EXPECT_EQ(l2.read({256, 1, 512, 512}), 512u);  // half of line 0 and half of line 1
+  l2.write({4096, 1, 1536, 1536});  // lines 8, 9, 10: line 1 was touched after line 0...
+  EXPECT_EQ(l2.read({512, 1, 512, 512}), 512u);  // ...so line 1 stays
+  EXPECT_EQ(l2.read({0, 1, 512, 512}), 0u);      // and line 0 was evicted
+  // Rows: two rows of 100 B at a pitch of 4096 B touch lines 0 and 8.
+  L2Cache rows("l2_rows", 1 << 20, 512);
+  EXPECT_EQ(rows.read({0, 2, 100, 4096}), 0u);
+  EXPECT_EQ(rows.read({4096 + 200, 1, 300, 300}), 300u);
+  EXPECT_EQ(rows.read({1024, 1, 512, 512}), 0u);  // line 2 was never touched
+  EXPECT_EQ(rows.counters().find("hit_bytes")->value, 300u);
+  L2Cache off("l2_off", 0, 512);
+  off.write({0, 1, 512, 512});
+  EXPECT_EQ(off.read({0, 1, 512, 512}), 0u);
+}
+
+// One AIC reads 64 KiB twice: the first read misses (cube.mte2_miss_bytes_per_cycle), the second
+// hits (cube.mte2_bytes_per_cycle); the engine's busy time is exactly the two holds.
+TEST(L2, AnAicReadOfResidentBytesStreamsAtTheL2Rate) {
+  using namespace AscendC;
+  ascend::RunOptions o;
+  o.aic = true;
+  ascend::test::Bench b({}, 1, o);
+  const uint64_t n = 32 * 1024;  // halves
+  const uint64_t gm = b.alloc(n * 2);
+  auto& rec = b.run(ascend::LaunchShape::mixed(1, 0), [&] {
+    TPipe pipe;
+    TBuf<TPosition::A1> buf;
+    pipe.InitBuffer(buf, n * 2);
+    LocalTensor<half> l1 = buf.Get<half>();
+    Nd2NzParams p;
+    p.nValue = 128;
+    p.dValue = 256;
+    p.srcDValue = 256;
+    p.dstNzC0Stride = 128;
+    DataCopy(l1, ascend::test::global<half>(gm, n), p);
+    PipeBarrier<PIPE_MTE2>();
+    DataCopy(l1, ascend::test::global<half>(gm, n), p);
+  });
+  const auto& t = b.timing();
+  const auto& aic = rec.ranks[0].aics[0];
+  const uint64_t bytes = n * 2;
+  const uint64_t miss = t.cube.mte2_setup_cycles +
+                        static_cast<uint64_t>(std::ceil(bytes / t.cube.mte2_miss_bytes_per_cycle));
+  const uint64_t hit = t.cube.mte2_setup_cycles +
+                       static_cast<uint64_t>(std::ceil(bytes / t.cube.mte2_bytes_per_cycle));
+  EXPECT_EQ(aic["mte2.busy_ps"], t.clock.cycles(miss) + t.clock.cycles(hit));
+}
+
+}  // namespace
