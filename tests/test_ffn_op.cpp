@@ -60,6 +60,25 @@ TEST(FfnOp, CheckPassesFor1To16ExpertsWithSkewedAndEmptyExpertsInEverySplit) {
     }
 }
 
+// The pseudo-quant template: int8 weights cast on the AIVs ((W8 + offset) * scale in the x
+// dtype) into the weight workspaces, with and without the CV overlap, every template.
+TEST(FfnOp, PseudoQuantChecksInEveryTemplateWithAndWithoutOverlap) {
+  const std::vector<std::vector<std::string>> templates = {
+      {"ffn_op.dtype=fp16", "ffn_op.inner_precise=1"},
+      {"ffn_op.dtype=fp16", "ffn_op.inner_precise=0"},
+      {"ffn_op.dtype=bf16", "ffn_op.inner_precise=0"}};
+  for (const auto& t : templates)
+    for (const char* overlap : {"1", "0"})
+      for (const char* split : {"plain", "mixed"}) {
+        std::vector<std::string> s = t;
+        s.insert(s.end(), {"ffn_op.antiquant=1", std::string("ffn_op.antiquant_overlap=") + overlap,
+                           std::string("ffn_op.split=") + split, "ffn_op.experts=4",
+                           "ffn_op.expert_tokens=5,0,37,12", "ffn_op.activation=silu",
+                           "ffn_op.hidden=288", "ffn_op.intermediate=416", "ffn_op.cores=6"});
+        expect_checked(s);
+      }
+}
+
 TEST(FfnOp, TimingOnlyRunsTakeExactlyThePayloadRunsLatency) {
   for (const char* split : {"plain", "mixed"}) {
     std::vector<std::string> s = small({"ffn_op.experts=4", "ffn_op.expert_tokens=3,90,0,20",
@@ -193,6 +212,14 @@ TEST(FfnOp, ManyTokensPerExpertAreCubeBoundThroughTheL2) {
   EXPECT_GT(no_l2.latency_ns(), 1.5 * o.latency_ns());
 }
 
+// Seed 004 4.2: the weight casts on the AIVs overlap the Matmuls on the AICs (CastWeight2 beside
+// mm1, the next CastWeight1 beside mm2); serialized, each waits for the other.
+TEST(FfnOp, PseudoQuantWithItsCvOverlapBeatsTheSameWorkSerialized) {
+  const double overlap = latency(seed_example({"ffn_op.antiquant=1"}));
+  const double serial = latency(seed_example({"ffn_op.antiquant=1", "ffn_op.antiquant_overlap=0"}));
+  EXPECT_LT(overlap, 0.95 * serial);
+}
+
 TEST(FfnOp, AttributesOutsideTheLimitsAreExit2NamingTheLimit) {
   struct Bad {
     std::vector<std::string> sets;
@@ -207,7 +234,8 @@ TEST(FfnOp, AttributesOutsideTheLimitsAreExit2NamingTheLimit) {
            {{"ffn_op.experts=2", "ffn_op.expert_tokens=0,0"}, "sums to 0"},
            {{"ffn_op.expert_tokens=1,x,3,4,5,6,7,8"}, "is not a token count"},
            {{"ffn_op.cores=30"}, "exceeds die.aic_count"},
-           {{"ffn_op.cores=4", "ffn_op.expert_parallelism=8"}, "exceeds the 4 AICs"}}) {
+           {{"ffn_op.cores=4", "ffn_op.expert_parallelism=8"}, "exceeds the 4 AICs"},
+           {{"ffn_op.antiquant=1", "ffn_op.intermediate=400"}, "multiples of 32"}}) {
     Outcome o = run_scenario("ffn", b.sets);
     EXPECT_EQ(o.exit_code, ascend::kExitBadInput) << b.says;
     EXPECT_NE(o.message.find(b.says), std::string::npos) << o.message;

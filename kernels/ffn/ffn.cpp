@@ -58,6 +58,14 @@ void declare(Params& p) {
                       "the plain split's singleN unit: 256, or 128 to spread one expert's mm1 "
                       "over more cores (seed 004 3.1, option 2)",
                       "what-if"));
+  p.declare(int_param("ffn_op.antiquant", "", "0", 0, 1,
+                      "1: the pseudo-quant template: int8 weights with per-channel scale and "
+                      "offset (in the x dtype), cast on the AIVs (seed 004 2.3)",
+                      w));
+  p.declare(int_param("ffn_op.antiquant_overlap", "", "1", 0, 1,
+                      "pseudo-quant: 1 casts CastWeight2 beside mm1 and the next CastWeight1 "
+                      "beside mm2 (seed 004 4.2); 0 gives each cast the cores to itself",
+                      "what-if"));
   p.declare(int_param("ffn_op.cores", "AICs", "0", 0, 48,
                       "AICs launched (each with 2 AIVs); 0: die.aic_count", "what-if"));
 }
@@ -123,7 +131,12 @@ class FfnRun : public KernelRun {
         ffn_op::activation_of(p.text("ffn_op.activation")), p.integer("ffn_op.inner_precise") != 0,
         bf16_, p.integer("ffn_op.bias") != 0, ffn_op::split_of(p.text("ffn_op.split")),
         static_cast<int32_t>(p.integer("ffn_op.expert_parallelism")),
-        static_cast<int32_t>(p.integer("ffn_op.min_single_n")), lim);
+        static_cast<int32_t>(p.integer("ffn_op.min_single_n")), lim,
+        p.integer("ffn_op.antiquant") != 0, p.integer("ffn_op.antiquant_overlap") != 0);
+    if (t_.antiquant && !p.text("run.input_dir").empty())
+      throw SimError(kExitBadInput,
+                     "ffn: --input with ffn_op.antiquant = 1 is not modelled (generated inputs "
+                     "only)");
   }
 
   void place(Simulation& sim) override {
@@ -137,8 +150,15 @@ class FfnRun : public KernelRun {
       auto seed = [&](uint32_t salt) { return common::input_seed(p_, 0, 0, salt); };
       // Weights scaled by 1/sqrt(K) keep the sums of products near 1 (no fp16 overflow).
       x_ = ffn_op::random_matrix(m, t_.k1, 1.0, bf16_, seed(0));
-      w1_ = ffn_op::random_matrix(e * t_.k1, t_.n1, 1.0 / std::sqrt(double(t_.k1)), bf16_, seed(1));
-      w2_ = ffn_op::random_matrix(e * t_.k2, t_.n2, 1.0 / std::sqrt(double(t_.k2)), bf16_, seed(2));
+      if (t_.antiquant) {
+        make_antiquant(q1_, c1_, t_.k1, t_.n1, w1_, seed(4));
+        make_antiquant(q2_, c2_, t_.k2, t_.n2, w2_, seed(5));
+      } else {
+        w1_ =
+            ffn_op::random_matrix(e * t_.k1, t_.n1, 1.0 / std::sqrt(double(t_.k1)), bf16_, seed(1));
+        w2_ =
+            ffn_op::random_matrix(e * t_.k2, t_.n2, 1.0 / std::sqrt(double(t_.k2)), bf16_, seed(2));
+      }
       if (t_.bias) {
         std::mt19937 rng(seed(3));
         b1_ = uniform<float>(e * t_.n1, 0.5, rng);
@@ -146,8 +166,28 @@ class FfnRun : public KernelRun {
       }
     }
     xa_ = sim.alloc(0, "ffn.x", nx * 2);
-    w1a_ = sim.alloc(0, "ffn.weight1", nw1 * 2);
-    w2a_ = sim.alloc(0, "ffn.weight2", nw2 * 2);
+    if (t_.antiquant) {
+      const uint64_t slots = static_cast<uint64_t>(t_.max_jobs);
+      d_.w1q = sim.alloc(0, "ffn.weight1_int8", nw1);
+      d_.w2q = sim.alloc(0, "ffn.weight2_int8", nw2);
+      d_.scale1 = sim.alloc(0, "ffn.antiquant_scale1", e * t_.n1 * 2);
+      d_.offset1 = sim.alloc(0, "ffn.antiquant_offset1", e * t_.n1 * 2);
+      d_.scale2 = sim.alloc(0, "ffn.antiquant_scale2", e * t_.n2 * 2);
+      d_.offset2 = sim.alloc(0, "ffn.antiquant_offset2", e * t_.n2 * 2);
+      d_.ww1 = sim.alloc(0, "ffn.weight1_workspace", slots * t_.k1 * t_.n1 * 2);
+      d_.ww2 = sim.alloc(0, "ffn.weight2_workspace", slots * t_.k2 * t_.n2 * 2);
+      if (!q1_.empty()) {
+        sim.write(d_.w1q, q1_.data(), q1_.size());
+        sim.write(d_.w2q, q2_.data(), q2_.size());
+        sim.write(d_.scale1, c1_.data(), e * t_.n1 * 2);
+        sim.write(d_.offset1, c1_.data() + e * t_.n1, e * t_.n1 * 2);
+        sim.write(d_.scale2, c2_.data(), e * t_.n2 * 2);
+        sim.write(d_.offset2, c2_.data() + e * t_.n2, e * t_.n2 * 2);
+      }
+    } else {
+      w1a_ = sim.alloc(0, "ffn.weight1", nw1 * 2);
+      w2a_ = sim.alloc(0, "ffn.weight2", nw2 * 2);
+    }
     if (t_.bias) {
       b1a_ = sim.alloc(0, "ffn.bias1", e * t_.n1 * 4);
       b2a_ = sim.alloc(0, "ffn.bias2", e * t_.n2 * 4);
@@ -157,8 +197,8 @@ class FfnRun : public KernelRun {
     ws1a_ = sim.alloc(0, "ffn.workspace1", ffn_op::ws1_bytes(t_));
     ws2a_ = sim.alloc(0, "ffn.workspace2", ffn_op::ws2_bytes(t_));
     sim.write(eta_, tokens_.data(), e * 8);
-    if (!x_.empty()) {
-      sim.write(xa_, x_.data(), x_.size() * 2);
+    if (!x_.empty()) sim.write(xa_, x_.data(), x_.size() * 2);
+    if (!x_.empty() && !t_.antiquant) {
       sim.write(w1a_, w1_.data(), w1_.size() * 2);
       sim.write(w2a_, w2_.data(), w2_.size() * 2);
     }
@@ -169,7 +209,16 @@ class FfnRun : public KernelRun {
   }
 
   void launch(Simulation& sim) override {
-    const ffn_op::Device d{xa_, w1a_, b1a_, w2a_, b2a_, eta_, ya_, ws1a_, ws2a_};
+    ffn_op::Device d = d_;
+    d.x = xa_;
+    d.w1 = w1a_;
+    d.b1 = b1a_;
+    d.w2 = w2a_;
+    d.b2 = b2a_;
+    d.expert_tokens = eta_;
+    d.y = ya_;
+    d.ws1 = ws1a_;
+    d.ws2 = ws2a_;
     const std::function<void()> device = ffn_op::program(t_, bf16_, d);
     rec_ = &sim.run_kernel("ffn", LaunchShape::mixed(t_.cores, 2), [&](int) { return device; });
   }
@@ -182,20 +231,23 @@ class FfnRun : public KernelRun {
     const double flops =
         2.0 * static_cast<double>(t_.tokens) * (double(t_.k1) * t_.n1 + double(t_.k2) * t_.n2);
     const double ns = model::ps_to_ns(r.latency());
-    double cube = 0, mte2 = 0, vec = 0;
+    double cube = 0, mte2 = 0, vec = 0, aiv_mte2 = 0;
     for (int c = 0; c < t_.cores; ++c) {
       cube += r.aic_busy_pct(0, c, model::Lane::CUBE);
       mte2 += r.aic_busy_pct(0, c, model::Lane::MTE2);
     }
-    for (int c = 0; c < 2 * t_.cores; ++c) vec += r.pipe_busy_pct(0, c, model::Lane::VECTOR);
+    for (int c = 0; c < 2 * t_.cores; ++c) {
+      vec += r.pipe_busy_pct(0, c, model::Lane::VECTOR);
+      aiv_mte2 += r.pipe_busy_pct(0, c, model::Lane::MTE2);
+    }
     cube /= t_.cores;
     mte2 /= t_.cores;
     vec /= 2 * t_.cores;
+    aiv_mte2 /= 2 * t_.cores;
     r.figure("experts", "count", t_.experts);
     r.figure("experts_with_tokens", "count", computed);
     r.figure("tokens", "count", t_.tokens);
     r.figure("shape", "K1, N1, K2, N2", nlohmann::json::array({t_.k1, t_.n1, t_.k2, t_.n2}));
-    r.figure("template", "name", t_.high_performance ? "high performance" : "high precision");
     r.figure("activation", "name", ffn_op::activation_name(t_.activation));
     r.figure("split", "name", ffn_op::split_name(t_.split));
     r.figure("expert_parallelism", "experts", t_.parallelism);
@@ -208,7 +260,15 @@ class FfnRun : public KernelRun {
     r.figure("aic_cube_busy_pct", "%", cube);
     r.figure("aic_mte2_busy_pct", "%", mte2);
     r.figure("aiv_vector_busy_pct", "%", vec);
-    r.figure("bound", "pipe", mte2 >= cube ? "MTE2" : "CUBE");
+    r.figure("aiv_mte2_busy_pct", "%", aiv_mte2);
+    r.figure("template", "name",
+             t_.antiquant          ? "pseudo-quant (int8 weights cast on the AIVs)"
+             : t_.high_performance ? "high performance"
+                                   : "high precision");
+    // The busiest of the pipes that can bind: the AICs' MTE2 and cube, the AIVs' vector and MTE2.
+    const std::pair<double, const char*> pipes[] = {
+        {mte2, "MTE2"}, {cube, "CUBE"}, {vec, "AIV VECTOR"}, {aiv_mte2, "AIV MTE2"}};
+    r.figure("bound", "pipe", std::max_element(std::begin(pipes), std::end(pipes))->second);
   }
 
   void dump(Simulation& sim, const std::string& dir) override {
@@ -221,8 +281,17 @@ class FfnRun : public KernelRun {
       npy::write(dir + "/" + name, dtype, shape, v.data());
     };
     out("x.npy", dt, {m, uint64_t(t_.k1)}, xa_, m * t_.k1 * 2);
-    out("weight1.npy", dt, {e, uint64_t(t_.k1), uint64_t(t_.n1)}, w1a_, e * t_.k1 * t_.n1 * 2);
-    out("weight2.npy", dt, {e, uint64_t(t_.k2), uint64_t(t_.n2)}, w2a_, e * t_.k2 * t_.n2 * 2);
+    if (t_.antiquant) {
+      out("weight1.npy", "|i1", {e, uint64_t(t_.k1), uint64_t(t_.n1)}, d_.w1q, e * t_.k1 * t_.n1);
+      out("weight2.npy", "|i1", {e, uint64_t(t_.k2), uint64_t(t_.n2)}, d_.w2q, e * t_.k2 * t_.n2);
+      out("antiquant_scale1.npy", dt, {e, uint64_t(t_.n1)}, d_.scale1, e * t_.n1 * 2);
+      out("antiquant_offset1.npy", dt, {e, uint64_t(t_.n1)}, d_.offset1, e * t_.n1 * 2);
+      out("antiquant_scale2.npy", dt, {e, uint64_t(t_.n2)}, d_.scale2, e * t_.n2 * 2);
+      out("antiquant_offset2.npy", dt, {e, uint64_t(t_.n2)}, d_.offset2, e * t_.n2 * 2);
+    } else {
+      out("weight1.npy", dt, {e, uint64_t(t_.k1), uint64_t(t_.n1)}, w1a_, e * t_.k1 * t_.n1 * 2);
+      out("weight2.npy", dt, {e, uint64_t(t_.k2), uint64_t(t_.n2)}, w2a_, e * t_.k2 * t_.n2 * 2);
+    }
     if (t_.bias) {
       out("bias1.npy", "<f4", {e, uint64_t(t_.n1)}, b1a_, e * t_.n1 * 4);
       out("bias2.npy", "<f4", {e, uint64_t(t_.n2)}, b2a_, e * t_.n2 * 4);
@@ -264,6 +333,34 @@ class FfnRun : public KernelRun {
     std::snprintf(b, sizeof b, "%04x", v);
     return b;
   }
+  // int8 weights [E, K, N], per-channel scales (about 1 / (127 sqrt(K))) and small integer
+  // offsets, and the weights the AIVs' cast gives (for the golden).
+  void make_antiquant(std::vector<int8_t>& q, std::vector<uint16_t>& channels, int64_t k, int64_t n,
+                      std::vector<uint16_t>& w, uint32_t seed) const {
+    const uint64_t e = static_cast<uint64_t>(t_.experts);
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> qd(-127, 127), od(-3, 3);
+    std::uniform_real_distribution<double> sd(0.5, 1.5);
+    q.resize(e * k * n);
+    for (int8_t& v : q) v = static_cast<int8_t>(qd(rng));
+    channels.resize(2 * e * n);
+    auto bits = [&](double v) {
+      return bf16_ ? AscendC::cast_to<AscendC::bfloat16_t>(v, AscendC::RoundMode::CAST_RINT).bits
+                   : AscendC::cast_to<AscendC::half>(v, AscendC::RoundMode::CAST_RINT).bits;
+    };
+    for (uint64_t i = 0; i < e * n; ++i) {
+      channels[i] = bits(sd(rng) / (127.0 * std::sqrt(double(k))));
+      channels[e * n + i] = bits(od(rng));
+    }
+    w.resize(q.size());
+    for (uint64_t ex = 0; ex < e; ++ex)
+      for (int64_t r = 0; r < k; ++r)
+        for (int64_t c = 0; c < n; ++c) {
+          const uint64_t i = (ex * k + r) * n + c, ch = ex * n + c;
+          w[i] = ffn_op::antiquant_weight(q[i], channels[ch], channels[e * n + ch], bf16_);
+        }
+  }
+
   void read_inputs(const std::string& dir) {
     const std::string dt = bf16_ ? "<u2" : "<f2";
     const uint64_t m = static_cast<uint64_t>(t_.tokens), e = static_cast<uint64_t>(t_.experts);
@@ -301,6 +398,10 @@ class FfnRun : public KernelRun {
   bool bf16_ = false, payload_ = true;
   std::vector<uint16_t> x_, w1_, w2_;
   std::vector<float> b1_, b2_;
+  // Pseudo-quant: the int8 weights, [scales | offsets] per matrix, and their GM.
+  std::vector<int8_t> q1_, q2_;
+  std::vector<uint16_t> c1_, c2_;
+  ffn_op::Device d_;
   uint64_t xa_ = 0, w1a_ = 0, w2a_ = 0, b1a_ = 0, b2a_ = 0, eta_ = 0, ya_ = 0, ws1a_ = 0, ws2a_ = 0;
   KernelRecord* rec_ = nullptr;
 };

@@ -15,6 +15,10 @@ std::function<void()> program(const Tiling& t, bool bf16, const Device& d) {
       using common::gm_arg;
       kernel.Init(gm_arg(d.x), gm_arg(d.w1), gm_arg(d.b1), gm_arg(d.w2), gm_arg(d.b2),
                   gm_arg(d.expert_tokens), gm_arg(d.y), gm_arg(d.ws1), gm_arg(d.ws2), t, &pipe);
+      if (t.antiquant)
+        kernel.InitAntiquant(gm_arg(d.w1q), gm_arg(d.scale1), gm_arg(d.offset1), gm_arg(d.w2q),
+                             gm_arg(d.scale2), gm_arg(d.offset2), gm_arg(d.ww1), gm_arg(d.ww2),
+                             &pipe);
       kernel.Process();
     };
     if (bf16) {
@@ -50,6 +54,22 @@ Split split_of(const std::string& s) {
   if (s == "plain") return Split::Plain;
   if (s == "expert_parallel") return Split::ExpertParallel;
   return Split::Mixed;
+}
+
+namespace {
+template <class T>
+uint16_t antiquant_as(int8_t q, uint16_t scale, uint16_t offset) {
+  namespace d = AscendC::detail;
+  T w = AscendC::cast_to<T>(static_cast<double>(q), AscendC::RoundMode::CAST_NONE);
+  w = d::add(w, T{offset});
+  w = d::mul(w, T{scale});
+  return w.bits;
+}
+}  // namespace
+
+uint16_t antiquant_weight(int8_t q, uint16_t scale, uint16_t offset, bool bf16) {
+  return bf16 ? antiquant_as<AscendC::bfloat16_t>(q, scale, offset)
+              : antiquant_as<AscendC::half>(q, scale, offset);
 }
 
 uint64_t ws1_bytes(const Tiling& t) {

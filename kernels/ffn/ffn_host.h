@@ -15,6 +15,9 @@ namespace ascend::ffn_op {
 // GM addresses of one die's tensors (0: absent; b1/b2 only with bias).
 struct Device {
   uint64_t x = 0, w1 = 0, b1 = 0, w2 = 0, b2 = 0, expert_tokens = 0, y = 0, ws1 = 0, ws2 = 0;
+  // Pseudo-quant: int8 weights, per-channel scales and offsets, the weight workspaces (the
+  // Matmuls read these; w1/w2 are unused).
+  uint64_t w1q = 0, scale1 = 0, offset1 = 0, w2q = 0, scale2 = 0, offset2 = 0, ww1 = 0, ww2 = 0;
 };
 // The device code every core of the mixed launch runs (it asks its kind).
 std::function<void()> program(const Tiling& t, bool bf16, const Device& d);
@@ -22,6 +25,10 @@ std::function<void()> program(const Tiling& t, bool bf16, const Device& d);
 Limits limits_of(const Params& p);  // the die's L1/L0/BT/UB sizes (cube.*, ub.size_KiB)
 Activation activation_of(const std::string& name);
 Split split_of(const std::string& name);
+
+// The antiquant weight in the x dtype: (int8 + offset) * scale, each step rounded as the AIV's
+// Cast, Add and Mul do (bits of fp16 or bf16).
+uint16_t antiquant_weight(int8_t q, uint16_t scale, uint16_t offset, bool bf16);
 
 // Workspace bytes of a tiling: workspace 1 (fp16, or fp32 for high precision) and 2.
 uint64_t ws1_bytes(const Tiling& t);

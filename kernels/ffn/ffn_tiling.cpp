@@ -150,7 +150,7 @@ uint32_t ub_calc_elems(uint32_t ub_bytes, const UbShares& s, int32_t cube_base_m
 Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, int32_t k1,
                    int32_t n1, int32_t cores, Activation act, bool high_performance, bool bf16,
                    bool bias, Split split, int32_t parallelism, int32_t min_single_n,
-                   const Limits& lim) {
+                   const Limits& lim, bool antiquant, bool overlap) {
   if (experts < 1 || experts > 256)
     bad("experts = " + std::to_string(experts) + " outside [1, 256] (expert_tokens' limit)");
   if (static_cast<int32_t>(expert_tokens.size()) != experts)
@@ -176,6 +176,9 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
     bad("swiglu supports only one expert (no expert_tokens), fp16 and high performance "
         "(the operator's GLU limits)");
   if (cores < 1) bad("no AIC to run on (die.aic_count / ffn_op.cores)");
+  if (antiquant && (n1 % 32 || k1 % 32 || act == Activation::Swiglu))
+    bad("antiquant (int8 weights) needs N1 and N2 = K1 multiples of 32 (32-B int8 rows) and no "
+        "swiglu");
   if (min_single_n != 128 && min_single_n != 256)
     bad("min_single_n = " + std::to_string(min_single_n) + ": 128 or 256");
 
@@ -231,7 +234,19 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
     bad("a UB of " + std::to_string(lim.ub) + " B gives ubCalcSize " +
         std::to_string(t.ub_calc_elems) + " (divideBlk " + std::to_string(s.divide_blk()) +
         "): below one row of 256 elements");
+  t.antiquant = antiquant ? 1 : 0;
+  t.overlap = overlap ? 1 : 0;
+  t.max_jobs = max_jobs(expert_tokens, t);
+  // A cast tile of 8192 elements: int8 in, the dtype out, a scale and an offset slice.
+  t.cast_cols = std::min<int32_t>(2048, std::max(t.n1, t.n2));
+  t.cast_rows = 8192 / t.cast_cols;
   return t;
+}
+
+int32_t max_jobs(const std::vector<int64_t>& expert_tokens, const Tiling& t) {
+  size_t most = 1;
+  for (const Round& r : schedule(expert_tokens, t)) most = std::max(most, r.jobs.size());
+  return static_cast<int32_t>(most);
 }
 
 }  // namespace ascend::ffn_op

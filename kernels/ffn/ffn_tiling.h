@@ -39,6 +39,13 @@ struct Tiling {
   int32_t vec_base_m = 0, vec_base_n = 256;
   uint32_t ub_calc_elems = 0;  // ubCalcSize: elements per buffer share
   int32_t buffer_num = 1;
+  // Pseudo-quant (antiquant, seed 004 2.3 and 4.2): int8 weights cast on the AIVs to the x dtype,
+  // W = (W8 + offset) * scale per output channel, into weight workspaces the Matmuls read.
+  int32_t antiquant = 0;
+  int32_t overlap = 1;       // CastWeight2 beside mm1, the next CastWeight1 beside mm2
+  int32_t max_jobs = 1;      // weight workspace slots (experts side by side in a round)
+  int32_t cast_cols = 2048;  // a cast tile: cast_rows x up to cast_cols elements
+  int32_t cast_rows = 4;
 };
 
 // One core split of an m x n matmul over `cores` AICs from `first`: n first in units of
@@ -85,6 +92,8 @@ struct Limits {
 Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, int32_t k1,
                    int32_t n1, int32_t cores, Activation act, bool high_performance, bool bf16,
                    bool bias, Split split, int32_t parallelism, int32_t min_single_n,
-                   const Limits& lim);
+                   const Limits& lim, bool antiquant = false, bool overlap = true);
+// The most experts any round of `schedule` puts side by side.
+int32_t max_jobs(const std::vector<int64_t>& expert_tokens, const Tiling& t);
 
 }  // namespace ascend::ffn_op
