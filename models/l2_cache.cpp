@@ -10,15 +10,21 @@ L2Cache::L2Cache(const sc_core::sc_module_name& name, uint64_t capacity_bytes, u
       capacity_blocks_(capacity_bytes / std::max<uint64_t>(block_bytes, 1)) {}
 
 bool L2Cache::touch(uint64_t block) {
-  auto it = where_.find(block);
+  const uint64_t page = block / kLinesPerPage;
+  const uint8_t bit = static_cast<uint8_t>(1u << (block % kLinesPerPage));
+  auto it = where_.find(page);
   if (it != where_.end()) {
     lru_.splice(lru_.begin(), lru_, it->second);
-    return true;
+    if (it->second->lines & bit) return true;
+    it->second->lines |= bit;
+  } else {
+    lru_.push_front({page, bit});
+    where_[page] = lru_.begin();
   }
-  lru_.push_front(block);
-  where_[block] = lru_.begin();
-  if (where_.size() > capacity_blocks_) {
-    where_.erase(lru_.back());
+  ++resident_;
+  while (resident_ > capacity_blocks_ && lru_.size() > 1) {  // the least recent page goes
+    resident_ -= static_cast<uint64_t>(__builtin_popcount(lru_.back().lines));
+    where_.erase(lru_.back().index);
     lru_.pop_back();
   }
   return false;

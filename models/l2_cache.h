@@ -3,7 +3,9 @@
 // Only an AIC's MTE2 consults it: its hit bytes stream at the engine's L2 rate and leave the HBM
 // alone, its misses stream at the DDR rate through the HBM (CostModel::dma_engine_hold). The AIV
 // paths were calibrated without it and do not consult it. Residency is kept per block of
-// `block_bytes` (the 512-B line by default).
+// `block_bytes` (the 512-B line by default), grouped in pages of 8 lines for the LRU order: a page
+// is the unit of recency and eviction, a line the unit of residency (a few bytes per page keep
+// a die's state small at EP 256).
 #pragma once
 
 #include <sysc/kernel/sc_module.h>
@@ -38,9 +40,15 @@ class L2Cache : public sc_core::sc_module {
  private:
   uint64_t access(const GmSpan& s);  // resident bytes of s before it is made resident
   bool touch(uint64_t block);        // whether it was resident; now the most recent
+  struct Page {
+    uint64_t index;
+    uint8_t lines;  // resident lines, a bit each
+  };
+  static constexpr uint64_t kLinesPerPage = 8;
   const uint64_t block_bytes_, capacity_blocks_;
-  std::list<uint64_t> lru_;  // most recent first
-  std::unordered_map<uint64_t, std::list<uint64_t>::iterator> where_;
+  uint64_t resident_ = 0;  // lines
+  std::list<Page> lru_;    // most recent first
+  std::unordered_map<uint64_t, std::list<Page>::iterator> where_;
   uint64_t hit_bytes_ = 0, miss_bytes_ = 0;
 };
 

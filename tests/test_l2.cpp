@@ -12,13 +12,16 @@ namespace {
 using ascend::model::GmSpan;
 using ascend::model::L2Cache;
 
-TEST(L2, ReadsCountResidentBytesAndEvictTheLeastRecentLine) {
-  L2Cache l2("l2_lru", 4 * 512, 512);            // four lines
-  EXPECT_EQ(l2.read({0, 1, 1024, 1024}), 0u);    // lines 0, 1 miss and become resident
+// Residency per 512-B line; recency and eviction per page of 8 lines.
+TEST(L2, ReadsCountResidentBytesAndEvictTheLeastRecentPage) {
+  L2Cache l2("l2_lru", 8 * 512, 512);            // eight lines
+  EXPECT_EQ(l2.read({0, 1, 1024, 1024}), 0u);    // lines 0, 1 (page 0) miss, become resident
   EXPECT_EQ(l2.read({256, 1, 512, 512}), 512u);  // half of line 0 and half of line 1
-  l2.write({4096, 1, 1536, 1536});  // lines 8, 9, 10: line 1 was touched after line 0...
-  EXPECT_EQ(l2.read({512, 1, 512, 512}), 512u);  // ...so line 1 stays
-  EXPECT_EQ(l2.read({0, 1, 512, 512}), 0u);      // and line 0 was evicted
+  l2.write({8 * 512, 1, 3 * 512, 3 * 512});      // lines 8-10 (page 1): 5 lines resident
+  EXPECT_EQ(l2.read({0, 1, 512, 512}), 512u);    // page 0 is now the most recent
+  l2.write({16 * 512, 1, 4 * 512, 4 * 512});     // lines 16-19 (page 2): 9 > 8, page 1 goes
+  EXPECT_EQ(l2.read({8 * 512, 1, 512, 512}), 0u);
+  EXPECT_EQ(l2.read({512, 1, 512, 512}), 512u);
   // Rows: two rows of 100 B at a pitch of 4096 B touch lines 0 and 8.
   L2Cache rows("l2_rows", 1 << 20, 512);
   EXPECT_EQ(rows.read({0, 2, 100, 4096}), 0u);
