@@ -140,10 +140,8 @@ void Core::on_event(uint32_t op, uint32_t arg) {
         set_flag(set.event, set.id);
         break;
       }
-      Pipe& pp = pipe(p);
-      --pp.hidden;  // the oldest hidden instruction is handed to the pipe
-      set_level(depth_level(p), static_cast<int>(pp.handed()));
-      kick(p);
+      pipe(p).push_posted = false;
+      kick(p);  // reveals the oldest hidden instruction, whose time this is
       break;
     }
     case kStep:
@@ -400,9 +398,42 @@ void Core::issue(Instr&& in) {
 void Core::push(Queued&& in) {
   PipeId p = in.pipe;
   Pipe& pp = pipe(p);
+  in.at = scalar_now();
+  const bool first = pp.q.empty();
   ++pp.hidden;
   pp.q.push_back(std::move(in));
-  sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, static_cast<uint32_t>(p));
+  // Behind other instructions, the hand-over is left to reveal(): the pipe looks at its queue
+  // again when those leave it (step() then posts the Push of the first hidden one, if the pipe
+  // has run dry before its time) or when its head can move.
+  if (first) post_push(p);
+}
+
+void Core::post_push(PipeId p) {
+  Pipe& pp = pipe(p);
+  pp.push_posted = true;
+  sched_.post(pp.q[pp.q.size() - pp.hidden].at, EventClass::Push, uid_, this, kPush,
+              static_cast<uint32_t>(p));
+}
+
+// A hidden instruction is handed over at its Push time. Every core has at most one Push per
+// scalar time (each issue advances the scalar clock), and the pipe's events at a time fire after
+// its Pushes of that time, so revealing the instructions due by now when the pipe next looks at
+// its queue is what their Push events would have done; the depth level changes at their times.
+void Core::reveal(PipeId p) {
+  Pipe& pp = pipe(p);
+  const Tick t = now();
+  while (pp.hidden > 0) {
+    Tick at = pp.q[pp.q.size() - pp.hidden].at;
+    if (at > t) break;
+    --pp.hidden;
+    set_level(depth_level(p), static_cast<int>(pp.handed()), at);
+  }
+}
+
+size_t Core::handed_now(const Pipe& pp) const {
+  size_t n = pp.handed();
+  for (size_t i = n; i < pp.q.size() && pp.q[i].at <= now(); ++i) ++n;
+  return n;
 }
 
 void Core::scalar_set_flag(HardEvent e, uint32_t id) {
@@ -516,6 +547,7 @@ void Core::set_flag(HardEvent e, uint32_t id) {
 // flight waits for their completion (complete() kicks), a WaitFlag for its SetFlag (set_flag()
 // kicks).
 void Core::kick(PipeId p) {
+  reveal(p);
   Pipe& pp = pipe(p);
   if (pp.kick_pending || pp.handed() == 0) return;
   const Queued& head = pp.q.front();
@@ -535,6 +567,7 @@ void Core::kick(PipeId p) {
 }
 
 void Core::step(PipeId p) {
+  reveal(p);
   Pipe& pp = pipe(p);
   pp.kick_pending = false;
   Tick t = now();
@@ -604,6 +637,8 @@ void Core::step(PipeId p) {
   }
   post_last();
   set_level(depth_level(p), static_cast<int>(pp.handed()));
+  // Run dry before the next hidden instruction's time: it needs its own Push.
+  if (pp.handed() == 0 && pp.hidden > 0 && !pp.push_posted) post_push(p);
   if (popped && !scalar_waiting_.empty()) wake_scalar();
 }
 
@@ -728,9 +763,10 @@ std::string Core::blocked_report(const std::function<std::string(GmAddr)>& gm_na
   for (int i = 1; i < kPipes; ++i) {
     const Pipe& pp = pipes_[i];
     if (pp.q.empty() && pp.outstanding == 0) continue;
-    os << "; " << lane_name(static_cast<Lane>(i)) << ": " << pp.handed() << " queued, "
-       << pp.outstanding << " in flight";
-    if (pp.blocked && pp.handed() > 0) {
+    const size_t handed = handed_now(pp);
+    os << "; " << lane_name(static_cast<Lane>(i)) << ": " << handed << " queued, " << pp.outstanding
+       << " in flight";
+    if (pp.blocked && handed > 0) {
       const Queued& h = pp.q.front();
       os << ", head WaitFlag<" << event_name(h.event) << ">(" << h.event_id << ") unset since "
          << ps_to_ns(pp.blocked_since) << " ns";

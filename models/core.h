@@ -392,15 +392,21 @@ class Core : public sc_core::sc_module, public EventTarget {
     HardEvent event = HardEvent::MTE2_V;
     uint32_t event_id = 0;
     uint32_t flight = kNoFlight;
+    Tick at = 0;  // when the scalar hands it to its pipe (its Push time)
     Work work;
     const char* name = "";
     std::unique_ptr<Instr::RaceInfo> race;
   };
   struct Pipe {
     // In issue order: the instructions the pipe has been handed, then `hidden` ones the lazy
-    // scalar issued ahead of simulated time (each handed over by its Push event).
+    // scalar issued ahead of simulated time. An instruction is handed over at its Push time
+    // (Queued::at), as a Push event of that time would: the pipe reveals it (reveal()) when it
+    // next looks at its queue. Only an instruction that reaches a pipe with nothing handed gets
+    // a Push event of its own (`push_posted`): behind another instruction its hand-over would
+    // change nothing but the count, since the pipe will look at its queue again anyway.
     Ring<Queued> q;
     uint32_t hidden = 0;
+    bool push_posted = false;  // a Push event is pending for the oldest hidden instruction
     size_t handed() const { return q.size() - hidden; }
     Tick engine_free = 0;
     int outstanding = 0;
@@ -431,7 +437,12 @@ class Core : public sc_core::sc_module, public EventTarget {
   }
   void run();
   void sleep_until(Tick t);
-  void push(Queued&& in);  // hands an instruction to its pipe at the scalar clock
+  void push(Queued&& in);    // hands an instruction to its pipe at the scalar clock
+  void post_push(PipeId p);  // the Push event of pipe p's oldest hidden instruction
+  // Hands pipe p the hidden instructions whose Push time has come (in a Push or Model event).
+  void reveal(PipeId p);
+  // The instructions pipe p has been handed by now (for reports: without revealing).
+  size_t handed_now(const Pipe& pp) const;
   void step(PipeId p);
   void kick(PipeId p);
   // An instruction's completion: the flight that holds its effect, due at `at`.
