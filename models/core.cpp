@@ -170,7 +170,7 @@ void Core::on_event(uint32_t op, uint32_t arg) {
                 std::to_string(arg) + " set " + std::to_string(cross_flags_[arg]) +
                 " times without a wait (the counter holds " + std::to_string(kCrossFlagMax) + ")"));
       }
-      if (!scalar_waiting_.empty()) wake_scalar();
+      if (scalar_waiting_) wake_scalar();
       break;
     case kStart: {
       Flight& f = flights_[arg];
@@ -262,7 +262,7 @@ void Core::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write)
   if (!write && auto_sync_ && unfinished_writer(lo, hi, &writer)) {
     // The compiler's inserted sync: wait until no unfinished instruction writes these bytes.
     block_on([&] { return !unfinished_writer(lo, hi, &writer); },
-             std::string("auto-sync ") + lane_name(lane_of(writer)) + "->S");
+             WaitName{"auto-sync ", lane_name(lane_of(writer)), -1, "->S"});
     ++auto_syncs_;
     if (race_) race_->join_into_scalar(writer);
     return;
@@ -282,7 +282,7 @@ bool Core::unfinished_writer(uint32_t lo, uint32_t hi, PipeId* pipe) const {
 // Wakes the scalar only when what it waits for holds (a thread switch costs far more than the
 // check), and not before the time its wait began.
 void Core::wake_scalar() {
-  if (scalar_waiting_.empty() || woken_token_ == wait_token_) return;
+  if (!scalar_waiting_ || woken_token_ == wait_token_) return;
   if (waiting_ready_ && !(*waiting_ready_)()) return;
   woken_token_ = wait_token_;
   post_resume(std::max(now(), wake_floor_));
@@ -297,12 +297,13 @@ void Core::flush_scalar_run() {
 // What a scalar waits for (a flag set, room in a queue, idle pipes, a released barrier) can only
 // become true, never false again, until the scalar acts: so a wait whose condition already holds
 // needs no sync, and one that does not ends at the scalar's time at the earliest.
-void Core::block_on(const std::function<bool()>& ready, const std::string& name,
-                    std::function<std::string()> describe, Tick wake_at) {
+void Core::block_on(const std::function<bool()>& ready, const WaitName& name,
+                    std::function<std::string()> describe, Tick wake_at, bool by_pipes) {
   if (ready()) return;
   Tick t0 = scalar_now();
   lag_ = 0;  // from here the scalar waits in simulated time
-  scalar_waiting_ = name;
+  scalar_waiting_ = &name;
+  waiting_by_pipes_ = by_pipes;
   scalar_waiting_describe_ = std::move(describe);
   scalar_waiting_since_ = t0;
   set_level(busy_level(PipeId::S), 0, t0);
@@ -323,10 +324,10 @@ void Core::block_on(const std::function<bool()>& ready, const std::string& name,
   // step-by-step scalar meets none, and traces must not depend on it.
   if (now() > t0) {
     flush_scalar_run();
-    emit(Lane::FLOWCTRL, scalar_waiting_, t0, now());
+    if (observer_) emit(Lane::FLOWCTRL, name.str(), t0, now());
     scalar_run_start_ = scalar_run_end_ = now();
   }
-  scalar_waiting_.clear();
+  scalar_waiting_ = nullptr;
   scalar_waiting_describe_ = nullptr;
 }
 
@@ -391,7 +392,7 @@ void Core::issue(Instr&& in) {
   // Queued plus still pending can only shrink until the scalar's time: a queue with room now has
   // room then. Only a queue that may be full is checked at the scalar's time.
   auto room = [&] { return pp.q.size() < timing_.queue_depth; };
-  if (!room()) block_on(room, std::string("issue queue full: ") + lane_name(lane_of(q.pipe)));
+  if (!room()) block_on(room, WaitName{"issue queue full: ", lane_name(lane_of(q.pipe))});
   push(std::move(q));
 }
 
@@ -446,8 +447,8 @@ void Core::scalar_wait_flag(HardEvent e, uint32_t id) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   uint64_t key = flag_key(e, id);
   if (!flags_.count(e, id))
-    block_on([&] { return flags_.count(e, id) > 0; },
-             std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")");
+    block_on([&] { return flags_.count(e, id) > 0; }, WaitName{"WaitFlag<", event_name(e), id, ">"},
+             nullptr, kNever, false);
   flags_.consume(e, id);
   set_level(flag_level(e), levels_[flag_level(e)] - 1, scalar_now());
   if (race_) race_->wait_flag(PipeId::S, key);
@@ -476,7 +477,7 @@ void Core::pipe_barrier_all() {
 }
 
 void Core::drain() {
-  block_on([&] { return all_pipes_idle(); }, "PipeBarrier<PIPE_ALL>");
+  block_on([&] { return all_pipes_idle(); }, WaitName{"PipeBarrier<PIPE_ALL>"});
   if (race_) race_->join_all_into_scalar();
 }
 
@@ -495,12 +496,13 @@ void Core::cross_wait_flag(uint32_t id, int need) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   if (cross_flags_[id] < need)
     block_on([this, id, need] { return cross_flags_[id] >= need; },
-             "CrossCoreWaitFlag(" + std::to_string(id) + ")",
+             WaitName{"CrossCoreWaitFlag", nullptr, id},
              [this, id, need] {
                return "CrossCoreWaitFlag(" + std::to_string(id) +
                       "): " + std::to_string(cross_flags_[id]) + " of " + std::to_string(need) +
                       " sets arrived";
-             });
+             },
+             kNever, false);
   cross_flags_[id] -= need;
 }
 
@@ -517,12 +519,12 @@ void SyncAllBarrier::arrive(Core& core) {
     for (Core* c : cores)
       if (c != &core) c->post_resume(release_at_);
   }
-  core.block_on([&] { return generation_ != gen && now() >= release_at_; }, "SyncAll",
+  core.block_on([&] { return generation_ != gen && now() >= release_at_; }, WaitName{"SyncAll"},
                 [this] {
                   return "SyncAll (" + std::to_string(arrived_) + " of " +
                          std::to_string(expected_) + " cores arrived)";
                 },
-                generation_ != gen ? release_at_ : kNever);
+                generation_ != gen ? release_at_ : kNever, false);
 }
 
 // ---------------------------------------------------------------- pipes
@@ -639,7 +641,7 @@ void Core::step(PipeId p) {
   set_level(depth_level(p), static_cast<int>(pp.handed()));
   // Run dry before the next hidden instruction's time: it needs its own Push.
   if (pp.handed() == 0 && pp.hidden > 0 && !pp.push_posted) post_push(p);
-  if (popped && !scalar_waiting_.empty()) wake_scalar();
+  if (popped) wake_scalar_by_pipes();
 }
 
 Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
@@ -719,7 +721,7 @@ void Core::complete(uint32_t flight) {
     set_level(busy_level(p), 0);
   }
   kick(p);  // a SetFlag or PipeBarrier at the head may go now
-  if (!scalar_waiting_.empty()) wake_scalar();
+  wake_scalar_by_pipes();
 }
 
 void Core::emit(Lane lane, const std::string& name, Tick start, Tick end, const SliceArgs* args) {
@@ -732,6 +734,12 @@ void Core::note_gm_read(GmAddr gm, uint64_t bytes) {
   } else {
     poll_ = PollRun{gm, bytes, now(), 1};
   }
+}
+
+std::string WaitName::str() const {
+  std::string s = std::string(text) + (arg ? arg : "") + tail;
+  if (id >= 0) s += "(" + std::to_string(id) + ")";
+  return s;
 }
 
 std::string level_name(int level) {
@@ -749,10 +757,10 @@ std::string Core::blocked_report(const std::function<std::string(GmAddr)>& gm_na
   } else {
     os << basename() << ": ";
   }
-  if (!scalar_waiting_.empty()) {
+  if (scalar_waiting_) {
     os << "scalar blocked in "
-       << (scalar_waiting_describe_ ? scalar_waiting_describe_() : scalar_waiting_) << " since "
-       << ps_to_ns(scalar_waiting_since_) << " ns";
+       << (scalar_waiting_describe_ ? scalar_waiting_describe_() : scalar_waiting_->str())
+       << " since " << ps_to_ns(scalar_waiting_since_) << " ns";
   } else {
     os << "scalar running";
   }

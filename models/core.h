@@ -216,6 +216,17 @@ struct Instr {
   std::unique_ptr<RaceInfo> race;
 };
 
+// What a blocked scalar waits for, as shown on the FLOWCTRL lane and in a deadlock report:
+// text, then `arg` and `tail` when given, then "(id)" when id >= 0. Made into a string only when
+// shown, so that a wait allocates nothing.
+struct WaitName {
+  const char* text;
+  const char* arg = nullptr;
+  int64_t id = -1;
+  const char* tail = "";
+  std::string str() const;
+};
+
 class SyncAllBarrier;
 // A die's SyncAll barriers: among the AIVs of a launch, among its AICs, and across both
 // (SyncAll<false> of a mixed kernel).
@@ -464,9 +475,17 @@ class Core : public sc_core::sc_module, public EventTarget {
   // Blocks the scalar until ready() holds, re-checking at each wake_scalar(). The wait shows on
   // the FLOWCTRL lane as `name`; a deadlock report asks describe() what it waits for at the time
   // of the report.
-  // A wait whose end is known (`wake_at`) is woken then.
-  void block_on(const std::function<bool()>& ready, const std::string& name,
-                std::function<std::string()> describe = nullptr, Tick wake_at = kNever);
+  // A wait whose end is known (`wake_at`) is woken then. `by_pipes`: what it waits for can change
+  // when the core's pipes pop or complete an instruction (room in a queue, idle pipes, an
+  // inserted sync); a wait for a flag or a barrier is woken by the flag's set or the barrier
+  // alone, and the pipes need not ask it.
+  void block_on(const std::function<bool()>& ready, const WaitName& name,
+                std::function<std::string()> describe = nullptr, Tick wake_at = kNever,
+                bool by_pipes = true);
+  // A pipe popped or completed an instruction: wakes a scalar that waits for that.
+  void wake_scalar_by_pipes() {
+    if (scalar_waiting_ && waiting_by_pipes_) wake_scalar();
+  }
   void scalar_advance(Tick dt);
   void flush_scalar_run();
   void emit(Lane lane, const std::string& name, Tick start, Tick end,
@@ -556,7 +575,8 @@ class Core : public sc_core::sc_module, public EventTarget {
   State state_ = State::Idle;
   Tick started_at_ = 0;
   Tick finished_at_ = 0;
-  std::string scalar_waiting_;  // non-empty while the scalar is blocked
+  const WaitName* scalar_waiting_ = nullptr;  // set while the scalar is blocked
+  bool waiting_by_pipes_ = false;             // and whether the pipes can end its wait
   std::function<std::string()> scalar_waiting_describe_;
   Tick scalar_waiting_since_ = 0;
   Tick scalar_busy_ps_ = 0;
