@@ -128,6 +128,13 @@ void Core::launch(std::function<void()> program, int block_idx, int block_num, i
 }
 
 void Core::on_event(uint32_t op, uint32_t arg) {
+  in_event_ = true;
+  handle(op, arg);
+  run_kicked();
+  in_event_ = false;
+}
+
+void Core::handle(uint32_t op, uint32_t arg) {
   switch (op) {
     case kResume:
       if (arg == wait_token_) resume_ev_.notify();  // runs once the instant's Resumes are fired
@@ -565,7 +572,28 @@ void Core::kick(PipeId p) {
     return;
   }
   pp.kick_pending = true;
-  sched_.post(now(), EventClass::Model, uid_, this, kStep, static_cast<uint32_t>(p));
+  if (in_event_) {
+    kicked_.push_back(Kicked{p, sched_.reserve(EventClass::Model, uid_)});
+  } else {
+    sched_.post(now(), EventClass::Model, uid_, this, kStep, static_cast<uint32_t>(p));
+  }
+}
+
+// A kStep at now is the next event to fire when nothing is pending before its key; running it in
+// place then is what firing it would do. Later kicks (from the steps run here) queue behind, with
+// later keys, as their events would; once one cannot run in place, it and the rest are posted.
+void Core::run_kicked() {
+  while (!kicked_.empty()) {
+    Kicked k = kicked_.front();
+    if (!sched_.fires_next(k.order)) break;
+    kicked_.pop_front();
+    step(k.p);
+  }
+  while (!kicked_.empty()) {
+    Kicked k = kicked_.front();
+    kicked_.pop_front();
+    sched_.post_reserved(k.order, this, kStep, static_cast<uint32_t>(k.p));
+  }
 }
 
 void Core::step(PipeId p) {

@@ -443,6 +443,7 @@ class Core : public sc_core::sc_module, public EventTarget {
     kCrossFlag
   };
   void on_event(uint32_t op, uint32_t arg) override;
+  void handle(uint32_t op, uint32_t arg);
   bool live(uint32_t op, uint32_t arg) const override {
     return op != kResume || arg == wait_token_;
   }
@@ -456,6 +457,16 @@ class Core : public sc_core::sc_module, public EventTarget {
   size_t handed_now(const Pipe& pp) const;
   void step(PipeId p);
   void kick(PipeId p);
+  // Steps asked for by kick() inside an event of this core, each with the order key its kStep
+  // event would have had: run in place when nothing else would fire before them, else posted
+  // with that key (run_kicked(), at the end of the event).
+  struct Kicked {
+    PipeId p;
+    uint64_t order;
+  };
+  Ring<Kicked> kicked_;
+  bool in_event_ = false;
+  void run_kicked();
   // An instruction's completion: the flight that holds its effect, due at `at`.
   struct Completion {
     Tick at = 0;
