@@ -128,6 +128,13 @@ void Core::launch(std::function<void()> program, int block_idx, int block_num, i
 }
 
 void Core::on_event(uint32_t op, uint32_t arg) {
+  in_event_ = true;
+  handle(op, arg);
+  run_kicked();
+  in_event_ = false;
+}
+
+void Core::handle(uint32_t op, uint32_t arg) {
   switch (op) {
     case kResume:
       if (arg == wait_token_) resume_ev_.notify();  // runs once the instant's Resumes are fired
@@ -140,10 +147,8 @@ void Core::on_event(uint32_t op, uint32_t arg) {
         set_flag(set.event, set.id);
         break;
       }
-      Pipe& pp = pipe(p);
-      --pp.hidden;  // the oldest hidden instruction is handed to the pipe
-      set_level(depth_level(p), static_cast<int>(pp.handed()));
-      kick(p);
+      pipe(p).push_posted = false;
+      kick(p);  // reveals the oldest hidden instruction, whose time this is
       break;
     }
     case kStep:
@@ -172,7 +177,7 @@ void Core::on_event(uint32_t op, uint32_t arg) {
                 std::to_string(arg) + " set " + std::to_string(cross_flags_[arg]) +
                 " times without a wait (the counter holds " + std::to_string(kCrossFlagMax) + ")"));
       }
-      if (!scalar_waiting_.empty()) wake_scalar();
+      if (scalar_waiting_) wake_scalar();
       break;
     case kStart: {
       Flight& f = flights_[arg];
@@ -264,7 +269,7 @@ void Core::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write)
   if (!write && auto_sync_ && unfinished_writer(lo, hi, &writer)) {
     // The compiler's inserted sync: wait until no unfinished instruction writes these bytes.
     block_on([&] { return !unfinished_writer(lo, hi, &writer); },
-             std::string("auto-sync ") + lane_name(lane_of(writer)) + "->S");
+             WaitName{"auto-sync ", lane_name(lane_of(writer)), -1, "->S"});
     ++auto_syncs_;
     if (race_) race_->join_into_scalar(writer);
     return;
@@ -284,7 +289,7 @@ bool Core::unfinished_writer(uint32_t lo, uint32_t hi, PipeId* pipe) const {
 // Wakes the scalar only when what it waits for holds (a thread switch costs far more than the
 // check), and not before the time its wait began.
 void Core::wake_scalar() {
-  if (scalar_waiting_.empty() || woken_token_ == wait_token_) return;
+  if (!scalar_waiting_ || woken_token_ == wait_token_) return;
   if (waiting_ready_ && !(*waiting_ready_)()) return;
   woken_token_ = wait_token_;
   post_resume(std::max(now(), wake_floor_));
@@ -299,12 +304,13 @@ void Core::flush_scalar_run() {
 // What a scalar waits for (a flag set, room in a queue, idle pipes, a released barrier) can only
 // become true, never false again, until the scalar acts: so a wait whose condition already holds
 // needs no sync, and one that does not ends at the scalar's time at the earliest.
-void Core::block_on(const std::function<bool()>& ready, const std::string& name,
-                    std::function<std::string()> describe, Tick wake_at) {
+void Core::block_on(const std::function<bool()>& ready, const WaitName& name,
+                    std::function<std::string()> describe, Tick wake_at, bool by_pipes) {
   if (ready()) return;
   Tick t0 = scalar_now();
   lag_ = 0;  // from here the scalar waits in simulated time
-  scalar_waiting_ = name;
+  scalar_waiting_ = &name;
+  waiting_by_pipes_ = by_pipes;
   scalar_waiting_describe_ = std::move(describe);
   scalar_waiting_since_ = t0;
   set_level(busy_level(PipeId::S), 0, t0);
@@ -325,10 +331,10 @@ void Core::block_on(const std::function<bool()>& ready, const std::string& name,
   // step-by-step scalar meets none, and traces must not depend on it.
   if (now() > t0) {
     flush_scalar_run();
-    emit(Lane::FLOWCTRL, scalar_waiting_, t0, now());
+    if (observer_) emit(Lane::FLOWCTRL, name.str(), t0, now());
     scalar_run_start_ = scalar_run_end_ = now();
   }
-  scalar_waiting_.clear();
+  scalar_waiting_ = nullptr;
   scalar_waiting_describe_ = nullptr;
 }
 
@@ -393,16 +399,49 @@ void Core::issue(Instr&& in) {
   // Queued plus still pending can only shrink until the scalar's time: a queue with room now has
   // room then. Only a queue that may be full is checked at the scalar's time.
   auto room = [&] { return pp.q.size() < timing_.queue_depth; };
-  if (!room()) block_on(room, std::string("issue queue full: ") + lane_name(lane_of(q.pipe)));
+  if (!room()) block_on(room, WaitName{"issue queue full: ", lane_name(lane_of(q.pipe))});
   push(std::move(q));
 }
 
 void Core::push(Queued&& in) {
   PipeId p = in.pipe;
   Pipe& pp = pipe(p);
+  in.at = scalar_now();
+  const bool first = pp.q.empty();
   ++pp.hidden;
   pp.q.push_back(std::move(in));
-  sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, static_cast<uint32_t>(p));
+  // Behind other instructions, the hand-over is left to reveal(): the pipe looks at its queue
+  // again when those leave it (step() then posts the Push of the first hidden one, if the pipe
+  // has run dry before its time) or when its head can move.
+  if (first) post_push(p);
+}
+
+void Core::post_push(PipeId p) {
+  Pipe& pp = pipe(p);
+  pp.push_posted = true;
+  sched_.post(pp.q[pp.q.size() - pp.hidden].at, EventClass::Push, uid_, this, kPush,
+              static_cast<uint32_t>(p));
+}
+
+// A hidden instruction is handed over at its Push time. Every core has at most one Push per
+// scalar time (each issue advances the scalar clock), and the pipe's events at a time fire after
+// its Pushes of that time, so revealing the instructions due by now when the pipe next looks at
+// its queue is what their Push events would have done; the depth level changes at their times.
+void Core::reveal(PipeId p) {
+  Pipe& pp = pipe(p);
+  const Tick t = now();
+  while (pp.hidden > 0) {
+    Tick at = pp.q[pp.q.size() - pp.hidden].at;
+    if (at > t) break;
+    --pp.hidden;
+    set_level(depth_level(p), static_cast<int>(pp.handed()), at);
+  }
+}
+
+size_t Core::handed_now(const Pipe& pp) const {
+  size_t n = pp.handed();
+  for (size_t i = n; i < pp.q.size() && pp.q[i].at <= now(); ++i) ++n;
+  return n;
 }
 
 void Core::scalar_set_flag(HardEvent e, uint32_t id) {
@@ -415,8 +454,8 @@ void Core::scalar_wait_flag(HardEvent e, uint32_t id) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   uint64_t key = flag_key(e, id);
   if (!flags_.count(e, id))
-    block_on([&] { return flags_.count(e, id) > 0; },
-             std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")");
+    block_on([&] { return flags_.count(e, id) > 0; }, WaitName{"WaitFlag<", event_name(e), id, ">"},
+             nullptr, kNever, false);
   flags_.consume(e, id);
   set_level(flag_level(e), levels_[flag_level(e)] - 1, scalar_now());
   if (race_) race_->wait_flag(PipeId::S, key);
@@ -445,7 +484,7 @@ void Core::pipe_barrier_all() {
 }
 
 void Core::drain() {
-  block_on([&] { return all_pipes_idle(); }, "PipeBarrier<PIPE_ALL>");
+  block_on([&] { return all_pipes_idle(); }, WaitName{"PipeBarrier<PIPE_ALL>"});
   if (race_) race_->join_all_into_scalar();
 }
 
@@ -464,12 +503,13 @@ void Core::cross_wait_flag(uint32_t id, int need) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   if (cross_flags_[id] < need)
     block_on([this, id, need] { return cross_flags_[id] >= need; },
-             "CrossCoreWaitFlag(" + std::to_string(id) + ")",
+             WaitName{"CrossCoreWaitFlag", nullptr, id},
              [this, id, need] {
                return "CrossCoreWaitFlag(" + std::to_string(id) +
                       "): " + std::to_string(cross_flags_[id]) + " of " + std::to_string(need) +
                       " sets arrived";
-             });
+             },
+             kNever, false);
   cross_flags_[id] -= need;
 }
 
@@ -486,12 +526,12 @@ void SyncAllBarrier::arrive(Core& core) {
     for (Core* c : cores)
       if (c != &core) c->post_resume(release_at_);
   }
-  core.block_on([&] { return generation_ != gen && now() >= release_at_; }, "SyncAll",
+  core.block_on([&] { return generation_ != gen && now() >= release_at_; }, WaitName{"SyncAll"},
                 [this] {
                   return "SyncAll (" + std::to_string(arrived_) + " of " +
                          std::to_string(expected_) + " cores arrived)";
                 },
-                generation_ != gen ? release_at_ : kNever);
+                generation_ != gen ? release_at_ : kNever, false);
 }
 
 // ---------------------------------------------------------------- pipes
@@ -516,6 +556,7 @@ void Core::set_flag(HardEvent e, uint32_t id) {
 // flight waits for their completion (complete() kicks), a WaitFlag for its SetFlag (set_flag()
 // kicks).
 void Core::kick(PipeId p) {
+  reveal(p);
   Pipe& pp = pipe(p);
   if (pp.kick_pending || pp.handed() == 0) return;
   const Queued& head = pp.q.front();
@@ -531,10 +572,32 @@ void Core::kick(PipeId p) {
     return;
   }
   pp.kick_pending = true;
-  sched_.post(now(), EventClass::Model, uid_, this, kStep, static_cast<uint32_t>(p));
+  if (in_event_) {
+    kicked_.push_back(Kicked{p, sched_.reserve(EventClass::Model, uid_)});
+  } else {
+    sched_.post(now(), EventClass::Model, uid_, this, kStep, static_cast<uint32_t>(p));
+  }
+}
+
+// A kStep at now is the next event to fire when nothing is pending before its key; running it in
+// place then is what firing it would do. Later kicks (from the steps run here) queue behind, with
+// later keys, as their events would; once one cannot run in place, it and the rest are posted.
+void Core::run_kicked() {
+  while (!kicked_.empty()) {
+    Kicked k = kicked_.front();
+    if (!sched_.fires_next(k.order)) break;
+    kicked_.pop_front();
+    step(k.p);
+  }
+  while (!kicked_.empty()) {
+    Kicked k = kicked_.front();
+    kicked_.pop_front();
+    sched_.post_reserved(k.order, this, kStep, static_cast<uint32_t>(k.p));
+  }
 }
 
 void Core::step(PipeId p) {
+  reveal(p);
   Pipe& pp = pipe(p);
   pp.kick_pending = false;
   Tick t = now();
@@ -604,7 +667,9 @@ void Core::step(PipeId p) {
   }
   post_last();
   set_level(depth_level(p), static_cast<int>(pp.handed()));
-  if (popped && !scalar_waiting_.empty()) wake_scalar();
+  // Run dry before the next hidden instruction's time: it needs its own Push.
+  if (pp.handed() == 0 && pp.hidden > 0 && !pp.push_posted) post_push(p);
+  if (popped) wake_scalar_by_pipes();
 }
 
 Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
@@ -689,7 +754,7 @@ void Core::complete(uint32_t flight) {
     set_level(busy_level(p), 0);
   }
   kick(p);  // a SetFlag or PipeBarrier at the head may go now
-  if (!scalar_waiting_.empty()) wake_scalar();
+  wake_scalar_by_pipes();
 }
 
 void Core::emit(Lane lane, const std::string& name, Tick start, Tick end, const SliceArgs* args) {
@@ -702,6 +767,12 @@ void Core::note_gm_read(GmAddr gm, uint64_t bytes) {
   } else {
     poll_ = PollRun{gm, bytes, now(), 1};
   }
+}
+
+std::string WaitName::str() const {
+  std::string s = std::string(text) + (arg ? arg : "") + tail;
+  if (id >= 0) s += "(" + std::to_string(id) + ")";
+  return s;
 }
 
 std::string level_name(int level) {
@@ -719,10 +790,10 @@ std::string Core::blocked_report(const std::function<std::string(GmAddr)>& gm_na
   } else {
     os << basename() << ": ";
   }
-  if (!scalar_waiting_.empty()) {
+  if (scalar_waiting_) {
     os << "scalar blocked in "
-       << (scalar_waiting_describe_ ? scalar_waiting_describe_() : scalar_waiting_) << " since "
-       << ps_to_ns(scalar_waiting_since_) << " ns";
+       << (scalar_waiting_describe_ ? scalar_waiting_describe_() : scalar_waiting_->str())
+       << " since " << ps_to_ns(scalar_waiting_since_) << " ns";
   } else {
     os << "scalar running";
   }
@@ -733,9 +804,10 @@ std::string Core::blocked_report(const std::function<std::string(GmAddr)>& gm_na
   for (int i = 1; i < kPipes; ++i) {
     const Pipe& pp = pipes_[i];
     if (pp.q.empty() && pp.outstanding == 0) continue;
-    os << "; " << lane_name(static_cast<Lane>(i)) << ": " << pp.handed() << " queued, "
-       << pp.outstanding << " in flight";
-    if (pp.blocked && pp.handed() > 0) {
+    const size_t handed = handed_now(pp);
+    os << "; " << lane_name(static_cast<Lane>(i)) << ": " << handed << " queued, " << pp.outstanding
+       << " in flight";
+    if (pp.blocked && handed > 0) {
       const Queued& h = pp.q.front();
       os << ", head WaitFlag<" << event_name(h.event) << ">(" << h.event_id << ") unset since "
          << ps_to_ns(pp.blocked_since) << " ns";

@@ -219,6 +219,17 @@ struct Instr {
   std::unique_ptr<RaceInfo> race;
 };
 
+// What a blocked scalar waits for, as shown on the FLOWCTRL lane and in a deadlock report:
+// text, then `arg` and `tail` when given, then "(id)" when id >= 0. Made into a string only when
+// shown, so that a wait allocates nothing.
+struct WaitName {
+  const char* text;
+  const char* arg = nullptr;
+  int64_t id = -1;
+  const char* tail = "";
+  std::string str() const;
+};
+
 class SyncAllBarrier;
 // A die's SyncAll barriers: among the AIVs of a launch, among its AICs, and across both
 // (SyncAll<false> of a mixed kernel).
@@ -397,15 +408,21 @@ class Core : public sc_core::sc_module, public EventTarget {
     HardEvent event = HardEvent::MTE2_V;
     uint32_t event_id = 0;
     uint32_t flight = kNoFlight;
+    Tick at = 0;  // when the scalar hands it to its pipe (its Push time)
     Work work;
     const char* name = "";
     std::unique_ptr<Instr::RaceInfo> race;
   };
   struct Pipe {
     // In issue order: the instructions the pipe has been handed, then `hidden` ones the lazy
-    // scalar issued ahead of simulated time (each handed over by its Push event).
+    // scalar issued ahead of simulated time. An instruction is handed over at its Push time
+    // (Queued::at), as a Push event of that time would: the pipe reveals it (reveal()) when it
+    // next looks at its queue. Only an instruction that reaches a pipe with nothing handed gets
+    // a Push event of its own (`push_posted`): behind another instruction its hand-over would
+    // change nothing but the count, since the pipe will look at its queue again anyway.
     Ring<Queued> q;
     uint32_t hidden = 0;
+    bool push_posted = false;  // a Push event is pending for the oldest hidden instruction
     size_t handed() const { return q.size() - hidden; }
     Tick engine_free = 0;
     int outstanding = 0;
@@ -431,14 +448,30 @@ class Core : public sc_core::sc_module, public EventTarget {
     kCrossFlag
   };
   void on_event(uint32_t op, uint32_t arg) override;
+  void handle(uint32_t op, uint32_t arg);
   bool live(uint32_t op, uint32_t arg) const override {
     return op != kResume || arg == wait_token_;
   }
   void run();
   void sleep_until(Tick t);
-  void push(Queued&& in);  // hands an instruction to its pipe at the scalar clock
+  void push(Queued&& in);    // hands an instruction to its pipe at the scalar clock
+  void post_push(PipeId p);  // the Push event of pipe p's oldest hidden instruction
+  // Hands pipe p the hidden instructions whose Push time has come (in a Push or Model event).
+  void reveal(PipeId p);
+  // The instructions pipe p has been handed by now (for reports: without revealing).
+  size_t handed_now(const Pipe& pp) const;
   void step(PipeId p);
   void kick(PipeId p);
+  // Steps asked for by kick() inside an event of this core, each with the order key its kStep
+  // event would have had: run in place when nothing else would fire before them, else posted
+  // with that key (run_kicked(), at the end of the event).
+  struct Kicked {
+    PipeId p;
+    uint64_t order;
+  };
+  Ring<Kicked> kicked_;
+  bool in_event_ = false;
+  void run_kicked();
   // An instruction's completion: the flight that holds its effect, due at `at`.
   struct Completion {
     Tick at = 0;
@@ -458,9 +491,17 @@ class Core : public sc_core::sc_module, public EventTarget {
   // Blocks the scalar until ready() holds, re-checking at each wake_scalar(). The wait shows on
   // the FLOWCTRL lane as `name`; a deadlock report asks describe() what it waits for at the time
   // of the report.
-  // A wait whose end is known (`wake_at`) is woken then.
-  void block_on(const std::function<bool()>& ready, const std::string& name,
-                std::function<std::string()> describe = nullptr, Tick wake_at = kNever);
+  // A wait whose end is known (`wake_at`) is woken then. `by_pipes`: what it waits for can change
+  // when the core's pipes pop or complete an instruction (room in a queue, idle pipes, an
+  // inserted sync); a wait for a flag or a barrier is woken by the flag's set or the barrier
+  // alone, and the pipes need not ask it.
+  void block_on(const std::function<bool()>& ready, const WaitName& name,
+                std::function<std::string()> describe = nullptr, Tick wake_at = kNever,
+                bool by_pipes = true);
+  // A pipe popped or completed an instruction: wakes a scalar that waits for that.
+  void wake_scalar_by_pipes() {
+    if (scalar_waiting_ && waiting_by_pipes_) wake_scalar();
+  }
   void scalar_advance(Tick dt);
   void flush_scalar_run();
   void emit(Lane lane, const std::string& name, Tick start, Tick end,
@@ -551,7 +592,8 @@ class Core : public sc_core::sc_module, public EventTarget {
   State state_ = State::Idle;
   Tick started_at_ = 0;
   Tick finished_at_ = 0;
-  std::string scalar_waiting_;  // non-empty while the scalar is blocked
+  const WaitName* scalar_waiting_ = nullptr;  // set while the scalar is blocked
+  bool waiting_by_pipes_ = false;             // and whether the pipes can end its wait
   std::function<std::string()> scalar_waiting_describe_;
   Tick scalar_waiting_since_ = 0;
   Tick scalar_busy_ps_ = 0;

@@ -15,6 +15,9 @@ class Ring {
   size_t size() const { return size_; }
   T& front() { return slots_[head_]; }
   const T& front() const { return slots_[head_]; }
+  // The i-th element from the front (i < size()).
+  T& operator[](size_t i) { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+  const T& operator[](size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
   void push_back(T&& v) {
     if (size_ == slots_.size()) grow();
     slots_[(head_ + size_) & (slots_.size() - 1)] = std::move(v);

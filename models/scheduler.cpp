@@ -46,9 +46,13 @@ void Scheduler::post(Tick t, EventClass cls, uint32_t uid, EventTarget* target, 
                      uint32_t arg) {
   Tick n = now();
   if (t < n) t = n;
-  uint64_t order = static_cast<uint64_t>(cls) << kClassShift |
-                   static_cast<uint64_t>(uid) << kSeqBits |
-                   (seq_++ & ((uint64_t{1} << kSeqBits) - 1));
+  heap_.push_back(Item{t, order_of(cls, uid, seq_++), target, op, arg});
+  std::push_heap(heap_.begin(), heap_.end(), later);
+  if (!firing_ && t < armed_) wake(t);
+}
+
+void Scheduler::post_reserved(uint64_t order, EventTarget* target, uint32_t op, uint32_t arg) {
+  Tick t = now();
   heap_.push_back(Item{t, order, target, op, arg});
   std::push_heap(heap_.begin(), heap_.end(), later);
   if (!firing_ && t < armed_) wake(t);
@@ -80,6 +84,7 @@ void Scheduler::fire() {
   firing_ = true;
   armed_ = kNever;
   const Tick n = now();
+  now_ = n;
   auto due = [&] {
     drop_moot();
     return !heap_.empty() && heap_.front().t <= n;

@@ -47,6 +47,18 @@ class Scheduler : public sc_core::sc_module {
   // Delivers (op, arg) to `target` at absolute time t (t >= now), ordered at equal times by
   // (cls, uid, posting order). `uid` (< 2^20) is the core the event belongs to (kNoUid for none).
   void post(Tick t, EventClass cls, uint32_t uid, EventTarget* target, uint32_t op, uint32_t arg);
+  // The order key an event of (cls, uid) posted at now would get, taken now: the event may be
+  // posted later with it (post_reserved), or run in place when nothing would fire before it
+  // (fires_next).
+  uint64_t reserve(EventClass cls, uint32_t uid) { return order_of(cls, uid, seq_++); }
+  void post_reserved(uint64_t order, EventTarget* target, uint32_t op, uint32_t arg);
+  // Whether an event of key `order` at now would be the next to fire: nothing pending before it.
+  // A pending Resume of now answers no (it is not looked past).
+  bool fires_next(uint64_t order) {
+    drop_moot();
+    return heap_.empty() || heap_.front().t > now_ ||
+           (heap_.front().t == now_ && heap_.front().order > order);
+  }
   // A one-off callback (a Model event of no core); not for hot paths.
   void at(Tick t, std::function<void()> fn);
   static constexpr uint32_t kNoUid = (1u << 20) - 1;
@@ -73,6 +85,10 @@ class Scheduler : public sc_core::sc_module {
   static constexpr int kSeqBits = 42;
   static constexpr int kClassShift = 62;
   // A min-heap on (t, order).
+  static uint64_t order_of(EventClass cls, uint32_t uid, uint64_t seq) {
+    return static_cast<uint64_t>(cls) << kClassShift | static_cast<uint64_t>(uid) << kSeqBits |
+           (seq & ((uint64_t{1} << kSeqBits) - 1));
+  }
   static bool later(const Item& a, const Item& b) {
     return a.t != b.t ? a.t > b.t : a.order > b.order;
   }
@@ -88,6 +104,7 @@ class Scheduler : public sc_core::sc_module {
   uint64_t seq_ = 0;
   uint64_t fired_ = 0;
   bool firing_ = false;
+  Tick now_ = 0;  // the time being fired
   std::unique_ptr<SimError> fault_;
   std::atomic<uint64_t> pub_events_{0};
   std::atomic<Tick> pub_time_{0};
