@@ -3,6 +3,8 @@
 // its timing properties; its limits.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "kernels/ffn/ffn_tiling.h"
 #include "tests/harness.h"
 
@@ -293,6 +295,34 @@ TEST(FfnOpMoe, Int8DispatchIsRefusedNamingTheMissingTemplate) {
   Outcome o = run_scenario("moe", {"ep.world_size=4", "moe.experts=ffn"});
   EXPECT_EQ(o.exit_code, ascend::kExitBadInput);
   EXPECT_NE(o.message.find("quant template is not modelled"), std::string::npos) << o.message;
+}
+
+}  // namespace
+
+namespace {
+
+// --dump writes the operator's tensors as .npy; --input replays them and the check holds again.
+TEST(FfnOpIo, DumpedTensorsReplayWithInput) {
+  const std::string dir = ::testing::TempDir() + "/ffn_dump";
+  std::filesystem::remove_all(dir);
+  std::vector<std::string> s = {
+      "ffn_op.hidden=256",  "ffn_op.intermediate=384",     "ffn_op.cores=4",
+      "ffn_op.experts=3",   "ffn_op.expert_tokens=7,0,20", "ffn_op.bias=1",
+      "run.dump_dir=" + dir};
+  Outcome first = run_scenario("ffn", s);
+  ASSERT_EQ(first.exit_code, 0) << first.message;
+  for (const char* f : {"x.npy", "weight1.npy", "weight2.npy", "bias1.npy", "bias2.npy",
+                        "expert_tokens.npy", "y.npy"})
+    EXPECT_TRUE(std::filesystem::exists(dir + "/" + f)) << f;
+  s.back() = "run.input_dir=" + dir;
+  s.push_back("sim.seed=99");  // the inputs come from the files, not the generator
+  Outcome replay = run_scenario("ffn", s);
+  ASSERT_EQ(replay.exit_code, 0) << replay.message;
+  EXPECT_EQ(first.latency_ns(), replay.latency_ns());
+  s.push_back("ffn_op.expert_tokens=7,1,19");  // counts that disagree with the file
+  Outcome bad = run_scenario("ffn", s);
+  EXPECT_EQ(bad.exit_code, ascend::kExitBadInput);
+  EXPECT_NE(bad.message.find("expert_tokens.npy differs"), std::string::npos) << bad.message;
 }
 
 }  // namespace
