@@ -212,7 +212,17 @@ const std::set<std::string>& kernel_groups() {
 }
 
 bool belongs_to_other_kernel(const KernelDef& k, const std::string& key) {
-  return kernel_groups().count(key.substr(0, key.find('.'))) > 0 && !k.reads(key);
+  // A key of a kernel group that no kernel declares is the hardware's or the run's: every kernel
+  // reads it (fault.degraded_port, beside the fault.* keys of dispatch, combine and moe).
+  static const std::set<std::string> hardware = [] {
+    Params p;
+    declare_hardware_params(p);
+    std::set<std::string> keys;
+    for (const ParamSpec* s : p.specs()) keys.insert(s->key);
+    return keys;
+  }();
+  return kernel_groups().count(key.substr(0, key.find('.'))) > 0 && !hardware.count(key) &&
+         !k.reads(key);
 }
 
 bool KernelDef::reads(const std::string& key) const {
@@ -276,7 +286,10 @@ std::string run_stages(const KernelDef& k, KernelRun& run, Simulation& sim, cons
   if (p.integer("run.check") == 0) return "not checked (run.check = 0)";
   const bool payload = p.integer("sim.payload") != 0;
   const std::string diff = run.check(sim, payload);
-  if (!diff.empty()) throw SimError(kExitCheckFailed, k.name + ": " + diff);
+  if (!diff.empty()) {
+    const std::string faults = injected_faults(p);
+    throw SimError(kExitCheckFailed, k.name + ": " + diff + (faults.empty() ? "" : "; " + faults));
+  }
   return run.checked(payload);
 }
 

@@ -212,6 +212,16 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
   cfg.cost_model = opts_.cost_model;
   cfg.build_aics = opts_.aic;
   check_thread_budget(cfg.dies * (cfg.aiv_per_die + (cfg.build_aics ? cfg.aic_per_die : 0)));
+  for (const char* key :
+       {"fault.stall_rank", "fault.corrupt_rank", "fault.double_flag_rank", "fault.flip_rank"})
+    if (params.integer(key) >= dies)
+      throw SimError(kExitBadInput, std::string(key) + " = " + params.text(key) +
+                                        " is not a rank of this run (0-" +
+                                        std::to_string(dies - 1) + ")");
+  if (params.integer("fault.corrupt_rank") >= 0 && params.integer("sim.payload") == 0)
+    throw SimError(kExitBadInput,
+                   "fault.corrupt_rank with sim.payload = 0: a timing-only run moves no bytes to "
+                   "corrupt");
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   cluster_ = std::make_unique<model::Cluster>("cluster", cfg);
@@ -574,8 +584,16 @@ std::string Simulation::stuck_report(bool hang, Tick deadline) const {
       n << "0x" << std::hex << a;
     return n.str();
   };
+  // Injected faults are named first, and a stalled rank's cores come first.
+  const std::string faults = injected_faults(params_);
+  if (!faults.empty()) os << "\n  " << faults;
+  const int stalled = runtime_->faults().stall_rank;
+  std::vector<int> order;
+  if (stalled >= 0) order.push_back(stalled);
+  for (int d = 0; d < cluster_->dies(); ++d)
+    if (d != stalled) order.push_back(d);
   int shown = 0, stuck = 0;
-  for (int d = 0; d < cluster_->dies(); ++d) {
+  for (int d : order) {
     cluster_->die(d).for_each_core([&](const model::Core& c) {
       if (c.state() != model::Core::State::Running) return;
       ++stuck;
@@ -584,6 +602,14 @@ std::string Simulation::stuck_report(bool hang, Tick deadline) const {
   }
   if (shown > 64) os << "\n  ... and " << (stuck - 64) << " more cores";
   return os.str();
+}
+
+std::string injected_faults(const Params& p) {
+  std::string out;
+  for (const ParamSpec* s : p.specs())
+    if (s->key.rfind("fault.", 0) == 0 && p.text(s->key) != s->default_value)
+      out += (out.empty() ? "" : ", ") + s->key + " = " + p.text(s->key);
+  return out.empty() ? "" : "injected fault(s): " + out;
 }
 
 SimulatorFigures Simulation::simulator_figures(double wall_s) const {

@@ -108,6 +108,11 @@ struct SimulatorFigures {
   double gm_resident_MiB = 0;
 };
 
+// "injected fault(s): fault.KEY = VALUE, ..." for every fault.* parameter off its default, or
+// "": appended to a hang report or a failed check, so that an injected fault is never mistaken
+// for a bug of the kernel.
+std::string injected_faults(const Params& p);
+
 class Simulation {
  public:
   Simulation(const Params& params, int dies, RunOptions opts);
