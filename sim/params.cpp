@@ -30,6 +30,31 @@ bool parse_number(const std::string& s, double& out) {
   return errno == 0 && end && *end == '\0' && std::isfinite(out);
 }
 
+// Why config.ini (and stats.json) could not hold a value as it is, or "": a '#' starts a comment
+// in an INI file, a control character would break its line, and JSON holds UTF-8 text only.
+std::string unstorable(const std::string& v) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    const auto c = static_cast<unsigned char>(v[i]);
+    if (c == '#') return "holds a '#', which starts a comment in config.ini";
+    if (c < 0x20 || c == 0x7f) return "holds a control character";
+    if (c < 0x80) continue;
+    // A UTF-8 sequence: its lead byte gives its length; no overlong form, surrogate or > U+10FFFF.
+    const size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+    if (n == 0 || c > 0xf4 || i + n > v.size()) return "is not valid UTF-8 text";
+    uint32_t cp = c & (0x7f >> n);
+    for (size_t k = 1; k < n; ++k) {
+      const auto d = static_cast<unsigned char>(v[i + k]);
+      if ((d & 0xc0) != 0x80) return "is not valid UTF-8 text";
+      cp = cp << 6 | (d & 0x3f);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+      return "is not valid UTF-8 text";
+    i += n - 1;
+  }
+  return "";
+}
+
 std::string fmt(double v) {
   std::ostringstream os;
   os << std::setprecision(12) << v;
@@ -148,6 +173,7 @@ void Params::set(const std::string& raw_key, const std::string& raw_value,
                                        ") " + why + "; allowed: " + describe_range(s) +
                                        (s.unit.empty() ? "" : " " + s.unit));
   };
+  if (const std::string why = unstorable(value); !why.empty()) throw bad(why);
   if (s.type == ParamSpec::Type::Int || s.type == ParamSpec::Type::Real) {
     double v;
     if (!parse_number(value, v)) throw bad("is not a number");

@@ -129,5 +129,30 @@ TEST(Hardening, NpyRefusesBrokenFilesByName) {
             std::string::npos);
 }
 
+// Fuzz finding (fuzz_set): a text value holding '#' was accepted, but config.ini cut it there
+// (an INI comment), so `--config out/config.ini` did not rerun the same run. Values that
+// config.ini or stats.json cannot hold as they are (a '#', a control character, bytes that are
+// not UTF-8) are bad input naming the key; UTF-8 text is kept.
+TEST(Hardening, ValuesConfigIniCannotHoldAreRefused) {
+  Params p = make_params();
+  EXPECT_NE(bad_input([&] { p.set("trace.scope", "cluster.die0#x", "--set"); }).find("'#'"),
+            std::string::npos);
+  EXPECT_NE(bad_input([&] { p.set("run.dump_dir", "a\nb", "--set"); }).find("control character"),
+            std::string::npos);
+  EXPECT_NE(bad_input([&] { p.set("run.dump_dir", "a\xff", "--set"); }).find("UTF-8"),
+            std::string::npos);
+  EXPECT_NE(bad_input([&] { p.set("run.dump_dir", "\xed\xa0\x80", "--set"); }).find("UTF-8"),
+            std::string::npos);  // a surrogate
+  EXPECT_NE(
+      bad_input([&] { p.load_ini_text("[run]\ndump_dir = \xc0\xaf\n", "x.ini"); }).find("UTF-8"),
+      std::string::npos);                                                // an overlong '/'
+  p.set("run.dump_dir", "out/\xc3\xa9t\xc3\xa9 \xe2\x82\xac", "--set");  // "été €"
+  std::ostringstream ini;
+  p.write_ini(ini);
+  Params again = make_params();
+  again.load_ini_text(ini.str(), "config.ini");
+  EXPECT_EQ(again.text("run.dump_dir"), "out/\xc3\xa9t\xc3\xa9 \xe2\x82\xac");
+}
+
 }  // namespace
 }  // namespace ascend::test

@@ -28,15 +28,17 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 for h in "${harnesses[@]}"; do
-  work="$build/corpus/$h" found="$build/findings/$h"
+  # Absolute paths: the npy and cli harnesses work in a scratch directory of their own.
+  work="$PWD/$build/corpus/$h" found="$PWD/$build/findings/$h"
   mkdir -p "$work" "$found"
-  seeds=(tests/fuzz/corpus/"$h")
-  [ -d tests/fuzz/regressions/"$h" ] && seeds+=(tests/fuzz/regressions/"$h")
+  seeds=("$PWD/tests/fuzz/corpus/$h")
+  [ -d tests/fuzz/regressions/"$h" ] && seeds+=("$PWD/tests/fuzz/regressions/$h")
   log="$build/fuzz_$h.log"
   start=$(date +%s)
-  # -close_fd_mask=3: the harnesses' own output is closed; libFuzzer's report still reaches the log.
-  if "$build/fuzz_$h" "${limit[@]}" -timeout=10 -rss_limit_mb=4096 -max_len=4096 \
-      -close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$found/" "$work" "${seeds[@]}" \
+  # -close_fd_mask=1: the harnesses' standard output is closed; a finding's message (stderr) and
+  # libFuzzer's report reach the log.
+  if "$build/tests/fuzz/fuzz_$h" "${limit[@]}" -timeout=10 -rss_limit_mb=4096 -max_len=4096 \
+      -close_fd_mask=1 -print_final_stats=1 -artifact_prefix="$found/" "$work" "${seeds[@]}" \
       >"$log" 2>&1; then
     result=ok
   else
