@@ -395,6 +395,9 @@ int run_cli(int argc, char** argv, CliStop stop) {
     params.set("ep.world_size", std::to_string(dies), "resolved");
   // The plan stage: the kernel's attributes against its limits, before any SystemC object exists.
   std::unique_ptr<KernelRun> planned = kernel.plan(params, dies);
+  // What the machine must hold: memory and threads, refused up front (--dry-run included).
+  check_resources(params, dies, ro.aic,
+                  kernel.payload_bytes ? kernel.payload_bytes(params, dies) : 0);
 
   // A trace scope that selects nothing of this run would write an empty trace.
   std::set<int> traced_cores;

@@ -154,5 +154,34 @@ TEST(Hardening, ValuesConfigIniCannotHoldAreRefused) {
   EXPECT_EQ(again.text("run.dump_dir"), "out/\xc3\xa9t\xc3\xa9 \xe2\x82\xac");
 }
 
+// Resource limits, up front: a run the machine cannot hold is refused before anything is built,
+// saying what it needs and how to get there.
+TEST(Hardening, ARunAboveTheMemoryItMayTakeIsRefusedUpFront) {
+  Params p = make_params({"ep.world_size=64", "run.memory_MiB=1000"});
+  const KernelDef& k = find_kernel("dispatch");
+  ASSERT_TRUE(k.payload_bytes);
+  const uint64_t payload = k.payload_bytes(p, 64);
+  // 64 ranks x 128 tokens x 7168 x 2 B x (1 + 3 x 8): about 2.8 GiB.
+  EXPECT_EQ(payload, 64ull * 128 * 7168 * 2 * 25);
+  const std::string m = bad_input([&] { check_resources(p, 64, false, payload); });
+  EXPECT_NE(m.find("this run needs about 4016 MiB of memory (64 ranks: 960 MiB for the cores' "
+                   "stacks and local memories, 2800 MiB for the payload) but 1000 MiB are "
+                   "available (run.memory_MiB); run it timing-only (--no-check --set "
+                   "sim.payload=0)"),
+            std::string::npos)
+      << m;
+  // Timing-only, the same ranks fit in 1.2 GiB.
+  p.set("sim.payload", "0", "--set");
+  p.set("run.memory_MiB", "1300", "--set");
+  check_resources(p, 64, false, payload);
+  // Without payload to drop, the advice is fewer ranks or cores.
+  p.set("run.memory_MiB", "1000", "--set");
+  EXPECT_NE(bad_input([&] { check_resources(p, 64, false, payload); }).find("fewer ranks (--ep)"),
+            std::string::npos);
+  // The machine's own figure (run.memory_MiB = 0) holds the default scenario.
+  Params d = make_params({"ep.world_size=16"});
+  check_resources(d, 16, false, k.payload_bytes(d, 16));
+}
+
 }  // namespace
 }  // namespace ascend::test
