@@ -3,6 +3,7 @@
 // normal test suite (ctest -R fuzz.replay) and under the sanitizers.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -19,9 +20,9 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (fs::is_directory(argv[i])) {
       for (const auto& e : fs::directory_iterator(argv[i]))
-        if (e.is_regular_file()) files.push_back(e.path());
+        if (e.is_regular_file()) files.push_back(fs::absolute(e.path()));
     } else {
-      files.emplace_back(argv[i]);
+      files.push_back(fs::absolute(argv[i]));  // a harness may change its working directory
     }
   }
   std::sort(files.begin(), files.end());
@@ -29,12 +30,12 @@ int main(int argc, char** argv) {
   for (const fs::path& f : files) {
     std::ifstream in(f, std::ios::binary);
     if (!in) {
-      std::cerr << "replay: cannot read " << f << "\n";
+      std::fprintf(stderr, "replay: cannot read %s\n", f.c_str());  // a harness may mute std::cerr
       return 1;
     }
     std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   }
-  std::cout << "replay: " << files.size() << " input(s), no finding\n";
+  std::printf("replay: %zu input(s), no finding\n", files.size());
   return files.empty() ? 1 : 0;
 }
