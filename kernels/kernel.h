@@ -62,6 +62,9 @@ struct KernelDef {
   bool dumps = false;
   bool inputs = false;
   uint64_t (*dump_bytes)(const Params&, int dies) = nullptr;
+  // The host memory its tensors take with sim.payload = 1 (an estimate, for the up-front check of
+  // check_resources); nullptr: small.
+  uint64_t (*payload_bytes)(const Params&, int dies) = nullptr;
   // Whether a run of the kernel uses the cube cores: the dies then get their AICs
   // (die.aic_count). nullptr: never.
   bool (*cube)(const Params&) = nullptr;

@@ -51,6 +51,23 @@ uint64_t combine_rank_dump(const dispatch::Attrs& a, int g, bool shared_x) {
          bs * k * 8 + (shared_x ? bs * h * 2 : 0) + bs + bs * h * 2 + v3;
 }
 
+// Host memory of the MoE kernels' tensors with payload, measured: per rank and call its tokens
+// (BS x H x 2 B), what it sends and receives (about K rows each), the outputs and the golden
+// reference (about K rows each); 43 MiB a rank for the default dispatch (RSS 685 MiB at EP 16).
+// Combine and moe hold both directions.
+uint64_t moe_payload(const Params& p, int dies, int directions) {
+  const uint64_t bs = static_cast<uint64_t>(p.integer("dispatch.bs")),
+                 h = static_cast<uint64_t>(p.integer("dispatch.hidden")),
+                 k = static_cast<uint64_t>(p.integer("dispatch.topk"));
+  return static_cast<uint64_t>(dies) * bs * h * 2 * (1 + 3 * k) * directions;
+}
+uint64_t dispatch_payload(const Params& p, int dies) {
+  return moe_payload(p, dies, 1);
+}
+uint64_t round_trip_payload(const Params& p, int dies) {
+  return moe_payload(p, dies, 2);
+}
+
 uint64_t dispatch_dump(const Params& p, int dies) {
   dispatch::Attrs a = dispatch_attrs(p, dies);
   uint64_t sum = 0;
@@ -164,7 +181,9 @@ const std::vector<Shorthand> kFfnOpWorkload = {
 // The workload prefix, the CLI flags and the tensor I/O of a kernel: what the CLI checks its
 // flags against.
 KernelDef with(KernelDef k, std::string workload, std::vector<Shorthand> flags, bool inputs,
-               uint64_t (*dump_bytes)(const Params&, int)) {
+               uint64_t (*dump_bytes)(const Params&, int),
+               uint64_t (*payload_bytes)(const Params&, int) = nullptr) {
+  k.payload_bytes = payload_bytes;
   k.workload = std::move(workload);
   k.shorthands = std::move(flags);
   k.inputs = inputs;
@@ -182,10 +201,13 @@ std::vector<Shorthand> plus(std::vector<Shorthand> v, const Shorthand& s) {
 
 const std::vector<KernelDef>& all_kernels() {
   static const std::vector<KernelDef> kernels = {
-      with(dispatch_kernel_def(), "dispatch", kMoeWorkload, true, dispatch_dump),
-      with(combine_kernel_def(), "dispatch", plus(kMoeWorkload, kCommQuant), true, combine_dump),
-      with(moe_kernel_def(), "dispatch", plus(kMoeWorkload, kCommQuant), true, moe_dump),
-      with(alltoallv_kernel_def(), "dispatch", kMoeWorkloadV2, true, alltoallv_dump),
+      with(dispatch_kernel_def(), "dispatch", kMoeWorkload, true, dispatch_dump, dispatch_payload),
+      with(combine_kernel_def(), "dispatch", plus(kMoeWorkload, kCommQuant), true, combine_dump,
+           round_trip_payload),
+      with(moe_kernel_def(), "dispatch", plus(kMoeWorkload, kCommQuant), true, moe_dump,
+           round_trip_payload),
+      with(alltoallv_kernel_def(), "dispatch", kMoeWorkloadV2, true, alltoallv_dump,
+           dispatch_payload),
       with(ffn_worker_batching_kernel_def(), "ffn", kFfnWorkload, false, ffn_dump),
       with(ffn_kernel_def(), "ffn_op", kFfnOpWorkload, true, ffn_op_dump),
       with(pipeline_kernel_def(), "", {kSeed}, false, nullptr),
@@ -212,7 +234,17 @@ const std::set<std::string>& kernel_groups() {
 }
 
 bool belongs_to_other_kernel(const KernelDef& k, const std::string& key) {
-  return kernel_groups().count(key.substr(0, key.find('.'))) > 0 && !k.reads(key);
+  // A key of a kernel group that no kernel declares is the hardware's or the run's: every kernel
+  // reads it (fault.degraded_port, beside the fault.* keys of dispatch, combine and moe).
+  static const std::set<std::string> hardware = [] {
+    Params p;
+    declare_hardware_params(p);
+    std::set<std::string> keys;
+    for (const ParamSpec* s : p.specs()) keys.insert(s->key);
+    return keys;
+  }();
+  return kernel_groups().count(key.substr(0, key.find('.'))) > 0 && !hardware.count(key) &&
+         !k.reads(key);
 }
 
 bool KernelDef::reads(const std::string& key) const {
@@ -276,7 +308,10 @@ std::string run_stages(const KernelDef& k, KernelRun& run, Simulation& sim, cons
   if (p.integer("run.check") == 0) return "not checked (run.check = 0)";
   const bool payload = p.integer("sim.payload") != 0;
   const std::string diff = run.check(sim, payload);
-  if (!diff.empty()) throw SimError(kExitCheckFailed, k.name + ": " + diff);
+  if (!diff.empty()) {
+    const std::string faults = injected_faults(p);
+    throw SimError(kExitCheckFailed, k.name + ": " + diff + (faults.empty() ? "" : "; " + faults));
+  }
   return run.checked(payload);
 }
 
@@ -301,6 +336,11 @@ Params declare_all_params() {
                        "--input DIR: read the kernel's inputs from DIR/rank{r}/NAME.npy", "CLI"));
   p.declare(int_param("run.dump_max_MiB", "MiB", "4096", 1, 1e9,
                       "--dump refuses to start (exit 2) when its estimated size is above this",
+                      "CLI"));
+  p.declare(int_param("run.memory_MiB", "MiB", "0", 0, 1e9,
+                      "memory a run may take; a run estimated above it is refused before it "
+                      "starts (exit 2); 0: what the machine has available (MemAvailable, or the "
+                      "cgroup's limit)",
                       "CLI"));
   p.declare(int_param(
       "run.check", "", "1", 0, 1,

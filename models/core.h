@@ -343,6 +343,11 @@ class Core : public sc_core::sc_module, public EventTarget {
   void scalar_work(uint64_t cycles);  // scalar busy (GetValue/SetValue, address math)
   // The scalar's own clock: simulated time plus how far the lazy scalar has run ahead.
   Tick scalar_now() const { return now() + lag_; }
+  // A fault injected at run time: the scalar stops here for good, blocked in `why` (the hang or
+  // deadlock report shows it).
+  void stall_forever(const std::string& why) {
+    block_on([] { return false; }, why);
+  }
   // When the bytes of the last MTE3 transfer this core started landed (observation only).
   Tick last_write_landed() const { return last_write_landed_; }
   // Brings simulated time up to the scalar clock (before anything that observes shared state).

@@ -16,14 +16,25 @@ PortGroup::PortGroup(const sc_core::sc_module_name& name, int owner_die,
     ports_.push_back(std::make_unique<FabricPort>(port.c_str(), basename(), gbps, owner_die));
 }
 
-Fabric::Fabric(const sc_core::sc_module_name& name, const CostModel& cost)
-    : sc_core::sc_module(name), from_dies("from_dies"), to_dies("to_dies"), cost_(cost) {
+Fabric::Fabric(const sc_core::sc_module_name& name, const CostModel& cost, const FabricConfig& cfg)
+    : sc_core::sc_module(name),
+      from_dies("from_dies"),
+      to_dies("to_dies"),
+      cost_(cost),
+      degraded_port_(cfg.degraded_port),
+      degraded_factor_(cfg.degraded_factor) {
   from_dies.register_b_transport(this, &Fabric::b_transport);
 }
 
 PortGroup& Fabric::add_group(const std::string& name, int owner_die,
                              const std::vector<std::pair<std::string, double>>& ports) {
-  groups_.push_back(std::make_unique<PortGroup>(name.c_str(), owner_die, ports));
+  std::vector<std::pair<std::string, double>> rates = ports;
+  for (auto& [port, gbps] : rates)
+    if (name + "." + port == degraded_port_) {
+      gbps *= degraded_factor_;
+      degraded_found_ = true;
+    }
+  groups_.push_back(std::make_unique<PortGroup>(name.c_str(), owner_die, rates));
   return *groups_.back();
 }
 
@@ -68,7 +79,7 @@ namespace {
 class A3Fabric : public Fabric {
  public:
   A3Fabric(const sc_core::sc_module_name& name, const FabricConfig& c, const CostModel& cost)
-      : Fabric(name, cost), c_(c) {
+      : Fabric(name, cost, c), c_(c) {
     for (int d = 0; d < c.dies; ++d) {
       PortGroup& g = add_group(
           "die" + std::to_string(d), d,
@@ -124,7 +135,7 @@ class A3Fabric : public Fabric {
 class A2Fabric : public Fabric {
  public:
   A2Fabric(const sc_core::sc_module_name& name, const FabricConfig& c, const CostModel& cost)
-      : Fabric(name, cost), c_(c) {
+      : Fabric(name, cost, c), c_(c) {
     int per = c.dies_per_server;
     for (int d = 0; d < c.dies; ++d) {
       std::vector<std::pair<std::string, double>> ports = {{"roce_out", c.roce_GBps},
@@ -172,9 +183,20 @@ class A2Fabric : public Fabric {
 }  // namespace
 
 std::unique_ptr<Fabric> Fabric::make(const FabricConfig& cfg, const CostModel& cost) {
-  if (cfg.topology == "a3") return std::make_unique<A3Fabric>("fabric", cfg, cost);
-  if (cfg.topology == "a2") return std::make_unique<A2Fabric>("fabric", cfg, cost);
-  throw SimError(kExitBadInput, "unknown fabric topology '" + cfg.topology + "' (a3 or a2)");
+  std::unique_ptr<Fabric> f;
+  if (cfg.topology == "a3") f = std::make_unique<A3Fabric>("fabric", cfg, cost);
+  if (cfg.topology == "a2") f = std::make_unique<A2Fabric>("fabric", cfg, cost);
+  if (!f)
+    throw SimError(kExitBadInput, "unknown fabric topology '" + cfg.topology + "' (a3 or a2)");
+  if (!cfg.degraded_port.empty() && !f->degraded_found_) {
+    std::string some;
+    for (const BandwidthServer* p : f->ports())
+      if (some.size() < 80) some += (some.empty() ? "" : ", ") + p->name();
+    throw SimError(kExitBadInput, "fault.degraded_port = '" + cfg.degraded_port +
+                                      "' names no fabric port of this run (" + some +
+                                      ", ...; stats.json ports[].name lists them)");
+  }
+  return f;
 }
 
 }  // namespace ascend::model

@@ -75,6 +75,11 @@ struct FabricConfig {
   // And its completion costs this much more after the acknowledgement's trip: the target commits
   // the bytes and answers, the initiator retires the request.
   double write_completion_ns = 1500;
+  // A fault injected at run time (fault.degraded_port, fault.degraded_factor): the port of this
+  // path under cluster.fabric ("die3.ub_egress"; "" for none) runs at `degraded_factor` of its
+  // rate. Factor 1 leaves every rate, and so the timing, exactly as it is.
+  std::string degraded_port;
+  double degraded_factor = 1.0;
 };
 
 // One port of the fabric. Its stats and trace name is its path under cluster.fabric
@@ -126,7 +131,7 @@ class Fabric : public sc_core::sc_module {
   }
 
  protected:
-  Fabric(const sc_core::sc_module_name& name, const CostModel& cost);
+  Fabric(const sc_core::sc_module_name& name, const CostModel& cost, const FabricConfig& cfg);
   // A group of ports, created in a topology's constructor (so that it sits under the fabric).
   PortGroup& add_group(const std::string& name, int owner_die,
                        const std::vector<std::pair<std::string, double>>& ports);
@@ -134,6 +139,9 @@ class Fabric : public sc_core::sc_module {
  private:
   void b_transport(int from_die, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   const CostModel& cost_;
+  std::string degraded_port_;  // FabricConfig::degraded_port, until a group creates it
+  double degraded_factor_;
+  bool degraded_found_ = false;
   std::vector<std::unique_ptr<PortGroup>> groups_;
   std::map<std::string, uint64_t> class_bytes_;
 };

@@ -60,6 +60,7 @@ FieldParam<C> field(ParamSpec spec, Get get, uint64_t scale = 1) {
   std::string key = spec.key;
   return {std::move(spec), [get, key, scale](C& c, const Params& p) {
             if constexpr (std::is_same_v<F, std::string>) {
+              (void)scale;  // text has no unit
               get(c) = p.text(key);
             } else if constexpr (std::is_integral_v<F>) {
               get(c) = static_cast<F>(static_cast<uint64_t>(p.integer(key)) * scale);
@@ -352,6 +353,19 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
               "this full rate (no measured efficiency published)",
               std::string(kCM) + " 3.3.1, H"),
           [](ClusterConfig & c) -> auto& { return c.fabric.d2d_GBps; }),
+      // Faults injected at run time (every kernel): one degraded fabric port.
+      field<ClusterConfig>(
+          text_param("fault.degraded_port", kFromField,
+                     "a fault: the fabric port of this name (stats.json ports[].name, e.g. "
+                     "die3.ub_egress, node0.uplink) runs at fault.degraded_factor of its rate; "
+                     "\"\" for none",
+                     "workload"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.degraded_port; }),
+      field<ClusterConfig>(
+          real_param("fault.degraded_factor", "", kFromField, 0.001, 1,
+                     "a fault: the share of its rate fault.degraded_port keeps (1: healthy)",
+                     "workload"),
+          [](ClusterConfig & c) -> auto& { return c.fabric.degraded_factor; }),
       field<ClusterConfig>(
           real_param(
               "fabric.node_uplink_GBps", "GB/s", kFromField, 1, 1000000,
@@ -511,6 +525,33 @@ const std::vector<FieldParam<RuntimeConfig>>& runtime_fields() {
 void declare_hardware_params(Params& p) {
   for (const auto& f : cluster_fields()) p.declare(f.spec);
   for (const auto& f : runtime_fields()) p.declare(f.spec);
+  // Faults injected at run time, for every kernel (beside fault.degraded_port above; dead ranks
+  // are dispatch's, combine's and moe's own: fault.dead_ranks).
+  p.declare(int_param("fault.stall_rank", "", "-1", -1, 767,
+                      "a fault: every core of this rank stops for good at its first DMA or GM "
+                      "access from fault.stall_at_us on; the others wait for it (exit 3 and a "
+                      "report naming the stall); -1 for none",
+                      "workload"));
+  p.declare(real_param("fault.stall_at_us", "us", "0", 0, 1e9,
+                       "a fault: when fault.stall_rank stops (simulated time)", "workload"));
+  p.declare(int_param("fault.corrupt_rank", "", "-1", -1, 767,
+                      "a fault: the first record written into this rank's HCCL data window lands "
+                      "with one bit flipped (--check names the tensor it reaches, exit 4); -1 for "
+                      "none",
+                      "workload"));
+  p.declare(int_param("fault.double_flag_rank", "", "-1", -1, 767,
+                      "a fault: every write this rank's cores make into an HCCL status window "
+                      "(a flag) lands a second time, fault.double_flag_delay_us later; -1 for none",
+                      "workload"));
+  p.declare(
+      real_param("fault.double_flag_delay_us", "us", "5", 0, 1e6,
+                 "a fault: how long after the first the duplicate of fault.double_flag_rank's "
+                 "flags lands",
+                 "workload"));
+  p.declare(int_param("fault.flip_rank", "", "-1", -1, 767,
+                      "a fault: this rank's 0/1 window flip (MC2 kernels: dispatch, combine, "
+                      "alltoallv) takes the wrong half; -1 for none",
+                      "workload"));
   // ---- the fabric between dies (hardware.md 1.2)
   p.declare(
       int_param("ep.world_size", "ranks", "0", 0, 768,
@@ -564,6 +605,13 @@ model::ClusterConfig cluster_config(const Params& p, int dies) {
 AscendC::detail::RuntimeConfig runtime_config(const Params& p) {
   RuntimeConfig c;
   for (const auto& f : runtime_fields()) f.apply(c, p);
+  c.faults.stall_rank = static_cast<int>(p.integer("fault.stall_rank"));
+  c.faults.stall_at_ps = static_cast<uint64_t>(std::llround(p.real("fault.stall_at_us") * 1e6));
+  c.faults.corrupt_rank = static_cast<int>(p.integer("fault.corrupt_rank"));
+  c.faults.double_flag_rank = static_cast<int>(p.integer("fault.double_flag_rank"));
+  c.faults.double_flag_delay_ps =
+      static_cast<uint64_t>(std::llround(p.real("fault.double_flag_delay_us") * 1e6));
+  c.faults.flip_rank = static_cast<int>(p.integer("fault.flip_rank"));
   return c;
 }
 

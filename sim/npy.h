@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ void write(const std::string& path, const std::string& dtype, const std::vector<
            const void* data);
 // Reads an array; a missing file, a bad header or a Fortran-order array is bad input.
 Array read(const std::string& path);
+// The same from a stream positioned at the magic; `path` names it in messages.
+Array read(std::istream& in, const std::string& path);
 // Reads and checks dtype and shape, naming the file and what was expected.
 Array read_expect(const std::string& path, const std::string& dtype,
                   const std::vector<uint64_t>& shape);

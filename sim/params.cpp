@@ -30,6 +30,31 @@ bool parse_number(const std::string& s, double& out) {
   return errno == 0 && end && *end == '\0' && std::isfinite(out);
 }
 
+// Why config.ini (and stats.json) could not hold a value as it is, or "": a '#' starts a comment
+// in an INI file, a control character would break its line, and JSON holds UTF-8 text only.
+std::string unstorable(const std::string& v) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    const auto c = static_cast<unsigned char>(v[i]);
+    if (c == '#') return "holds a '#', which starts a comment in config.ini";
+    if (c < 0x20 || c == 0x7f) return "holds a control character";
+    if (c < 0x80) continue;
+    // A UTF-8 sequence: its lead byte gives its length; no overlong form, surrogate or > U+10FFFF.
+    const size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+    if (n == 0 || c > 0xf4 || i + n > v.size()) return "is not valid UTF-8 text";
+    uint32_t cp = c & (0x7f >> n);
+    for (size_t k = 1; k < n; ++k) {
+      const auto d = static_cast<unsigned char>(v[i + k]);
+      if ((d & 0xc0) != 0x80) return "is not valid UTF-8 text";
+      cp = cp << 6 | (d & 0x3f);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+      return "is not valid UTF-8 text";
+    i += n - 1;
+  }
+  return "";
+}
+
 std::string fmt(double v) {
   std::ostringstream os;
   os << std::setprecision(12) << v;
@@ -37,18 +62,24 @@ std::string fmt(double v) {
 }
 
 // Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps.
+// Three rows of the table (i - 2, i - 1, i), one allocation.
 size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (size_t i = 1; i <= a.size(); ++i)
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t sub = d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, sub});
+  const size_t w = b.size() + 1;
+  std::vector<size_t> rows(3 * w);
+  for (size_t j = 0; j < w; ++j) rows[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t* d = &rows[(i % 3) * w];
+    const size_t* up = &rows[((i - 1) % 3) * w];
+    const size_t* up2 = &rows[((i + 1) % 3) * w];  // row i - 2
+    d[0] = i;
+    for (size_t j = 1; j < w; ++j) {
+      size_t sub = up[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      d[j] = std::min({up[j] + 1, d[j - 1] + 1, sub});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        d[j] = std::min(d[j], up2[j - 2] + 1);
     }
-  return d[a.size()][b.size()];
+  }
+  return rows[(a.size() % 3) * w + b.size()];
 }
 
 std::string suggestion(const std::string& word, const std::vector<std::string>& candidates) {
@@ -59,14 +90,16 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
 }  // namespace
 
 std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
+  // A typo, not another word: at most a third of the word, and at most 3 edits.
+  const size_t limit = std::min<size_t>(3, std::max<size_t>(1, word.size() / 3));
   std::string best;
   size_t best_d = std::string::npos;
   for (const std::string& c : candidates) {
+    // Lengths further apart than the limit are further apart than it in edits too.
+    if (std::max(c.size(), word.size()) - std::min(c.size(), word.size()) > limit) continue;
     size_t d = edit_distance(word, c);
     if (d < best_d) best_d = d, best = c;
   }
-  // A typo, not another word: at most a third of the word, and at most 3 edits.
-  size_t limit = std::min<size_t>(3, std::max<size_t>(1, word.size() / 3));
   return best_d <= limit ? best : "";
 }
 
@@ -148,6 +181,7 @@ void Params::set(const std::string& raw_key, const std::string& raw_value,
                                        ") " + why + "; allowed: " + describe_range(s) +
                                        (s.unit.empty() ? "" : " " + s.unit));
   };
+  if (const std::string why = unstorable(value); !why.empty()) throw bad(why);
   if (s.type == ParamSpec::Type::Int || s.type == ParamSpec::Type::Real) {
     double v;
     if (!parse_number(value, v)) throw bad("is not a number");

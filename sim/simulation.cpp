@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "models/errors.h"
@@ -206,12 +207,26 @@ bool ModuleScope::covers(const std::string& path) const {
   }
 }
 
+namespace {
+void check_thread_budget(int threads);
+}  // namespace
+
 Simulation::Simulation(const Params& params, int dies, RunOptions opts)
     : params_(params), opts_(std::move(opts)) {
   model::ClusterConfig cfg = cluster_config(params, dies);
   cfg.cost_model = opts_.cost_model;
   cfg.build_aics = opts_.aic;
   check_thread_budget(cfg.dies * (cfg.aiv_per_die + (cfg.build_aics ? cfg.aic_per_die : 0)));
+  for (const char* key :
+       {"fault.stall_rank", "fault.corrupt_rank", "fault.double_flag_rank", "fault.flip_rank"})
+    if (params.integer(key) >= dies)
+      throw SimError(kExitBadInput, std::string(key) + " = " + params.text(key) +
+                                        " is not a rank of this run (0-" +
+                                        std::to_string(dies - 1) + ")");
+  if (params.integer("fault.corrupt_rank") >= 0 && params.integer("sim.payload") == 0)
+    throw SimError(kExitBadInput,
+                   "fault.corrupt_rank with sim.payload = 0: a timing-only run moves no bytes to "
+                   "corrupt");
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   cluster_ = std::make_unique<model::Cluster>("cluster", cfg);
@@ -366,7 +381,9 @@ Simulation::~Simulation() {
   }
 }
 
-void Simulation::check_thread_budget(int threads) const {
+namespace {
+
+void check_thread_budget(int threads) {
   // Each SC_THREAD stack is its own memory mapping plus a guard page.
   std::ifstream f("/proc/sys/vm/max_map_count");
   long limit = 0;
@@ -379,6 +396,52 @@ void Simulation::check_thread_budget(int threads) const {
                        "; lower the die or core count, or raise the limit: sudo sysctl -w "
                        "vm.max_map_count=" +
                        std::to_string(needed * 2));
+}
+
+// The memory a run may use, in bytes, and where the figure comes from.
+std::pair<uint64_t, std::string> memory_available(const Params& p) {
+  if (p.integer("run.memory_MiB") > 0)
+    return {static_cast<uint64_t>(p.integer("run.memory_MiB")) << 20, "run.memory_MiB"};
+  uint64_t avail = 0;
+  std::string from = "MemAvailable in /proc/meminfo";
+  std::ifstream mi("/proc/meminfo");
+  for (std::string key; mi >> key;) {
+    uint64_t kib = 0;
+    mi >> kib;
+    if (key == "MemAvailable:") avail = kib << 10;
+    mi.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  std::ifstream cg("/sys/fs/cgroup/memory.max");
+  uint64_t limit = 0;
+  if (cg >> limit && limit > 0 && (avail == 0 || limit < avail))
+    avail = limit, from = "the cgroup's memory.max";
+  return {avail, from};
+}
+
+}  // namespace
+
+void check_resources(const Params& p, int dies, bool aic, uint64_t payload_bytes) {
+  model::ClusterConfig cfg = cluster_config(p, dies);
+  cfg.build_aics = aic;
+  const int cores = cfg.aiv_per_die + (aic ? cfg.aic_per_die : 0);
+  check_thread_budget(dies * cores);
+  const uint64_t per_die = model::Die::local_bytes(cfg) + uint64_t{cfg.thread_stack_bytes} * static_cast<uint64_t>(cores);
+  const uint64_t machine = static_cast<uint64_t>(dies) * per_die;
+  const uint64_t payload = p.integer("sim.payload") ? payload_bytes : 0;
+  const uint64_t need = machine + payload + (uint64_t{256} << 20);  // + the simulator itself
+  const auto [have, from] = memory_available(p);
+  if (have == 0 || need <= have) return;
+  auto mib = [](uint64_t b) { return std::to_string(b >> 20) + " MiB"; };
+  throw SimError(
+      kExitBadInput,
+      "this run needs about " + mib(need) + " of memory (" + std::to_string(dies) +
+          " ranks: " + mib(machine) + " for the cores' stacks and local memories" +
+          (payload ? ", " + mib(payload) + " for the payload" : std::string()) + ") but " +
+          mib(have) + " are available (" + from + "); " +
+          (payload ? "run it timing-only (--no-check --set sim.payload=0), with fewer ranks "
+                     "(--ep) or a smaller workload"
+                   : "run it with fewer ranks (--ep) or fewer cores (die.aiv_count)") +
+          ", or set run.memory_MiB if the estimate is wrong for this machine");
 }
 
 uint64_t Simulation::alloc(int die, const std::string& name, uint64_t bytes) {
@@ -574,8 +637,16 @@ std::string Simulation::stuck_report(bool hang, Tick deadline) const {
       n << "0x" << std::hex << a;
     return n.str();
   };
+  // Injected faults are named first, and a stalled rank's cores come first.
+  const std::string faults = injected_faults(params_);
+  if (!faults.empty()) os << "\n  " << faults;
+  const int stalled = runtime_->faults().stall_rank;
+  std::vector<int> order;
+  if (stalled >= 0) order.push_back(stalled);
+  for (int d = 0; d < cluster_->dies(); ++d)
+    if (d != stalled) order.push_back(d);
   int shown = 0, stuck = 0;
-  for (int d = 0; d < cluster_->dies(); ++d) {
+  for (int d : order) {
     cluster_->die(d).for_each_core([&](const model::Core& c) {
       if (c.state() != model::Core::State::Running) return;
       ++stuck;
@@ -584,6 +655,14 @@ std::string Simulation::stuck_report(bool hang, Tick deadline) const {
   }
   if (shown > 64) os << "\n  ... and " << (stuck - 64) << " more cores";
   return os.str();
+}
+
+std::string injected_faults(const Params& p) {
+  std::string out;
+  for (const ParamSpec* s : p.specs())
+    if (s->key.rfind("fault.", 0) == 0 && p.text(s->key) != s->default_value)
+      out += (out.empty() ? "" : ", ") + s->key + " = " + p.text(s->key);
+  return out.empty() ? "" : "injected fault(s): " + out;
 }
 
 SimulatorFigures Simulation::simulator_figures(double wall_s) const {

@@ -108,6 +108,18 @@ struct SimulatorFigures {
   double gm_resident_MiB = 0;
 };
 
+// "injected fault(s): fault.KEY = VALUE, ..." for every fault.* parameter off its default, or
+// "": appended to a hang report or a failed check, so that an injected fault is never mistaken
+// for a bug of the kernel.
+std::string injected_faults(const Params& p);
+
+// Before anything is built: refuses (exit 2) a run this machine cannot hold, saying what it needs
+// and how to get there. Memory: the cores' stacks and local memories of every die, plus
+// `payload_bytes` (the kernel's estimate of its tensors with sim.payload = 1), against
+// run.memory_MiB (0: MemAvailable, or the cgroup's limit if lower). Threads: every kernel core is
+// an SC_THREAD whose stack is its own memory mapping, against vm.max_map_count.
+void check_resources(const Params& p, int dies, bool aic, uint64_t payload_bytes);
+
 class Simulation {
  public:
   Simulation(const Params& params, int dies, RunOptions opts);
@@ -173,7 +185,6 @@ class Simulation {
   };
   Snapshot snapshot(const LaunchShape& shape) const;
   void set_cross_peers(model::Die& die, const LaunchShape& shape);
-  void check_thread_budget(int threads) const;
   void setup_traces();
   std::string stuck_report(bool hang, model::Tick deadline) const;
   std::string race_report() const;  // "" when the race check is off or found nothing

@@ -12,6 +12,7 @@ namespace ascend::common {
 // The 0/1 flip of an MC2 kernel: each core keeps a state word (512 B apart from its neighbours')
 // at `word_base` of its own status window. A call uses the half the word names and stores the
 // other for the next call; without `flip` every call uses half 0 (and the word still alternates).
+// Under fault.flip_rank the rank's cores take the other half than the word names.
 inline int FlipWinState(uint64_t word_base, bool flip = true) {
   using namespace AscendC;
   GlobalTensor<int32_t> state;
@@ -20,7 +21,7 @@ inline int FlipWinState(uint64_t word_base, bool flip = true) {
                         8);
   int data_state = flip ? state.GetValue(0) : 0;
   state.SetValue(0, data_state ? 0 : 1);
-  return data_state;
+  return SimWindowFlipFault() ? 1 - data_state : data_state;
 }
 
 // Named phase boundaries for the statistics: `per_core` timestamps per core in a host array

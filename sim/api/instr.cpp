@@ -60,6 +60,44 @@ static bool in_hccl_window(uint64_t gm) {
           (inside(w.tp_data[die], w.data_bytes) || inside(w.tp_status[die], w.status_bytes)));
 }
 
+// fault.stall_rank: a core of that rank reaching a DMA or a GM access at or after
+// fault.stall_at_us stops there for good; the hang report names the fault.
+static void stall_if_faulted(m::Core& c) {
+  const RuntimeFaults& f = Runtime::active().faults();
+  if (f.stall_rank != c.die() || c.scalar_now() < f.stall_at_ps) return;
+  c.stall_forever("a stall injected by fault.stall_rank = " + std::to_string(f.stall_rank) +
+                  " (the rank stops for good from fault.stall_at_us)");
+}
+
+// fault.corrupt_rank: the first record written into that rank's HCCL data window lands with one
+// bit flipped in its middle byte.
+static void corrupt_if_faulted(uint64_t at, uint32_t bytes) {
+  const HcclWindows& w = hccl();
+  const int r = Runtime::active().faults().corrupt_rank;
+  if (r < 0 || static_cast<size_t>(r) >= w.data.size() || bytes == 0 || at < w.data[r] ||
+      at >= w.data[r] + w.data_bytes || !Runtime::active().take_corruption())
+    return;
+  uint8_t b = 0;
+  memory().read(at + bytes / 2, &b, 1);
+  b ^= 0x10;
+  memory().write(at + bytes / 2, &b, 1);
+}
+
+// fault.double_flag_rank: a write of that rank's cores into any rank's HCCL status window lands a
+// second time, fault.double_flag_delay_us later (a duplicated delivery).
+static void duplicate_if_faulted(const m::Core& c, uint64_t at, const uint8_t* s, uint32_t bytes) {
+  const RuntimeFaults& f = Runtime::active().faults();
+  if (f.double_flag_rank != c.die()) return;
+  const HcclWindows& w = hccl();
+  const size_t die = static_cast<size_t>(m::GlobalMemory::die_of(at));
+  auto inside = [at](uint64_t base, uint64_t n) { return at >= base && at < base + n; };
+  if (die >= w.status.size() ||
+      !(inside(w.status[die], w.status_bytes) ||
+        (!w.tp_status.empty() && inside(w.tp_status[die], w.status_bytes))))
+    return;
+  Runtime::active().land_again(at, std::vector<uint8_t>(s, s + bytes), f.double_flag_delay_ps);
+}
+
 namespace {
 
 // The bytes of one DMA between its start and its completion. Recycled, with the capacity of its
@@ -95,6 +133,8 @@ struct DmaMove {
         } else {
           memory().write(at, s, keep);
         }
+        corrupt_if_faulted(at, keep);
+        duplicate_if_faulted(*core, at, s, keep);
         continue;
       }
       uint8_t* ub = core->ub() + d.ub + uint64_t{b} * d.ub_stride;
@@ -138,6 +178,7 @@ MovePtr take_move() {
 
 void issue_dma(const DmaDesc& d) {
   m::Core& c = core();
+  stall_if_faulted(c);
   if (d.block_count == 0 || d.block_bytes == 0) fault(std::string(d.name) + " of 0 bytes");
   if (d.block_count > 4095)
     fault(std::string(d.name) + ": blockCount " + std::to_string(d.block_count) + " > 4095");
@@ -269,6 +310,7 @@ static void check_scalar_gm(const m::Core& c, uint64_t addr, size_t bytes, const
 void scalar_gm_read(uint64_t addr, void* dst, size_t bytes) {
   m::Core& c = core();
   check_scalar_gm(c, addr, bytes, "GetValue");
+  stall_if_faulted(c);
   if (!in_hccl_window(addr)) c.scalar_access("GetValue (GM)", {addr, addr + bytes, false, true});
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
   c.scalar_sync();  // GM may change under the scalar: read it at the scalar's time
@@ -278,10 +320,12 @@ void scalar_gm_read(uint64_t addr, void* dst, size_t bytes) {
 void scalar_gm_write(uint64_t addr, const void* src, size_t bytes) {
   m::Core& c = core();
   check_scalar_gm(c, addr, bytes, "SetValue");
+  stall_if_faulted(c);
   if (!in_hccl_window(addr)) c.scalar_access("SetValue (GM)", {addr, addr + bytes, true, true});
   c.scalar_work(c.timing().scalar_gm_latency_cycles);
   c.scalar_sync();  // others may read it: write it at the scalar's time
   memory().write(addr, src, bytes);
+  duplicate_if_faulted(c, addr, static_cast<const uint8_t*>(src), static_cast<uint32_t>(bytes));
 }
 
 void scalar_ub_access(uint64_t offset, uint64_t bytes, bool write) {

@@ -12,7 +12,7 @@ namespace detail {
 Runtime* Runtime::active_ = nullptr;
 
 Runtime::Runtime(m::Cluster& cluster, RuntimeConfig cfg)
-    : cfg_(std::move(cfg)), memory_(cluster.gm()) {
+    : cfg_(std::move(cfg)), cluster_(cluster), memory_(cluster.gm()) {
   for (int d = 0; d < cluster.dies(); ++d)
     cluster.die(d).for_each_core([this](m::Core& c) { states_.push_back(CoreState{&c}); });
   for (CoreState& s : states_) by_thread_[s.core->scalar_thread()] = &s;
@@ -59,6 +59,18 @@ std::string describe_gm(uint64_t addr) {
 }
 
 }  // namespace detail
+
+namespace detail {
+void Runtime::land_again(uint64_t at, std::vector<uint8_t> bytes, uint64_t delay) {
+  cluster_.scheduler().at(m::now() + delay, [this, at, b = std::move(bytes)] {
+    memory_.write(at, b.data(), b.size());
+  });
+}
+}  // namespace detail
+
+bool SimWindowFlipFault() {
+  return detail::Runtime::active().faults().flip_rank == detail::core().die();
+}
 
 uint64_t SimNowPs() {
   return detail::core().scalar_now();

@@ -46,10 +46,23 @@ struct SortCosts {
   double merge_elements_per_cycle = 2;
 };
 
+// Faults injected at run time (fault.stall_rank, fault.stall_at_us, fault.corrupt_rank); -1 for
+// none. With none, no instruction does anything different, so timing is untouched.
+struct RuntimeFaults {
+  int stall_rank = -1;        // every core of this rank stops for good at its first DMA or GM
+  uint64_t stall_at_ps = 0;   // access from this time on
+  int corrupt_rank = -1;      // the first record written into this rank's HCCL data window lands
+                              // with one bit flipped
+  int double_flag_rank = -1;  // every status-window write this rank's cores make lands again
+  uint64_t double_flag_delay_ps = 0;  // this long after it first landed
+  int flip_rank = -1;                 // SimWindowFlipFault() is true on this rank's cores
+};
+
 struct RuntimeConfig {
   bool payload = true;  // sim.payload: false = timing-only
   SortCosts sort;
   HcclWindows windows;
+  RuntimeFaults faults;
 };
 
 // The API state of one core's kernel; reset at every launch.
@@ -92,10 +105,17 @@ class Runtime {
     cfg_.windows.tp_status = std::move(status);
   }
   bool payload_moves() const { return cfg_.payload; }
+  const RuntimeFaults& faults() const { return cfg_.faults; }
+  // Whether fault.corrupt_rank's one corruption is still to come (and, when so, it is now done).
+  bool take_corruption() { return !corrupted_ && (corrupted_ = true); }
+  // fault.double_flag_rank: `bytes` at `at` land once more, `delay` from now (simulated time).
+  void land_again(uint64_t at, std::vector<uint8_t> bytes, uint64_t delay);
   const SortCosts& sort_costs() const { return cfg_.sort; }
 
  private:
   RuntimeConfig cfg_;
+  bool corrupted_ = false;
+  m::Cluster& cluster_;
   m::GlobalMemory& memory_;
   std::vector<CoreState> states_;
   std::unordered_map<const sc_core::sc_object*, CoreState*> by_thread_;

@@ -16,6 +16,10 @@ uint64_t SimNowPs();
 // that time the one-way latency; valid once that transfer has completed (a WaitFlag on it).
 uint64_t SimLastWriteLandedPs();
 
+// A fault injected at run time (fault.flip_rank): true on the cores of that rank, whose 0/1
+// window flip (kernels/common/device.h FlipWinState) then takes the wrong half.
+bool SimWindowFlipFault();
+
 // The core clock's cycles in `ps` (rounded down): turns a time parameter into a SimStall.
 uint64_t SimCyclesIn(uint64_t ps);
 

@@ -131,6 +131,9 @@ expect 2 "dispatch: MoE experts \(--experts\) = 7 is outside the A3 limit" -- --
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$ms" -lt 2000 ] && ok || bad "--ep 768 --experts 7 took $ms ms to be refused"
 expect 2 "outside the A3 limit" -- --kernel dispatch --ep 768 --experts 7 --dry-run
+# Resource limits, up front and in a dry run too: memory (what it needs, the timing-only way out).
+expect 2 "needs about 4016 MiB of memory .* run it timing-only" -- --ep 64 --set run.memory_MiB=1000 --dry-run
+expect 0 "dry run" -- --ep 64 --set run.memory_MiB=1300 --no-check --set sim.payload=0 --dry-run
 # flag_ring: ep.world_size = 0 is the kernel's default (2 ranks), as the parameter says.
 expect 0 "kernel flag_ring on preset a3, 2 rank\(s\)" -- --kernel flag_ring --set ep.world_size=0
 expect 2 "flag_ring needs ep.world_size >= 2 \(got 1\)" -- --kernel flag_ring --set ep.world_size=1
