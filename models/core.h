@@ -346,7 +346,8 @@ class Core : public sc_core::sc_module, public EventTarget {
   // A fault injected at run time: the scalar stops here for good, blocked in `why` (the hang or
   // deadlock report shows it).
   void stall_forever(const std::string& why) {
-    block_on([] { return false; }, why);
+    stall_reason_ = why;  // the report reads the wait's name while the core stays blocked
+    block_on([] { return false; }, WaitName{stall_reason_.c_str()});
   }
   // When the bytes of the last MTE3 transfer this core started landed (observation only).
   Tick last_write_landed() const { return last_write_landed_; }
@@ -535,6 +536,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   // The units (null where the kind has none).
   std::unique_ptr<TimedUnit> vector_, mte1_, cube_;
   L2Cache* l2_ = nullptr;
+  std::string stall_reason_;  // stall_forever's
   std::unique_ptr<DmaEngine> mte2_, gm_writer_;  // gm_writer_: an AIV's mte3, an AIC's fixpipe
   std::array<std::vector<Core*>, 3> cross_peers_;
   std::array<int, kCrossFlags> cross_flags_{};
