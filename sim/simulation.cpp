@@ -425,7 +425,8 @@ void check_resources(const Params& p, int dies, bool aic, uint64_t payload_bytes
   cfg.build_aics = aic;
   const int cores = cfg.aiv_per_die + (aic ? cfg.aic_per_die : 0);
   check_thread_budget(dies * cores);
-  const uint64_t per_die = model::Die::local_bytes(cfg) + uint64_t{cfg.thread_stack_bytes} * static_cast<uint64_t>(cores);
+  const uint64_t per_die = model::Die::local_bytes(cfg) +
+                           uint64_t{cfg.thread_stack_bytes} * static_cast<uint64_t>(cores);
   const uint64_t machine = static_cast<uint64_t>(dies) * per_die;
   const uint64_t payload = p.integer("sim.payload") ? payload_bytes : 0;
   const uint64_t need = machine + payload + (uint64_t{256} << 20);  // + the simulator itself
