@@ -293,8 +293,17 @@ model::Tick run_healthy(const KernelDef& k, Simulation& sim, const Params& p) {
 
 std::string run_stages(const KernelDef& k, KernelRun& run, Simulation& sim, const Params& p) {
   if (k.reads("fault.scale_down") && p.integer("fault.scale_down") != 0 &&
-      p.integer("fault.compare_healthy") != 0)
+      p.integer("fault.compare_healthy") != 0) {
+    // The healthy comparison runs on the same simulation, where run-time faults are injected too.
+    for (const char* key : {"fault.stall_rank", "fault.corrupt_rank", "fault.double_flag_rank",
+                            "fault.flip_rank", "fault.degraded_port"})
+      if (p.text(key) != p.spec(key).default_value)
+        throw SimError(kExitBadInput, std::string(key) + " = " + p.text(key) +
+                                          " with fault.compare_healthy = 1: the healthy "
+                                          "comparison would be faulted too; set "
+                                          "fault.compare_healthy=0");
     run.healthy_latency(run_healthy(k, sim, p));
+  }
   run.place(sim);
   try {
     run.launch(sim);

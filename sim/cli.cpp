@@ -261,6 +261,21 @@ int run_cli(int argc, char** argv, CliStop stop) {
   const auto flags = kernel_flags();
   for (const auto& [flag, help] : flags)
     add(flag.c_str(), po::value<std::string>(), (help.first + " (" + help.second + ")").c_str());
+  // Boost.Program_options (1.74) fills its error messages by replacing placeholders such as
+  // %original_token% with the argument until none is left: an argument holding one makes that
+  // loop endless (a fuzz finding, a hang). Such an argument is refused before the parser sees it.
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    for (size_t p = a.find('%'); p != std::string::npos; p = a.find('%', p + 1)) {
+      const size_t q = a.find('%', p + 1);
+      if (q == std::string::npos) break;
+      const std::string name = a.substr(p + 1, q - p - 1);
+      if (!name.empty() &&
+          name.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos)
+        throw SimError(kExitBadInput, "argument '" + a + "' holds '%" + name +
+                                          "%', which the option parser cannot report on");
+    }
+  }
   po::variables_map vm;
   std::vector<std::string> positional;
   try {

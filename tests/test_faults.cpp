@@ -110,5 +110,18 @@ TEST(Fault, AFaultOnARankOutsideTheRunIsBadInput) {
   }
 }
 
+TEST(Fault, ARunTimeFaultWithTheHealthyComparisonIsBadInput) {
+  const std::vector<std::string> scaled = {
+      "ep.world_size=8",    "dispatch.experts=16", "dispatch.bs=16",         "dispatch.hidden=1024",
+      "fault.dead_ranks=5", "fault.scale_down=1",  "sim.poll_timeout_us=300"};
+  std::vector<std::string> sets = scaled;
+  sets.push_back("fault.flip_rank=1");
+  Outcome o = run_scenario("dispatch", sets);
+  EXPECT_EQ(o.exit_code, kExitBadInput);
+  EXPECT_TRUE(has(o.message, "the healthy comparison would be faulted too")) << o.message;
+  sets.push_back("fault.compare_healthy=0");  // without it: the faulted run alone
+  EXPECT_EQ(run_scenario("dispatch", sets).exit_code, kExitDeadlock);
+}
+
 }  // namespace
 }  // namespace ascend::test

@@ -30,6 +30,7 @@ status=0
 for h in "${harnesses[@]}"; do
   # Absolute paths: the npy and cli harnesses work in a scratch directory of their own.
   work="$PWD/$build/corpus/$h" found="$PWD/$build/findings/$h"
+  rm -rf "$found"  # a previous run's findings were reported by that run
   mkdir -p "$work" "$found"
   seeds=("$PWD/tests/fuzz/corpus/$h")
   [ -d tests/fuzz/regressions/"$h" ] && seeds+=("$PWD/tests/fuzz/regressions/$h")
