@@ -4,7 +4,8 @@
 #  2. a pointer that GmAlloc did not return is exit 2, an ASSERT that fails exit 5;
 #  3. the installed package, used from a folder outside the source tree: the vector add builds
 #     with its own CMakeLists.txt (find_package(ascend_sim)), runs bit-exact, its timing test
-#     passes once recorded; and ascend-sim-build builds it in one command.
+#     passes once recorded; the mixed cube + vector example likewise; and ascend-sim-build builds
+#     the vector add in one command.
 set -euo pipefail
 build=$(realpath "$1"); src=$(realpath "$2"); cxx=$3
 work=$(mktemp -d)
@@ -59,6 +60,58 @@ set -e
   || { cat "$work/m2.err"; fail "a failed ASSERT: exit $s2"; }
 echo "ok: a foreign pointer is exit 2, a failed ASSERT exit 5, each with its message"
 
+# Cube and mixed launches: blockDim beyond the die's AICs (AIC_MODE) or AI Cores (MIX_MODE) is
+# exit 2 naming the mode; a vector buffer on an AIC, and a Matmul driven from an AIV (the default
+# mix mode, not modelled), are kernel faults (exit 5) naming them.
+cat > "$work/modes.cpp" <<'K'
+#include <cstdlib>
+#include <cstring>
+#include "tikicpulib.h"
+extern "C" __global__ __aicore__ void mm_on_aiv(GM_ADDR x) {
+  AscendC::GlobalTensor<half> g;
+  g.SetGlobalBuffer((__gm__ half*)x, 32);
+  AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, AscendC::CubeFormat::ND, half>,
+                  AscendC::MatmulType<AscendC::TPosition::GM, AscendC::CubeFormat::ND, half>,
+                  AscendC::MatmulType<AscendC::TPosition::GM, AscendC::CubeFormat::ND, half>>
+      mm;
+  if ASCEND_IS_AIV {
+    mm.SetTensorA(g);
+    mm.SetTensorB(g);
+    mm.IterateAll(g);
+  }
+}
+extern "C" __global__ __aicore__ void vec_on_aic(GM_ADDR x) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 256);
+  (void)x;
+}
+int main(int argc, char** argv) {
+  uint8_t* x = (uint8_t*)AscendC::GmAlloc(64);
+  const char* what = argv[1];
+  if (std::strcmp(what, "aic25") == 0) AscendC::SetKernelMode(KernelMode::AIC_MODE);
+  if (std::strcmp(what, "mix25") == 0) AscendC::SetKernelMode(KernelMode::MIX_MODE);
+  if (std::strcmp(what, "vec") == 0) AscendC::SetKernelMode(KernelMode::AIC_MODE);
+  if (std::strcmp(what, "mm") == 0) {
+    AscendC::SetKernelMode(KernelMode::MIX_MODE);
+    ICPU_RUN_KF(mm_on_aiv, 1, x);
+  }
+  ICPU_RUN_KF(vec_on_aic, std::strcmp(what, "vec") == 0 ? 1 : 25, x);
+  return 0;
+}
+K
+"$prefix/bin/ascend-sim-build" -o "$work/modes" "$work/modes.cpp" >/dev/null
+expect() {  # expect STATUS TEXT ARG
+  set +e; ASCEND_SIM_OUT= "$work/modes" "$3" 2>"$work/modes.err" >/dev/null; local s=$?; set -e
+  [ "$s" = "$1" ] && grep -q "$2" "$work/modes.err" || { cat "$work/modes.err"; fail "$3: exit $s"; }
+}
+expect 2 "blockDim 25 outside \[1, 24\] (AIC_MODE" aic25
+expect 2 "blockDim 25 outside \[1, 24\] (MIX_MODE" mix25
+expect 5 "an AIC has no UB" vec
+expect 5 "Matmul: called on an AIV" mm
+echo "ok: AIC_MODE and MIX_MODE launches beyond the die are exit 2; a UB buffer on an AIC and a"
+echo "    Matmul driven from an AIV are exit 5"
+
 # 3. The installed package from a clean folder: the example's own CMakeLists.txt.
 mkdir -p "$work/user"
 cp -r "$src/examples/add_custom" "$src/examples/common" "$work/user/"
@@ -75,6 +128,19 @@ grep -q "add_custom on preset a3, 8 of 48 AIV cores" "$work/user/build/run.log" 
 cmake --build "$work/user/build" --target add_custom_timing_update_golden >/dev/null
 (cd "$work/user/build" && ctest --output-on-failure -R add_custom_timing >/dev/null) || fail "the user's timing test"
 echo "ok: the installed package builds, runs and times the vector add outside the source tree"
+
+# The mixed example (one AIC and two AIVs per block, the Matmul API's headers lib/matmul_intf.h
+# and tiling/tiling_api.h) from the installed package too, bit-exact.
+cp -r "$src/examples/matmul_leakyrelu_custom" "$work/user/"
+cmake -S "$work/user/matmul_leakyrelu_custom" -B "$work/user/build_mix" \
+  -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$work/user/build_mix" -j2 >/dev/null
+(cd "$work/user/build_mix" && python3 -c 'import numpy' 2>/dev/null && py=python3 || py=/usr/bin/python3
+ cd "$work/user/build_mix" && "$py" ../matmul_leakyrelu_custom/scripts/gen_data.py \
+   && ./matmul_leakyrelu_custom_app > run.log \
+   && "$py" ../matmul_leakyrelu_custom/scripts/verify_result.py) || fail "the installed mixed example"
+grep -q "2 of 24 AIC + 4 of 48 AIV cores" "$work/user/build_mix/run.log" || { cat "$work/user/build_mix/run.log"; fail "no mixed summary"; }
+echo "ok: the installed package builds and runs the mixed cube + vector example"
 
 # ascend-sim-build: the same files in one command.
 "$prefix/bin/ascend-sim-build" -o "$work/app" "$work/user/add_custom/main.cpp" \

@@ -274,7 +274,8 @@ class Core : public sc_core::sc_module, public EventTarget {
 
   // ---- host side ----
   // `sub_block`: which AIV of its AI Core this is in a mixed launch (GetSubBlockIdx), `ratio` the
-  // AIVs per AIC there (GetTaskRation; 1 otherwise).
+  // cores of this kind per AIC there (GetTaskRation: 2 on an AIV at 1:2; 1 on an AIC and
+  // otherwise).
   void launch(std::function<void()> program, int block_idx, int block_num, int sub_block = 0,
               int ratio = 1);
   // 1: the scalar runs ahead of simulated time while unobserved (see above); 0: it waits out
@@ -536,7 +537,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   // The units (null where the kind has none).
   std::unique_ptr<TimedUnit> vector_, mte1_, cube_;
   L2Cache* l2_ = nullptr;
-  std::string stall_reason_;  // stall_forever's
+  std::string stall_reason_;                     // stall_forever's
   std::unique_ptr<DmaEngine> mte2_, gm_writer_;  // gm_writer_: an AIV's mte3, an AIC's fixpipe
   std::array<std::vector<Core*>, 3> cross_peers_;
   std::array<int, kCrossFlags> cross_flags_{};

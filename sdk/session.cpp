@@ -59,6 +59,7 @@ class Session {
     return b < it->second.host + it->second.bytes ? &it->second : nullptr;
   }
   void run(const char* kernel, uint32_t block_dim, std::function<void()> program);
+  LaunchShape shape(const char* kernel, uint32_t block_dim) const;
   [[noreturn]] void fail(const SimError& e);
 
  private:
@@ -106,25 +107,48 @@ void Session::start() {
   ro.trace = !ro.out_dir.empty() && env("ASCEND_SIM_TRACE", "1") != "0";
   ro.vcd = !ro.out_dir.empty() && env("ASCEND_SIM_VCD", "1") != "0";
   quiet_ = env("ASCEND_SIM_QUIET", "0") == "1";
+  // The AICs are built for every program (a few idle threads for a vector-only one): any launch
+  // may be AIC_MODE or MIX_MODE, and the die is built once, at the first.
+  ro.aic = params_.integer("die.aic_count") > 0;
   sim_ = std::make_unique<Simulation>(params_, 1, ro);
+}
+
+// The cores a launch starts, as the CPU twin starts them for each KernelMode: AIV_MODE blockDim
+// AIVs; AIC_MODE blockDim AICs; MIX_MODE blockDim AI Cores, each an AIC and its two AIVs (1:2,
+// GetBlockNum() = blockDim, GetBlockIdx() in [0, 2 blockDim) on the AIVs).
+LaunchShape Session::shape(const char* kernel, uint32_t block_dim) const {
+  const int aiv = static_cast<int>(params_.integer("die.aiv_count"));
+  const int aic = static_cast<int>(params_.integer("die.aic_count"));
+  const int blocks = static_cast<int>(block_dim);
+  auto refuse = [&](const std::string& limit) {
+    return SimError(kExitBadInput, std::string(kernel) + ": blockDim " + std::to_string(block_dim) +
+                                       " outside [1, " + limit + "] on preset " + preset_);
+  };
+  switch (mode) {
+    case Mode::Aiv:
+      if (blocks < 1 || blocks > aiv)
+        throw refuse(std::to_string(aiv) + "] (AIV_MODE: die.aiv_count AIV cores");
+      return LaunchShape::vector(blocks);
+    case Mode::Aic:
+      if (blocks < 1 || blocks > aic)
+        throw refuse(std::to_string(aic) + "] (AIC_MODE: die.aic_count AIC cores");
+      return LaunchShape::mixed(blocks, 0);
+    case Mode::Mix:
+      break;
+  }
+  const int limit = std::min(aic, aiv / 2);
+  if (blocks < 1 || blocks > limit)
+    throw refuse(std::to_string(limit) +
+                 "] (MIX_MODE: AI Cores of one AIC and two AIVs, die.aic_count and die.aiv_count");
+  return LaunchShape::mixed(blocks, 2);
 }
 
 void Session::run(const char* kernel, uint32_t block_dim, std::function<void()> program) {
   Simulation& s = sim();
-  const int cores = static_cast<int>(params_.integer("die.aiv_count"));
-  if (mode != Mode::Aiv)
-    throw SimError(kExitBadInput,
-                   std::string(kernel) +
-                       ": only KernelMode::AIV_MODE kernels run here (the cube core, AIC, is "
-                       "not modelled); call AscendC::SetKernelMode(KernelMode::AIV_MODE)");
-  if (block_dim < 1 || static_cast<int>(block_dim) > cores)
-    throw SimError(kExitBadInput, std::string(kernel) + ": blockDim " + std::to_string(block_dim) +
-                                      " outside [1, " + std::to_string(cores) +
-                                      "] (die.aiv_count AIV cores on preset " + preset_ + ")");
+  const LaunchShape launch = shape(kernel, block_dim);
   for (auto& [host, b] : buffers) s.write(b.gm, b.host, b.bytes);
   auto t0 = std::chrono::steady_clock::now();
-  KernelRecord& r =
-      s.run_kernel(kernel, static_cast<int>(block_dim), [&program](int) { return program; });
+  KernelRecord& r = s.run_kernel(kernel, launch, [&program](int) { return program; });
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (auto& [host, b] : buffers) s.read(b.gm, b.host, b.bytes);
   nlohmann::json extra = {{"run", {{"entry", "ICPU_RUN_KF"}}}};
@@ -135,26 +159,47 @@ void Session::run(const char* kernel, uint32_t block_dim, std::function<void()> 
 void Session::print_summary(const KernelRecord& r, double wall_s) const {
   std::ostringstream os;
   os << std::fixed << std::setprecision(3);
-  os << "ascend-sim: " << r.name << " on preset " << preset_ << ", " << r.cores << " of "
-     << params_.integer("die.aiv_count") << " AIV cores: " << model::ps_to_ns(r.latency()) / 1000.0
-     << " us\n";
-  const model::Lane lanes[] = {model::Lane::SCALAR, model::Lane::VECTOR, model::Lane::MTE2,
-                               model::Lane::MTE3};
-  os << std::setprecision(1) << "  pipe busy      mean over cores:";
-  for (model::Lane l : lanes) {
-    double sum = 0;
-    for (int c = 0; c < r.cores; ++c) sum += r.pipe_busy_pct(0, c, l);
-    os << " " << model::lane_name(l) << " " << sum / r.cores << "%";
-  }
-  os << "\n  pipe busy      core 0:";
-  for (model::Lane l : lanes)
-    os << " " << model::lane_name(l) << " " << r.pipe_busy_pct(0, 0, l) << "%";
-  int slowest = 0;
-  const auto& lat = r.ranks[0].core_latency;
-  for (int c = 1; c < static_cast<int>(lat.size()); ++c)
-    if (lat[c] > lat[slowest]) slowest = c;
-  os << std::setprecision(3) << "\n  slowest        core " << slowest << ", "
-     << model::ps_to_ns(lat.empty() ? 0 : lat[slowest]) / 1000.0 << " us\n";
+  os << "ascend-sim: " << r.name << " on preset " << preset_ << ", ";
+  if (r.aic_cores > 0) os << r.aic_cores << " of " << params_.integer("die.aic_count") << " AIC";
+  if (r.aic_cores > 0 && r.cores > 0) os << " + ";
+  if (r.cores > 0) os << r.cores << " of " << params_.integer("die.aiv_count") << " AIV";
+  os << " cores: " << model::ps_to_ns(r.latency()) / 1000.0 << " us\n";
+  // Busy per pipe of one kind of core: the mean over the launched cores, and core 0.
+  auto busy = [&os, &r](const char* kind, int n, std::initializer_list<model::Lane> lanes,
+                        double (KernelRecord::*pct)(int, int, model::Lane) const) {
+    os << std::setprecision(1) << "  " << kind << " pipe busy  mean over cores:";
+    for (model::Lane l : lanes) {
+      double sum = 0;
+      for (int c = 0; c < n; ++c) sum += (r.*pct)(0, c, l);
+      os << " " << model::lane_name(l) << " " << sum / n << "%";
+    }
+    os << "\n  " << kind << " pipe busy  core 0:";
+    for (model::Lane l : lanes) os << " " << model::lane_name(l) << " " << (r.*pct)(0, 0, l) << "%";
+    os << "\n";
+  };
+  using model::Lane;
+  if (r.cores > 0)
+    busy("AIV", r.cores, {Lane::SCALAR, Lane::VECTOR, Lane::MTE2, Lane::MTE3},
+         &KernelRecord::pipe_busy_pct);
+  if (r.aic_cores > 0)
+    busy("AIC", r.aic_cores, {Lane::SCALAR, Lane::MTE2, Lane::MTE1, Lane::CUBE, Lane::FIXP},
+         &KernelRecord::aic_busy_pct);
+  // The core that ends last, of either kind.
+  const RankCounters& rc = r.ranks[0];
+  std::string slowest = "-";
+  model::Tick last = 0;
+  for (size_t c = 0; c < rc.core_latency.size(); ++c)
+    if (slowest == "-" || rc.core_latency[c] > last) {
+      last = rc.core_latency[c];
+      slowest = "AIV " + std::to_string(c);
+    }
+  for (size_t c = 0; c < rc.aic_latency.size(); ++c)
+    if (slowest == "-" || rc.aic_latency[c] > last) {
+      last = rc.aic_latency[c];
+      slowest = "AIC " + std::to_string(c);
+    }
+  os << std::setprecision(3) << "  slowest        " << slowest << ", "
+     << model::ps_to_ns(last) / 1000.0 << " us\n";
   if (!sim_->out_dir().empty())
     os << "  outputs        " << sim_->out_dir() << "/stats.json (trace.json, waves.vcd at exit)\n";
   os << "  simulator      " << wall_s << " s wall\n";

@@ -20,7 +20,8 @@ import tempfile
 # The figures that are timing: per kernel, these keys (when present) and, per rank, these.
 KERNEL_KEYS = ["name", "latency_ns", "rank_latency_ns", "bandwidth_GBps", "bytes",
                "first_write_512B_latency_ns", "link_class_bytes", "ports"]
-RANK_KEYS = ["latency_ns", "pipe_busy_pct", "scalar_stall_pct", "hbm_bytes", "hbm_utilization_pct"]
+RANK_KEYS = ["latency_ns", "pipe_busy_pct", "scalar_stall_pct", "hbm_bytes", "hbm_utilization_pct",
+             "aic"]
 
 
 def figures(stats):

@@ -487,7 +487,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, const LaunchShape&
     for (int c = 0; c < shape.aic; ++c) {
       model::Core& core = *die.aics[c];
       core.set_kernel_name(name);
-      core.launch(program(d), c, blocks, 0, std::max(shape.ratio, 1));
+      core.launch(program(d), c, blocks, 0, 1);  // GetTaskRation() is 1 on an AIC
     }
   }
   Tick deadline = t0 + static_cast<Tick>(params_.real("sim.poll_timeout_us") * 1e6);

@@ -256,6 +256,7 @@ TEST(CubeSync, MixedLaunchNumbersItsCoresAsAscendC) {
   for (int c = 0; c < 3; ++c) {  // AICs
     EXPECT_EQ(v[c * 4], c);
     EXPECT_EQ(v[c * 4 + 1], 3);
+    EXPECT_EQ(v[c * 4 + 3], 1);  // AICs per AIC: blockIdx / GetTaskRation() is the AI Core
   }
   for (int c = 0; c < 6; ++c) {  // AIVs 2i and 2i+1 of block i
     EXPECT_EQ(v[(3 + c) * 4], c);

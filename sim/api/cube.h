@@ -475,7 +475,8 @@ inline bool IsAic() {
 inline int64_t GetSubBlockIdx() {
   return detail::core().sub_block_idx();
 }
-// AIVs per AIC in a mixed kernel (2 at 1:2), 1 elsewhere.
+// Cores of the caller's kind per AIC: 2 on an AIV of a 1:2 mixed kernel, 1 on an AIC and
+// elsewhere (so GetBlockIdx() / GetTaskRation() is the AI Core on either kind).
 inline int64_t GetTaskRation() {
   return detail::core().task_ration();
 }

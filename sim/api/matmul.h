@@ -248,6 +248,12 @@ class Matmul {
   static int ceil(int a, int b) { return (a + b - 1) / b; }
   static uint32_t up16(uint32_t v) { return (v + 15) / 16 * 16; }
   void check_shapes() {
+    // Ascend C's default mix mode lets an AIV drive its AIC's Matmul through messages; that path
+    // is not modelled (its cost is unpublished): the cube part runs under ASCEND_IS_AIC.
+    if (!IsAic())
+      detail::matmul_fault(
+          "called on an AIV: the AIV-driven Matmul of the default mix mode is not modelled; run "
+          "the Matmul on the AIC (under ASCEND_IS_AIC) and hand its result over through GM");
     if (single_m_ <= 0 || single_n_ <= 0 || single_k_ <= 0)
       detail::matmul_fault("IterateAll before SetSingleShape / a tiling's singleCore shape");
     if (a_.GetSize() == 0 || b_.GetSize() == 0)

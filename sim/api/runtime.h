@@ -74,6 +74,7 @@ struct CoreState {
   uint32_t payload_prefix = 0;
   bool pipe_active = false;          // one TPipe per kernel, as in Ascend C
   ::AscendC::TPipe* pipe = nullptr;  // that TPipe (GetTPipePtr)
+  uint8_t* sys_workspace = nullptr;  // SetSysWorkspace's (GetSysWorkSpacePtr)
   // SetAtomicAdd<T>: MTE3 writes to GM add their elements to what is there (nullptr: overwrite).
   void (*atomic_add)(uint8_t* gm, const uint8_t* src, uint64_t bytes) = nullptr;
   uint32_t next_queue_event = m::kQueueEventBase;

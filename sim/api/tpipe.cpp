@@ -168,6 +168,14 @@ TPipe* GetTPipePtr() {
   return p;
 }
 
+void SetSysWorkspace(GM_ADDR workspace) {
+  detail::state().sys_workspace = workspace;
+}
+
+GM_ADDR GetSysWorkSpacePtr() {
+  return detail::state().sys_workspace;
+}
+
 uint32_t TPipe::allocate(TPosition pos, uint64_t bytes, const char* kind, int num, uint32_t len,
                          const char* file, int line) {
   const bool aic = core_->core_kind() == ascend::model::CoreKind::Aic;

@@ -135,4 +135,17 @@ class TPipe {
 // The kernel's TPipe (a kernel fault when none exists yet).
 TPipe* GetTPipePtr();
 
+// The GM workspace the host passes a kernel begins with the system's part (the Matmul API's
+// messages in the AIV-driven mix mode), then the user's. ops-transformer's FFN host reserves
+// 16 MB for it (reference/cube.md, "Workspace").
+constexpr uint64_t kSysWorkspaceBytes = 16ull << 20;
+// The system workspace, as the kernel declares it (SetSysWorkspace) and the Matmul API's
+// registration reads it back (GetSysWorkSpacePtr; nullptr until set).
+void SetSysWorkspace(GM_ADDR workspace);
+GM_ADDR GetSysWorkSpacePtr();
+// The user's part of a workspace: after the system's.
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
+  return workspace == nullptr ? nullptr : workspace + kSysWorkspaceBytes;
+}
+
 }  // namespace AscendC

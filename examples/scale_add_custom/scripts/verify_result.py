@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
 """output/output_z.bin against output/golden.bin, bit for bit (fp32)."""
+import os
 import sys
 
 import numpy as np
 
-out = np.fromfile("./output/output_z.bin", dtype=np.uint32)
-golden = np.fromfile("./output/golden.bin", dtype=np.uint32)
-bad = np.nonzero(out != golden)[0] if out.shape == golden.shape else [0]
-if len(bad):
-    sys.exit(f"{len(bad)} elements differ (sizes {out.size}, {golden.size})")
-print(f"test pass: {out.size} fp32 elements bit-exact with the NumPy golden")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common"))
+from verify_bits import verify_bits  # noqa: E402
+
+verify_bits("./output/output_z.bin", np.float32)
