@@ -1,7 +1,8 @@
 // Runs a kernel engineer's own Ascend C kernel on one simulated die, from the CPU-debug entry
 // points of tikicpulib.h (GmAlloc, ICPU_RUN_KF, ...): the buffers GmAlloc hands out are mirrored
-// into the simulated GM for each launch, the kernel runs on `blockDim` AIV cores, the outputs come
-// back into the same buffers, and the run's stats.json, trace.json and waves.vcd are written.
+// into the simulated GM for each launch, the kernel runs on `blockDim` AIVs (AIV_MODE), AICs
+// (AIC_MODE) or AI Cores of one AIC and two AIVs (MIX_MODE), the outputs come back into the same
+// buffers, and the run's stats.json, trace.json and waves.vcd are written.
 //
 // Configuration, without touching main.cpp (environment), or with configure():
 //   ASCEND_SIM_PRESET  a3 (default), a2, 910b4
