@@ -11,6 +11,7 @@ figures (wall times, hosts and attempts aside). Exit 77 (ctest: skipped) with th
 Slurm is not installed or its daemons cannot start on this machine; stops every daemon it
 started, by pid.
 """
+import json
 import os
 import shutil
 import socket
@@ -43,6 +44,66 @@ fabric.port_GBps = 0, 100, 400     # 0 is out of range: a failed run goes throug
 # Columns that may differ between two executions of the same run.
 VOLATILE = {"run_id", "batch_job", "wall_s", "sim_wall_s", "sim_peak_rss_MiB", "host", "finished_at",
             "attempt", "command_line"}
+
+
+def first_difference(a, b, path=""):
+    """Where two JSON values first differ (a dotted path), or None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return f"{path}.{k}"
+            d = first_difference(a[k], b[k], f"{path}.{k}")
+            if d:
+                return d
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, f"{path}[{i}]")
+            if d:
+                return d
+        return None
+    return None if a == b else f"{path} ({json.dumps(a)[:40]} / {json.dumps(b)[:40]})"
+
+
+def outputs_alike(local, remote):
+    """Each successful run's stats.json and config.ini, from the local sweep (two workers at a
+    time) against the Slurm array's: (files alike, [files that differ])."""
+    def outs(work):
+        con = sqlite3.connect(os.path.join(work, "study.db"))
+        return {k: os.path.join(work, d) for k, d in
+                con.execute("SELECT run_key, out_dir FROM runs WHERE status = 0")}
+
+    def stats(path):
+        with open(path) as f:
+            j = json.load(f)
+        for k in ("wall_s", "peak_rss_MiB"):
+            j["simulator"].pop(k, None)
+        for k in ("command_line", "argv"):  # they name the run's own folder
+            j.get("run", {}).pop(k, None)
+        return j
+
+    a, b = outs(local), outs(remote)
+    same, differ = 0, []
+    for key in sorted(set(a) | set(b)):
+        if key not in a or key not in b:
+            differ.append(f"{key}: only one side ran it")
+            continue
+        for name in ("stats.json", "config.ini"):
+            pa, pb = os.path.join(a[key], name), os.path.join(b[key], name)
+            if name == "stats.json":
+                ja, jb = stats(pa), stats(pb)
+                alike = ja == jb
+                if not alike:
+                    differ.append(f"{key}/{name} at {first_difference(ja, jb)}")
+                    continue
+            else:
+                with open(pa, "rb") as fa, open(pb, "rb") as fb:
+                    alike = fa.read() == fb.read()
+            if alike:
+                same += 1
+            else:
+                differ.append(f"{key}/{name}")
+    return same, differ
 
 
 def free_port():
@@ -220,6 +281,11 @@ def main():
                 check(a[t] == b[t] and len(a[t]) > 0,
                       f"table {t}: {len(a[t])} rows, the same from Slurm as from the local "
                       f"run" + (f"; differ: {sorted(diff)[:2]}" if diff else ""))
+            same, differ = outputs_alike(local, remote)
+            check(same > 0 and not differ,
+                  f"stats.json and config.ini of {same} runs alike from two local workers and from "
+                  f"Slurm's tasks (the simulator's wall time, memory and command line aside)"
+                  + (f"; differ: {differ[:3]}" if differ else ""))
             r = subprocess.run([sys.executable, STUDY, "slurm", spec, "--work", remote, "--sim",
                                 binary], capture_output=True, text=True)
             check(r.returncode == 0 and "nothing to submit" in r.stdout,
