@@ -104,6 +104,7 @@ struct Work {
   // DmaIn: GM -> local (MTE2); DmaOut: local -> GM (MTE3, FIX); Mte1: L1 -> L0A/L0B; Mmad: cube.
   enum class Kind : uint8_t { Vector, DmaIn, DmaOut, Mte1, Mmad } kind = Kind::Vector;
   bool to_l0b = false;           // Mte1: into L0B (else L0A)
+  bool to_fb = false;            // Mte1 kind on the FIX pipe: L1 -> fixpipe buffer (no MTE1 unit)
   bool int8 = false;             // Mmad: int8 operands
   uint16_t m = 0, k = 0, n = 0;  // Mmad: its shape
   uint64_t amount = 0;           // vector: repeats; DMA and MTE1: bytes
@@ -536,7 +537,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   // The units (null where the kind has none).
   std::unique_ptr<TimedUnit> vector_, mte1_, cube_;
   L2Cache* l2_ = nullptr;
-  std::string stall_reason_;  // stall_forever's
+  std::string stall_reason_;                     // stall_forever's
   std::unique_ptr<DmaEngine> mte2_, gm_writer_;  // gm_writer_: an AIV's mte3, an AIC's fixpipe
   std::array<std::vector<Core*>, 3> cross_peers_;
   std::array<int, kCrossFlags> cross_flags_{};
