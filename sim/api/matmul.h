@@ -116,7 +116,7 @@ struct MatmulBuffers {
   TQue<TPosition::CO1, 2> qc1;
   TQue<TPosition::C1, 1> qbias1;
   TQue<TPosition::C2, 1> qbt;
-  TQue<TPosition::C1, 1> qscale1;  // VDEQF16's uint64 scales in L1
+  TQueBind<TPosition::C1, TPosition::C2PIPE2GM, 1> qscale1;  // VDEQF16's scales: L1, read by FIX
 };
 
 namespace matmul {
