@@ -288,7 +288,7 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
           int_param("cube.mmad_int8_k0", "elements", kFromField, 16, 128,
                     "k of one int8 Mmad fractal step: 16 x k0 x 16 MACs per cycle (fp16/bf16: "
                     "16 x 16 x 16), so int8 runs at k0 / 16 times the fp16 rate",
-                    "[CUBE] 1.1 [INI] [DtypeMKN] int8 16x32x16 (int8 peak twice fp16), H"),
+                    "[CUBE] 1.1 [INI-C] section DtypeMKN: int8 16x32x16 (fp16 16x16x16), H"),
           [](ClusterConfig & c) -> auto& { return c.core.cube.mmad_int8_k0; }),
       field<ClusterConfig>(
           real_param("cube.fb_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
