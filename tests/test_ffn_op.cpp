@@ -104,6 +104,21 @@ TEST(FfnOpQuant, CheckPassesForEveryActivationScaleAndDeqScaleDtype) {
                               std::string("ffn_op.bias=") + (deq[0] == 'f' ? "1" : "0")}));
 }
 
+// bf16 y (the operator's key 11, deq scales in bf16): mm1 and mm2 leave int32, the AIVs
+// dequantize in fp32 before the activation (fp32, with the requant) and after mm2 into y.
+TEST(FfnOpQuant, Bf16OutputChecksForEveryActivationAndScale) {
+  for (const char* act : {"relu", "gelu", "fastgelu", "silu"})
+    for (const char* scale : {"per_tensor", "per_channel"})
+      expect_checked(quant({"ffn_op.dtype=bf16", "ffn_op.deq_scale_dtype=bf16",
+                            std::string("ffn_op.activation=") + act,
+                            std::string("ffn_op.quant_scale=") + scale, "ffn_op.experts=3",
+                            "ffn_op.expert_tokens=5,0,150", "ffn_op.bias=1"}));
+  for (const char* split : {"plain", "expert_parallel"})
+    expect_checked(quant({"ffn_op.dtype=bf16", "ffn_op.deq_scale_dtype=bf16",
+                          std::string("ffn_op.split=") + split, "ffn_op.experts=8",
+                          "ffn_op.expert_tokens=0,0,7,150,3,0,64,2", "ffn_op.quant_round=floor"}));
+}
+
 TEST(FfnOpQuant, CheckPassesFor1To16ExpertsWithEmptyExpertsInEverySplitAndRoundMode) {
   const std::vector<std::string> counts = {"19", "0,33", "200,1,0", "0,0,7,150,3,0,64,2",
                                            "9,0,1,40,2,2,0,0,130,5,16,17,1,0,3,8"};
@@ -322,7 +337,8 @@ TEST(FfnOp, AttributesOutsideTheLimitsAreExit2NamingTheLimit) {
            {{"ffn_op.cores=30"}, "exceeds die.aic_count"},
            {{"ffn_op.cores=4", "ffn_op.expert_parallelism=8"}, "exceeds the 4 AICs"},
            {{"ffn_op.antiquant=1", "ffn_op.intermediate=400"}, "multiples of 32"},
-           {{"ffn_op.quant=1", "ffn_op.dtype=bf16"}, "bf16 output (tiling key 11) is not modelled"},
+           {{"ffn_op.quant=1", "ffn_op.dtype=bf16"}, "bf16 y with bf16 ones"},
+           {{"ffn_op.quant=1", "ffn_op.deq_scale_dtype=bf16"}, "fp16 y with uint64 or fp32"},
            {{"ffn_op.quant=1", "ffn_op.antiquant=1"}, "two templates"},
            {{"ffn_op.quant=1", "ffn_op.intermediate=400"}, "multiples of 32"},
            {{"ffn_op.quant=1", "ffn_op.activation=swiglu", "ffn_op.experts=1",
@@ -425,8 +441,9 @@ namespace {
 // biases, the deq scales in the dtype given, scale and offset in fp32); a missing scale file is
 // bad input naming it.
 TEST(FfnOpIo, QuantTensorsReplayWithInputAndAMissingScaleIsExit2) {
-  for (const char* deq : {"fp32", "uint64"}) {
+  for (const char* deq : {"fp32", "uint64", "bf16"}) {
     const std::string dir = ::testing::TempDir() + "/ffn_quant_dump_" + deq;
+    const std::string y = deq[0] == 'b' ? "bf16" : "fp16";
     std::filesystem::remove_all(dir);
     std::vector<std::string> s = {"ffn_op.quant=1",
                                   "ffn_op.hidden=256",
@@ -437,6 +454,7 @@ TEST(FfnOpIo, QuantTensorsReplayWithInputAndAMissingScaleIsExit2) {
                                   "ffn_op.bias=1",
                                   "ffn_op.quant_scale=per_channel",
                                   std::string("ffn_op.deq_scale_dtype=") + deq,
+                                  "ffn_op.dtype=" + y,
                                   "run.dump_dir=" + dir};
     Outcome first = run_scenario("ffn", s);
     ASSERT_EQ(first.exit_code, 0) << first.message;
@@ -453,8 +471,10 @@ TEST(FfnOpIo, QuantTensorsReplayWithInputAndAMissingScaleIsExit2) {
     Outcome missing = run_scenario("ffn", s);
     EXPECT_EQ(missing.exit_code, ascend::kExitBadInput);
     EXPECT_NE(missing.message.find("scale.npy"), std::string::npos) << missing.message;
-    // A file of the wrong dtype (fp32 deq scales where uint64 ones are declared, or back).
+    // A file of the wrong dtype (fp32 deq scales where uint64 ones are declared, or back; bf16 y
+    // with fp16's).
     s.push_back(std::string("ffn_op.deq_scale_dtype=") + (deq[0] == 'f' ? "uint64" : "fp32"));
+    if (y == "bf16") s.push_back("ffn_op.dtype=fp16");
     Outcome wrong = run_scenario("ffn", s);
     EXPECT_EQ(wrong.exit_code, ascend::kExitBadInput);
   }

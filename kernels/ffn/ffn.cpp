@@ -76,10 +76,11 @@ void declare(Params& p) {
                          "quant: the requant scale, per tensor (scale [E]) or per channel "
                          "(scale [E, K2], the operator's smooth-scale key 14); offset [E]",
                          w));
-  p.declare(choice_param("ffn_op.deq_scale_dtype", "fp32", {"fp32", "uint64"},
+  p.declare(choice_param("ffn_op.deq_scale_dtype", "fp32", {"fp32", "uint64", "bf16"},
                          "quant: deq_scale1/2 as the user gives them: fp32 (converted to uint64 "
                          "on the AIVs, CreateVecIndex / ShiftRight / Gather, key 13) or uint64 "
-                         "(the fp32 scale in the low 32 bits, read by the FIXPIPE as given)",
+                         "(the fp32 scale in the low 32 bits, read by the FIXPIPE as given), "
+                         "both with fp16 y; bf16 with bf16 y (key 11: dequantized on the AIVs)",
                          w));
   p.declare(choice_param("ffn_op.quant_round", "rint", {"rint", "round", "floor", "ceil", "trunc"},
                          "quant: the round mode of the requant's Cast fp16 -> int8 (CAST_RINT, "
@@ -154,6 +155,12 @@ class FfnRun : public KernelRun {
         p.integer("ffn_op.antiquant") != 0, p.integer("ffn_op.antiquant_overlap") != 0,
         p.integer("ffn_op.quant") != 0, p.text("ffn_op.quant_scale") == "per_channel",
         p.text("ffn_op.deq_scale_dtype") == "fp32", round_of(p.text("ffn_op.quant_round")));
+    if (t_.quant && (p.text("ffn_op.deq_scale_dtype") == "bf16") != bf16_)
+      throw SimError(kExitBadInput,
+                     "ffn: quant with " + p.text("ffn_op.dtype") +
+                         " y and deq_scale_dtype = " + p.text("ffn_op.deq_scale_dtype") +
+                         ": seed 004 2.2 pairs fp16 y with uint64 or fp32 deq scales and bf16 y "
+                         "with bf16 ones (set ffn_op.deq_scale_dtype)");
     if (t_.antiquant && !p.text("run.input_dir").empty())
       throw SimError(kExitBadInput,
                      "ffn: --input with ffn_op.antiquant = 1 is not modelled (generated inputs "
@@ -242,6 +249,7 @@ class FfnRun : public KernelRun {
     d.ws1 = ws1a_;
     d.ws2 = ws2a_;
     d.deq_ws = deq_wsa_;
+    d.ws3 = ws3a_;
     const std::function<void()> device = ffn_op::program(t_, bf16_, d);
     rec_ = &sim.run_kernel("ffn", LaunchShape::mixed(t_.cores, 2), [&](int) { return device; });
   }
@@ -285,9 +293,11 @@ class FfnRun : public KernelRun {
     r.figure("aiv_vector_busy_pct", "%", vec);
     r.figure("aiv_mte2_busy_pct", "%", aiv_mte2);
     r.figure("template", "name",
-             t_.quant              ? "quant (int8 x and weights, dequant on the FIXPIPE, requant "
-                                     "on the AIVs)"
-             : t_.antiquant        ? "pseudo-quant (int8 weights cast on the AIVs)"
+             t_.quant_bf16  ? "quant, bf16 output (int8 x and weights, dequant, activation and "
+                              "requant on the AIVs)"
+             : t_.quant     ? "quant (int8 x and weights, dequant on the FIXPIPE, requant on the "
+                              "AIVs)"
+             : t_.antiquant ? "pseudo-quant (int8 weights cast on the AIVs)"
              : t_.high_performance ? "high performance"
                                    : "high precision");
     // The busiest of the pipes that can bind: the AICs' MTE2 and cube, the AIVs' vector and MTE2.
@@ -395,19 +405,20 @@ class FfnRun : public KernelRun {
     const uint64_t k1 = uint64_t(t_.k1), n1 = uint64_t(t_.n1), k2 = uint64_t(t_.k2),
                    n2 = uint64_t(t_.n2);
     const bool fp32 = t_.deq_fp32 != 0;
-    const uint64_t ds = fp32 ? 4 : 8;
+    const uint64_t ds = t_.quant_bf16 ? 2 : fp32 ? 4 : 8;
+    const std::string deq_dt = t_.quant_bf16 ? "<u2" : fp32 ? "<f4" : "<u8";
     std::vector<QuantTensor> v = {
         {"x.npy", "|i1", {m, k1}, xa_, m * k1},
         {"weight1.npy", "|i1", {e, k1, n1}, w1a_, e * k1 * n1},
         {"weight2.npy", "|i1", {e, k2, n2}, w2a_, e * k2 * n2},
-        {"deq_scale1.npy", fp32 ? "<f4" : "<u8", {e, n1}, d_.deq_scale1, e * n1 * ds},
-        {"deq_scale2.npy", fp32 ? "<f4" : "<u8", {e, n2}, d_.deq_scale2, e * n2 * ds},
+        {"deq_scale1.npy", deq_dt, {e, n1}, d_.deq_scale1, e * n1 * ds},
+        {"deq_scale2.npy", deq_dt, {e, n2}, d_.deq_scale2, e * n2 * ds},
         {"scale.npy", "<f4",
          t_.quant_per_channel ? std::vector<uint64_t>{e, k2} : std::vector<uint64_t>{e}, d_.scale,
          (t_.quant_per_channel ? e * k2 : e) * 4},
         {"offset.npy", "<f4", {e}, d_.offset, e * 4},
         {"expert_tokens.npy", "<i8", {e}, eta_, e * 8},
-        {"y.npy", "<f2", {m, n2}, ya_, m * n2 * 2}};
+        {"y.npy", t_.quant_bf16 ? "<u2" : "<f2", {m, n2}, ya_, m * n2 * 2}};
     if (t_.bias) {
       v.push_back({"bias1.npy", "<i4", {e, n1}, b1a_, e * n1 * 4});
       v.push_back({"bias2.npy", "<i4", {e, n2}, b2a_, e * n2 * 4});
@@ -439,6 +450,11 @@ class FfnRun : public KernelRun {
     };
     scales(deq1_, e * t_.n1, 5376.0 * std::sqrt(double(t_.k1)));
     scales(deq2_, e * t_.n2, 30.0 * 73.3 * std::sqrt(double(t_.k2)));
+    if (t_.quant_bf16)  // bf16 scales: their values
+      for (std::vector<float>* v : {&deq1_, &deq2_})
+        for (float& x : *v)
+          x = AscendC::to_float(
+              AscendC::cast_to<AscendC::bfloat16_t>(x, AscendC::RoundMode::CAST_RINT));
     qscale_.resize(t_.quant_per_channel ? e * t_.k2 : e);
     for (float& x : qscale_) x = static_cast<float>(sc(rng));
     qoffset_.resize(e);
@@ -486,7 +502,13 @@ class FfnRun : public KernelRun {
       }
       if (f == "deq_scale1.npy" || f == "deq_scale2.npy") {
         std::vector<float>& v = f == "deq_scale1.npy" ? deq1_ : deq2_;
-        if (t_.deq_fp32) {
+        if (t_.quant_bf16) {
+          std::vector<uint16_t> b;
+          into(b, q);
+          v.resize(b.size());
+          for (size_t i = 0; i < b.size(); ++i)
+            v[i] = AscendC::to_float(AscendC::bfloat16_t::from_bits(b[i]));
+        } else if (t_.deq_fp32) {
           into(v, q);
         } else {  // the FIXPIPE reads the low 32 bits as the fp32 scale
           std::vector<uint64_t> u;
@@ -505,7 +527,7 @@ class FfnRun : public KernelRun {
     const uint64_t m = static_cast<uint64_t>(t_.tokens), e = static_cast<uint64_t>(t_.experts);
     payload_ = p_.integer("sim.payload") != 0;
     const std::string in = p_.text("run.input_dir");
-    const uint64_t ds = t_.deq_fp32 ? 4 : 8;
+    const uint64_t ds = t_.quant_bf16 ? 2 : t_.deq_fp32 ? 4 : 8;
     xa_ = sim.alloc(0, "ffn.x_int8", m * t_.k1);
     w1a_ = sim.alloc(0, "ffn.weight1_int8", e * t_.k1 * t_.n1);
     w2a_ = sim.alloc(0, "ffn.weight2_int8", e * t_.k2 * t_.n2);
@@ -518,6 +540,7 @@ class FfnRun : public KernelRun {
     d_.scale = sim.alloc(0, "ffn.scale", (t_.quant_per_channel ? e * t_.k2 : e) * 4);
     d_.offset = sim.alloc(0, "ffn.offset", e * 4);
     if (t_.deq_fp32) deq_wsa_ = sim.alloc(0, "ffn.deq_scale_uint64", ffn_op::deq_ws_bytes(t_));
+    if (t_.quant_bf16) ws3a_ = sim.alloc(0, "ffn.workspace3_int32", ffn_op::ws3_bytes(t_));
     eta_ = sim.alloc(0, "ffn.expert_tokens", e * 8);
     ya_ = sim.alloc(0, "ffn.y", m * t_.n2 * 2);
     ws1a_ = sim.alloc(0, "ffn.workspace1", ffn_op::ws1_bytes(t_));
@@ -538,6 +561,12 @@ class FfnRun : public KernelRun {
     }
     auto deq = [&](uint64_t addr, const std::vector<float>& v) {
       if (t_.deq_fp32) return sim.write(addr, v.data(), v.size() * 4);
+      if (t_.quant_bf16) {
+        std::vector<uint16_t> b(v.size());
+        for (size_t i = 0; i < v.size(); ++i)
+          b[i] = AscendC::cast_to<AscendC::bfloat16_t>(v[i], AscendC::RoundMode::CAST_RINT).bits;
+        return sim.write(addr, b.data(), b.size() * 2);
+      }
       std::vector<uint64_t> u(v.size());  // the fp32 scale in the low 32 bits
       for (size_t i = 0; i < v.size(); ++i) {
         uint32_t bits;
@@ -630,7 +659,7 @@ class FfnRun : public KernelRun {
   std::vector<uint16_t> c1_, c2_;
   ffn_op::Device d_;
   uint64_t xa_ = 0, w1a_ = 0, w2a_ = 0, b1a_ = 0, b2a_ = 0, eta_ = 0, ya_ = 0, ws1a_ = 0, ws2a_ = 0,
-           deq_wsa_ = 0;
+           deq_wsa_ = 0, ws3a_ = 0;
   KernelRecord* rec_ = nullptr;
 };
 

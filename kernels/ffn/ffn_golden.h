@@ -40,7 +40,9 @@ struct QuantGoldenInputs {
   const float* offset;
   const std::vector<int64_t>* expert_tokens;
 };
-// y [M, N2] as fp16 bits. mm1 and mm2: an exact int32 sum over K from the bias (wrapping, as
+// y [M, N2] as fp16 bits (bf16 bits with t.quant_bf16: deq scales given in bf16, their values
+// here; the dequant on the AIVs in fp32, the activation and the requant in fp32, see the .cpp).
+// mm1 and mm2: an exact int32 sum over K from the bias (wrapping, as
 // L0C); the dequantization as the FIXPIPE is modelled: float(acc) (nearest even) times the fp32
 // scale, one fp32 rounding, then one rounding to fp16; the activation in fp16 as the other
 // templates; the requant as the AIVs do it: Muls by the fp16-rounded scale (or Mul by the

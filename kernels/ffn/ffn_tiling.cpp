@@ -134,9 +134,9 @@ const std::vector<UbShares>& ub_share_table() {
   return table;
 }
 
-const UbShares& ub_shares(bool high_performance, Activation a, bool quant) {
+const UbShares& ub_shares(bool high_performance, Activation a, bool quant, bool bf16) {
   const auto& t = ub_share_table();
-  if (quant) return t[2];  // quant, fp16 output
+  if (quant) return bf16 ? t[3] : t[2];  // quant, bf16 or fp16 output
   if (a == Activation::Swiglu) return t[6];
   return high_performance ? t[1] : t[0];
 }
@@ -172,7 +172,7 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
   if (n1 < 16 * glu || n1 >= 65536 || n1 % (16 * glu))
     bad("intermediate (N1) = " + std::to_string(n1) + ": the operator needs K2 = N1" +
         (glu == 2 ? " / 2" : "") + " < 65536; the model needs K2 a multiple of 16");
-  if (bf16 && high_performance)
+  if (bf16 && high_performance && !quant)
     bad("bf16 runs the high-precision template only (seed 004 section 2.1): inner_precise = 0");
   if (act == Activation::Swiglu && (experts != 1 || bf16 || !high_performance))
     bad("swiglu supports only one expert (no expert_tokens), fp16 and high performance "
@@ -182,9 +182,6 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
     bad("antiquant (int8 weights) needs N1 and N2 = K1 multiples of 32 (32-B int8 rows) and no "
         "swiglu");
   if (quant && antiquant) bad("quant and antiquant (pseudo-quant) are two templates: choose one");
-  if (quant && bf16)
-    bad("quant with bf16 output (tiling key 11) is not modelled: the quant template writes fp16 "
-        "y (ffn_op.dtype = fp16)");
   if (quant && act == Activation::Swiglu)
     bad("quant with swiglu is not supported (the operator's GLU runs fp16 without quant only)");
   if (quant && (n1 % 32 || k1 % 32))
@@ -218,9 +215,10 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
     mt.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt);
     mt.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt);
     mt.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                quant      ? DataType::DT_FLOAT16
-                : out_fp32 ? DataType::DT_FLOAT
-                           : dt);
+                quant && bf16 ? DataType::DT_INT32  // dequantized on the AIVs
+                : quant       ? DataType::DT_FLOAT16
+                : out_fp32    ? DataType::DT_FLOAT
+                              : dt);
     if (quant)
       mt.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
                      DataType::DT_INT32);
@@ -242,7 +240,7 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
         std::to_string(cores) + " AICs");
 
   // Vector tiling (section 3.2).
-  const UbShares& s = ub_shares(high_performance, act, quant);
+  const UbShares& s = ub_shares(high_performance, act, quant, bf16);
   t.ub_calc_elems = ub_calc_elems(lim.ub, s, t.mm1.baseM);
   t.buffer_num = s.buffer_num;
   t.vec_base_n = 256;
@@ -258,9 +256,12 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
   t.cast_cols = std::min<int32_t>(2048, std::max(t.n1, t.n2));
   t.cast_rows = 8192 / t.cast_cols;
   t.quant = quant ? 1 : 0;
-  if (quant) t.high_performance = 1;  // mm1 to fp16, the activation in fp16 (seed 004 2.2)
+  // fp16 y: mm1 to fp16, the activation in fp16; bf16 y: mm1 to int32, the dequant and the
+  // activation in fp32 on the AIVs (seed 004 2.2).
+  if (quant) t.high_performance = bf16 ? 0 : 1;
+  t.quant_bf16 = quant && bf16 ? 1 : 0;
   t.quant_per_channel = quant_per_channel ? 1 : 0;
-  t.deq_fp32 = deq_fp32 ? 1 : 0;
+  t.deq_fp32 = deq_fp32 && !t.quant_bf16 ? 1 : 0;  // bf16 scales are read by the AIVs as given
   t.quant_round = quant_round;
   return t;
 }

@@ -55,6 +55,10 @@ struct Tiling {
   int32_t deq_fp32 = 1;           // deq_scale given as fp32: converted to uint64 on the AIVs (13)
   int32_t quant_round = 1;        // AscendC::RoundMode of the int8 Cast (CAST_RINT)
   int32_t deq_tile = 1024;        // scales per AIV tile of the fp32 -> uint64 conversion
+  // bf16 y (key 11): deq_scale1/2 in bf16; mm1 and mm2 write int32, which the AIVs dequantize
+  // (fp32, times the scale) before the activation and into y; the activation and the requant run
+  // in fp32.
+  int32_t quant_bf16 = 0;
 };
 
 // One core split of an m x n matmul over `cores` AICs from `first`: n first in units of
@@ -86,7 +90,8 @@ struct UbShares {
   int32_t divide_blk() const { return (in + out) * buffer_num + temp + api_temp + scale; }
 };
 const std::vector<UbShares>& ub_share_table();
-const UbShares& ub_shares(bool high_performance, Activation a, bool quant = false);
+const UbShares& ub_shares(bool high_performance, Activation a, bool quant = false,
+                          bool bf16 = false);
 // ubCalcSize (elements) for a UB of `ub_bytes`: UB / divideBlk aligned down to 8 KB (seed 004
 // 3.2 note 4), then rows of 256 reduced until they divide the cube's baseM (the vector tiles one
 // cube block exactly): 0 when not one row fits.
