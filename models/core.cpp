@@ -493,6 +493,10 @@ void Core::kernel_fault(const std::string& msg) {
   throw KernelAbort{};
 }
 
+void Core::effect_fault(const std::string& msg) {
+  sched_.fault(SimError(kExitKernelFault, msg));
+}
+
 void Core::sync_all(bool mixed) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   scalar_sync();

@@ -378,6 +378,9 @@ class Core : public sc_core::sc_module, public EventTarget {
   // A fault of this core's kernel (UB overflow, GM out of bounds, API misuse): recorded as the
   // run's kernel fault (exit status 5), then the kernel's thread unwinds.
   [[noreturn]] void kernel_fault(const std::string& msg);
+  // The same found by an instruction's effect, from data it reads when it completes (Gather's
+  // offsets): recorded and the simulation stopped, without unwinding (no kernel thread to unwind).
+  void effect_fault(const std::string& msg);
 
   // ---- statistics ----
   struct PipeStats {

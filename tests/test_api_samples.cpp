@@ -393,3 +393,26 @@ TEST(ApiSamples, ShiftRightAndGatherTurnFp32ScalesIntoUint64) {
 }
 
 }  // namespace
+
+namespace {
+
+// Gather reads its offsets when it runs, after the vector instruction that wrote them: an offset
+// past its src is a kernel fault naming it, found then (the offsets were in range at issue).
+TEST(ApiSamples, GatherWithAnOffsetPastItsSourceFaultsWhenItRuns) {
+  Bench f;
+  SimError e = f.run_expecting_error(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> src = ub_tensor<float>(pipe, 64), dst = ub_tensor<float>(pipe, 64);
+    LocalTensor<int32_t> off = ub_tensor<int32_t>(pipe, 64);
+    Duplicate(off, 0, 64);
+    Order<HardEvent::V_S>();
+    Duplicate(off, 256, 64);  // byte 256: one element past the 64 floats
+    Gather(dst, src, off.ReinterpretCast<uint32_t>(), 0, 64);
+    Order<HardEvent::V_S>();
+  });
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("srcOffset[0] + srcBaseAddr = 256 B"), std::string::npos)
+      << e.what();
+}
+
+}  // namespace

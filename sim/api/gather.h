@@ -4,7 +4,8 @@
 // repeat r taking offset r * (256 / sizeof(T)) + e, written only where its bit of `mask` is set
 // (mask[0] bits 0-63, mask[1] 64-127, LSB first; other elements of dst keep their value). The
 // random UB reads of the hardware's gather are not published; one vector instruction, costed as
-// every element-wise one per 256 B of dst.
+// every element-wise one per 256 B of dst. The offsets are read when it runs: an offset outside
+// src (or not a multiple of the element size) is a kernel fault then.
 //
 // GatherMask: copies the elements of src0 that a pattern selects, in order, to the front of dst,
 // and returns their number in rsvdCnt. The pattern is one of the built-in ones (src1Pattern 1: even
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -100,20 +102,32 @@ void gather(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& s
   check_operand(offsets, off_end, name, kRead);
   check_operand(src, src_bytes, name, kRead);
   check_operand(dst, dst_end, name, kWrite);
-  // The offsets must already be in UB (read at issue, as GatherMask's mask): a bad one is a fault.
-  for (size_t i = 0; i < from.size(); ++i) {
-    const uint64_t o = uint64_t{base} + offsets.ptr()[from[i]];
-    if (o % sizeof(T) || o + sizeof(T) > src_bytes)
-      fault(std::string(name) + ": srcOffset[" + std::to_string(from[i]) +
-            "] + srcBaseAddr = " + std::to_string(o) +
-            " B is not an element of its src LocalTensor of " + std::to_string(src_bytes) + " B");
-  }
-  issue_vector(name, repeats, [dst, src, offsets, base, from, to] {
+  // The offsets are read when the instruction runs (an earlier vector instruction may write
+  // them): one outside src is a kernel fault then, and nothing is written.
+  struct Plan {
+    std::vector<uint64_t> from, to;
+    uint64_t src_bytes;
+    uint32_t base;
+    const char* name;
+  };
+  auto plan =
+      std::make_shared<const Plan>(Plan{std::move(from), std::move(to), src_bytes, base, name});
+  issue_vector(name, repeats, [dst, src, offsets, plan] {
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
     T* d = dst.ptr();
     const uint32_t* o = offsets.ptr();
-    for (size_t i = 0; i < from.size(); ++i)
-      std::memcpy(&d[to[i]], s + uint64_t{base} + o[from[i]], sizeof(T));
+    const Plan& g = *plan;
+    for (size_t i = 0; i < g.from.size(); ++i) {
+      const uint64_t at = uint64_t{g.base} + o[g.from[i]];
+      if (at % sizeof(T) || at + sizeof(T) > g.src_bytes)
+        return effect_fault(dst.owner(), std::string(g.name) + ": srcOffset[" +
+                                             std::to_string(g.from[i]) +
+                                             "] + srcBaseAddr = " + std::to_string(at) +
+                                             " B is not an element of its src LocalTensor of " +
+                                             std::to_string(g.src_bytes) + " B");
+    }
+    for (size_t i = 0; i < g.from.size(); ++i)
+      std::memcpy(&d[g.to[i]], s + uint64_t{g.base} + o[g.from[i]], sizeof(T));
   });
 }
 }  // namespace detail
