@@ -326,7 +326,7 @@ namespace {
 // 1, ...), times 4 (byte offsets), Duplicate 0, then Gather with the mask 0x5555... (the even
 // uint32 of each 64). Every uint64 holds its fp32's bits in the low half and 0 in the high half;
 // n = 40 leaves a tail in the last repeat, which the copy out skips. Also: the level-2 Gather
-// and an arithmetic ShiftRight of int32.
+// an arithmetic ShiftRight of int32 and a ShiftLeft of uint32 that drops the top bits.
 TEST(ApiSamples, ShiftRightAndGatherTurnFp32ScalesIntoUint64) {
   const uint32_t n = 40, pairs = 2 * n;
   std::vector<float> x(64);
@@ -359,6 +359,9 @@ TEST(ApiSamples, ShiftRightAndGatherTurnFp32ScalesIntoUint64) {
     // ShiftRight of int32 keeps the sign.
     CreateVecIndex(sh, -32, 64);
     ShiftRight(sh, sh, 2, 64);
+    LocalTensor<uint32_t> up = g[32];  // the upper half of g, after the gather above
+    Duplicate(up, 0x80000003u, 32);
+    ShiftLeft(up, up, 1u, 32);
     Order<HardEvent::V_MTE3>();
     DataCopy(global<uint32_t>(ya, 128), out, 128);
     DataCopy(global<uint32_t>(ga, 64), g, 64);
@@ -387,7 +390,8 @@ TEST(ApiSamples, ShiftRightAndGatherTurnFp32ScalesIntoUint64) {
   for (uint32_t i = 0; i < 64; ++i) {
     uint32_t bits;
     std::memcpy(&bits, &x[63 - i], 4);
-    EXPECT_EQ(gv[i], bits) << i;
+    // The upper half: 0x80000003 << 1, the top bit gone.
+    EXPECT_EQ(gv[i], i < 32 ? bits : 6u) << i;
     EXPECT_EQ(sv[i], (static_cast<int32_t>(i) - 32) >> 2) << i;  // arithmetic: -32 >> 2 = -8
   }
 }
