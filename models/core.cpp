@@ -493,6 +493,10 @@ void Core::kernel_fault(const std::string& msg) {
   throw KernelAbort{};
 }
 
+void Core::effect_fault(const std::string& msg) {
+  sched_.fault(SimError(kExitKernelFault, msg));
+}
+
 void Core::sync_all(bool mixed) {
   scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
   scalar_sync();
@@ -689,7 +693,11 @@ Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
   }
   Tick start = t, landed = t, done = t;
   const Work& w = in.work;
-  if (w.kind == Work::Kind::Vector || w.kind == Work::Kind::Mte1 || w.kind == Work::Kind::Mmad) {
+  if (w.kind == Work::Kind::Mte1 && w.to_fb) {  // L1 -> FB: the FIX pipe's own move
+    done = landed = t + cost_.fb_load(w.amount);
+    pp.engine_free = done;
+  } else if (w.kind == Work::Kind::Vector || w.kind == Work::Kind::Mte1 ||
+             w.kind == Work::Kind::Mmad) {
     done = landed = w.kind == Work::Kind::Vector ? vector_->execute(t, cost_.vector(w.amount)).end
                     : w.kind == Work::Kind::Mte1
                         ? mte1_->execute(t, cost_.mte1(w.amount, w.to_l0b), w.amount).end

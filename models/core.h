@@ -104,6 +104,7 @@ struct Work {
   // DmaIn: GM -> local (MTE2); DmaOut: local -> GM (MTE3, FIX); Mte1: L1 -> L0A/L0B; Mmad: cube.
   enum class Kind : uint8_t { Vector, DmaIn, DmaOut, Mte1, Mmad } kind = Kind::Vector;
   bool to_l0b = false;           // Mte1: into L0B (else L0A)
+  bool to_fb = false;            // Mte1 kind on the FIX pipe: L1 -> fixpipe buffer (no MTE1 unit)
   bool int8 = false;             // Mmad: int8 operands
   uint16_t m = 0, k = 0, n = 0;  // Mmad: its shape
   uint64_t amount = 0;           // vector: repeats; DMA and MTE1: bytes
@@ -378,6 +379,9 @@ class Core : public sc_core::sc_module, public EventTarget {
   // A fault of this core's kernel (UB overflow, GM out of bounds, API misuse): recorded as the
   // run's kernel fault (exit status 5), then the kernel's thread unwinds.
   [[noreturn]] void kernel_fault(const std::string& msg);
+  // The same found by an instruction's effect, from data it reads when it completes (Gather's
+  // offsets): recorded and the simulation stopped, without unwinding (no kernel thread to unwind).
+  void effect_fault(const std::string& msg);
 
   // ---- statistics ----
   struct PipeStats {

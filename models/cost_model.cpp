@@ -46,11 +46,18 @@ Tick DefaultCostModel::mte1(uint64_t bytes, bool to_l0b) const {
                                                       static_cast<double>(bytes) / rate - 1e-9)));
 }
 
-// One 16 x 16 x 16 fractal step per cycle (16 x 32 x 16 for int8), plus a fixed cost.
+// One 16 x 16 x 16 fractal step per cycle (16 x cube.mmad_int8_k0 x 16 for int8), plus a fixed
+// cost.
 Tick DefaultCostModel::mmad(uint32_t m, uint32_t k, uint32_t n, bool int8) const {
-  uint64_t k0 = int8 ? 32 : 16;
+  uint64_t k0 = int8 ? core_.cube.mmad_int8_k0 : 16;
   uint64_t steps = uint64_t{(m + 15) / 16} * ((k + k0 - 1) / k0) * ((n + 15) / 16);
   return core_.clock.cycles(core_.cube.mmad_overhead_cycles + steps);
+}
+
+// ceil(bytes / rate): L1 -> FB at cube.fb_bytes_per_cycle.
+Tick DefaultCostModel::fb_load(uint64_t bytes) const {
+  return core_.clock.cycles(static_cast<uint64_t>(
+      std::ceil(static_cast<double>(bytes) / core_.cube.fb_bytes_per_cycle - 1e-9)));
 }
 
 // Local: the HBM's access latency. Remote: a route's latency parameter is the measured

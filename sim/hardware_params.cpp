@@ -285,6 +285,18 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
                     "(c0 ~ 23), M"),
           [](ClusterConfig & c) -> auto& { return c.core.cube.mmad_overhead_cycles; }),
       field<ClusterConfig>(
+          int_param("cube.mmad_int8_k0", "elements", kFromField, 16, 128,
+                    "k of one int8 Mmad fractal step: 16 x k0 x 16 MACs per cycle (fp16/bf16: "
+                    "16 x 16 x 16), so int8 runs at k0 / 16 times the fp16 rate",
+                    "[CUBE] 1.1 [INI-C] section DtypeMKN: int8 16x32x16 (fp16 16x16x16), H"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.mmad_int8_k0; }),
+      field<ClusterConfig>(
+          real_param("cube.fb_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
+                     "L1 -> fixpipe buffer (FB) on the FIX pipe: a VDEQF16 Fixpipe's per-channel "
+                     "uint64 deqScale (8 B per column) before its L0C -> GM move",
+                     "[CUBE] 1.3 [KPP] L1->FB 37.5 GB/s (22 B/cycle) at <= 1 KB, M"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.fb_bytes_per_cycle; }),
+      field<ClusterConfig>(
           real_param("cube.fixpipe_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
                      "FIXPIPE rate L0C -> GM (the bytes written, after the cast)",
                      "[CUBE] 1.3 [KPP] L0C->GM ND at >= 16 KB: 117-121 B/cycle, M"),

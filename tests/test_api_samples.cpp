@@ -318,3 +318,105 @@ TEST(ApiSamples, WithoutAutoSyncTheReadIsStaleAndTheRaceCheckSeesIt) {
 }
 
 }  // namespace
+
+namespace {
+
+// Seed 004 2.2's conversion of fp32 dequant scales into the uint64 the FIXPIPE reads, written
+// with the instructions it names: CreateVecIndex 0..2n-1, ShiftRight by 1 (as uint32: 0, 0, 1,
+// 1, ...), times 4 (byte offsets), Duplicate 0, then Gather with the mask 0x5555... (the even
+// uint32 of each 64). Every uint64 holds its fp32's bits in the low half and 0 in the high half;
+// n = 40 leaves a tail in the last repeat, which the copy out skips. Also: the level-2 Gather
+// an arithmetic ShiftRight of int32 and a ShiftLeft of uint32 that drops the top bits.
+TEST(ApiSamples, ShiftRightAndGatherTurnFp32ScalesIntoUint64) {
+  const uint32_t n = 40, pairs = 2 * n;
+  std::vector<float> x(64);
+  for (uint32_t i = 0; i < 64; ++i) x[i] = 0.001f * static_cast<float>(i + 1) - 0.01f;
+  Bench b;
+  uint64_t xa = b.alloc(64 * 4), ya = b.alloc(128 * 4), ga = b.alloc(64 * 4), sa = b.alloc(64 * 4);
+  b.sim().write(xa, x.data(), 64 * 4);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> xl = ub_tensor<float>(pipe, 64);
+    LocalTensor<int32_t> idx = ub_tensor<int32_t>(pipe, 128);
+    LocalTensor<uint32_t> out = ub_tensor<uint32_t>(pipe, 128), g = ub_tensor<uint32_t>(pipe, 64);
+    LocalTensor<int32_t> sh = ub_tensor<int32_t>(pipe, 64);
+    DataCopy(xl, global<float>(xa, 64), 64);
+    CreateVecIndex(idx, 0, 128);
+    LocalTensor<uint32_t> off = idx.ReinterpretCast<uint32_t>();
+    ShiftRight(off, off, 1u, 128);
+    Muls(idx, idx, 4, 128);
+    Duplicate(out, 0xFFFFFFFFu, 128);  // beyond the 2n pairs: untouched
+    Duplicate(out, 0u, pairs);
+    Order<HardEvent::MTE2_V>();
+    const uint64_t mask[2] = {0x5555555555555555ull, 0};
+    Gather(out, xl.ReinterpretCast<uint32_t>(), off, 0, mask, static_cast<uint8_t>(pairs / 64 + 1),
+           8);
+    // Level 2: element i from byte offset 4 * (63 - i), i.e. reversed; base 0.
+    CreateVecIndex(sh, 0, 64);
+    Muls(sh, sh, -4, 64);
+    Adds(sh, sh, 252, 64);
+    Gather(g, xl.ReinterpretCast<uint32_t>(), sh.ReinterpretCast<uint32_t>(), 0, 64);
+    // ShiftRight of int32 keeps the sign.
+    CreateVecIndex(sh, -32, 64);
+    ShiftRight(sh, sh, 2, 64);
+    LocalTensor<uint32_t> up = g[32];  // the upper half of g, after the gather above
+    Duplicate(up, 0x80000003u, 32);
+    ShiftLeft(up, up, 1u, 32);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<uint32_t>(ya, 128), out, 128);
+    DataCopy(global<uint32_t>(ga, 64), g, 64);
+    DataCopy(global<int32_t>(sa, 64), sh, 64);
+  });
+  std::vector<uint32_t> y(128), gv(64);
+  std::vector<int32_t> sv(64);
+  b.sim().read(ya, y.data(), 128 * 4);
+  b.sim().read(ga, gv.data(), 64 * 4);
+  b.sim().read(sa, sv.data(), 64 * 4);
+  for (uint32_t i = 0; i < n; ++i) {
+    uint64_t u;
+    std::memcpy(&u, &y[2 * i], 8);
+    uint32_t bits;
+    std::memcpy(&bits, &x[i], 4);
+    EXPECT_EQ(u, uint64_t{bits}) << i;
+  }
+  // The last repeat's even elements past the pairs: the gather wrote x[40..63]'s bits there, the
+  // odd ones kept 0xFFFFFFFF (the seed skips this tail when it copies out).
+  for (uint32_t i = pairs; i < 128; i += 2) {
+    uint32_t bits;
+    std::memcpy(&bits, &x[i / 2], 4);
+    EXPECT_EQ(y[i], bits) << i;
+    EXPECT_EQ(y[i + 1], 0xFFFFFFFFu) << i;
+  }
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &x[63 - i], 4);
+    // The upper half: 0x80000003 << 1, the top bit gone.
+    EXPECT_EQ(gv[i], i < 32 ? bits : 6u) << i;
+    EXPECT_EQ(sv[i], (static_cast<int32_t>(i) - 32) >> 2) << i;  // arithmetic: -32 >> 2 = -8
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Gather reads its offsets when it runs, after the vector instruction that wrote them: an offset
+// past its src is a kernel fault naming it, found then (the offsets were in range at issue).
+TEST(ApiSamples, GatherWithAnOffsetPastItsSourceFaultsWhenItRuns) {
+  Bench f;
+  SimError e = f.run_expecting_error(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> src = ub_tensor<float>(pipe, 64), dst = ub_tensor<float>(pipe, 64);
+    LocalTensor<int32_t> off = ub_tensor<int32_t>(pipe, 64);
+    Duplicate(off, 0, 64);
+    Order<HardEvent::V_S>();
+    Duplicate(off, 256, 64);  // byte 256: one element past the 64 floats
+    Gather(dst, src, off.ReinterpretCast<uint32_t>(), 0, 64);
+    Order<HardEvent::V_S>();
+  });
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("srcOffset[0] + srcBaseAddr = 256 B"), std::string::npos)
+      << e.what();
+}
+
+}  // namespace

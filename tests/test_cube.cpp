@@ -175,6 +175,49 @@ TEST(CubeTiming, MmadAndLoadDataHoldTheirUnitsForTheCostModelsCycles) {
   EXPECT_EQ(aic["mte1.bytes"], 32768u);
 }
 
+// int8: one Mmad of 128 x 128 x 256 holds the cube 8 x (128 / cube.mmad_int8_k0) x 16 fractal
+// steps plus the overhead (the fp16 count for twice the k); one b8 transposing load of 32 squares
+// (32 KiB) holds MTE1 as 32 KiB into L0B; a VDEQF16 Fixpipe of 256 columns first holds the FIX
+// pipe for its 2 KiB of uint64 scales at cube.fb_bytes_per_cycle.
+TEST(CubeTiming, Int8MmadTransposingLoadAndTheScaleMoveHoldTheirUnitsForTheCostModelsCycles) {
+  Bench b({}, 1, with_aic());
+  uint64_t gc = b.alloc(128 * 256 * 2);
+  auto& rec = b.run(LaunchShape::mixed(1, 0), [&] {
+    TPipe pipe;
+    LocalTensor<int8_t> b1 = local<int8_t, TPosition::B1>(pipe, 128 * 256);
+    LocalTensor<int8_t> a2 = local<int8_t, TPosition::A2>(pipe, 128 * 128);
+    LocalTensor<int8_t> b2 = local<int8_t, TPosition::B2>(pipe, 128 * 256);
+    LocalTensor<int32_t> c1 = local<int32_t, TPosition::CO1>(pipe, 128 * 256);
+    LocalTensor<uint64_t> sc = local<uint64_t, TPosition::C1>(pipe, 256);
+    LoadData2dTransposeParams l;
+    l.repeatTimes = 32;  // 32 squares of 32 x 32 = 32 KiB
+    l.srcStride = 2;
+    l.dstGap = 1;
+    LoadDataWithTranspose(b2, b1, l);
+    Order<HardEvent::MTE1_M>();
+    MmadParams p;
+    p.m = 128;
+    p.k = 128;
+    p.n = 256;
+    Mmad(c1, a2, b2, p);
+    Order<HardEvent::M_FIX>();
+    FixpipeParamsV220 f;
+    f.mSize = 128;
+    f.nSize = 256;
+    f.srcStride = 128;
+    f.dstStride = 256;
+    f.quantPre = VDEQF16;
+    Fixpipe(global<half>(gc, 128 * 256), c1, sc, f);
+  });
+  const m::CoreTiming& t = b.timing();
+  const auto& aic = rec.ranks[0].aics[0];
+  EXPECT_EQ(aic["cube.busy_ps"],
+            t.clock.cycles(8 * (128 / t.cube.mmad_int8_k0) * 16 + t.cube.mmad_overhead_cycles));
+  EXPECT_EQ(t.cube.mmad_int8_k0, 32u);
+  EXPECT_EQ(aic["mte1.busy_ps"], t.clock.cycles(t.cube.mte1_setup_cycles + 32768 / 128));
+  EXPECT_EQ(aic["FIXP.instrs"], 2u);  // the L1 -> FB move, then the L0C -> GM one
+}
+
 // CrossCoreSetFlag<2, PIPE_FIX> on the AIC releases both its AIVs crosscore.flag_cycles after the
 // FIX pipe's earlier work completes, not a cycle sooner; the AIVs' sets release the AIC only once
 // both have arrived.

@@ -81,6 +81,70 @@ TEST(FfnOp, PseudoQuantChecksInEveryTemplateWithAndWithoutOverlap) {
       }
 }
 
+// The quant template (seed 004 2.2): int8 x and weights, int32 accumulation, deq_scale1 on the
+// FIXPIPE, the activation in fp16 and its requant to int8 on the AIVs, mm2 int8, deq_scale2: y
+// bit for bit against the golden, for every activation, both requant scales (per tensor, per
+// channel), both deq_scale dtypes (fp32 converted on the AIVs by the gather, uint64 as given),
+// with and without the int32 bias.
+std::vector<std::string> quant(std::vector<std::string> extra) {
+  std::vector<std::string> s = {"ffn_op.quant=1", "ffn_op.hidden=288", "ffn_op.intermediate=416",
+                                "ffn_op.cores=6"};
+  s.insert(s.end(), extra.begin(), extra.end());
+  return s;
+}
+
+TEST(FfnOpQuant, CheckPassesForEveryActivationScaleAndDeqScaleDtype) {
+  for (const char* act : {"relu", "gelu", "fastgelu", "silu"})
+    for (const char* scale : {"per_tensor", "per_channel"})
+      for (const char* deq : {"fp32", "uint64"})
+        expect_checked(quant({std::string("ffn_op.activation=") + act,
+                              std::string("ffn_op.quant_scale=") + scale,
+                              std::string("ffn_op.deq_scale_dtype=") + deq, "ffn_op.experts=3",
+                              "ffn_op.expert_tokens=5,0,37",
+                              std::string("ffn_op.bias=") + (deq[0] == 'f' ? "1" : "0")}));
+}
+
+// bf16 y (the operator's key 11, deq scales in bf16): mm1 and mm2 leave int32, the AIVs
+// dequantize in fp32 before the activation (fp32, with the requant) and after mm2 into y.
+TEST(FfnOpQuant, Bf16OutputChecksForEveryActivationAndScale) {
+  for (const char* act : {"relu", "gelu", "fastgelu", "silu"})
+    for (const char* scale : {"per_tensor", "per_channel"})
+      expect_checked(quant({"ffn_op.dtype=bf16", "ffn_op.deq_scale_dtype=bf16",
+                            std::string("ffn_op.activation=") + act,
+                            std::string("ffn_op.quant_scale=") + scale, "ffn_op.experts=3",
+                            "ffn_op.expert_tokens=5,0,150", "ffn_op.bias=1"}));
+  for (const char* split : {"plain", "expert_parallel"})
+    expect_checked(quant({"ffn_op.dtype=bf16", "ffn_op.deq_scale_dtype=bf16",
+                          std::string("ffn_op.split=") + split, "ffn_op.experts=8",
+                          "ffn_op.expert_tokens=0,0,7,150,3,0,64,2", "ffn_op.quant_round=floor"}));
+}
+
+TEST(FfnOpQuant, CheckPassesFor1To16ExpertsWithEmptyExpertsInEverySplitAndRoundMode) {
+  const std::vector<std::string> counts = {"19", "0,33", "200,1,0", "0,0,7,150,3,0,64,2",
+                                           "9,0,1,40,2,2,0,0,130,5,16,17,1,0,3,8"};
+  for (const std::string& c : counts)
+    for (const char* split : {"plain", "expert_parallel", "mixed"}) {
+      const int experts = static_cast<int>(std::count(c.begin(), c.end(), ',')) + 1;
+      expect_checked(
+          quant({"ffn_op.experts=" + std::to_string(experts), "ffn_op.expert_tokens=" + c,
+                 std::string("ffn_op.split=") + split, "ffn_op.activation=gelu", "ffn_op.bias=1"}));
+    }
+  for (const char* round : {"round", "floor", "ceil", "trunc"})
+    expect_checked(quant({std::string("ffn_op.quant_round=") + round, "ffn_op.experts=2",
+                          "ffn_op.expert_tokens=30,3", "ffn_op.quant_scale=per_channel"}));
+}
+
+TEST(FfnOpQuant, TimingOnlyRunsTakeExactlyThePayloadRunsLatency) {
+  std::vector<std::string> s = quant({"ffn_op.experts=4", "ffn_op.expert_tokens=3,90,0,20",
+                                      "ffn_op.bias=1", "ffn_op.quant_scale=per_channel"});
+  Outcome with = run_scenario("ffn", s);
+  s.push_back("sim.payload=0");
+  Outcome without = run_scenario("ffn", s);
+  ASSERT_EQ(with.exit_code, 0) << with.message;
+  ASSERT_EQ(without.exit_code, 0) << without.message;
+  EXPECT_EQ(with.latency_ns(), without.latency_ns());
+}
+
 TEST(FfnOp, TimingOnlyRunsTakeExactlyThePayloadRunsLatency) {
   for (const char* split : {"plain", "mixed"}) {
     std::vector<std::string> s = small({"ffn_op.experts=4", "ffn_op.expert_tokens=3,90,0,20",
@@ -214,6 +278,41 @@ TEST(FfnOp, ManyTokensPerExpertAreCubeBoundThroughTheL2) {
   EXPECT_GT(no_l2.latency_ns(), 1.5 * o.latency_ns());
 }
 
+// int8 halves the bytes of every weight: at the seed's example (few tokens per expert, each AIC's
+// MTE2 binds) the AICs' MTE2 moves half the bytes of fp16 (the deq scales add 8 B per column of
+// a block) and the run takes less than half the time: besides the bytes, each AIC's 256-B int8
+// rows of B share their 512-B L2 lines with the next AIC's, which then hits the L2. With many
+// tokens the cube binds: an int8 fractal step covers 32 of k (cube.mmad_int8_k0) against 16 for
+// fp16, so the cube's busy time is half of fp16's for the same shape.
+TEST(FfnOpQuant, Int8HalvesTheMte2BytesAndTheCubeTime) {
+  Outcome fp16 = run_scenario("ffn", seed_example({"ffn_op.split=expert_parallel"}));
+  Outcome int8 =
+      run_scenario("ffn", seed_example({"ffn_op.split=expert_parallel", "ffn_op.quant=1"}));
+  ASSERT_EQ(fp16.exit_code, 0) << fp16.message;
+  ASSERT_EQ(int8.exit_code, 0) << int8.message;
+  auto mte2_bytes = [](const Outcome& o) {
+    return o.kernel()["ranks"][0]["aic"]["mte2_bytes"].get<double>();
+  };
+  EXPECT_NEAR(mte2_bytes(int8) / mte2_bytes(fp16), 0.5, 0.01);
+  EXPECT_EQ(int8.kernel()["bound"], "MTE2");
+  EXPECT_GT(int8.latency_ns() / fp16.latency_ns(), 0.35);
+  EXPECT_LT(int8.latency_ns() / fp16.latency_ns(), 0.5);
+  auto cube_time = [](const std::vector<std::string>& s) {
+    Outcome o = run_scenario("ffn", s);
+    EXPECT_EQ(o.exit_code, 0) << o.message;
+    return o.exit_code ? 0.0 : o.kernel()["aic_cube_busy_pct"].get<double>() * o.latency_ns() / 100;
+  };
+  const std::vector<std::string> big = {"ffn_op.experts=1", "ffn_op.tokens=2048",
+                                        "ffn_op.cores=24"};
+  std::vector<std::string> q = big;
+  q.push_back("ffn_op.quant=1");
+  const double cube16 = cube_time(seed_example(big)), cube8 = cube_time(seed_example(q));
+  EXPECT_NEAR(cube8 / cube16, 0.5, 0.03);
+  // The rate is the parameter: with cube.mmad_int8_k0 = 16, int8 runs at the fp16 rate.
+  q.push_back("cube.mmad_int8_k0=16");
+  EXPECT_NEAR(cube_time(seed_example(q)) / cube16, 1.0, 0.03);
+}
+
 // Seed 004 4.2: the weight casts on the AIVs overlap the Matmuls on the AICs (CastWeight2 beside
 // mm1, the next CastWeight1 beside mm2); serialized, each waits for the other.
 TEST(FfnOp, PseudoQuantWithItsCvOverlapBeatsTheSameWorkSerialized) {
@@ -237,7 +336,14 @@ TEST(FfnOp, AttributesOutsideTheLimitsAreExit2NamingTheLimit) {
            {{"ffn_op.expert_tokens=1,x,3,4,5,6,7,8"}, "is not a token count"},
            {{"ffn_op.cores=30"}, "exceeds die.aic_count"},
            {{"ffn_op.cores=4", "ffn_op.expert_parallelism=8"}, "exceeds the 4 AICs"},
-           {{"ffn_op.antiquant=1", "ffn_op.intermediate=400"}, "multiples of 32"}}) {
+           {{"ffn_op.antiquant=1", "ffn_op.intermediate=400"}, "multiples of 32"},
+           {{"ffn_op.quant=1", "ffn_op.dtype=bf16"}, "bf16 y with bf16 ones"},
+           {{"ffn_op.quant=1", "ffn_op.deq_scale_dtype=bf16"}, "fp16 y with uint64 or fp32"},
+           {{"ffn_op.quant=1", "ffn_op.antiquant=1"}, "two templates"},
+           {{"ffn_op.quant=1", "ffn_op.intermediate=400"}, "multiples of 32"},
+           {{"ffn_op.quant=1", "ffn_op.activation=swiglu", "ffn_op.experts=1",
+             "ffn_op.inner_precise=1"},
+            "quant with swiglu"}}) {
     Outcome o = run_scenario("ffn", b.sets);
     EXPECT_EQ(o.exit_code, ascend::kExitBadInput) << b.says;
     EXPECT_NE(o.message.find(b.says), std::string::npos) << o.message;
@@ -291,10 +397,12 @@ TEST(FfnOpMoe, TimingOnlyLayerTakesThePayloadLayersLatency) {
   EXPECT_EQ(with.kernel()["round_trip"]["total_ns"], without.kernel()["round_trip"]["total_ns"]);
 }
 
-TEST(FfnOpMoe, Int8DispatchIsRefusedNamingTheMissingTemplate) {
+// int8 dispatch quantizes per token (dynamic scales); the FFN's quant template takes static
+// requant scales and per-channel dequant scales, so the two do not chain.
+TEST(FfnOpMoe, Int8DispatchIsRefusedNamingWhyTheQuantTemplateDoesNotTakeIt) {
   Outcome o = run_scenario("moe", {"ep.world_size=4", "moe.experts=ffn"});
   EXPECT_EQ(o.exit_code, ascend::kExitBadInput);
-  EXPECT_NE(o.message.find("quant template is not modelled"), std::string::npos) << o.message;
+  EXPECT_NE(o.message.find("dynamic scales"), std::string::npos) << o.message;
 }
 
 }  // namespace
@@ -323,6 +431,53 @@ TEST(FfnOpIo, DumpedTensorsReplayWithInput) {
   Outcome bad = run_scenario("ffn", s);
   EXPECT_EQ(bad.exit_code, ascend::kExitBadInput);
   EXPECT_NE(bad.message.find("expert_tokens.npy differs"), std::string::npos) << bad.message;
+}
+
+}  // namespace
+
+namespace {
+
+// The quant template's tensors round-trip through --dump / --input (int8 x and weights, int32
+// biases, the deq scales in the dtype given, scale and offset in fp32); a missing scale file is
+// bad input naming it.
+TEST(FfnOpIo, QuantTensorsReplayWithInputAndAMissingScaleIsExit2) {
+  for (const char* deq : {"fp32", "uint64", "bf16"}) {
+    const std::string dir = ::testing::TempDir() + "/ffn_quant_dump_" + deq;
+    const std::string y = deq[0] == 'b' ? "bf16" : "fp16";
+    std::filesystem::remove_all(dir);
+    std::vector<std::string> s = {"ffn_op.quant=1",
+                                  "ffn_op.hidden=256",
+                                  "ffn_op.intermediate=384",
+                                  "ffn_op.cores=4",
+                                  "ffn_op.experts=3",
+                                  "ffn_op.expert_tokens=7,0,20",
+                                  "ffn_op.bias=1",
+                                  "ffn_op.quant_scale=per_channel",
+                                  std::string("ffn_op.deq_scale_dtype=") + deq,
+                                  "ffn_op.dtype=" + y,
+                                  "run.dump_dir=" + dir};
+    Outcome first = run_scenario("ffn", s);
+    ASSERT_EQ(first.exit_code, 0) << first.message;
+    for (const char* f :
+         {"x.npy", "weight1.npy", "weight2.npy", "bias1.npy", "bias2.npy", "deq_scale1.npy",
+          "deq_scale2.npy", "scale.npy", "offset.npy", "expert_tokens.npy", "y.npy"})
+      EXPECT_TRUE(std::filesystem::exists(dir + "/" + f)) << f;
+    s.back() = "run.input_dir=" + dir;
+    s.push_back("sim.seed=99");
+    Outcome replay = run_scenario("ffn", s);
+    ASSERT_EQ(replay.exit_code, 0) << replay.message;
+    EXPECT_EQ(first.latency_ns(), replay.latency_ns());
+    std::filesystem::remove(dir + "/scale.npy");
+    Outcome missing = run_scenario("ffn", s);
+    EXPECT_EQ(missing.exit_code, ascend::kExitBadInput);
+    EXPECT_NE(missing.message.find("scale.npy"), std::string::npos) << missing.message;
+    // A file of the wrong dtype (fp32 deq scales where uint64 ones are declared, or back; bf16 y
+    // with fp16's).
+    s.push_back(std::string("ffn_op.deq_scale_dtype=") + (deq[0] == 'f' ? "uint64" : "fp32"));
+    if (y == "bf16") s.push_back("ffn_op.dtype=fp16");
+    Outcome wrong = run_scenario("ffn", s);
+    EXPECT_EQ(wrong.exit_code, ascend::kExitBadInput);
+  }
 }
 
 }  // namespace

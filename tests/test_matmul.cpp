@@ -3,6 +3,7 @@
 // bit-exact against a sequential fp32 sum. The host tiling respects the L0 limits of seed 004 3.1.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -129,6 +130,153 @@ TEST(Matmul, Bf16InFp32AndBf16OutAreBitExact) {
 TEST(Matmul, SplitOverCoresIsBitExact) {
   nlohmann::json r = run_case<half, half>(Case{96, 1000, 256, true, 4});
   EXPECT_EQ(r["bad"], 0) << r.dump();
+}
+
+// int8 A and B, int32 accumulation in L0C (from an int32 bias), C int32 (NoQuant) or fp16
+// dequantized on the FIXPIPE by one scale (DEQF16) or one per column (VDEQF16, uint64 in GM).
+enum class Deq { None, Scalar, Vector };
+struct Int8Case {
+  int m, n, k;
+  bool bias;
+  Deq deq;
+  int cores = 1;
+  int fix_k = -1;
+};
+
+template <class Out>
+nlohmann::json run_int8(const Int8Case& c) {
+  return ascend::test::in_child([&] {
+    RunOptions o;
+    o.aic = true;
+    Bench b({}, 1, o);
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> d8(-128, 127), db(-40000, 40000);
+    std::uniform_real_distribution<double> ds(0.5e-4, 2e-4);
+    std::vector<int8_t> a(size_t(c.m) * c.k), w(size_t(c.k) * c.n);
+    for (int8_t& x : a) x = static_cast<int8_t>(d8(rng));
+    for (int8_t& x : w) x = static_cast<int8_t>(d8(rng));
+    std::vector<int32_t> bias(c.n);
+    for (int32_t& x : bias) x = db(rng);
+    std::vector<float> scale(c.n);
+    for (float& x : scale) x = static_cast<float>(ds(rng));
+    std::vector<uint64_t> scale64(c.n + 4);  // the fp32 scale in the low 32 bits
+    for (int j = 0; j < c.n; ++j) {
+      uint32_t bits;
+      std::memcpy(&bits, &scale[j], 4);
+      scale64[j] = bits;
+    }
+    uint64_t scalar;
+    {
+      uint32_t bits;
+      std::memcpy(&bits, &scale[0], 4);
+      scalar = bits;
+    }
+    uint64_t ga = b.alloc(a.size()), gb = b.alloc(w.size()), gbias = b.alloc(bias.size() * 4 + 64),
+             gs = b.alloc(scale64.size() * 8), gc = b.alloc(size_t(c.m) * c.n * sizeof(Out));
+    b.sim().write(ga, a.data(), a.size());
+    b.sim().write(gb, w.data(), w.size());
+    b.sim().write(gbias, bias.data(), bias.size() * 4);
+    b.sim().write(gs, scale64.data(), scale64.size() * 8);
+    const int per = ((c.n + c.cores - 1) / c.cores + 31) / 32 * 32;  // N split in 32s
+    matmul_tiling::MatmulApiTiling tiling;
+    using DT = matmul_tiling::DataType;
+    tiling.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT8);
+    tiling.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT8);
+    tiling.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                    std::is_same_v<Out, half> ? DT::DT_FLOAT16 : DT::DT_INT32);
+    tiling.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT32);
+    tiling.SetShape(c.m, std::min(per, c.n), c.k);
+    tiling.SetOrgShape(c.m, c.n, c.k);
+    tiling.EnableBias(c.bias);
+    if (c.fix_k > 0) tiling.SetFixSplit(-1, -1, c.fix_k);
+    TCubeTiling t;
+    if (tiling.GetTiling(t) != 0) return nlohmann::json{{"error", tiling.error()}};
+    b.run(LaunchShape::mixed(c.cores, 0), [&] {
+      TPipe pipe;
+      using AT = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+      using CT = MatmulType<TPosition::GM, CubeFormat::ND, Out>;
+      using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+      Matmul<AT, AT, CT, BiasT> mm;
+      REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+      const int n0 = static_cast<int>(GetBlockIdx()) * per;
+      const int cur = std::min(per, c.n - n0);
+      if (cur <= 0) return;
+      mm.SetTensorA(global<int8_t>(ga, a.size()));
+      mm.SetTensorB(global<int8_t>(gb, w.size())[n0]);
+      if (c.bias) mm.SetBias(global<int32_t>(gbias, bias.size() + 16)[n0]);
+      if (c.deq == Deq::Scalar) mm.SetQuantScalar(scalar);
+      if (c.deq == Deq::Vector) mm.SetQuantVector(global<uint64_t>(gs, scale64.size())[n0]);
+      mm.SetTail(c.m, cur, c.k);
+      mm.IterateAll(global<Out>(gc, size_t(c.m) * c.n)[n0]);
+      mm.End();
+    });
+    std::vector<Out> got(size_t(c.m) * c.n);
+    b.sim().read(gc, got.data(), got.size() * sizeof(Out));
+    int bad = 0;
+    for (int i = 0; i < c.m; ++i)
+      for (int j = 0; j < c.n; ++j) {
+        int64_t acc = c.bias ? bias[j] : 0;  // exact: no int32 overflow at these sizes
+        for (int k = 0; k < c.k; ++k)
+          acc += int32_t{a[size_t(i) * c.k + k]} * w[size_t(k) * c.n + j];
+        Out want;
+        if constexpr (std::is_same_v<Out, half>) {
+          const float s = c.deq == Deq::Scalar ? scale[0] : scale[j];
+          want = cast_to<half>(static_cast<float>(acc) * s, RoundMode::CAST_RINT);
+        } else {
+          want = static_cast<int32_t>(acc);
+        }
+        bad += std::memcmp(&got[size_t(i) * c.n + j], &want, sizeof(Out)) != 0;
+      }
+    return nlohmann::json{{"bad", bad},
+                          {"baseM", t.baseM},
+                          {"baseN", t.baseN},
+                          {"baseK", t.baseK},
+                          {"stepK", t.stepKa}};
+  });
+}
+
+TEST(MatmulInt8, MatrixOfShapesIsExactInInt32) {
+  for (Int8Case c :
+       {Int8Case{128, 256, 128, false, Deq::None}, Int8Case{1, 32, 32, false, Deq::None},
+        Int8Case{17, 48, 70, true, Deq::None},  // n 48: a half square in L0B
+        Int8Case{200, 300, 500, true, Deq::None},
+        Int8Case{130, 260, 1100, false, Deq::None},         // K in several L1 chunks
+        Int8Case{64, 512, 300, true, Deq::None, 1, 64}}) {  // baseK 64
+    SCOPED_TRACE(testing::Message() << c.m << "x" << c.n << "x" << c.k << (c.bias ? " bias" : ""));
+    nlohmann::json r = run_int8<int32_t>(c);
+    ASSERT_FALSE(r.contains("error")) << r.dump();
+    EXPECT_EQ(r["bad"], 0) << r.dump();
+  }
+}
+
+TEST(MatmulInt8, DequantToFp16OnTheFixpipeIsBitExact) {
+  for (Int8Case c :
+       {Int8Case{40, 96, 200, true, Deq::Scalar}, Int8Case{40, 96, 200, true, Deq::Vector},
+        Int8Case{150, 280, 90, false, Deq::Vector},
+        Int8Case{96, 1000, 256, true, Deq::Vector, 4}}) {  // split over 4 AICs
+    SCOPED_TRACE(testing::Message() << c.m << "x" << c.n << "x" << c.k);
+    nlohmann::json r = run_int8<half>(c);
+    ASSERT_FALSE(r.contains("error")) << r.dump();
+    EXPECT_EQ(r["bad"], 0) << r.dump();
+  }
+}
+
+// int8: the fractal is 32 deep in k, so the same L0B holds twice the K: 128 / 128 / 256.
+TEST(MatmulTiling, Int8GivesBaseK128) {
+  matmul_tiling::MatmulApiTiling tiling;
+  using DT = matmul_tiling::DataType;
+  tiling.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT8);
+  tiling.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT8);
+  tiling.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT16);
+  tiling.SetShape(1024, 2560, 5120);
+  TCubeTiling t;
+  ASSERT_EQ(tiling.GetTiling(t), 0) << tiling.error();
+  EXPECT_EQ(t.baseM, 128);
+  EXPECT_EQ(t.baseK, 128);
+  EXPECT_EQ(t.baseN, 256);
+  tiling.EnableBias(true);  // an fp32 bias with int8 operands
+  EXPECT_EQ(tiling.GetTiling(t), -1);
+  EXPECT_NE(tiling.error().find("bias is int32"), std::string::npos) << tiling.error();
 }
 
 // Seed 004 section 3.1: fp16 gives 128 / 64 / 256, L0A and L0B double-buffered, L0C full.

@@ -66,6 +66,26 @@ void declare(Params& p) {
                       "pseudo-quant: 1 casts CastWeight2 beside mm1 and the next CastWeight1 "
                       "beside mm2 (seed 004 4.2); 0 gives each cast the cores to itself",
                       "what-if"));
+  p.declare(int_param("ffn_op.quant", "", "0", 0, 1,
+                      "1: the quant template (seed 004 2.2): int8 x and weights, int32 "
+                      "accumulation and bias, deq_scale1/2 dequantize to fp16 on the FIXPIPE, the "
+                      "activation's output requantized to int8 on the AIVs (x * scale + offset); "
+                      "fp16 y",
+                      w));
+  p.declare(choice_param("ffn_op.quant_scale", "per_tensor", {"per_tensor", "per_channel"},
+                         "quant: the requant scale, per tensor (scale [E]) or per channel "
+                         "(scale [E, K2], the operator's smooth-scale key 14); offset [E]",
+                         w));
+  p.declare(choice_param("ffn_op.deq_scale_dtype", "fp32", {"fp32", "uint64", "bf16"},
+                         "quant: deq_scale1/2 as the user gives them: fp32 (converted to uint64 "
+                         "on the AIVs, CreateVecIndex / ShiftRight / Gather, key 13) or uint64 "
+                         "(the fp32 scale in the low 32 bits, read by the FIXPIPE as given), "
+                         "both with fp16 y; bf16 with bf16 y (key 11: dequantized on the AIVs)",
+                         w));
+  p.declare(choice_param("ffn_op.quant_round", "rint", {"rint", "round", "floor", "ceil", "trunc"},
+                         "quant: the round mode of the requant's Cast fp16 -> int8 (CAST_RINT, "
+                         "CAST_ROUND, ...); it saturates to [-128, 127]",
+                         w));
   p.declare(int_param("ffn_op.cores", "AICs", "0", 0, 48,
                       "AICs launched (each with 2 AIVs); 0: die.aic_count", "what-if"));
 }
@@ -132,7 +152,15 @@ class FfnRun : public KernelRun {
         bf16_, p.integer("ffn_op.bias") != 0, ffn_op::split_of(p.text("ffn_op.split")),
         static_cast<int32_t>(p.integer("ffn_op.expert_parallelism")),
         static_cast<int32_t>(p.integer("ffn_op.min_single_n")), lim,
-        p.integer("ffn_op.antiquant") != 0, p.integer("ffn_op.antiquant_overlap") != 0);
+        p.integer("ffn_op.antiquant") != 0, p.integer("ffn_op.antiquant_overlap") != 0,
+        p.integer("ffn_op.quant") != 0, p.text("ffn_op.quant_scale") == "per_channel",
+        p.text("ffn_op.deq_scale_dtype") == "fp32", round_of(p.text("ffn_op.quant_round")));
+    if (t_.quant && (p.text("ffn_op.deq_scale_dtype") == "bf16") != bf16_)
+      throw SimError(kExitBadInput,
+                     "ffn: quant with " + p.text("ffn_op.dtype") +
+                         " y and deq_scale_dtype = " + p.text("ffn_op.deq_scale_dtype") +
+                         ": seed 004 2.2 pairs fp16 y with uint64 or fp32 deq scales and bf16 y "
+                         "with bf16 ones (set ffn_op.deq_scale_dtype)");
     if (t_.antiquant && !p.text("run.input_dir").empty())
       throw SimError(kExitBadInput,
                      "ffn: --input with ffn_op.antiquant = 1 is not modelled (generated inputs "
@@ -140,6 +168,7 @@ class FfnRun : public KernelRun {
   }
 
   void place(Simulation& sim) override {
+    if (t_.quant) return place_quant(sim);
     const uint64_t m = static_cast<uint64_t>(t_.tokens), e = static_cast<uint64_t>(t_.experts);
     const uint64_t nx = m * t_.k1, nw1 = e * t_.k1 * t_.n1, nw2 = e * t_.k2 * t_.n2;
     payload_ = p_.integer("sim.payload") != 0;
@@ -219,6 +248,8 @@ class FfnRun : public KernelRun {
     d.y = ya_;
     d.ws1 = ws1a_;
     d.ws2 = ws2a_;
+    d.deq_ws = deq_wsa_;
+    d.ws3 = ws3a_;
     const std::function<void()> device = ffn_op::program(t_, bf16_, d);
     rec_ = &sim.run_kernel("ffn", LaunchShape::mixed(t_.cores, 2), [&](int) { return device; });
   }
@@ -262,7 +293,11 @@ class FfnRun : public KernelRun {
     r.figure("aiv_vector_busy_pct", "%", vec);
     r.figure("aiv_mte2_busy_pct", "%", aiv_mte2);
     r.figure("template", "name",
-             t_.antiquant          ? "pseudo-quant (int8 weights cast on the AIVs)"
+             t_.quant_bf16  ? "quant, bf16 output (int8 x and weights, dequant, activation and "
+                              "requant on the AIVs)"
+             : t_.quant     ? "quant (int8 x and weights, dequant on the FIXPIPE, requant on the "
+                              "AIVs)"
+             : t_.antiquant ? "pseudo-quant (int8 weights cast on the AIVs)"
              : t_.high_performance ? "high performance"
                                    : "high precision");
     // The busiest of the pipes that can bind: the AICs' MTE2 and cube, the AIVs' vector and MTE2.
@@ -280,6 +315,10 @@ class FfnRun : public KernelRun {
       sim.read(addr, v.data(), bytes);
       npy::write(dir + "/" + name, dtype, shape, v.data());
     };
+    if (t_.quant) {
+      for (const QuantTensor& q : quant_tensors()) out(q.file, q.dtype, q.shape, q.addr, q.bytes);
+      return;
+    }
     out("x.npy", dt, {m, uint64_t(t_.k1)}, xa_, m * t_.k1 * 2);
     if (t_.antiquant) {
       out("weight1.npy", "|i1", {e, uint64_t(t_.k1), uint64_t(t_.n1)}, d_.w1q, e * t_.k1 * t_.n1);
@@ -302,13 +341,28 @@ class FfnRun : public KernelRun {
 
   std::string check(Simulation& sim, bool payload) override {
     if (!payload) return "";
+    if (t_.quant) {
+      const ffn_op::QuantGoldenInputs qin{xq_.data(),
+                                          q1_.data(),
+                                          q2_.data(),
+                                          t_.bias ? bq1_.data() : nullptr,
+                                          t_.bias ? bq2_.data() : nullptr,
+                                          deq1_.data(),
+                                          deq2_.data(),
+                                          qscale_.data(),
+                                          qoffset_.data(),
+                                          &tokens_};
+      return compare(sim, ffn_op::quant_golden(t_, qin));
+    }
     ffn_op::GoldenInputs in{x_.data(),
                             w1_.data(),
                             w2_.data(),
                             t_.bias ? b1_.data() : nullptr,
                             t_.bias ? b2_.data() : nullptr,
                             &tokens_};
-    const std::vector<uint16_t> want = ffn_op::golden(t_, bf16_, in);
+    return compare(sim, ffn_op::golden(t_, bf16_, in));
+  }
+  std::string compare(Simulation& sim, const std::vector<uint16_t>& want) const {
     const std::vector<uint16_t> got = common::read_vec<uint16_t>(sim, ya_, want.size());
     for (size_t i = 0; i < want.size(); ++i)
       if (got[i] != want[i]) {
@@ -328,6 +382,204 @@ class FfnRun : public KernelRun {
   }
 
  private:
+  static int32_t round_of(const std::string& s) {
+    using AscendC::RoundMode;
+    const RoundMode m = s == "round"   ? RoundMode::CAST_ROUND
+                        : s == "floor" ? RoundMode::CAST_FLOOR
+                        : s == "ceil"  ? RoundMode::CAST_CEIL
+                        : s == "trunc" ? RoundMode::CAST_TRUNC
+                                       : RoundMode::CAST_RINT;
+    return static_cast<int32_t>(m);
+  }
+
+  // The quant template's tensors: what --dump writes and --input reads (file, dtype, shape), and
+  // where they are in GM.
+  struct QuantTensor {
+    const char* file;
+    std::string dtype;
+    std::vector<uint64_t> shape;
+    uint64_t addr, bytes;
+  };
+  std::vector<QuantTensor> quant_tensors() const {
+    const uint64_t m = static_cast<uint64_t>(t_.tokens), e = static_cast<uint64_t>(t_.experts);
+    const uint64_t k1 = uint64_t(t_.k1), n1 = uint64_t(t_.n1), k2 = uint64_t(t_.k2),
+                   n2 = uint64_t(t_.n2);
+    const bool fp32 = t_.deq_fp32 != 0;
+    const uint64_t ds = t_.quant_bf16 ? 2 : fp32 ? 4 : 8;
+    const std::string deq_dt = t_.quant_bf16 ? "<u2" : fp32 ? "<f4" : "<u8";
+    std::vector<QuantTensor> v = {
+        {"x.npy", "|i1", {m, k1}, xa_, m * k1},
+        {"weight1.npy", "|i1", {e, k1, n1}, w1a_, e * k1 * n1},
+        {"weight2.npy", "|i1", {e, k2, n2}, w2a_, e * k2 * n2},
+        {"deq_scale1.npy", deq_dt, {e, n1}, d_.deq_scale1, e * n1 * ds},
+        {"deq_scale2.npy", deq_dt, {e, n2}, d_.deq_scale2, e * n2 * ds},
+        {"scale.npy", "<f4",
+         t_.quant_per_channel ? std::vector<uint64_t>{e, k2} : std::vector<uint64_t>{e}, d_.scale,
+         (t_.quant_per_channel ? e * k2 : e) * 4},
+        {"offset.npy", "<f4", {e}, d_.offset, e * 4},
+        {"expert_tokens.npy", "<i8", {e}, eta_, e * 8},
+        {"y.npy", t_.quant_bf16 ? "<u2" : "<f2", {m, n2}, ya_, m * n2 * 2}};
+    if (t_.bias) {
+      v.push_back({"bias1.npy", "<i4", {e, n1}, b1a_, e * n1 * 4});
+      v.push_back({"bias2.npy", "<i4", {e, n2}, b2a_, e * n2 * 4});
+    }
+    return v;
+  }
+
+  // Quant: int8 x and weights (uniform over [-127, 127]), dequant scales that bring mm1's and
+  // mm2's sums near 1 (a product of two such int8 has a standard deviation of about 5376), a
+  // requant scale of 25-35 and a small integer offset, int32 biases of about half a sum's spread.
+  void make_quant_inputs() {
+    const uint64_t m = static_cast<uint64_t>(t_.tokens), e = static_cast<uint64_t>(t_.experts);
+    auto seed = [&](uint32_t salt) { return common::input_seed(p_, 0, 0, salt); };
+    auto ints = [](std::vector<int8_t>& v, uint64_t n, uint32_t sd) {
+      std::mt19937 rng(sd);
+      std::uniform_int_distribution<int> d(-127, 127);
+      v.resize(n);
+      for (int8_t& x : v) x = static_cast<int8_t>(d(rng));
+    };
+    ints(xq_, m * t_.k1, seed(0));
+    ints(q1_, e * t_.k1 * t_.n1, seed(4));
+    ints(q2_, e * t_.k2 * t_.n2, seed(5));
+    std::mt19937 rng(seed(6));
+    std::uniform_real_distribution<double> r(0.5, 1.5), sc(25, 35);
+    std::uniform_int_distribution<int> od(-3, 3);
+    auto scales = [&](std::vector<float>& v, uint64_t n, double spread) {
+      v.resize(n);
+      for (float& x : v) x = static_cast<float>(r(rng) / spread);
+    };
+    scales(deq1_, e * t_.n1, 5376.0 * std::sqrt(double(t_.k1)));
+    scales(deq2_, e * t_.n2, 30.0 * 73.3 * std::sqrt(double(t_.k2)));
+    if (t_.quant_bf16)  // bf16 scales: their values
+      for (std::vector<float>* v : {&deq1_, &deq2_})
+        for (float& x : *v)
+          x = AscendC::to_float(
+              AscendC::cast_to<AscendC::bfloat16_t>(x, AscendC::RoundMode::CAST_RINT));
+    qscale_.resize(t_.quant_per_channel ? e * t_.k2 : e);
+    for (float& x : qscale_) x = static_cast<float>(sc(rng));
+    qoffset_.resize(e);
+    for (float& x : qoffset_) x = static_cast<float>(od(rng));
+    if (t_.bias) {
+      auto bias = [&](std::vector<int32_t>& v, uint64_t n, double spread) {
+        std::uniform_int_distribution<int32_t> b(-static_cast<int32_t>(spread / 2),
+                                                 static_cast<int32_t>(spread / 2));
+        v.resize(n);
+        for (int32_t& x : v) x = b(rng);
+      };
+      bias(bq1_, e * t_.n1, 5376.0 * std::sqrt(double(t_.k1)));
+      bias(bq2_, e * t_.n2, 30.0 * 73.3 * std::sqrt(double(t_.k2)));
+    }
+  }
+
+  // The quant template's tensors from --input: every one must be there with its dtype and shape.
+  void read_quant_inputs(const std::string& dir) {
+    auto bytes = [&](const QuantTensor& q) {
+      npy::Array a = npy::read_expect(dir + "/" + q.file, q.dtype, q.shape);
+      return a.bytes;
+    };
+    auto into = [&](auto& v, const QuantTensor& q) {
+      const std::vector<uint8_t> b = bytes(q);
+      v.resize(b.size() / sizeof(v[0]));
+      std::memcpy(v.data(), b.data(), b.size());
+    };
+    for (const QuantTensor& q : quant_tensors()) {
+      const std::string f = q.file;
+      if (f == "x.npy") into(xq_, q);
+      if (f == "weight1.npy") into(q1_, q);
+      if (f == "weight2.npy") into(q2_, q);
+      if (f == "bias1.npy") into(bq1_, q);
+      if (f == "bias2.npy") into(bq2_, q);
+      if (f == "scale.npy") into(qscale_, q);
+      if (f == "offset.npy") into(qoffset_, q);
+      if (f == "expert_tokens.npy") {
+        std::vector<int64_t> counts;
+        into(counts, q);
+        if (counts != tokens_)
+          throw SimError(kExitBadInput, dir +
+                                            "/expert_tokens.npy differs from "
+                                            "ffn_op.expert_tokens (give the same counts with "
+                                            "--expert-tokens)");
+      }
+      if (f == "deq_scale1.npy" || f == "deq_scale2.npy") {
+        std::vector<float>& v = f == "deq_scale1.npy" ? deq1_ : deq2_;
+        if (t_.quant_bf16) {
+          std::vector<uint16_t> b;
+          into(b, q);
+          v.resize(b.size());
+          for (size_t i = 0; i < b.size(); ++i)
+            v[i] = AscendC::to_float(AscendC::bfloat16_t::from_bits(b[i]));
+        } else if (t_.deq_fp32) {
+          into(v, q);
+        } else {  // the FIXPIPE reads the low 32 bits as the fp32 scale
+          std::vector<uint64_t> u;
+          into(u, q);
+          v.resize(u.size());
+          for (size_t i = 0; i < u.size(); ++i) {
+            const uint32_t low = static_cast<uint32_t>(u[i]);
+            std::memcpy(&v[i], &low, 4);
+          }
+        }
+      }
+    }
+  }
+
+  void place_quant(Simulation& sim) {
+    const uint64_t m = static_cast<uint64_t>(t_.tokens), e = static_cast<uint64_t>(t_.experts);
+    payload_ = p_.integer("sim.payload") != 0;
+    const std::string in = p_.text("run.input_dir");
+    const uint64_t ds = t_.quant_bf16 ? 2 : t_.deq_fp32 ? 4 : 8;
+    xa_ = sim.alloc(0, "ffn.x_int8", m * t_.k1);
+    w1a_ = sim.alloc(0, "ffn.weight1_int8", e * t_.k1 * t_.n1);
+    w2a_ = sim.alloc(0, "ffn.weight2_int8", e * t_.k2 * t_.n2);
+    if (t_.bias) {
+      b1a_ = sim.alloc(0, "ffn.bias1_int32", e * t_.n1 * 4);
+      b2a_ = sim.alloc(0, "ffn.bias2_int32", e * t_.n2 * 4);
+    }
+    d_.deq_scale1 = sim.alloc(0, "ffn.deq_scale1", e * t_.n1 * ds);
+    d_.deq_scale2 = sim.alloc(0, "ffn.deq_scale2", e * t_.n2 * ds);
+    d_.scale = sim.alloc(0, "ffn.scale", (t_.quant_per_channel ? e * t_.k2 : e) * 4);
+    d_.offset = sim.alloc(0, "ffn.offset", e * 4);
+    if (t_.deq_fp32) deq_wsa_ = sim.alloc(0, "ffn.deq_scale_uint64", ffn_op::deq_ws_bytes(t_));
+    if (t_.quant_bf16) ws3a_ = sim.alloc(0, "ffn.workspace3_int32", ffn_op::ws3_bytes(t_));
+    eta_ = sim.alloc(0, "ffn.expert_tokens", e * 8);
+    ya_ = sim.alloc(0, "ffn.y", m * t_.n2 * 2);
+    ws1a_ = sim.alloc(0, "ffn.workspace1", ffn_op::ws1_bytes(t_));
+    ws2a_ = sim.alloc(0, "ffn.workspace2", ffn_op::ws2_bytes(t_));
+    sim.write(eta_, tokens_.data(), e * 8);
+    if (!in.empty()) {
+      read_quant_inputs(in);
+    } else if (payload_) {
+      make_quant_inputs();
+    }
+    if (xq_.empty()) return;
+    sim.write(xa_, xq_.data(), xq_.size());
+    sim.write(w1a_, q1_.data(), q1_.size());
+    sim.write(w2a_, q2_.data(), q2_.size());
+    if (t_.bias) {
+      sim.write(b1a_, bq1_.data(), bq1_.size() * 4);
+      sim.write(b2a_, bq2_.data(), bq2_.size() * 4);
+    }
+    auto deq = [&](uint64_t addr, const std::vector<float>& v) {
+      if (t_.deq_fp32) return sim.write(addr, v.data(), v.size() * 4);
+      if (t_.quant_bf16) {
+        std::vector<uint16_t> b(v.size());
+        for (size_t i = 0; i < v.size(); ++i)
+          b[i] = AscendC::cast_to<AscendC::bfloat16_t>(v[i], AscendC::RoundMode::CAST_RINT).bits;
+        return sim.write(addr, b.data(), b.size() * 2);
+      }
+      std::vector<uint64_t> u(v.size());  // the fp32 scale in the low 32 bits
+      for (size_t i = 0; i < v.size(); ++i) {
+        uint32_t bits;
+        std::memcpy(&bits, &v[i], 4);
+        u[i] = bits;
+      }
+      sim.write(addr, u.data(), u.size() * 8);
+    };
+    deq(d_.deq_scale1, deq1_);
+    deq(d_.deq_scale2, deq2_);
+    sim.write(d_.scale, qscale_.data(), qscale_.size() * 4);
+    sim.write(d_.offset, qoffset_.data(), qoffset_.size() * 4);
+  }
   static std::string hex(uint16_t v) {
     char b[8];
     std::snprintf(b, sizeof b, "%04x", v);
@@ -398,11 +650,16 @@ class FfnRun : public KernelRun {
   bool bf16_ = false, payload_ = true;
   std::vector<uint16_t> x_, w1_, w2_;
   std::vector<float> b1_, b2_;
-  // Pseudo-quant: the int8 weights, [scales | offsets] per matrix, and their GM.
-  std::vector<int8_t> q1_, q2_;
+  // Pseudo-quant: the int8 weights, [scales | offsets] per matrix, and their GM. Quant: the int8
+  // weights too, and x, the int32 biases, the dequant scales (their fp32 values), the requant
+  // scale and offset.
+  std::vector<int8_t> q1_, q2_, xq_;
+  std::vector<int32_t> bq1_, bq2_;
+  std::vector<float> deq1_, deq2_, qscale_, qoffset_;
   std::vector<uint16_t> c1_, c2_;
   ffn_op::Device d_;
-  uint64_t xa_ = 0, w1a_ = 0, w2a_ = 0, b1a_ = 0, b2a_ = 0, eta_ = 0, ya_ = 0, ws1a_ = 0, ws2a_ = 0;
+  uint64_t xa_ = 0, w1a_ = 0, w2a_ = 0, b1a_ = 0, b2a_ = 0, eta_ = 0, ya_ = 0, ws1a_ = 0, ws2a_ = 0,
+           deq_wsa_ = 0, ws3a_ = 0;
   KernelRecord* rec_ = nullptr;
 };
 

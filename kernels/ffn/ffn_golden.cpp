@@ -104,7 +104,108 @@ std::vector<uint16_t> run(const Tiling& t, const GoldenInputs& in) {
   return y;
 }
 
+// out[rows, n] = a[rows, k] x w[k, n] (+ bias) in int32, wrapping as L0C does.
+void matmul_int8(const int8_t* a, int64_t rows, int64_t k, const int8_t* w, int64_t n,
+                 const int32_t* bias, std::vector<int32_t>& out) {
+  out.assign(static_cast<size_t>(rows * n), 0);
+  for (int64_t i = 0; i < rows; ++i) {
+    int32_t* o = &out[static_cast<size_t>(i * n)];
+    if (bias) std::memcpy(o, bias, static_cast<size_t>(n) * 4);
+    for (int64_t kk = 0; kk < k; ++kk) {
+      const int32_t av = a[i * k + kk];
+      const int8_t* wr = w + kk * n;
+      for (int64_t j = 0; j < n; ++j) o[j] = d::mac_op(o[j], av, int32_t{wr[j]});
+    }
+  }
+}
+
+// The FIXPIPE's dequantization as modelled (cube.h fix_convert): fp32(acc) x scale in fp32, then
+// fp16 by nearest even.
+AscendC::half dequant(int32_t acc, float scale) {
+  return AscendC::cast_to<AscendC::half>(static_cast<double>(static_cast<float>(acc) * scale),
+                                         RoundMode::CAST_RINT);
+}
+
 }  // namespace
+
+// bf16 y (key 11): mm1 and mm2 leave int32; the AIVs dequantize in fp32 (fp32(acc) x fp32 scale),
+// the activation and the requant run in fp32 (Muls/Mul, Adds), then fp16 by CAST_ODD and int8 by
+// the round mode; y = bf16(fp32(acc) x scale) by nearest even.
+static std::vector<uint16_t> quant_golden_bf16(const Tiling& t, const QuantGoldenInputs& in) {
+  using AscendC::bfloat16_t;
+  using AscendC::half;
+  std::vector<uint16_t> y(static_cast<size_t>(t.tokens * t.n2), 0);
+  std::vector<int32_t> acc;
+  std::vector<int8_t> q;
+  const RoundMode round = static_cast<RoundMode>(t.quant_round);
+  auto fp32 = [](int32_t v) { return AscendC::cast_to<float>(v, RoundMode::CAST_NONE); };
+  int64_t row = 0;
+  for (int32_t e = 0; e < t.experts; ++e) {
+    const int64_t m = (*in.expert_tokens)[static_cast<size_t>(e)];
+    if (m == 0) continue;
+    matmul_int8(in.x + row * t.k1, m, t.k1, in.w1 + int64_t{e} * t.k1 * t.n1, t.n1,
+                in.b1 ? in.b1 + int64_t{e} * t.n1 : nullptr, acc);
+    const float* deq1 = in.deq_scale1 + int64_t{e} * t.n1;
+    q.assign(static_cast<size_t>(m * t.k2), 0);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < t.k2; ++j) {
+        const float x = d::mul(fp32(acc[static_cast<size_t>(i * t.n1 + j)]), deq1[j]);
+        const float s = t.quant_per_channel ? in.scale[int64_t{e} * t.k2 + j] : in.scale[e];
+        const float v = d::add(d::mul(activate(t.activation, x), s), in.offset[e]);
+        const half h = AscendC::cast_to<half>(v, RoundMode::CAST_ODD);
+        q[static_cast<size_t>(i * t.k2 + j)] =
+            AscendC::cast_to<int8_t>(AscendC::to_double(h), round);
+      }
+    matmul_int8(q.data(), m, t.k2, in.w2 + int64_t{e} * t.k2 * t.n2, t.n2,
+                in.b2 ? in.b2 + int64_t{e} * t.n2 : nullptr, acc);
+    const float* deq2 = in.deq_scale2 + int64_t{e} * t.n2;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < t.n2; ++j)
+        y[static_cast<size_t>((row + i) * t.n2 + j)] =
+            AscendC::cast_to<bfloat16_t>(
+                d::mul(fp32(acc[static_cast<size_t>(i * t.n2 + j)]), deq2[j]), RoundMode::CAST_RINT)
+                .bits;
+    row += m;
+  }
+  return y;
+}
+
+std::vector<uint16_t> quant_golden(const Tiling& t, const QuantGoldenInputs& in) {
+  if (t.quant_bf16) return quant_golden_bf16(t, in);
+  using AscendC::half;
+  std::vector<uint16_t> y(static_cast<size_t>(t.tokens * t.n2), 0);
+  std::vector<int32_t> acc;
+  std::vector<int8_t> q;
+  const RoundMode round = static_cast<RoundMode>(t.quant_round);
+  int64_t row = 0;
+  for (int32_t e = 0; e < t.experts; ++e) {
+    const int64_t m = (*in.expert_tokens)[static_cast<size_t>(e)];
+    if (m == 0) continue;
+    matmul_int8(in.x + row * t.k1, m, t.k1, in.w1 + int64_t{e} * t.k1 * t.n1, t.n1,
+                in.b1 ? in.b1 + int64_t{e} * t.n1 : nullptr, acc);
+    const float* deq1 = in.deq_scale1 + int64_t{e} * t.n1;
+    const half offset = AscendC::cast_to<half>(in.offset[e], RoundMode::CAST_RINT);
+    q.assign(static_cast<size_t>(m * t.k2), 0);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < t.k2; ++j) {
+        const half h = dequant(acc[static_cast<size_t>(i * t.n1 + j)], deq1[j]);
+        const float s = t.quant_per_channel ? in.scale[int64_t{e} * t.k2 + j] : in.scale[e];
+        half v = d::mul(activate(t.activation, h), AscendC::cast_to<half>(s, RoundMode::CAST_RINT));
+        v = d::add(v, offset);
+        q[static_cast<size_t>(i * t.k2 + j)] =
+            AscendC::cast_to<int8_t>(AscendC::to_double(v), round);
+      }
+    matmul_int8(q.data(), m, t.k2, in.w2 + int64_t{e} * t.k2 * t.n2, t.n2,
+                in.b2 ? in.b2 + int64_t{e} * t.n2 : nullptr, acc);
+    const float* deq2 = in.deq_scale2 + int64_t{e} * t.n2;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < t.n2; ++j)
+        y[static_cast<size_t>((row + i) * t.n2 + j)] =
+            dequant(acc[static_cast<size_t>(i * t.n2 + j)], deq2[j]).bits;
+    row += m;
+  }
+  return y;
+}
 
 std::vector<uint16_t> golden(const Tiling& t, bool bf16, const GoldenInputs& in) {
   if (bf16) return run<AscendC::bfloat16_t, float>(t, in);

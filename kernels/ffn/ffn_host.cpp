@@ -21,7 +21,21 @@ std::function<void()> program(const Tiling& t, bool bf16, const Device& d) {
                              &pipe);
       kernel.Process();
     };
-    if (bf16) {
+    if (t.quant) {
+      auto quant = [&](auto kernel) {
+        using common::gm_arg;
+        kernel.Init(gm_arg(d.x), gm_arg(d.w1), gm_arg(d.b1), gm_arg(d.w2), gm_arg(d.b2),
+                    gm_arg(d.expert_tokens), gm_arg(d.y), gm_arg(d.ws1), gm_arg(d.ws2),
+                    gm_arg(d.deq_scale1), gm_arg(d.deq_scale2), gm_arg(d.scale), gm_arg(d.offset),
+                    gm_arg(d.deq_ws), gm_arg(d.ws3), t, &pipe);
+        kernel.Process();
+      };
+      if (t.quant_bf16) {
+        quant(kernels::KernelFfnQuant<AscendC::bfloat16_t>{});
+      } else {
+        quant(kernels::KernelFfnQuant<AscendC::half>{});
+      }
+    } else if (bf16) {
       run(kernels::KernelFfn<AscendC::bfloat16_t, float>{});
     } else if (t.high_performance) {
       run(kernels::KernelFfn<AscendC::half, AscendC::half>{});
@@ -76,7 +90,14 @@ uint64_t ws1_bytes(const Tiling& t) {
   return static_cast<uint64_t>(t.tokens) * t.n1 * (t.high_performance ? 2 : 4);
 }
 uint64_t ws2_bytes(const Tiling& t) {
-  return static_cast<uint64_t>(t.tokens) * t.k2 * 2;
+  return static_cast<uint64_t>(t.tokens) * t.k2 * (t.quant ? 1 : 2);
+}
+uint64_t ws3_bytes(const Tiling& t) {
+  return t.quant_bf16 ? static_cast<uint64_t>(t.tokens) * t.n2 * 4 : 0;
+}
+uint64_t deq_ws_bytes(const Tiling& t) {
+  if (!t.quant || !t.deq_fp32) return 0;
+  return static_cast<uint64_t>(t.experts) * (t.n1 + t.n2) * 8;
 }
 
 std::vector<uint16_t> random_matrix(uint64_t rows, uint64_t cols, double scale, bool bf16,

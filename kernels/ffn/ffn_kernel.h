@@ -53,6 +53,32 @@ __aicore__ inline void Activate(ffn_op::Activation a, const LocalTensor<C>& dst,
   Div(dst, x, t, count);
 }
 
+// This AIC's block of an m x n split: its first row and column and its size (0 when idle).
+struct FfnBlock {
+  int64_t m0 = 0, rows = 0, n0 = 0, cols = 0;
+};
+inline FfnBlock FfnBlockOf(const ffn_op::CoreSplit& s, int64_t m, int64_t n, int64_t aic) {
+  FfnBlock b;
+  const int64_t local = aic - s.first;
+  if (local < 0 || local >= s.used()) return b;
+  b.m0 = local / s.n_loops * s.single_m;
+  b.n0 = local % s.n_loops * s.single_n;
+  b.rows = std::max<int64_t>(0, std::min<int64_t>(s.single_m, m - b.m0));
+  b.cols = std::max<int64_t>(0, std::min<int64_t>(s.single_n, n - b.n0));
+  if (b.cols == 0) b.rows = 0;
+  return b;
+}
+// The AIC a core belongs to (itself, or an AIV's AIC).
+inline int64_t FfnAic() {
+  return ASCEND_IS_AIC ? GetBlockIdx() : GetBlockIdx() / GetTaskRation();
+}
+// GM written by this AIV's MTE3 before a barrier (the operator's MTE3 -> S flag).
+inline void FfnWritten() {
+  const TEventID id = GetTPipePtr()->FetchEventID(HardEvent::MTE3_S);
+  SetFlag<HardEvent::MTE3_S>(id);
+  WaitFlag<HardEvent::MTE3_S>(id);
+}
+
 // In: x, weights and y (half or bfloat16_t). Mid: mm1's output (half for high performance,
 // float for high precision).
 template <class In, class Mid>
@@ -147,29 +173,12 @@ class KernelFfn {
   }
 
  private:
-  // This AIC's block of an m x n split: its first row and column and its size (0 when idle).
-  struct Block {
-    int64_t m0 = 0, rows = 0, n0 = 0, cols = 0;
-  };
+  using Block = FfnBlock;
   static Block BlockOf(const ffn_op::CoreSplit& s, int64_t m, int64_t n, int64_t aic) {
-    Block b;
-    const int64_t local = aic - s.first;
-    if (local < 0 || local >= s.used()) return b;
-    b.m0 = local / s.n_loops * s.single_m;
-    b.n0 = local % s.n_loops * s.single_n;
-    b.rows = std::max<int64_t>(0, std::min<int64_t>(s.single_m, m - b.m0));
-    b.cols = std::max<int64_t>(0, std::min<int64_t>(s.single_n, n - b.n0));
-    if (b.cols == 0) b.rows = 0;
-    return b;
+    return FfnBlockOf(s, m, n, aic);
   }
-  int64_t Aic() const { return ASCEND_IS_AIC ? GetBlockIdx() : GetBlockIdx() / GetTaskRation(); }
-
-  // GM written by this AIV's MTE3 before a barrier (the operator's MTE3 -> S flag).
-  __aicore__ void Written() {
-    const TEventID id = GetTPipePtr()->FetchEventID(HardEvent::MTE3_S);
-    SetFlag<HardEvent::MTE3_S>(id);
-    WaitFlag<HardEvent::MTE3_S>(id);
-  }
+  int64_t Aic() const { return FfnAic(); }
+  __aicore__ void Written() { FfnWritten(); }
 
   // CastWeight1 (which = 1) or 2 of the round's experts into their workspace slots: tiles dealt
   // over every AIV of the launch.
@@ -344,6 +353,401 @@ class KernelFfn {
   TQue<TPosition::VECIN, 2> in_;
   TQue<TPosition::VECOUT, 2> out_;
   TBuf<TPosition::VECCALC> temp_, api_;
+};
+
+// The quant template (seed 004 2.2; the operator's tiling keys 1/13/14): int8 x and weights,
+// int32 accumulation in L0C from the int32 bias, fp16 y. Per round of the schedule:
+//   AIC: mm1 (int8 Matmul) dequantized on the FIXPIPE by deq_scale1 (VDEQF16, one uint64 per
+//        column) into workspace 1 in fp16;
+//   SyncAll;
+//   AIV: the activation in fp16, then the requant of its output, x * scale + offset (scale per
+//        tensor [E], or per channel [E, K2]; offset [E]), Cast to int8 with the round mode, into
+//        workspace 2;
+//   SyncAll;
+//   AIC: mm2 (int8) dequantized by deq_scale2 into y.
+// deq_scale in fp32 (key 13) is first turned into the uint64 the FIXPIPE reads, on the AIVs, by
+// the seed's gather: each fp32 into the low 32 bits of a zeroed uint64; then one SyncAll.
+// Out: y's type. bfloat16_t (key 11, deq_scale in bf16): the FIXPIPE has no bf16 dequant, so mm1
+// and mm2 write int32 (workspace 1, workspace 3) and the AIVs dequantize in fp32 (Cast, Mul by
+// the scale row cast to fp32): before the activation, which then runs in fp32 with the requant
+// (fp32 -> fp16 with CAST_ODD, then -> int8 with the round mode), and after mm2 into bf16 y (one
+// more SyncAll and vector pass a round).
+template <class Out>
+class KernelFfnQuant {
+  static constexpr bool kBf16 = std::is_same_v<Out, bfloat16_t>;
+  static_assert(std::is_same_v<Out, half> || kBf16, "the quant template writes fp16 or bf16 y");
+  using Mid = std::conditional_t<kBf16, int32_t, half>;  // mm1's C in GM (workspace 1)
+
+ public:
+  __aicore__ void Init(GM_ADDR x, GM_ADDR w1, GM_ADDR b1, GM_ADDR w2, GM_ADDR b2,
+                       GM_ADDR expert_tokens, GM_ADDR y, GM_ADDR ws1, GM_ADDR ws2, GM_ADDR deq1,
+                       GM_ADDR deq2, GM_ADDR scale, GM_ADDR offset, GM_ADDR deq_ws, GM_ADDR ws3,
+                       const ffn_op::Tiling& t, TPipe* pipe) {
+    t_ = t;
+    const uint64_t m = static_cast<uint64_t>(t.tokens), e = static_cast<uint64_t>(t.experts);
+    const uint64_t n1s = e * t.n1, n2s = e * t.n2;
+    x_.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(x), m * t.k1);
+    w1_.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(w1), e * t.k1 * t.n1);
+    w2_.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(w2), e * t.k2 * t.n2);
+    if (t.bias) {
+      b1_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(b1), n1s);
+      b2_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(b2), n2s);
+    }
+    tokens_.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t*>(expert_tokens), e);
+    y_.SetGlobalBuffer(reinterpret_cast<__gm__ Out*>(y), m * t.n2);
+    ws1_.SetGlobalBuffer(reinterpret_cast<__gm__ Mid*>(ws1), m * t.n1);
+    ws2_.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(ws2), m * t.k2);
+    if constexpr (kBf16) {  // mm2's int32 output, and the bf16 scales the AIVs read
+      ws3_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(ws3), m * t.n2);
+      deq1b_.SetGlobalBuffer(reinterpret_cast<__gm__ bfloat16_t*>(deq1), n1s);
+      deq2b_.SetGlobalBuffer(reinterpret_cast<__gm__ bfloat16_t*>(deq2), n2s);
+    } else if (t.deq_fp32) {  // the user's fp32 scales; the uint64 ones the AIVs make, in deq_ws
+      deq1f_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(deq1), n1s);
+      deq2f_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(deq2), n2s);
+      deq_ws_.SetGlobalBuffer(reinterpret_cast<__gm__ uint32_t*>(deq_ws), 2 * (n1s + n2s));
+      deq1_.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t*>(deq_ws), n1s);
+      deq2_.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t*>(deq_ws + n1s * 8), n2s);
+    } else {
+      deq1_.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t*>(deq1), n1s);
+      deq2_.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t*>(deq2), n2s);
+    }
+    scale_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(scale),
+                           t.quant_per_channel ? e * t.k2 : e);
+    offset_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(offset), e);
+    if (ASCEND_IS_AIC) {
+      REGIST_MATMUL_OBJ(pipe, nullptr, mm1_, &t_.mm1, mm2_, &t_.mm2);
+      return;
+    }
+    // The UB split of seed 004 3.2, "quant, fp16 output": fp16 in, int8 out, the fp16 activation
+    // output (temp) and the activation's temporary (API temp); "quant, bf16 output": int32 in,
+    // bf16 (or int8) out, temp for the fp32 values and an fp16 staging, API temp in fp32.
+    const ffn_op::UbShares& s = ffn_op::ub_shares(!kBf16, t.activation, true, kBf16);
+    const uint32_t calc = t.ub_calc_elems;
+    pipe->InitBuffer(in_, static_cast<uint8_t>(s.buffer_num), s.in * calc);
+    pipe->InitBuffer(out_, static_cast<uint8_t>(s.buffer_num), s.out * calc);
+    pipe->InitBuffer(temp_, s.temp * calc);
+    pipe->InitBuffer(api_, s.api_temp * calc);
+    const uint32_t vn = static_cast<uint32_t>(t.vec_base_n);
+    if constexpr (kBf16) {  // rows of scales: a bf16 dequant row and the fp32 requant row; in fp32
+      pipe->InitBuffer(chan_in_, 1, vn * 6);
+      pipe->InitBuffer(chan_, vn * 4);
+    } else if (t.quant_per_channel) {  // a row of scales: fp32 from GM, fp16 for the Mul
+      pipe->InitBuffer(chan_in_, 1, vn * 4);
+      pipe->InitBuffer(chan_, vn * 2);
+    }
+    if (t.deq_fp32) {  // the conversion: fp32 in, the gather's byte offsets, uint32 pairs out
+      const uint32_t tile = static_cast<uint32_t>(t.deq_tile);
+      pipe->InitBuffer(deq_in_, 1, tile * 4);
+      pipe->InitBuffer(deq_idx_, 2 * tile * 4);
+      pipe->InitBuffer(deq_out_, 1, 2 * tile * 4);
+    }
+  }
+
+  __aicore__ void Process() {
+    std::vector<int64_t> counts(static_cast<size_t>(t_.experts));
+    for (int32_t e = 0; e < t_.experts; ++e) counts[static_cast<size_t>(e)] = tokens_.GetValue(e);
+    const std::vector<ffn_op::Round> rounds = ffn_op::schedule(counts, t_);
+    PayloadScope payload;
+    if (t_.deq_fp32) {
+      if (ASCEND_IS_AIV) ConvertDeqScales();
+      SyncAll<false>();
+    }
+    for (const ffn_op::Round& r : rounds) {
+      if (ASCEND_IS_AIC) {
+        for (const ffn_op::Mm1Job& j : r.jobs) Mm1(j);
+      }
+      SyncAll<false>();
+      if (ASCEND_IS_AIV) {
+        Activation(r);
+        FfnWritten();
+      }
+      SyncAll<false>();
+      if (ASCEND_IS_AIC) {
+        for (const ffn_op::Mm1Job& j : r.jobs) Mm2(j);
+      }
+      if constexpr (kBf16) {  // mm2's int32 -> bf16 y on the AIVs
+        SyncAll<false>();
+        if (ASCEND_IS_AIV) {
+          for (const ffn_op::Mm1Job& j : r.jobs) Output(j);
+          FfnWritten();
+        }
+      }
+    }
+  }
+
+ private:
+  // deq_scale1 and 2 (fp32) -> uint64 in deq_ws, tiles of deq_tile scales dealt over every AIV.
+  // The gather's byte offsets 0, 0, 4, 4, 8, 8, ... are built once: CreateVecIndex 0..2n-1,
+  // ShiftRight by 1 (as uint32), times sizeof(float).
+  __aicore__ void ConvertDeqScales() {
+    const uint32_t tile = static_cast<uint32_t>(t_.deq_tile);
+    LocalTensor<int32_t> idx = deq_idx_.template Get<int32_t>();
+    CreateVecIndex(idx, 0, 2 * tile);
+    LocalTensor<uint32_t> offsets = idx.ReinterpretCast<uint32_t>();
+    ShiftRight(offsets, offsets, 1u, 2 * tile);
+    Muls(idx, idx, static_cast<int32_t>(sizeof(float)), 2 * tile);
+    const int64_t aivs = static_cast<int64_t>(GetBlockNum()) * GetTaskRation();
+    const int64_t e = t_.experts;
+    int64_t n = 0;
+    for (int which = 1; which <= 2; ++which) {
+      const int64_t total = e * (which == 1 ? t_.n1 : t_.n2);
+      const uint64_t first = which == 1 ? 0 : static_cast<uint64_t>(e * t_.n1);
+      for (int64_t s = 0; s < total; s += tile, ++n)
+        if (n % aivs == GetBlockIdx())
+          ConvertTile(which == 1 ? deq1f_ : deq2f_, static_cast<uint64_t>(s), first + s,
+                      static_cast<uint32_t>(std::min<int64_t>(tile, total - s)), offsets);
+    }
+    FfnWritten();
+  }
+
+  // `count` fp32 scales from src[at] -> uint64 (low 32 bits: the scale, high: 0) at scale `to` of
+  // the uint64 workspace. Duplicate zeroes the pairs, Gather with the mask 0x5555... (the even
+  // uint32 of every 64) fills the low halves; the tail of the last repeat is not copied out.
+  __aicore__ void ConvertTile(const GlobalTensor<float>& src, uint64_t at, uint64_t to,
+                              uint32_t count, const LocalTensor<uint32_t>& offsets) {
+    LocalTensor<float> in = deq_in_.template AllocTensor<float>();
+    DataCopy(in, src[at], count);
+    deq_in_.EnQue(in);
+    in = deq_in_.template DeQue<float>();
+    LocalTensor<uint32_t> out = deq_out_.template AllocTensor<uint32_t>();
+    Duplicate(out, 0u, 2 * count);
+    const uint64_t mask[2] = {0x5555555555555555ull, 0};
+    Gather(out, in.ReinterpretCast<uint32_t>(), offsets, 0, mask,
+           static_cast<uint8_t>((2 * count + 63) / 64), 8);
+    deq_in_.FreeTensor(in);
+    deq_out_.EnQue(out);
+    out = deq_out_.template DeQue<uint32_t>();
+    DataCopy(deq_ws_[2 * to], out, 2 * count);
+    deq_out_.FreeTensor(out);
+  }
+
+  __aicore__ void Mm1(const ffn_op::Mm1Job& j) {
+    const FfnBlock b = FfnBlockOf(j.split, j.m, t_.n1, FfnAic());
+    if (b.rows == 0) return;
+    const uint64_t row = static_cast<uint64_t>(j.token0 + b.m0),
+                   e = static_cast<uint64_t>(j.expert);
+    mm1_.SetOrgShape(static_cast<int>(t_.tokens), t_.n1, t_.k1);
+    mm1_.SetSingleShape(static_cast<int>(b.rows), static_cast<int>(b.cols), t_.k1);
+    mm1_.SetTensorA(x_[row * t_.k1]);
+    mm1_.SetTensorB(w1_[e * t_.k1 * t_.n1 + b.n0]);
+    if (t_.bias) mm1_.SetBias(b1_[e * t_.n1 + b.n0]);
+    if constexpr (!kBf16) mm1_.SetQuantVector(deq1_[e * t_.n1 + b.n0]);
+    mm1_.IterateAll(ws1_[row * t_.n1 + b.n0]);
+    mm1_.End();
+  }
+
+  __aicore__ void Mm2(const ffn_op::Mm1Job& j) {
+    const ffn_op::CoreSplit s = ffn_op::split_mn(j.m, t_.n2, 0, t_.cores, 256);
+    const FfnBlock b = FfnBlockOf(s, j.m, t_.n2, FfnAic());
+    if (b.rows == 0) return;
+    const uint64_t row = static_cast<uint64_t>(j.token0 + b.m0),
+                   e = static_cast<uint64_t>(j.expert);
+    mm2_.SetOrgShape(static_cast<int>(t_.tokens), t_.n2, t_.k2);
+    mm2_.SetSingleShape(static_cast<int>(b.rows), static_cast<int>(b.cols), t_.k2);
+    mm2_.SetTensorA(ws2_[row * t_.k2]);
+    mm2_.SetTensorB(w2_[e * t_.k2 * t_.n2 + b.n0]);
+    if (t_.bias) mm2_.SetBias(b2_[e * t_.n2 + b.n0]);
+    if constexpr (kBf16) {
+      mm2_.IterateAll(ws3_[row * t_.n2 + b.n0]);
+    } else {
+      mm2_.SetQuantVector(deq2_[e * t_.n2 + b.n0]);
+      mm2_.IterateAll(y_[row * t_.n2 + b.n0]);
+    }
+    mm2_.End();
+  }
+
+  // The tiles of this AIV: its AIC's mm1 block, alternating between the AIC's two AIVs.
+  __aicore__ void Activation(const ffn_op::Round& r) {
+    const int64_t vm = t_.vec_base_m, vn = t_.vec_base_n;
+    int64_t tile = 0;
+    for (const ffn_op::Mm1Job& j : r.jobs) {
+      const FfnBlock b = FfnBlockOf(j.split, j.m, t_.n1, FfnAic());
+      if (b.rows == 0) continue;
+      // The expert's requant constants, read by the scalar (rounded to fp16 for fp16's
+      // Muls/Adds; in fp32 for bf16's).
+      const float offset = offset_.GetValue(static_cast<uint64_t>(j.expert));
+      const float scale =
+          t_.quant_per_channel ? 0.0f : scale_.GetValue(static_cast<uint64_t>(j.expert));
+      for (int64_t m0 = 0; m0 < b.rows; m0 += vm)
+        for (int64_t n0 = 0; n0 < b.cols; n0 += vn, ++tile)
+          if (tile % GetTaskRation() == GetSubBlockIdx()) {
+            const int64_t row = j.token0 + b.m0 + m0, rows = std::min(vm, b.rows - m0),
+                          col = b.n0 + n0, cols = std::min(vn, b.cols - n0);
+            if constexpr (kBf16) {
+              TileFp32(j.expert, scale, offset, row, rows, col, cols);
+            } else {
+              Tile(j.expert, cast_to<half>(scale, RoundMode::CAST_RINT),
+                   cast_to<half>(offset, RoundMode::CAST_RINT), row, rows, col, cols);
+            }
+          }
+    }
+  }
+
+  // rows x cols of workspace 1 at (row, col) -> activation (fp16) -> requant -> int8 workspace 2.
+  __aicore__ void Tile(int64_t e, half scale, half offset, int64_t row, int64_t rows, int64_t col,
+                       int64_t cols) {
+    const uint32_t count = static_cast<uint32_t>(rows * cols), c = static_cast<uint32_t>(cols);
+    LocalTensor<half> in = in_.template AllocTensor<half>();
+    DataCopyParams cin;
+    cin.blockCount = static_cast<uint16_t>(rows);
+    cin.blockLen = static_cast<uint16_t>(cols * 2 / 32);
+    cin.srcStride = static_cast<uint16_t>((t_.n1 - cols) * 2 / 32);
+    DataCopy(in, ws1_[static_cast<uint64_t>(row * t_.n1 + col)], cin);
+    in_.EnQue(in);
+    if (t_.quant_per_channel) {  // scale[e, col .. col + cols) in fp32
+      LocalTensor<float> ch = chan_in_.template AllocTensor<float>();
+      DataCopy(ch, scale_[static_cast<uint64_t>(e * t_.k2 + col)], c);
+      chan_in_.EnQue(ch);
+    }
+    in = in_.template DeQue<half>();
+    LocalTensor<half> act = temp_.template Get<half>();
+    Activate(t_.activation, act, in, api_.template Get<half>(), count);
+    in_.FreeTensor(in);
+    if (t_.quant_per_channel) {
+      LocalTensor<float> ch = chan_in_.template DeQue<float>();
+      LocalTensor<half> sh = chan_.template Get<half>();
+      Cast(sh, ch, RoundMode::CAST_RINT, c);
+      chan_in_.FreeTensor(ch);
+      for (int64_t i = 0; i < rows; ++i)
+        Mul(act[static_cast<uint32_t>(i) * c], act[static_cast<uint32_t>(i) * c], sh, c);
+    } else {
+      Muls(act, act, scale, count);
+    }
+    Adds(act, act, offset, count);
+    LocalTensor<int8_t> out = out_.template AllocTensor<int8_t>();
+    Cast(out, act, static_cast<RoundMode>(t_.quant_round), count);
+    out_.EnQue(out);
+    out = out_.template DeQue<int8_t>();
+    DataCopyParams cout;
+    cout.blockCount = static_cast<uint16_t>(rows);
+    cout.blockLen = static_cast<uint16_t>(cols / 32);
+    cout.dstStride = static_cast<uint16_t>((t_.k2 - cols) / 32);
+    DataCopy(ws2_[static_cast<uint64_t>(row * t_.k2 + col)], out, cout);
+    out_.FreeTensor(out);
+  }
+
+  // bf16 y: ws1 (int32) at (row, col) -> fp32 x deq_scale1 -> activation (fp32) -> requant
+  // (fp32 Muls/Mul and Adds, Cast to fp16 with CAST_ODD, then to int8) -> workspace 2.
+  __aicore__ void TileFp32(int64_t e, float scale, float offset, int64_t row, int64_t rows,
+                           int64_t col, int64_t cols) {
+    const uint32_t count = static_cast<uint32_t>(rows * cols), c = static_cast<uint32_t>(cols);
+    LoadInt32(ws1_, t_.n1, row, rows, col, cols);
+    LocalTensor<bfloat16_t> rowq = chan_in_.template AllocTensor<bfloat16_t>();
+    DataCopy(rowq, deq1b_[static_cast<uint64_t>(e * t_.n1 + col)], c);
+    if (t_.quant_per_channel)  // the requant row, fp32, after the bf16 dequant row
+      DataCopy(rowq.template ReinterpretCast<float>()[c / 2],
+               scale_[static_cast<uint64_t>(e * t_.k2 + col)], c);
+    chan_in_.EnQue(rowq);
+    LocalTensor<int32_t> in = in_.template DeQue<int32_t>();
+    rowq = chan_in_.template DeQue<bfloat16_t>();
+    LocalTensor<float> x = temp_.template Get<float>();
+    Dequant(x, in, rowq, rows, c);
+    in_.FreeTensor(in);
+    Activate(t_.activation, x, x, api_.template Get<float>(), count);
+    if (t_.quant_per_channel) {
+      LocalTensor<float> sf = rowq.template ReinterpretCast<float>()[c / 2];
+      for (int64_t i = 0; i < rows; ++i)
+        Mul(x[static_cast<uint32_t>(i) * c], x[static_cast<uint32_t>(i) * c], sf, c);
+    } else {
+      Muls(x, x, scale, count);
+    }
+    chan_in_.FreeTensor(rowq);
+    Adds(x, x, offset, count);
+    LocalTensor<half> h = temp_.template Get<uint8_t>()[count * 4].template ReinterpretCast<half>();
+    Cast(h, x, RoundMode::CAST_ODD, count);
+    LocalTensor<int8_t> out = out_.template AllocTensor<int8_t>();
+    Cast(out, h, static_cast<RoundMode>(t_.quant_round), count);
+    out_.EnQue(out);
+    out = out_.template DeQue<int8_t>();
+    DataCopyParams cout;
+    cout.blockCount = static_cast<uint16_t>(rows);
+    cout.blockLen = static_cast<uint16_t>(cols / 32);
+    cout.dstStride = static_cast<uint16_t>((t_.k2 - cols) / 32);
+    DataCopy(ws2_[static_cast<uint64_t>(row * t_.k2 + col)], out, cout);
+    out_.FreeTensor(out);
+  }
+
+  // rows x cols of an int32 [., n] workspace at (row, col) into an input buffer, enqueued.
+  __aicore__ void LoadInt32(const GlobalTensor<int32_t>& ws, int64_t n, int64_t row, int64_t rows,
+                            int64_t col, int64_t cols) {
+    LocalTensor<int32_t> in = in_.template AllocTensor<int32_t>();
+    DataCopyParams cin;
+    cin.blockCount = static_cast<uint16_t>(rows);
+    cin.blockLen = static_cast<uint16_t>(cols * 4 / 32);
+    cin.srcStride = static_cast<uint16_t>((n - cols) * 4 / 32);
+    DataCopy(in, ws[static_cast<uint64_t>(row * n + col)], cin);
+    in_.EnQue(in);
+  }
+
+  // x = fp32(in) x fp32(scale row), row by row (the dequant the FIXPIPE cannot do with bf16).
+  __aicore__ void Dequant(const LocalTensor<float>& x, const LocalTensor<int32_t>& in,
+                          const LocalTensor<bfloat16_t>& rowq, int64_t rows, uint32_t c) {
+    const uint32_t count = static_cast<uint32_t>(rows) * c;
+    Cast(x, in, RoundMode::CAST_NONE, count);
+    LocalTensor<float> sf = chan_.template Get<float>();
+    Cast(sf, rowq, RoundMode::CAST_NONE, c);
+    for (int64_t i = 0; i < rows; ++i)
+      Mul(x[static_cast<uint32_t>(i) * c], x[static_cast<uint32_t>(i) * c], sf, c);
+  }
+
+  // bf16 y: this AIV's tiles of its AIC's mm2 block (alternating between the AIC's two AIVs):
+  // workspace 3 (int32) -> fp32 x deq_scale2 -> bf16 y.
+  __aicore__ void Output(const ffn_op::Mm1Job& j) {
+    const ffn_op::CoreSplit s = ffn_op::split_mn(j.m, t_.n2, 0, t_.cores, 256);
+    const FfnBlock b = FfnBlockOf(s, j.m, t_.n2, FfnAic());
+    const int64_t vm = t_.vec_base_m, vn = t_.vec_base_n;
+    int64_t tile = 0;
+    for (int64_t m0 = 0; m0 < b.rows; m0 += vm)
+      for (int64_t n0 = 0; n0 < b.cols; n0 += vn, ++tile) {
+        if (tile % GetTaskRation() != GetSubBlockIdx()) continue;
+        const int64_t row = j.token0 + b.m0 + m0, rows = std::min(vm, b.rows - m0), col = b.n0 + n0,
+                      cols = std::min(vn, b.cols - n0);
+        const uint32_t count = static_cast<uint32_t>(rows * cols), c = static_cast<uint32_t>(cols);
+        LoadInt32(ws3_, t_.n2, row, rows, col, cols);
+        LocalTensor<bfloat16_t> rowq = chan_in_.template AllocTensor<bfloat16_t>();
+        DataCopy(rowq, deq2b_[static_cast<uint64_t>(j.expert * t_.n2 + col)], c);
+        chan_in_.EnQue(rowq);
+        LocalTensor<int32_t> in = in_.template DeQue<int32_t>();
+        rowq = chan_in_.template DeQue<bfloat16_t>();
+        LocalTensor<float> x = temp_.template Get<float>();
+        Dequant(x, in, rowq, rows, c);
+        in_.FreeTensor(in);
+        chan_in_.FreeTensor(rowq);
+        LocalTensor<Out> out = out_.template AllocTensor<Out>();
+        Cast(out, x, RoundMode::CAST_RINT, count);
+        out_.EnQue(out);
+        out = out_.template DeQue<Out>();
+        DataCopyParams cout;
+        cout.blockCount = static_cast<uint16_t>(rows);
+        cout.blockLen = static_cast<uint16_t>(cols * 2 / 32);
+        cout.dstStride = static_cast<uint16_t>((t_.n2 - cols) * 2 / 32);
+        DataCopy(y_[static_cast<uint64_t>(row * t_.n2 + col)], out, cout);
+        out_.FreeTensor(out);
+      }
+  }
+
+  using QType = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+  using MidType = MatmulType<TPosition::GM, CubeFormat::ND, Mid>;
+  using YType = MatmulType<TPosition::GM, CubeFormat::ND, std::conditional_t<kBf16, int32_t, Out>>;
+  using BiasType = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  ffn_op::Tiling t_;
+  GlobalTensor<int8_t> x_, w1_, w2_, ws2_;
+  GlobalTensor<Out> y_;
+  GlobalTensor<Mid> ws1_;
+  GlobalTensor<int32_t> ws3_;
+  GlobalTensor<bfloat16_t> deq1b_, deq2b_;
+  GlobalTensor<int32_t> b1_, b2_;
+  GlobalTensor<int64_t> tokens_;
+  GlobalTensor<float> deq1f_, deq2f_, scale_, offset_;
+  GlobalTensor<uint64_t> deq1_, deq2_;
+  GlobalTensor<uint32_t> deq_ws_;
+  Matmul<QType, QType, MidType, BiasType> mm1_;
+  Matmul<QType, QType, YType, BiasType> mm2_;
+  TQue<TPosition::VECIN, 2> in_;
+  TQue<TPosition::VECOUT, 2> out_;
+  TBuf<TPosition::VECCALC> temp_, api_, chan_, deq_idx_;
+  TQue<TPosition::VECIN, 1> chan_in_, deq_in_;
+  TQue<TPosition::VECOUT, 1> deq_out_;
 };
 
 }  // namespace ascend::kernels

@@ -134,8 +134,9 @@ const std::vector<UbShares>& ub_share_table() {
   return table;
 }
 
-const UbShares& ub_shares(bool high_performance, Activation a) {
+const UbShares& ub_shares(bool high_performance, Activation a, bool quant, bool bf16) {
   const auto& t = ub_share_table();
+  if (quant) return bf16 ? t[3] : t[2];  // quant, bf16 or fp16 output
   if (a == Activation::Swiglu) return t[6];
   return high_performance ? t[1] : t[0];
 }
@@ -150,7 +151,8 @@ uint32_t ub_calc_elems(uint32_t ub_bytes, const UbShares& s, int32_t cube_base_m
 Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, int32_t k1,
                    int32_t n1, int32_t cores, Activation act, bool high_performance, bool bf16,
                    bool bias, Split split, int32_t parallelism, int32_t min_single_n,
-                   const Limits& lim, bool antiquant, bool overlap) {
+                   const Limits& lim, bool antiquant, bool overlap, bool quant,
+                   bool quant_per_channel, bool deq_fp32, int32_t quant_round) {
   if (experts < 1 || experts > 256)
     bad("experts = " + std::to_string(experts) + " outside [1, 256] (expert_tokens' limit)");
   if (static_cast<int32_t>(expert_tokens.size()) != experts)
@@ -170,7 +172,7 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
   if (n1 < 16 * glu || n1 >= 65536 || n1 % (16 * glu))
     bad("intermediate (N1) = " + std::to_string(n1) + ": the operator needs K2 = N1" +
         (glu == 2 ? " / 2" : "") + " < 65536; the model needs K2 a multiple of 16");
-  if (bf16 && high_performance)
+  if (bf16 && high_performance && !quant)
     bad("bf16 runs the high-precision template only (seed 004 section 2.1): inner_precise = 0");
   if (act == Activation::Swiglu && (experts != 1 || bf16 || !high_performance))
     bad("swiglu supports only one expert (no expert_tokens), fp16 and high performance "
@@ -179,6 +181,12 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
   if (antiquant && (n1 % 32 || k1 % 32 || act == Activation::Swiglu))
     bad("antiquant (int8 weights) needs N1 and N2 = K1 multiples of 32 (32-B int8 rows) and no "
         "swiglu");
+  if (quant && antiquant) bad("quant and antiquant (pseudo-quant) are two templates: choose one");
+  if (quant && act == Activation::Swiglu)
+    bad("quant with swiglu is not supported (the operator's GLU runs fp16 without quant only)");
+  if (quant && (n1 % 32 || k1 % 32))
+    bad("quant (int8 x and weights) needs N1 and N2 = K1 multiples of 32 (32-B int8 rows and "
+        "the int8 cube fractal)");
   if (min_single_n != 128 && min_single_n != 256)
     bad("min_single_n = " + std::to_string(min_single_n) + ": 128 or 256");
 
@@ -202,11 +210,18 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
   auto cube = [&](int32_t k, int32_t n, bool out_fp32) {
     matmul_tiling::MatmulApiTiling mt(
         matmul_tiling::CubeLimits{lim.l1, lim.l0a, lim.l0b, lim.l0c, lim.bt});
-    const auto dt = bf16 ? matmul_tiling::DataType::DT_BF16 : matmul_tiling::DataType::DT_FLOAT16;
+    using matmul_tiling::DataType;
+    const DataType dt = quant ? DataType::DT_INT8 : bf16 ? DataType::DT_BF16 : DataType::DT_FLOAT16;
     mt.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt);
     mt.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt);
     mt.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                out_fp32 ? matmul_tiling::DataType::DT_FLOAT : dt);
+                quant && bf16 ? DataType::DT_INT32  // dequantized on the AIVs
+                : quant       ? DataType::DT_FLOAT16
+                : out_fp32    ? DataType::DT_FLOAT
+                              : dt);
+    if (quant)
+      mt.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                     DataType::DT_INT32);
     mt.SetShape(static_cast<int>(max_tokens), n, k);
     mt.EnableBias(bias);
     mt.SetFixSplit(base_m, std::min(256, n), -1);
@@ -216,7 +231,7 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
           mt.error());
     return c;
   };
-  t.mm1 = cube(k1, n1, !high_performance);
+  t.mm1 = cube(k1, n1, !high_performance && !quant);
   t.mm2 = cube(t.k2, t.n2, false);
   const int32_t n_loops1 = split_mn(max_tokens, n1, 0, cores, 256).n_loops;
   t.parallelism = parallelism > 0 ? parallelism : std::max(2, std::min(10, cores / n_loops1));
@@ -225,7 +240,7 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
         std::to_string(cores) + " AICs");
 
   // Vector tiling (section 3.2).
-  const UbShares& s = ub_shares(high_performance, act);
+  const UbShares& s = ub_shares(high_performance, act, quant, bf16);
   t.ub_calc_elems = ub_calc_elems(lim.ub, s, t.mm1.baseM);
   t.buffer_num = s.buffer_num;
   t.vec_base_n = 256;
@@ -240,6 +255,14 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
   // A cast tile of 8192 elements: int8 in, the dtype out, a scale and an offset slice.
   t.cast_cols = std::min<int32_t>(2048, std::max(t.n1, t.n2));
   t.cast_rows = 8192 / t.cast_cols;
+  t.quant = quant ? 1 : 0;
+  // fp16 y: mm1 to fp16, the activation in fp16; bf16 y: mm1 to int32, the dequant and the
+  // activation in fp32 on the AIVs (seed 004 2.2).
+  if (quant) t.high_performance = bf16 ? 0 : 1;
+  t.quant_bf16 = quant && bf16 ? 1 : 0;
+  t.quant_per_channel = quant_per_channel ? 1 : 0;
+  t.deq_fp32 = deq_fp32 && !t.quant_bf16 ? 1 : 0;  // bf16 scales are read by the AIVs as given
+  t.quant_round = quant_round;
   return t;
 }
 

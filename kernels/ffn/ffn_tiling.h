@@ -46,6 +46,19 @@ struct Tiling {
   int32_t max_jobs = 1;      // weight workspace slots (experts side by side in a round)
   int32_t cast_cols = 2048;  // a cast tile: cast_rows x up to cast_cols elements
   int32_t cast_rows = 4;
+  // Quant (seed 004 2.2, tiling keys 1/13/14): int8 x and weights, int32 accumulation and int32
+  // bias, mm1 dequantized to fp16 on the FIXPIPE by deq_scale1 (VDEQF16, per channel), the
+  // activation in fp16, requantized to int8 on the AIVs (x * scale + offset, Cast with
+  // quant_round), mm2 int8, dequantized to fp16 y by deq_scale2.
+  int32_t quant = 0;
+  int32_t quant_per_channel = 0;  // scale [E, K2] (key 14), else per tensor [E]
+  int32_t deq_fp32 = 1;           // deq_scale given as fp32: converted to uint64 on the AIVs (13)
+  int32_t quant_round = 1;        // AscendC::RoundMode of the int8 Cast (CAST_RINT)
+  int32_t deq_tile = 1024;        // scales per AIV tile of the fp32 -> uint64 conversion
+  // bf16 y (key 11): deq_scale1/2 in bf16; mm1 and mm2 write int32, which the AIVs dequantize
+  // (fp32, times the scale) before the activation and into y; the activation and the requant run
+  // in fp32.
+  int32_t quant_bf16 = 0;
 };
 
 // One core split of an m x n matmul over `cores` AICs from `first`: n first in units of
@@ -77,7 +90,8 @@ struct UbShares {
   int32_t divide_blk() const { return (in + out) * buffer_num + temp + api_temp + scale; }
 };
 const std::vector<UbShares>& ub_share_table();
-const UbShares& ub_shares(bool high_performance, Activation a);
+const UbShares& ub_shares(bool high_performance, Activation a, bool quant = false,
+                          bool bf16 = false);
 // ubCalcSize (elements) for a UB of `ub_bytes`: UB / divideBlk aligned down to 8 KB (seed 004
 // 3.2 note 4), then rows of 256 reduced until they divide the cube's baseM (the vector tiles one
 // cube block exactly): 0 when not one row fits.
@@ -92,7 +106,9 @@ struct Limits {
 Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, int32_t k1,
                    int32_t n1, int32_t cores, Activation act, bool high_performance, bool bf16,
                    bool bias, Split split, int32_t parallelism, int32_t min_single_n,
-                   const Limits& lim, bool antiquant = false, bool overlap = true);
+                   const Limits& lim, bool antiquant = false, bool overlap = true,
+                   bool quant = false, bool quant_per_channel = false, bool deq_fp32 = true,
+                   int32_t quant_round = 1);
 // The most experts any round of `schedule` puts side by side.
 int32_t max_jobs(const std::vector<int64_t>& expert_tokens, const Tiling& t);
 

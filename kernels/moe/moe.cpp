@@ -176,8 +176,10 @@ class MoeRun : public KernelRun {
     if (ffn_) {
       if (a_.d.quant)
         throw SimError(kExitBadInput,
-                       "moe.experts = ffn needs dispatch.quant = none (--quant none): the FFN's "
-                       "int8 quant template is not modelled");
+                       "moe.experts = ffn needs dispatch.quant = none (--quant none): int8 "
+                       "dispatch quantizes per token (dynamic scales), which the FFN's quant "
+                       "template (static per-tensor or per-channel requant scales, per-channel "
+                       "deq_scale) does not take");
       if (el_.any_dead())
         throw SimError(kExitBadInput,
                        "moe.experts = ffn with dead ranks (fault.dead_ranks) is not modelled");

@@ -9,9 +9,8 @@
 //  - L0A (zZ): A is m x k; fractal (mb, kb), 16 rows x C0, at (mb * ceil(k/C0) + kb) * 16 * C0,
 //    row-major inside.
 //  - L0B: B is k x n; fractal (kb, nb), C0 x 16, at (kb * ceil(n/16) + nb) * C0 * 16, stored
-//  n-major
-//    inside (element (k, n) of the fractal at n * C0 + k): what LoadData with ifTranspose makes of
-//    an NZ B in L1.
+//    n-major inside (element (k, n) of the fractal at n * C0 + k): what LoadData with ifTranspose
+//    makes of an NZ B in L1 (b16), and LoadDataWithTranspose of its 32 x 32 squares (b8).
 //  - L0C (NZ): C is m x n, fp32 or int32; element (i, j) at
 //    (j / 16) * ceil(m/16) * 256 + i * 16 + j % 16 (Fixpipe's srcStride = ceil(m/16) * 16).
 // The accumulation order inside a Mmad is not published: it is modelled as ascending k, one fp32
@@ -50,6 +49,18 @@ struct LoadData2DParams {
   uint8_t sid = 0;
   uint16_t dstGap = 0;  // fractals skipped after each destination fractal
   bool ifTranspose = false;
+  uint8_t addrMode = 0;
+};
+
+// LoadDataWithTranspose (b8): each repeat transposes a 32 x 32 int8 square of L1, two
+// consecutive 16 x 32 fractals (rows 0-15, then 16-31), into two 32 x 16 L0B fractals.
+struct LoadData2dTransposeParams {
+  uint16_t startIndex = 0;  // the first square's first source fractal
+  uint8_t repeatTimes = 0;  // squares moved
+  uint16_t srcStride = 0;   // fractals between two squares' first source fractals
+  uint16_t dstGap = 0;      // fractals from the end of a repeat's first destination fractal to
+                            // the next repeat's first
+  uint16_t dstFracGap = 0;  // fractals between a repeat's two destination fractals
   uint8_t addrMode = 0;
 };
 
@@ -118,7 +129,7 @@ constexpr uint32_t c0() {
 inline uint32_t ceil_div(uint32_t a, uint32_t b) {
   return (a + b - 1) / b;
 }
-// fp32 multiply-add in the accumulator's type (fp32: one rounding; int32: wraps).
+// multiply-add in the accumulator's type (fp32: one rounding; int32: wraps).
 template <class Acc, class T>
 inline Acc mac(Acc acc, T a, T b) {
   if constexpr (std::is_same_v<Acc, int32_t>) {
@@ -247,10 +258,59 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
                      {{dst.ub_offset(), dst.ub_offset() + dst_end}}, 0, 0, false, std::move(op));
 }
 
+// L1 -> L0B, b8 (int8): the transposing load B needs on real hardware, where LoadData's
+// ifTranspose serves b16 only. Repeat r reads fractals startIndex + r * srcStride and the next
+// one (a 32 x 32 square, row-major: element (k, n) at byte k * 32 + n) and writes fractal
+// n-columns 0-15 at r * (1 + dstGap) and 16-31 dstFracGap fractals after it, each 32 (k) x 16
+// (n) stored n-major (element (k, n) at n * 32 + k), as Mmad reads L0B. The reference documents
+// only that the b8 path needs a transposing load; the square-by-square form and the meaning of
+// the two gaps are modelled as Ascend C's LoadDataWithTranspose parameters describe them.
+template <class T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LoadData2dTransposeParams& p) {
+  const char* name = "LoadDataWithTranspose";
+  detail::require_aic(name);
+  static_assert(sizeof(T) == 1,
+                "LoadDataWithTranspose: modelled for b8 (int8) data; b16 uses "
+                "LoadData with ifTranspose");
+  if (p.repeatTimes == 0) detail::fault("LoadDataWithTranspose of 0 squares");
+  constexpr uint64_t kFractal = 512;
+  const uint64_t src_end =
+      (uint64_t{p.startIndex} + uint64_t{p.repeatTimes - 1u} * p.srcStride + 2) * kFractal;
+  const uint64_t dst_end =
+      (uint64_t{p.repeatTimes - 1u} * (1u + p.dstGap) + 2 + p.dstFracGap) * kFractal;
+  if (src_end > src.GetSize() || dst_end > dst.GetSize())
+    detail::fault("LoadDataWithTranspose: fractals beyond the " +
+                  std::string(src_end > src.GetSize() ? "source" : "destination") + " LocalTensor");
+  detail::local_buffer(src.owner(), src.ub_offset(), src_end, 0, name, "src (L1)");
+  detail::local_buffer(dst.owner(), dst.ub_offset(), dst_end, 2, name, "dst (L0B)");
+  ascend::model::Work w;
+  w.kind = ascend::model::Work::Kind::Mte1;
+  w.to_l0b = true;
+  w.amount = uint64_t{p.repeatTimes} * 2 * kFractal;
+  auto op = std::make_unique<detail::CubeOp>();
+  op->finish = [dst, src, p] {
+    const uint8_t* s0 = reinterpret_cast<const uint8_t*>(src.ptr());
+    uint8_t* d0 = reinterpret_cast<uint8_t*>(dst.ptr());
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+      const uint8_t* s = s0 + (uint64_t{p.startIndex} + uint64_t{r} * p.srcStride) * kFractal;
+      uint8_t* d = d0 + uint64_t{r} * (1u + p.dstGap) * kFractal;
+      for (uint32_t half_n = 0; half_n < 2; ++half_n) {
+        uint8_t* f = d + half_n * (1u + p.dstFracGap) * kFractal;
+        for (uint32_t n = 0; n < 16; ++n)
+          for (uint32_t k = 0; k < 32; ++k) f[n * 32 + k] = s[k * 32 + half_n * 16 + n];
+      }
+    }
+  };
+  uint64_t src_lo = src.ub_offset() + uint64_t{p.startIndex} * kFractal;
+  detail::issue_cube(ascend::model::PipeId::MTE1, w, name, {{src_lo, src.ub_offset() + src_end}},
+                     {{dst.ub_offset(), dst.ub_offset() + dst_end}}, 0, 0, false, std::move(op));
+}
+
 namespace detail {
 template <class Acc, class T>
 void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<T>& b,
-          const LocalTensor<float>* bias, const MmadParams& p) {
+          const LocalTensor<Acc>* bias, const MmadParams& p) {
   const char* name = "Mmad";
   require_aic(name);
   static_assert(std::is_same_v<Acc, float> || std::is_same_v<Acc, int32_t>,
@@ -283,12 +343,12 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
   w.n = p.n;
   w.int8 = sizeof(T) == 1;
   auto op = std::make_unique<CubeOp>();
-  LocalTensor<float> bt = bias ? *bias : LocalTensor<float>();
+  LocalTensor<Acc> bt = bias ? *bias : LocalTensor<Acc>();
   op->finish = [c, a, b, bt, p, from_bias, mb, kb, nb] {
     Acc* cp = c.ptr();
     const T* ap = a.ptr();
     const T* bp = b.ptr();
-    const float* bias_p = from_bias ? bt.ptr() : nullptr;
+    const Acc* bias_p = from_bias ? bt.ptr() : nullptr;
     // The operands once in the accumulator's type (row i of A, column j of B, each k-contiguous):
     // the same products as converting per multiply, m*k + k*n conversions instead of m*n*k.
     using Op = std::conditional_t<std::is_same_v<Acc, int32_t>, int32_t, float>;
@@ -312,7 +372,7 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
     for (uint32_t i = 0; i < p.m; ++i)
       for (uint32_t j = 0; j < p.n; ++j) {
         Acc& out = cp[uint64_t{j / 16} * mb * 256 + i * 16 + j % 16];
-        Acc acc = from_bias ? static_cast<Acc>(bias_p[j]) : p.cmatrixInitVal ? Acc{} : out;
+        Acc acc = from_bias ? bias_p[j] : p.cmatrixInitVal ? Acc{} : out;
         const Op* a_i = &av[uint64_t{i} * p.k];
         const Op* b_j = &bv[uint64_t{j} * p.k];
         for (uint32_t k = 0; k < p.k; ++k) acc = mac_op(acc, a_i[k], b_j[k]);
@@ -330,12 +390,13 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
 template <class Acc, class T>
 void Mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<T>& b,
           const MmadParams& p) {
-  detail::mmad(c, a, b, nullptr, p);
+  detail::mmad(c, a, b, static_cast<const LocalTensor<Acc>*>(nullptr), p);
 }
-// The same, starting from the bias in the BiasTable (C2) when cmatrixSource is set.
+// The same, starting from the bias in the BiasTable (C2) when cmatrixSource is set (fp32 bias for
+// floating operands, int32 for int8).
 template <class Acc, class T>
 void Mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<T>& b,
-          const LocalTensor<float>& bias, const MmadParams& p) {
+          const LocalTensor<Acc>& bias, const MmadParams& p) {
   detail::mmad(c, a, b, &bias, p);
 }
 
@@ -368,20 +429,41 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
           " must be a multiple of 16 and at least mSize " + std::to_string(p.mSize));
   if (p.dstStride < p.nSize) fault("Fixpipe: dstStride below nSize");
   const bool deq = p.quantPre == DEQF16 || p.quantPre == VDEQF16;
-  if (deq != std::is_same_v<S, int32_t>)
-    fault("Fixpipe: DEQF16/VDEQF16 read an int32 L0C, the other modes a float one");
+  const bool int_out = p.quantPre == NoQuant && std::is_same_v<S, int32_t>;
+  if (deq && !std::is_same_v<S, int32_t>) fault("Fixpipe: DEQF16/VDEQF16 read an int32 L0C");
+  if (!deq && !int_out && !std::is_same_v<S, float>)
+    fault(
+        "Fixpipe: F322F16/F322BF16 read a float L0C; an int32 L0C leaves as int32 (NoQuant) or "
+        "dequantized (DEQF16/VDEQF16)");
+  if (int_out && !std::is_same_v<D, int32_t>)
+    fault("Fixpipe: NoQuant from an int32 L0C writes int32");
   if (p.quantPre == REQ8 || p.quantPre == VREQ8) fault("Fixpipe: REQ8/VREQ8 are not modelled");
   if ((p.quantPre == F322F16 || deq) != std::is_same_v<D, half> ||
       (p.quantPre == F322BF16) != std::is_same_v<D, bfloat16_t>)
     fault("Fixpipe: the destination type does not match quantPre");
   if (p.quantPre == VDEQF16 && !scales) fault("Fixpipe: VDEQF16 needs its scales in L1");
+  if (p.quantPre != VDEQF16 && scales)
+    fault("Fixpipe: a scale tensor in L1 is read by VDEQF16 only");
   const uint32_t nb = ceil_div(p.nSize, 16);
   const uint64_t src_bytes = uint64_t{nb} * p.srcStride * 16 * sizeof(S);
   if (src_bytes > uint64_t{src.GetSize()} * sizeof(S)) fault("Fixpipe: beyond its L0C LocalTensor");
   local_buffer(src.owner(), src.ub_offset(), src_bytes, 3, name, "src (L0C)");
-  if (scales)
+  if (scales) {
+    if (uint64_t{p.nSize} > scales->GetSize())
+      fault("Fixpipe: VDEQF16 of " + std::to_string(p.nSize) +
+            " columns beyond its scale LocalTensor of " + std::to_string(scales->GetSize()));
     local_buffer(scales->owner(), scales->ub_offset(), uint64_t{p.nSize} * 8, 0, name,
                  "scales (L1)");
+    // The per-column uint64 scales go L1 -> FB first, on the FIX pipe (its own move, before
+    // the L0C read that uses them); the effect is in the Fixpipe below, which reads them.
+    ascend::model::Work fb;
+    fb.kind = ascend::model::Work::Kind::Mte1;
+    fb.to_fb = true;
+    fb.amount = uint64_t{p.nSize} * 8;
+    issue_cube(ascend::model::PipeId::FIX, fb, "Fixpipe(L1->FB)",
+               {{scales->ub_offset(), scales->ub_offset() + uint64_t{p.nSize} * 8}}, {}, 0, 0,
+               false, std::make_unique<CubeOp>());
+  }
   const uint64_t dst_elems = uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
   if (dst_elems > dst.GetSize())
     fault(std::string(name) + " to " + describe_gm(dst.address()) + ": " +
@@ -424,8 +506,11 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
 }  // namespace detail
 
 // L0C -> GM (FIXPIPE), ND rows of dstStride elements: fp32 -> fp16/bf16 (F322F16/F322BF16), int32
-// x a scalar (DEQF16) or per-column (VDEQF16) fp32 scale -> fp16, fp32 -> fp32 (NoQuant); ReLU
-// when reluEn. Rounding: to nearest even.
+// x a scalar (DEQF16) or per-column (VDEQF16) fp32 scale -> fp16, fp32 -> fp32 and int32 -> int32
+// (NoQuant); ReLU when reluEn. Rounding: to nearest even. The dequantization is modelled as the
+// int32 converted to fp32 (nearest even), times the fp32 scale in the low 32 bits of its uint64
+// (one fp32 rounding), then rounded once to fp16; the hardware's internal order is not published.
+// VDEQF16 first moves its nSize uint64 scales L1 -> FB on the FIX pipe (cube.fb_bytes_per_cycle).
 template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p) {
   detail::fixpipe(dst, src, nullptr, p, config.format);
@@ -436,13 +521,16 @@ void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
   detail::fixpipe(dst, src, &cbufWorkspace, p, config.format);
 }
 
-// L1 (C1) -> BiasTable (C2) on MTE1: blockLen 32-B blocks of fp32 bias (or fp16, widened).
-template <class S>
-void DataCopy(const LocalTensor<float>& dst, const LocalTensor<S>& src, const DataCopyParams& p) {
+// L1 (C1) -> BiasTable (C2) on MTE1: blockLen 32-B blocks of fp32 bias (or fp16, widened), or of
+// int32 bias for an int8 Mmad.
+template <class B, class S,
+          std::enable_if_t<std::is_same_v<B, float> || std::is_same_v<B, int32_t>, int> = 0>
+void DataCopy(const LocalTensor<B>& dst, const LocalTensor<S>& src, const DataCopyParams& p) {
   const char* name = "DataCopy(L1->BT)";
   detail::require_aic(name);
-  static_assert(std::is_same_v<S, float> || std::is_same_v<S, half>,
-                "the bias goes into the BiasTable from fp32 or fp16");
+  static_assert(std::is_same_v<B, float> ? std::is_same_v<S, float> || std::is_same_v<S, half>
+                                         : std::is_same_v<S, int32_t>,
+                "the bias goes into the BiasTable from fp32 or fp16 (float), or int32 (int32)");
   if (p.blockCount != 1) detail::fault(std::string(name) + ": one block only");
   const uint64_t src_bytes = uint64_t{p.blockLen} * 32;
   const uint64_t n = src_bytes / sizeof(S);
@@ -453,7 +541,13 @@ void DataCopy(const LocalTensor<float>& dst, const LocalTensor<S>& src, const Da
   w.amount = src_bytes;
   auto op = std::make_unique<detail::CubeOp>();
   op->finish = [dst, src, n] {
-    for (uint64_t i = 0; i < n; ++i) dst.ptr()[i] = static_cast<float>(to_double(src.ptr()[i]));
+    for (uint64_t i = 0; i < n; ++i) {
+      if constexpr (std::is_same_v<B, int32_t>) {
+        dst.ptr()[i] = src.ptr()[i];
+      } else {
+        dst.ptr()[i] = static_cast<float>(to_double(src.ptr()[i]));
+      }
+    }
   };
   detail::issue_cube(ascend::model::PipeId::MTE1, w, name,
                      {{src.ub_offset(), src.ub_offset() + src_bytes}},

@@ -1,3 +1,12 @@
+// Gather: dst element i = the element of src at byte offset srcBaseAddr + srcOffset[i] (uint32
+// byte offsets, multiples of the element size, inside src). Level 2: the first `count` elements.
+// Level 0: repeatTimes repeats of 256 B of dst (dstRepStride 32-B blocks apart), element e of
+// repeat r taking offset r * (256 / sizeof(T)) + e, written only where its bit of `mask` is set
+// (mask[0] bits 0-63, mask[1] 64-127, LSB first; other elements of dst keep their value). The
+// random UB reads of the hardware's gather are not published; one vector instruction, costed as
+// every element-wise one per 256 B of dst. The offsets are read when it runs: an offset outside
+// src (or not a multiple of the element size) is a kernel fault then.
+//
 // GatherMask: copies the elements of src0 that a pattern selects, in order, to the front of dst,
 // and returns their number in rsvdCnt. The pattern is one of the built-in ones (src1Pattern 1: even
 // elements, 2: odd, 3-6: element 0, 1, 2 or 3 of every 4, 7: all) or a bit mask in a tensor (bit i
@@ -7,8 +16,10 @@
 // elements of src0, contiguous, and a contiguous bit mask.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -76,6 +87,77 @@ inline bool builtin_selects(uint8_t pattern, uint64_t element) {
   }
 }
 }  // namespace detail
+
+namespace detail {
+template <class T>
+void gather(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+            const LocalTensor<uint32_t>& offsets, uint32_t base, std::vector<uint64_t> from,
+            std::vector<uint64_t> to, uint64_t repeats) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Gather: 16- or 32-bit elements");
+  uint64_t src_bytes = uint64_t{src.GetSize()} * sizeof(T), dst_end = 0, off_end = 0;
+  for (size_t i = 0; i < from.size(); ++i) {
+    dst_end = std::max(dst_end, (to[i] + 1) * sizeof(T));
+    off_end = std::max(off_end, (from[i] + 1) * 4);
+  }
+  check_operand(offsets, off_end, name, kRead);
+  check_operand(src, src_bytes, name, kRead);
+  check_operand(dst, dst_end, name, kWrite);
+  // The offsets are read when the instruction runs (an earlier vector instruction may write
+  // them): one outside src is a kernel fault then, and nothing is written.
+  struct Plan {
+    std::vector<uint64_t> from, to;
+    uint64_t src_bytes;
+    uint32_t base;
+    const char* name;
+  };
+  auto plan =
+      std::make_shared<const Plan>(Plan{std::move(from), std::move(to), src_bytes, base, name});
+  issue_vector(name, repeats, [dst, src, offsets, plan] {
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
+    T* d = dst.ptr();
+    const uint32_t* o = offsets.ptr();
+    const Plan& g = *plan;
+    for (size_t i = 0; i < g.from.size(); ++i) {
+      const uint64_t at = uint64_t{g.base} + o[g.from[i]];
+      if (at % sizeof(T) || at + sizeof(T) > g.src_bytes)
+        return effect_fault(dst.owner(), std::string(g.name) + ": srcOffset[" +
+                                             std::to_string(g.from[i]) +
+                                             "] + srcBaseAddr = " + std::to_string(at) +
+                                             " B is not an element of its src LocalTensor of " +
+                                             std::to_string(g.src_bytes) + " B");
+    }
+    for (size_t i = 0; i < g.from.size(); ++i)
+      std::memcpy(&d[g.to[i]], s + uint64_t{g.base} + o[g.from[i]], sizeof(T));
+  });
+}
+}  // namespace detail
+
+template <class T>
+void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+            const LocalTensor<uint32_t>& srcOffset, uint32_t srcBaseAddr, uint32_t count) {
+  if (count == 0) detail::fault("Gather of 0 elements");
+  std::vector<uint64_t> idx(count);
+  for (uint32_t i = 0; i < count; ++i) idx[i] = i;
+  detail::gather("Gather", dst, src, srcOffset, srcBaseAddr, idx, idx,
+                 detail::repeats_for(count, sizeof(T)));
+}
+
+template <class T>
+void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+            const LocalTensor<uint32_t>& srcOffset, uint32_t srcBaseAddr, const uint64_t mask[2],
+            uint8_t repeatTimes, uint16_t dstRepStride) {
+  if (repeatTimes == 0) detail::fault("Gather: repeatTimes 0");
+  constexpr uint64_t per_repeat = 256 / sizeof(T);
+  std::vector<uint64_t> from, to;
+  for (uint64_t r = 0; r < repeatTimes; ++r)
+    for (uint64_t e = 0; e < per_repeat; ++e)
+      if ((mask[e / 64] >> (e % 64)) & 1) {
+        from.push_back(r * per_repeat + e);
+        to.push_back(r * dstRepStride * (32 / sizeof(T)) + e);
+      }
+  if (from.empty()) detail::fault("Gather: a mask that selects no element");
+  detail::gather("Gather", dst, src, srcOffset, srcBaseAddr, from, to, repeatTimes);
+}
 
 template <class T>
 void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, uint8_t src1Pattern,

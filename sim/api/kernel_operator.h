@@ -13,9 +13,9 @@
 
 #include "sim/api/cube.h"          // the AIC: Nd2Nz DataCopy, LoadData, Mmad, Fixpipe, cross-core
 #include "sim/api/data_copy.h"     // DataCopy, DataCopyPad, SetAtomicAdd/None
-#include "sim/api/gather.h"        // GatherMask
+#include "sim/api/gather.h"        // Gather, GatherMask
 #include "sim/api/hccl.h"          // GetWindAddrByRankId, GetRankId, ...
-#include "sim/api/matmul.h"         // Matmul (the high-level API), TCubeTiling, MatmulApiTiling
+#include "sim/api/matmul.h"        // Matmul (the high-level API), TCubeTiling, MatmulApiTiling
 #include "sim/api/not_modelled.h"  // names not modelled yet: a compile error naming them
 #include "sim/api/reduce.h"        // ReduceMax/Min/Sum, WholeReduceSum, BlockReduceMax, Brcb
 #include "sim/api/sim_ext.h"       // simulator extensions: SimNowPs, SimStall, PayloadScope
@@ -24,7 +24,7 @@
 #include "sim/api/tensor.h"        // GlobalTensor, LocalTensor
 #include "sim/api/tpipe.h"         // TPipe, TQue, TQueBind, TBuf, GetTPipePtr
 #include "sim/api/types.h"         // GM_ADDR, pipe_t, TPosition, HardEvent, ASSERT
-#include "sim/api/vector.h"  // Duplicate, Adds, Muls, Abs, Add, ..., Exp, Ln, Relu, Cast, Copy
+#include "sim/api/vector.h"  // Duplicate, Adds, Muls, Abs, Add, ..., Exp, Ln, Relu, Cast, Copy, ShiftLeft/Right
 
 // As in Ascend C, the element types and the pipes are global names too.
 using AscendC::bfloat16_t;

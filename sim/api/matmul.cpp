@@ -17,12 +17,20 @@ int up16(int v) {
 int down16(int v) {
   return v / 16 * 16;
 }
+int up_to(int v, int a) {
+  return (v + a - 1) / a * a;
+}
+int down_to(int v, int a) {
+  return v / a * a;
+}
 }  // namespace
 
 // The single-core split of seed 004 section 3.1, as ops-transformer's FFN tiling computes it:
 // baseN 256; baseK fills half of L0B (double buffer); baseM the smaller of half of L0A and what
-// L0C holds (fp16: 128 / 64 / 256), each no larger than the shape needs; K chunks of stepK * baseK
-// in L1, double-buffered, with stepK at most 4.
+// L0C holds (fp16: 128 / 64 / 256; int8: 128 / 128 / 256, its fractal 32 deep in k), each no
+// larger than the shape needs; K chunks of stepK * baseK in L1, double-buffered, with stepK at most
+// 4. int8: baseK a multiple of 32 (C0) and baseN of 32 (B's transposing load takes 32 x 32
+// squares).
 int64_t MatmulApiTiling::GetTiling(AscendC::TCubeTiling& t) {
   error_.clear();
   auto fail = [this](const std::string& why) {
@@ -31,22 +39,29 @@ int64_t MatmulApiTiling::GetTiling(AscendC::TCubeTiling& t) {
   };
   if (m_ <= 0 || n_ <= 0 || k_ <= 0) return fail("SetShape with a zero or negative dimension");
   if (trans_a_ || trans_b_) return fail("transposed A or B are not modelled");
-  if (a_ != b_ || (a_ != DataType::DT_FLOAT16 && a_ != DataType::DT_BF16))
-    return fail("A and B must both be fp16 or both bf16");
+  if (a_ != b_ ||
+      (a_ != DataType::DT_FLOAT16 && a_ != DataType::DT_BF16 && a_ != DataType::DT_INT8))
+    return fail("A and B must both be fp16, both bf16 or both int8");
+  const bool int8 = a_ == DataType::DT_INT8;
+  if (int8 && c_ != DataType::DT_FLOAT16 && c_ != DataType::DT_INT32)
+    return fail("an int8 Matmul writes int32 or fp16 (dequantized) C");
+  if (int8 && bias_ && bias_type_ != DataType::DT_INT32)
+    return fail("an int8 Matmul's bias is int32");
   const int sa = static_cast<int>(size_of(a_));
-  int base_n = fix_n_ > 0 ? fix_n_ : std::min(256, up16(n_));
-  int base_k = fix_k_ > 0
-                   ? fix_k_
-                   : std::min(up16(k_), down16(static_cast<int>(lim_.l0b / 2) / (base_n * sa)));
+  const int c0 = 32 / sa, n_align = int8 ? 32 : 16;
+  int base_n = fix_n_ > 0 ? fix_n_ : std::min(256, up_to(n_, n_align));
+  int base_k = fix_k_ > 0 ? fix_k_
+                          : std::min(up_to(k_, c0),
+                                     down_to(static_cast<int>(lim_.l0b / 2) / (base_n * sa), c0));
   if (base_k <= 0) return fail("baseN " + std::to_string(base_n) + " leaves no baseK in L0B");
   int base_m = fix_m_ > 0
                    ? fix_m_
                    : std::min({up16(m_), down16(static_cast<int>(lim_.l0a / 2) / (base_k * sa)),
                                down16(static_cast<int>(lim_.l0c) / (base_n * 4))});
-  if (base_m % 16 || base_n % 16 || base_k % 16 || base_m <= 0)
-    return fail("baseM, baseN and baseK must be positive multiples of 16 (" +
-                std::to_string(base_m) + "/" + std::to_string(base_n) + "/" +
-                std::to_string(base_k) + ")");
+  if (base_m % 16 || base_n % n_align || base_k % c0 || base_m <= 0)
+    return fail("baseM must be a positive multiple of 16, baseN of " + std::to_string(n_align) +
+                " and baseK of " + std::to_string(c0) + " (" + std::to_string(base_m) + "/" +
+                std::to_string(base_n) + "/" + std::to_string(base_k) + ")");
   const int db = 2;
   if (uint64_t(base_m) * base_k * sa * db > lim_.l0a)
     return fail("baseM x baseK x " + std::to_string(sa) +

@@ -10,6 +10,12 @@
 //     per baseK step: MTE1 moves the A and B fractals L1 -> L0A/L0B (dbL0A/dbL0B-deep queues);
 //           M: one Mmad baseM x baseK x baseN, accumulating in L0C (the first from 0 or the bias);
 //   FIX: the block L0C -> GM, cast (or dequantized) on the way.
+// int8 A and B accumulate in int32 (the int8 fractal is 16 x 32: C0 = 32, baseK a multiple of 32);
+// B's L0B fractals come from LoadDataWithTranspose (32 x 32 squares), and its n is padded to 32
+// in L0B and in the Mmad (the padding columns are the zeros Nd2Nz wrote). C is int32 (NoQuant),
+// or fp16 dequantized on the FIXPIPE: SetQuantScalar (DEQF16) or SetQuantVector (VDEQF16, the
+// block's uint64 scales GM -> L1 on MTE2 beside the bias, then L1 -> FB inside the Fixpipe). The
+// bias of an int8 Matmul is int32.
 // The API runs on the AIC that calls it, as in Ascend C's MixDualMaster mode (each kind runs its
 // own code, ordered by SyncAll or cross-core flags). The default mix mode, where an AIV drives the
 // AIC through messages, is not modelled (its message cost is unpublished).
@@ -66,7 +72,7 @@ void matmul_fault(const std::string& what);
 // The L1/L0/BiasTable queues a Matmul object computes in; one set can serve several objects.
 struct MatmulBuffers {
   struct Sizes {
-    uint32_t a1 = 0, b1 = 0, a2 = 0, b2 = 0, c1 = 0, bias1 = 0, bt = 0;
+    uint32_t a1 = 0, b1 = 0, a2 = 0, b2 = 0, c1 = 0, bias1 = 0, bt = 0, scale1 = 0;
     uint8_t db_a2 = 2, db_b2 = 2, db_c1 = 1;
     Sizes max(const Sizes& o) const {
       Sizes z;
@@ -77,6 +83,7 @@ struct MatmulBuffers {
       z.c1 = std::max(c1, o.c1);
       z.bias1 = std::max(bias1, o.bias1);
       z.bt = std::max(bt, o.bt);
+      z.scale1 = std::max(scale1, o.scale1);
       z.db_a2 = std::max(db_a2, o.db_a2);
       z.db_b2 = std::max(db_b2, o.db_b2);
       z.db_c1 = std::max(db_c1, o.db_c1);
@@ -93,12 +100,13 @@ struct MatmulBuffers {
       p->InitBuffer(qbias1, 1, z.bias1);
       p->InitBuffer(qbt, 1, z.bt);
     }
+    if (z.scale1) p->InitBuffer(qscale1, 1, z.scale1);
     have = z;
   }
   bool holds(const Sizes& z) const {
     return z.a1 <= have.a1 && z.b1 <= have.b1 && z.a2 <= have.a2 && z.b2 <= have.b2 &&
-           z.c1 <= have.c1 && z.bias1 <= have.bias1 && z.db_a2 <= have.db_a2 &&
-           z.db_b2 <= have.db_b2 && z.db_c1 <= have.db_c1;
+           z.c1 <= have.c1 && z.bias1 <= have.bias1 && z.scale1 <= have.scale1 &&
+           z.db_a2 <= have.db_a2 && z.db_b2 <= have.db_b2 && z.db_c1 <= have.db_c1;
   }
   Sizes have;
   TQue<TPosition::A1, 2> qa1;
@@ -108,6 +116,7 @@ struct MatmulBuffers {
   TQue<TPosition::CO1, 2> qc1;
   TQue<TPosition::C1, 1> qbias1;
   TQue<TPosition::C2, 1> qbt;
+  TQueBind<TPosition::C1, TPosition::C2PIPE2GM, 1> qscale1;  // VDEQF16's scales: L1, read by FIX
 };
 
 namespace matmul {
@@ -119,12 +128,16 @@ class Matmul {
   using SrcT = typename A_TYPE::Type;
   using DstT = typename C_TYPE::Type;
   using BiasT = typename BIAS_TYPE::Type;
-  using AccT = float;
+  static constexpr bool kInt8 = std::is_same_v<SrcT, int8_t>;
+  using AccT = std::conditional_t<kInt8, int32_t, float>;
   static constexpr uint32_t C0 = 32 / sizeof(SrcT);
   static_assert(std::is_same_v<SrcT, typename B_TYPE::Type>, "Matmul: A and B of one type");
-  // int8 needs a transposing b8 load of B (LoadDataWithTranspose), which is not modelled.
-  static_assert(std::is_same_v<SrcT, half> || std::is_same_v<SrcT, bfloat16_t>,
-                "ascend-sim: the Matmul API is modelled for half and bfloat16_t A and B");
+  static_assert(std::is_same_v<SrcT, half> || std::is_same_v<SrcT, bfloat16_t> || kInt8,
+                "ascend-sim: the Matmul API is modelled for half, bfloat16_t and int8_t A and B");
+  static_assert(!kInt8 || std::is_same_v<DstT, half> || std::is_same_v<DstT, int32_t>,
+                "ascend-sim: int8 Matmul writes int32 or fp16 (dequantized) C; bf16 C from int8 "
+                "is not modelled");
+  static_assert(!kInt8 || std::is_same_v<BiasT, int32_t>, "an int8 Matmul's bias is int32");
 
  public:
   // REGIST_MATMUL_OBJ: the tiling, and the TPipe whose L1/L0 the object takes. With `shared`,
@@ -136,11 +149,13 @@ class Matmul {
     detail::require_aic("Matmul::Init");
     if (!tiling) detail::matmul_fault("Init without a tiling");
     t_ = *tiling;
-    if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.baseM % 16 || t_.baseN % 16 ||
+    const int n_align = kInt8 ? 32 : 16;
+    if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.baseM % 16 || t_.baseN % n_align ||
         t_.baseK % static_cast<int>(C0))
       detail::matmul_fault("tiling base " + std::to_string(t_.baseM) + "/" +
                            std::to_string(t_.baseN) + "/" + std::to_string(t_.baseK) +
-                           ": baseM and baseN multiples of 16, baseK of " + std::to_string(C0));
+                           ": baseM a multiple of 16, baseN of " + std::to_string(n_align) +
+                           ", baseK of " + std::to_string(C0));
     if (t_.stepKa != t_.stepKb)
       detail::matmul_fault(
           "stepKa * baseK != stepKb * baseK (one K chunk for A and B is modelled)");
@@ -172,6 +187,7 @@ class Matmul {
     z.c1 = bm * bn * 4;
     z.bias1 = t.isBias ? bn * static_cast<uint32_t>(sizeof(BiasT)) : 0;
     z.bt = t.isBias ? bn * 4 : 0;
+    z.scale1 = kInt8 && std::is_same_v<DstT, half> ? bn * 8 : 0;  // VDEQF16's uint64 scales
     z.db_a2 = static_cast<uint8_t>(t.dbL0A);
     z.db_b2 = static_cast<uint8_t>(t.dbL0B);
     z.db_c1 = static_cast<uint8_t>(t.dbL0C);
@@ -208,6 +224,18 @@ class Matmul {
     has_bias_ = true;
   }
   void DisableBias() { has_bias_ = false; }
+  // int8 -> fp16: one dequantization scale for every column (DEQF16; the fp32 scale in the low 32
+  // bits), or one per column of C, uint64 in GM (VDEQF16), indexed like B's columns.
+  void SetQuantScalar(uint64_t quantScalar) {
+    if (!kInt8) detail::matmul_fault("SetQuantScalar on a Matmul whose A and B are not int8");
+    quant_ = Quant::Scalar;
+    quant_scalar_ = quantScalar;
+  }
+  void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
+    if (!kInt8) detail::matmul_fault("SetQuantVector on a Matmul whose A and B are not int8");
+    quant_ = Quant::Vector;
+    quant_tensor_ = quantTensor;
+  }
   void ClearBias() { has_bias_ = false; }
 
   // Computes C = A x B (+ bias) for the single-core shape into `gm` (row pitch N of SetOrgShape).
@@ -247,6 +275,8 @@ class Matmul {
  private:
   static int ceil(int a, int b) { return (a + b - 1) / b; }
   static uint32_t up16(uint32_t v) { return (v + 15) / 16 * 16; }
+  // B's K rows per column block in L1: 16 (b16), 32 for int8 (whole 32 x 32 squares).
+  static uint32_t up_rows(uint32_t v) { return (v + C0 - 1) / C0 * C0; }
   void check_shapes() {
     // Ascend C's default mix mode lets an AIV drive its AIC's Matmul through messages; that path
     // is not modelled (its cost is unpublished): the cube part runs under ASCEND_IS_AIC.
@@ -258,6 +288,12 @@ class Matmul {
       detail::matmul_fault("IterateAll before SetSingleShape / a tiling's singleCore shape");
     if (a_.GetSize() == 0 || b_.GetSize() == 0)
       detail::matmul_fault("IterateAll before SetTensorA/B");
+    if (kInt8 && std::is_same_v<DstT, half> && quant_ == Quant::None)
+      detail::matmul_fault("an int8 Matmul with fp16 C needs SetQuantScalar or SetQuantVector");
+    if (quant_ == Quant::Vector && uint64_t(single_n_) > quant_tensor_.GetSize())
+      detail::matmul_fault("SetQuantVector: " + std::to_string(single_n_) +
+                           " columns beyond its GlobalTensor of " +
+                           std::to_string(quant_tensor_.GetSize()));
     if (uint64_t(single_m_ - 1) * org_ka_ + single_k_ > a_.GetSize())
       detail::matmul_fault("A: " + std::to_string(single_m_) + " x " + std::to_string(single_k_) +
                            " rows of " + std::to_string(org_ka_) + " beyond its GlobalTensor");
@@ -283,7 +319,7 @@ class Matmul {
     p.nValue = static_cast<uint16_t>(cur_k);
     p.dValue = static_cast<uint16_t>(cur_n);
     p.srcDValue = static_cast<uint16_t>(org_n_);
-    p.dstNzC0Stride = static_cast<uint16_t>(up16(cur_k));
+    p.dstNzC0Stride = static_cast<uint16_t>(up_rows(cur_k));
     DataCopy(b1, b_[uint64_t(k0) * org_n_ + n0], p);
     buf_->qb1.EnQue(b1);
     return buf_->qb1.template DeQue<SrcT>();
@@ -309,23 +345,33 @@ class Matmul {
       buf_->qb1.FreeTensor(b_cache_);
       cached_b_ = -1;
     }
-    LocalTensor<float> bt;
+    LocalTensor<AccT> bt;
     if (has_bias_) {  // GM -> L1 (C1) -> BiasTable (C2)
       LocalTensor<BiasT> b1 = buf_->qbias1.template AllocTensor<BiasT>();
       DataCopy(b1, bias_[n0],
                static_cast<uint32_t>((cur_n * sizeof(BiasT) + 31) / 32 * 32 / sizeof(BiasT)));
       buf_->qbias1.EnQue(b1);
       b1 = buf_->qbias1.template DeQue<BiasT>();
-      bt = buf_->qbt.template AllocTensor<float>();
+      bt = buf_->qbt.template AllocTensor<AccT>();
       DataCopyParams dp;
       dp.blockLen = static_cast<uint16_t>((cur_n * sizeof(BiasT) + 31) / 32);
       DataCopy(bt, b1, dp);
       buf_->qbias1.FreeTensor(b1);
       buf_->qbt.EnQue(bt);
-      bt = buf_->qbt.template DeQue<float>();
+      bt = buf_->qbt.template DeQue<AccT>();
+    }
+    LocalTensor<uint64_t> scale;
+    if (quant_ == Quant::Vector) {  // the block's uint64 scales GM -> L1 (C1)
+      scale = buf_->qscale1.template AllocTensor<uint64_t>();
+      DataCopy(scale, quant_tensor_[n0], static_cast<uint32_t>((cur_n + 3) / 4 * 4));
+      buf_->qscale1.EnQue(scale);
+      scale = buf_->qscale1.template DeQue<uint64_t>();
     }
     LocalTensor<AccT> c = buf_->qc1.template AllocTensor<AccT>();
-    const uint32_t mb = up16(cur_m) / 16, nb = up16(cur_n) / 16;
+    // int8: B's n padded to 32 in L0B (whole transposed squares) and in the Mmad.
+    const uint32_t n_mmad =
+        kInt8 ? (static_cast<uint32_t>(cur_n) + 31) / 32 * 32 : static_cast<uint32_t>(cur_n);
+    const uint32_t mb = up16(cur_m) / 16, nb = up16(n_mmad) / 16;
     for (int kc = 0; kc < kchunks; ++kc) {
       const int k0 = kc * static_cast<int>(chunk_k_);
       const int cur_kc = std::min(static_cast<int>(chunk_k_), single_k_ - k0);
@@ -340,7 +386,7 @@ class Matmul {
       } else {
         b1 = load_b(k0, cur_kc, n0, cur_n);
       }
-      const uint32_t kcp_rows = up16(static_cast<uint32_t>(cur_kc));  // B chunk rows in L1
+      const uint32_t kcp_rows = up_rows(static_cast<uint32_t>(cur_kc));  // B chunk rows in L1
       for (int kk0 = 0; kk0 < cur_kc; kk0 += t_.baseK) {
         const int cur_k = std::min(t_.baseK, cur_kc - kk0);
         const uint32_t kb = (static_cast<uint32_t>(cur_k) + C0 - 1) / C0;
@@ -361,7 +407,7 @@ class Matmul {
         b2 = buf_->qb2.template DeQue<SrcT>();
         MmadParams mp;
         mp.m = static_cast<uint16_t>(cur_m);
-        mp.n = static_cast<uint16_t>(cur_n);
+        mp.n = static_cast<uint16_t>(n_mmad);
         mp.k = static_cast<uint16_t>(cur_k);
         const bool first = kc == 0 && kk0 == 0;
         mp.cmatrixInitVal = first && !has_bias_;
@@ -393,15 +439,39 @@ class Matmul {
     f.srcStride = static_cast<uint16_t>(up16(cur_m));
     f.dstStride = static_cast<uint32_t>(org_n_);
     GlobalTensor<DstT> out = gm[uint64_t(m0) * org_n_ + n0];
-    f.quantPre = std::is_same_v<DstT, half>         ? F322F16
-                 : std::is_same_v<DstT, bfloat16_t> ? F322BF16
-                                                    : NoQuant;
-    Fixpipe(out, c, f);
+    if constexpr (kInt8) {
+      f.quantPre = quant_ == Quant::Vector ? VDEQF16 : quant_ == Quant::Scalar ? DEQF16 : NoQuant;
+      f.deqScalar = quant_scalar_;
+    } else {
+      f.quantPre = std::is_same_v<DstT, half>         ? F322F16
+                   : std::is_same_v<DstT, bfloat16_t> ? F322BF16
+                                                      : NoQuant;
+    }
+    if (quant_ == Quant::Vector) {
+      Fixpipe(out, c, scale, f);
+      buf_->qscale1.FreeTensor(scale);
+    } else {
+      Fixpipe(out, c, f);
+    }
     buf_->qc1.FreeTensor(c);
   }
   // B's fractals for K rows [k0, k0 + kb * C0) of the chunk into L0B: (kb, nb), n-major inside.
   void load_b_fractals(const LocalTensor<SrcT>& b2, const LocalTensor<SrcT>& b1, uint32_t k0,
                        uint32_t kb, uint32_t nb, uint32_t kcp_rows) {
+    if constexpr (kInt8) {
+      // b8: per 32-row K block j, the 32 x 32 squares of each 32-column block of the chunk
+      // (fractals k0/16 + 2j and the next, srcStride apart) -> L0B fractals (j, 2c) and (j, 2c+1).
+      for (uint32_t j = 0; j < kb; ++j) {
+        LoadData2dTransposeParams l;
+        l.startIndex = static_cast<uint16_t>(k0 / 16 + 2 * j);
+        l.repeatTimes = static_cast<uint8_t>(nb / 2);
+        l.srcStride = static_cast<uint16_t>(kcp_rows / 16);
+        l.dstGap = 1;
+        l.dstFracGap = 0;
+        LoadDataWithTranspose(b2[j * nb * 512], b1, l);
+      }
+      return;
+    }
     for (uint32_t j = 0; j < kb; ++j) {  // fractal (k0/16 + j, n) of L1 -> (j, n), transposed
       LoadData2DParams l;
       l.startIndex = static_cast<uint16_t>(k0 / 16 + j);
@@ -419,6 +489,9 @@ class Matmul {
   GlobalTensor<SrcT> a_, b_;
   GlobalTensor<BiasT> bias_;
   bool has_bias_ = false;
+  enum class Quant { None, Scalar, Vector } quant_ = Quant::None;
+  uint64_t quant_scalar_ = 0;
+  GlobalTensor<uint64_t> quant_tensor_;
   MatmulBuffers own_;
   MatmulBuffers* buf_ = &own_;
   LocalTensor<SrcT> a_cache_, b_cache_;

@@ -51,6 +51,12 @@ void fault(const std::string& what) {
                  " ns: " + what);
 }
 
+void effect_fault(m::Core* c, const std::string& what) {
+  c->effect_fault("kernel '" + c->kernel_name() + "' die " + std::to_string(c->die()) + " core " +
+                  std::to_string(c->index()) + " at " + std::to_string(m::ps_to_ns(m::now())) +
+                  " ns: " + what);
+}
+
 std::string describe_gm(uint64_t addr) {
   std::ostringstream os;
   os << "die " << m::GlobalMemory::die_of(addr) << " GM 0x" << std::hex

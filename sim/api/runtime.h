@@ -144,6 +144,9 @@ inline uint32_t skipped_prefix(const CoreState& s) {
 
 // A kernel fault naming the kernel, die, core and time (exit status 5); never returns.
 [[noreturn]] void fault(const std::string& what);
+// A kernel fault of core c found by an instruction's effect when it completes (the data it reads
+// then): recorded as the run's fault, the simulation stops; the effect returns.
+void effect_fault(m::Core* c, const std::string& what);
 std::string describe_gm(uint64_t addr);
 
 }  // namespace AscendC::detail

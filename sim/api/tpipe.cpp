@@ -19,7 +19,8 @@ HardEvent event_between(m::PipeId src, m::PipeId dst) {
 
 // The pipe that fills a queue's buffers and the pipe that uses them, by position: VECIN MTE2 ->
 // V, VECOUT V -> MTE3; on the AIC, A1/B1/C1 (L1) MTE2 -> MTE1, A2/B2 (L0A/L0B) and C2 (BT)
-// MTE1 -> M, CO1 (L0C) M -> FIX.
+// MTE1 -> M, CO1 (L0C) M -> FIX; C2PIPE2GM (the FB) is filled and read by FIX, so
+// TQueBind<C1, C2PIPE2GM> is L1 that MTE2 fills and FIX reads.
 static m::PipeId producer_of(TPosition p) {
   switch (p) {
     case TPosition::VECIN:
@@ -35,6 +36,8 @@ static m::PipeId producer_of(TPosition p) {
       return m::PipeId::MTE1;
     case TPosition::CO1:
       return m::PipeId::M;
+    case TPosition::C2PIPE2GM:
+      return m::PipeId::FIX;
     default:
       fault("a TQue cannot have position VECCALC, GM or CO2 (VECCALC is for TBuf)");
   }
@@ -54,6 +57,7 @@ static m::PipeId consumer_of(TPosition p) {
     case TPosition::C2:
       return m::PipeId::M;
     case TPosition::CO1:
+    case TPosition::C2PIPE2GM:
       return m::PipeId::FIX;
     default:
       fault("a TQue cannot have position VECCALC, GM or CO2 (VECCALC is for TBuf)");

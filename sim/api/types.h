@@ -27,7 +27,9 @@ using TEventID = int8_t;
 enum pipe_t { PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE1, PIPE_M, PIPE_FIX };
 // Where a tensor lives: GM; an AIV's UB (VECIN, VECOUT, VECCALC); an AIC's L1 (A1, B1, C1), L0A
 // (A2), L0B (B2), L0C (CO1) or BiasTable (C2). CO2 is GM on A2/A3.
-enum class TPosition { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2 };
+// C2PIPE2GM: the fixpipe buffer (FB); as a TQueBind destination, L1 data the FIX pipe reads (a
+// VDEQF16 Fixpipe's scales, which it moves L1 -> FB itself).
+enum class TPosition { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2, C2PIPE2GM };
 using QuePosition = TPosition;
 
 template <class T>
