@@ -128,17 +128,15 @@ AscendC::half dequant(int32_t acc, float scale) {
 
 }  // namespace
 
-// bf16 y (key 11): mm1 and mm2 leave int32; the AIVs dequantize in fp32 (fp32(acc) x fp32 scale),
-// the activation and the requant run in fp32 (Muls/Mul, Adds), then fp16 by CAST_ODD and int8 by
-// the round mode; y = bf16(fp32(acc) x scale) by nearest even.
-static std::vector<uint16_t> quant_golden_bf16(const Tiling& t, const QuantGoldenInputs& in) {
-  using AscendC::bfloat16_t;
-  using AscendC::half;
+// The quant template's experts in order: mm1 in int32, each element of its first K2 columns
+// requantized to int8 (`requant(e, j, acc, deq_scale1[j])`), mm2 in int32, each element of y by
+// `out(acc, deq_scale2[j])` (bits).
+template <class Requant, class Out>
+std::vector<uint16_t> quant_experts(const Tiling& t, const QuantGoldenInputs& in, Requant requant,
+                                    Out out) {
   std::vector<uint16_t> y(static_cast<size_t>(t.tokens * t.n2), 0);
   std::vector<int32_t> acc;
   std::vector<int8_t> q;
-  const RoundMode round = static_cast<RoundMode>(t.quant_round);
-  auto fp32 = [](int32_t v) { return AscendC::cast_to<float>(v, RoundMode::CAST_NONE); };
   int64_t row = 0;
   for (int32_t e = 0; e < t.experts; ++e) {
     const int64_t m = (*in.expert_tokens)[static_cast<size_t>(e)];
@@ -148,63 +146,56 @@ static std::vector<uint16_t> quant_golden_bf16(const Tiling& t, const QuantGolde
     const float* deq1 = in.deq_scale1 + int64_t{e} * t.n1;
     q.assign(static_cast<size_t>(m * t.k2), 0);
     for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < t.k2; ++j) {
-        const float x = d::mul(fp32(acc[static_cast<size_t>(i * t.n1 + j)]), deq1[j]);
-        const float s = t.quant_per_channel ? in.scale[int64_t{e} * t.k2 + j] : in.scale[e];
-        const float v = d::add(d::mul(activate(t.activation, x), s), in.offset[e]);
-        const half h = AscendC::cast_to<half>(v, RoundMode::CAST_ODD);
+      for (int64_t j = 0; j < t.k2; ++j)
         q[static_cast<size_t>(i * t.k2 + j)] =
-            AscendC::cast_to<int8_t>(AscendC::to_double(h), round);
-      }
+            requant(e, j, acc[static_cast<size_t>(i * t.n1 + j)], deq1[j]);
     matmul_int8(q.data(), m, t.k2, in.w2 + int64_t{e} * t.k2 * t.n2, t.n2,
                 in.b2 ? in.b2 + int64_t{e} * t.n2 : nullptr, acc);
     const float* deq2 = in.deq_scale2 + int64_t{e} * t.n2;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < t.n2; ++j)
         y[static_cast<size_t>((row + i) * t.n2 + j)] =
-            AscendC::cast_to<bfloat16_t>(
-                d::mul(fp32(acc[static_cast<size_t>(i * t.n2 + j)]), deq2[j]), RoundMode::CAST_RINT)
-                .bits;
+            out(acc[static_cast<size_t>(i * t.n2 + j)], deq2[j]);
     row += m;
   }
   return y;
 }
 
 std::vector<uint16_t> quant_golden(const Tiling& t, const QuantGoldenInputs& in) {
-  if (t.quant_bf16) return quant_golden_bf16(t, in);
+  using AscendC::bfloat16_t;
   using AscendC::half;
-  std::vector<uint16_t> y(static_cast<size_t>(t.tokens * t.n2), 0);
-  std::vector<int32_t> acc;
-  std::vector<int8_t> q;
   const RoundMode round = static_cast<RoundMode>(t.quant_round);
-  int64_t row = 0;
-  for (int32_t e = 0; e < t.experts; ++e) {
-    const int64_t m = (*in.expert_tokens)[static_cast<size_t>(e)];
-    if (m == 0) continue;
-    matmul_int8(in.x + row * t.k1, m, t.k1, in.w1 + int64_t{e} * t.k1 * t.n1, t.n1,
-                in.b1 ? in.b1 + int64_t{e} * t.n1 : nullptr, acc);
-    const float* deq1 = in.deq_scale1 + int64_t{e} * t.n1;
-    const half offset = AscendC::cast_to<half>(in.offset[e], RoundMode::CAST_RINT);
-    q.assign(static_cast<size_t>(m * t.k2), 0);
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < t.k2; ++j) {
-        const half h = dequant(acc[static_cast<size_t>(i * t.n1 + j)], deq1[j]);
-        const float s = t.quant_per_channel ? in.scale[int64_t{e} * t.k2 + j] : in.scale[e];
-        half v = d::mul(activate(t.activation, h), AscendC::cast_to<half>(s, RoundMode::CAST_RINT));
-        v = d::add(v, offset);
-        q[static_cast<size_t>(i * t.k2 + j)] =
-            AscendC::cast_to<int8_t>(AscendC::to_double(v), round);
-      }
-    matmul_int8(q.data(), m, t.k2, in.w2 + int64_t{e} * t.k2 * t.n2, t.n2,
-                in.b2 ? in.b2 + int64_t{e} * t.n2 : nullptr, acc);
-    const float* deq2 = in.deq_scale2 + int64_t{e} * t.n2;
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < t.n2; ++j)
-        y[static_cast<size_t>((row + i) * t.n2 + j)] =
-            dequant(acc[static_cast<size_t>(i * t.n2 + j)], deq2[j]).bits;
-    row += m;
+  auto scale_of = [&](int32_t e, int64_t j) {
+    return t.quant_per_channel ? in.scale[int64_t{e} * t.k2 + j] : in.scale[e];
+  };
+  if (t.quant_bf16) {
+    // bf16 y (key 11): mm1 and mm2 leave int32; the AIVs dequantize in fp32 (fp32(acc) x fp32
+    // scale), the activation and the requant run in fp32 (Muls/Mul, Adds), then fp16 by
+    // CAST_ODD and int8 by the round mode; y = bf16(fp32(acc) x scale) by nearest even.
+    auto fp32 = [](int32_t v) { return AscendC::cast_to<float>(v, RoundMode::CAST_NONE); };
+    return quant_experts(
+        t, in,
+        [&](int32_t e, int64_t j, int32_t acc, float deq) {
+          const float x = d::mul(fp32(acc), deq);
+          const float v = d::add(d::mul(activate(t.activation, x), scale_of(e, j)), in.offset[e]);
+          const half h = AscendC::cast_to<half>(v, RoundMode::CAST_ODD);
+          return AscendC::cast_to<int8_t>(AscendC::to_double(h), round);
+        },
+        [&](int32_t acc, float deq) {
+          return AscendC::cast_to<bfloat16_t>(d::mul(fp32(acc), deq), RoundMode::CAST_RINT).bits;
+        });
   }
-  return y;
+  // fp16 y: the FIXPIPE dequantizes mm1 and mm2 to fp16; the activation and the requant run in
+  // fp16 (the scale and the offset rounded to fp16), then int8 by the round mode.
+  return quant_experts(
+      t, in,
+      [&](int32_t e, int64_t j, int32_t acc, float deq) {
+        const half offset = AscendC::cast_to<half>(in.offset[e], RoundMode::CAST_RINT);
+        const half s = AscendC::cast_to<half>(scale_of(e, j), RoundMode::CAST_RINT);
+        const half v = d::add(d::mul(activate(t.activation, dequant(acc, deq)), s), offset);
+        return AscendC::cast_to<int8_t>(AscendC::to_double(v), round);
+      },
+      [](int32_t acc, float deq) { return dequant(acc, deq).bits; });
 }
 
 std::vector<uint16_t> golden(const Tiling& t, bool bf16, const GoldenInputs& in) {

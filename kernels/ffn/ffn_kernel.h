@@ -616,14 +616,7 @@ class KernelFfnQuant {
     Adds(act, act, offset, count);
     LocalTensor<int8_t> out = out_.template AllocTensor<int8_t>();
     Cast(out, act, static_cast<RoundMode>(t_.quant_round), count);
-    out_.EnQue(out);
-    out = out_.template DeQue<int8_t>();
-    DataCopyParams cout;
-    cout.blockCount = static_cast<uint16_t>(rows);
-    cout.blockLen = static_cast<uint16_t>(cols / 32);
-    cout.dstStride = static_cast<uint16_t>((t_.k2 - cols) / 32);
-    DataCopy(ws2_[static_cast<uint64_t>(row * t_.k2 + col)], out, cout);
-    out_.FreeTensor(out);
+    StoreInt8(out, row, rows, col, cols);
   }
 
   // bf16 y: ws1 (int32) at (row, col) -> fp32 x deq_scale1 -> activation (fp32) -> requant
@@ -657,6 +650,13 @@ class KernelFfnQuant {
     Cast(h, x, RoundMode::CAST_ODD, count);
     LocalTensor<int8_t> out = out_.template AllocTensor<int8_t>();
     Cast(out, h, static_cast<RoundMode>(t_.quant_round), count);
+    StoreInt8(out, row, rows, col, cols);
+  }
+
+  // A requantized int8 tile (rows x cols) through the output queue into workspace 2 at
+  // (row, col), whose rows are K2 long: mm2's A.
+  __aicore__ void StoreInt8(LocalTensor<int8_t> out, int64_t row, int64_t rows, int64_t col,
+                            int64_t cols) {
     out_.EnQue(out);
     out = out_.template DeQue<int8_t>();
     DataCopyParams cout;

@@ -301,28 +301,28 @@ class Matmul {
       detail::matmul_fault("B: " + std::to_string(single_k_) + " x " + std::to_string(single_n_) +
                            " rows of " + std::to_string(org_n_) + " beyond its GlobalTensor");
   }
-  // A's [m rows x kc cols] chunk at (m0, k0) into L1, NZ.
+  // A's [cur_m x cur_k] chunk at (m0, k0) into L1, NZ.
   LocalTensor<SrcT> load_a(int m0, int cur_m, int k0, int cur_k) {
-    LocalTensor<SrcT> a1 = buf_->qa1.template AllocTensor<SrcT>();
-    Nd2NzParams p;
-    p.nValue = static_cast<uint16_t>(cur_m);
-    p.dValue = static_cast<uint16_t>(cur_k);
-    p.srcDValue = static_cast<uint16_t>(org_ka_);
-    p.dstNzC0Stride = static_cast<uint16_t>(up16(cur_m));
-    DataCopy(a1, a_[uint64_t(m0) * org_ka_ + k0], p);
-    buf_->qa1.EnQue(a1);
-    return buf_->qa1.template DeQue<SrcT>();
+    return load_nz(buf_->qa1, a_[uint64_t(m0) * org_ka_ + k0], cur_m, cur_k, org_ka_, up16(cur_m));
   }
+  // B's [cur_k x cur_n] chunk at (k0, n0) into L1, NZ.
   LocalTensor<SrcT> load_b(int k0, int cur_k, int n0, int cur_n) {
-    LocalTensor<SrcT> b1 = buf_->qb1.template AllocTensor<SrcT>();
+    return load_nz(buf_->qb1, b_[uint64_t(k0) * org_n_ + n0], cur_k, cur_n, org_n_, up_rows(cur_k));
+  }
+  // `rows` x `cols` of an ND matrix of row pitch `pitch` into a buffer of `queue`, NZ with
+  // `c0_stride` rows per fractal column (GM -> L1 on MTE2).
+  template <class Queue>
+  LocalTensor<SrcT> load_nz(Queue& queue, const GlobalTensor<SrcT>& src, int rows, int cols,
+                            int pitch, uint32_t c0_stride) {
+    LocalTensor<SrcT> l1 = queue.template AllocTensor<SrcT>();
     Nd2NzParams p;
-    p.nValue = static_cast<uint16_t>(cur_k);
-    p.dValue = static_cast<uint16_t>(cur_n);
-    p.srcDValue = static_cast<uint16_t>(org_n_);
-    p.dstNzC0Stride = static_cast<uint16_t>(up_rows(cur_k));
-    DataCopy(b1, b_[uint64_t(k0) * org_n_ + n0], p);
-    buf_->qb1.EnQue(b1);
-    return buf_->qb1.template DeQue<SrcT>();
+    p.nValue = static_cast<uint16_t>(rows);
+    p.dValue = static_cast<uint16_t>(cols);
+    p.srcDValue = static_cast<uint16_t>(pitch);
+    p.dstNzC0Stride = static_cast<uint16_t>(c0_stride);
+    DataCopy(l1, src, p);
+    queue.EnQue(l1);
+    return queue.template DeQue<SrcT>();
   }
   void release_cache() {
     if (cached_a_ >= 0) buf_->qa1.FreeTensor(a_cache_);
