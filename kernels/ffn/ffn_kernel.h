@@ -79,6 +79,30 @@ inline void FfnWritten() {
   WaitFlag<HardEvent::MTE3_S>(id);
 }
 
+// mm2's block of one expert on this AIC: N2 split over the AICs, 256 columns at a time.
+inline FfnBlock FfnMm2Block(const ffn_op::Mm1Job& j, int64_t n2, int cores) {
+  return FfnBlockOf(ffn_op::split_mn(j.m, n2, 0, cores, 256), j.m, n2, FfnAic());
+}
+// One expert's matmul on this AIC: its block `b` of C = A x B (+ bias), `k` deep, with A and C
+// rows of the grouped tokens (the expert's first at `token0`), and B and the bias already at the
+// expert. `extra(mm)` sets what a template adds before the IterateAll (the dequant scales).
+template <class MM, class TA, class TB, class TBias, class TC, class Extra>
+__aicore__ inline void FfnExpertMatmul(MM& mm, const FfnBlock& b, int64_t token0, int64_t tokens,
+                                       int64_t n, int64_t k, const GlobalTensor<TA>& a,
+                                       const GlobalTensor<TB>& w, const GlobalTensor<TBias>* bias,
+                                       const GlobalTensor<TC>& c, Extra extra) {
+  if (b.rows == 0) return;
+  const uint64_t row = static_cast<uint64_t>(token0 + b.m0), n0 = static_cast<uint64_t>(b.n0);
+  mm.SetOrgShape(static_cast<int>(tokens), static_cast<int>(n), static_cast<int>(k));
+  mm.SetSingleShape(static_cast<int>(b.rows), static_cast<int>(b.cols), static_cast<int>(k));
+  mm.SetTensorA(a[row * static_cast<uint64_t>(k)]);
+  mm.SetTensorB(w[n0]);
+  if (bias) mm.SetBias((*bias)[n0]);
+  extra(mm, n0);
+  mm.IterateAll(c[row * static_cast<uint64_t>(n) + n0]);
+  mm.End();
+}
+
 // In: x, weights and y (half or bfloat16_t). Mid: mm1's output (half for high performance,
 // float for high precision).
 template <class In, class Mid>
@@ -244,32 +268,19 @@ class KernelFfn {
   }
 
   __aicore__ void Mm1(const ffn_op::Mm1Job& j, size_t slot) {
-    const Block b = BlockOf(j.split, j.m, t_.n1, Aic());
-    if (b.rows == 0) return;
-    const uint64_t row = static_cast<uint64_t>(j.token0 + b.m0),
-                   e = static_cast<uint64_t>(j.expert);
-    mm1_.SetOrgShape(static_cast<int>(t_.tokens), t_.n1, t_.k1);
-    mm1_.SetSingleShape(static_cast<int>(b.rows), static_cast<int>(b.cols), t_.k1);
-    mm1_.SetTensorA(x_[row * t_.k1]);
-    mm1_.SetTensorB(w1_base_[W1At(j.expert, slot) + b.n0]);
-    if (t_.bias) mm1_.SetBias(b1_[e * t_.n1 + b.n0]);
-    mm1_.IterateAll(ws1_[row * t_.n1 + b.n0]);
-    mm1_.End();
+    decltype(b1_) bias;  // indexed only when there is one
+    if (t_.bias) bias = b1_[static_cast<uint64_t>(j.expert) * t_.n1];
+    FfnExpertMatmul(mm1_, BlockOf(j.split, j.m, t_.n1, Aic()), j.token0, t_.tokens, t_.n1, t_.k1,
+                    x_, w1_base_[W1At(j.expert, slot)], t_.bias ? &bias : nullptr, ws1_,
+                    [](auto&, uint64_t) {});
   }
 
   __aicore__ void Mm2(const ffn_op::Mm1Job& j, size_t slot) {
-    const ffn_op::CoreSplit s = ffn_op::split_mn(j.m, t_.n2, 0, t_.cores, 256);
-    const Block b = BlockOf(s, j.m, t_.n2, Aic());
-    if (b.rows == 0) return;
-    const uint64_t row = static_cast<uint64_t>(j.token0 + b.m0),
-                   e = static_cast<uint64_t>(j.expert);
-    mm2_.SetOrgShape(static_cast<int>(t_.tokens), t_.n2, t_.k2);
-    mm2_.SetSingleShape(static_cast<int>(b.rows), static_cast<int>(b.cols), t_.k2);
-    mm2_.SetTensorA(ws2_[row * t_.k2]);
-    mm2_.SetTensorB(w2_base_[W2At(j.expert, slot) + b.n0]);
-    if (t_.bias) mm2_.SetBias(b2_[e * t_.n2 + b.n0]);
-    mm2_.IterateAll(y_[row * t_.n2 + b.n0]);
-    mm2_.End();
+    decltype(b2_) bias;  // indexed only when there is one
+    if (t_.bias) bias = b2_[static_cast<uint64_t>(j.expert) * t_.n2];
+    FfnExpertMatmul(mm2_, FfnMm2Block(j, t_.n2, t_.cores), j.token0, t_.tokens, t_.n2, t_.k2, ws2_,
+                    w2_base_[W2At(j.expert, slot)], t_.bias ? &bias : nullptr, y_,
+                    [](auto&, uint64_t) {});
   }
 
   // The activation's tiles for this AIV: its AIC's mm1 block, tiles alternating between the two
@@ -522,38 +533,29 @@ class KernelFfnQuant {
   }
 
   __aicore__ void Mm1(const ffn_op::Mm1Job& j) {
-    const FfnBlock b = FfnBlockOf(j.split, j.m, t_.n1, FfnAic());
-    if (b.rows == 0) return;
-    const uint64_t row = static_cast<uint64_t>(j.token0 + b.m0),
-                   e = static_cast<uint64_t>(j.expert);
-    mm1_.SetOrgShape(static_cast<int>(t_.tokens), t_.n1, t_.k1);
-    mm1_.SetSingleShape(static_cast<int>(b.rows), static_cast<int>(b.cols), t_.k1);
-    mm1_.SetTensorA(x_[row * t_.k1]);
-    mm1_.SetTensorB(w1_[e * t_.k1 * t_.n1 + b.n0]);
-    if (t_.bias) mm1_.SetBias(b1_[e * t_.n1 + b.n0]);
-    if constexpr (!kBf16) mm1_.SetQuantVector(deq1_[e * t_.n1 + b.n0]);
-    mm1_.IterateAll(ws1_[row * t_.n1 + b.n0]);
-    mm1_.End();
+    const uint64_t e = static_cast<uint64_t>(j.expert);
+    decltype(b1_) bias;  // indexed only when there is one
+    if (t_.bias) bias = b1_[e * t_.n1];
+    FfnExpertMatmul(mm1_, FfnBlockOf(j.split, j.m, t_.n1, FfnAic()), j.token0, t_.tokens, t_.n1,
+                    t_.k1, x_, w1_[e * t_.k1 * t_.n1], t_.bias ? &bias : nullptr, ws1_,
+                    [&](auto& mm, uint64_t n0) {
+                      if constexpr (!kBf16) mm.SetQuantVector(deq1_[e * t_.n1 + n0]);
+                    });
   }
 
   __aicore__ void Mm2(const ffn_op::Mm1Job& j) {
-    const ffn_op::CoreSplit s = ffn_op::split_mn(j.m, t_.n2, 0, t_.cores, 256);
-    const FfnBlock b = FfnBlockOf(s, j.m, t_.n2, FfnAic());
-    if (b.rows == 0) return;
-    const uint64_t row = static_cast<uint64_t>(j.token0 + b.m0),
-                   e = static_cast<uint64_t>(j.expert);
-    mm2_.SetOrgShape(static_cast<int>(t_.tokens), t_.n2, t_.k2);
-    mm2_.SetSingleShape(static_cast<int>(b.rows), static_cast<int>(b.cols), t_.k2);
-    mm2_.SetTensorA(ws2_[row * t_.k2]);
-    mm2_.SetTensorB(w2_[e * t_.k2 * t_.n2 + b.n0]);
-    if (t_.bias) mm2_.SetBias(b2_[e * t_.n2 + b.n0]);
+    const uint64_t e = static_cast<uint64_t>(j.expert);
+    decltype(b2_) bias;  // indexed only when there is one
+    if (t_.bias) bias = b2_[e * t_.n2];
+    const FfnBlock b = FfnMm2Block(j, t_.n2, t_.cores);
     if constexpr (kBf16) {
-      mm2_.IterateAll(ws3_[row * t_.n2 + b.n0]);
+      FfnExpertMatmul(mm2_, b, j.token0, t_.tokens, t_.n2, t_.k2, ws2_, w2_[e * t_.k2 * t_.n2],
+                      t_.bias ? &bias : nullptr, ws3_, [](auto&, uint64_t) {});
     } else {
-      mm2_.SetQuantVector(deq2_[e * t_.n2 + b.n0]);
-      mm2_.IterateAll(y_[row * t_.n2 + b.n0]);
+      FfnExpertMatmul(mm2_, b, j.token0, t_.tokens, t_.n2, t_.k2, ws2_, w2_[e * t_.k2 * t_.n2],
+                      t_.bias ? &bias : nullptr, y_,
+                      [&](auto& mm, uint64_t n0) { mm.SetQuantVector(deq2_[e * t_.n2 + n0]); });
     }
-    mm2_.End();
   }
 
   // The tiles of this AIV: its AIC's mm1 block, alternating between the AIC's two AIVs.
@@ -693,8 +695,7 @@ class KernelFfnQuant {
   // bf16 y: this AIV's tiles of its AIC's mm2 block (alternating between the AIC's two AIVs):
   // workspace 3 (int32) -> fp32 x deq_scale2 -> bf16 y.
   __aicore__ void Output(const ffn_op::Mm1Job& j) {
-    const ffn_op::CoreSplit s = ffn_op::split_mn(j.m, t_.n2, 0, t_.cores, 256);
-    const FfnBlock b = FfnBlockOf(s, j.m, t_.n2, FfnAic());
+    const FfnBlock b = FfnMm2Block(j, t_.n2, t_.cores);
     const int64_t vm = t_.vec_base_m, vn = t_.vec_base_n;
     int64_t tile = 0;
     for (int64_t m0 = 0; m0 < b.rows; m0 += vm)
