@@ -11,8 +11,7 @@
 #include <sysc/kernel/sc_module.h>
 
 #include <cstdint>
-#include <list>
-#include <unordered_map>
+#include <vector>
 
 #include "models/counters.h"
 #include "models/global_memory.h"
@@ -40,15 +39,34 @@ class L2Cache : public sc_core::sc_module {
  private:
   uint64_t access(const GmSpan& s);  // resident bytes of s before it is made resident
   bool touch(uint64_t block);        // whether it was resident; now the most recent
+
+  // The resident pages in recency order: a doubly linked list in one array (node 0 is the list's
+  // head; its next is the most recent page, its prev the least recent), found through an
+  // open-addressed table of node numbers. The same order as a linked list of pages with a hash
+  // map, without an allocation or a scattered node per page.
   struct Page {
-    uint64_t index;
-    uint8_t lines;  // resident lines, a bit each
+    uint64_t index = 0;
+    uint32_t prev = 0, next = 0;
+    uint8_t lines = 0;  // resident lines, a bit each
   };
+  uint32_t find(uint64_t page) const;  // its node, 0 when not resident
+  uint32_t add_front(uint64_t page, uint8_t lines);
+  void move_front(uint32_t node);
+  void unlink(uint32_t node);
+  void remove_back();
+  size_t slot_of(uint64_t page) const {
+    return static_cast<size_t>((page * 0x9E3779B97F4A7C15ull) >> slot_shift_);
+  }
+  void grow();
+
   static constexpr uint64_t kLinesPerPage = 8;
   const uint64_t block_bytes_, capacity_blocks_;
-  uint64_t resident_ = 0;  // lines
-  std::list<Page> lru_;    // most recent first
-  std::unordered_map<uint64_t, std::list<Page>::iterator> where_;
+  uint64_t resident_ = 0;        // lines
+  std::vector<Page> pages_;      // [0]: the head
+  std::vector<uint32_t> free_;   // nodes to reuse
+  std::vector<uint32_t> slots_;  // node numbers by hash of the page (0: empty), linear probing
+  size_t used_ = 0;              // resident pages
+  int slot_shift_ = 64;
   uint64_t hit_bytes_ = 0, miss_bytes_ = 0;
 };
 

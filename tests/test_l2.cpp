@@ -2,6 +2,9 @@
 // and what an AIC MTE2 read costs on a hit and on a miss.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "models/l2_cache.h"
 #include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
@@ -31,6 +34,53 @@ TEST(L2, ReadsCountResidentBytesAndEvictTheLeastRecentPage) {
   L2Cache off("l2_off", 0, 512);
   off.write({0, 1, 512, 512});
   EXPECT_EQ(off.read({0, 1, 512, 512}), 0u);
+}
+
+// The page table under load: thousands of pages through a small capacity, with many pages on the
+// same hash slots, against a plain reference (a list of pages in recency order, evicting from its
+// back while more lines are resident than fit), read by read.
+TEST(L2, ManyEvictionsKeepExactlyTheLeastRecentOrder) {
+  constexpr uint64_t kLine = 512, kLines = 96;  // 12 pages' worth of lines
+  L2Cache l2("l2_churn", kLines * kLine, kLine);
+  struct RefPage {
+    uint64_t index;
+    uint8_t lines;
+  };
+  std::vector<RefPage> ref;  // most recent first
+  uint64_t resident = 0;
+  auto ref_read = [&](uint64_t line) {
+    const uint64_t page = line / 8;
+    const uint8_t bit = static_cast<uint8_t>(1u << (line % 8));
+    auto it =
+        std::find_if(ref.begin(), ref.end(), [&](const RefPage& p) { return p.index == page; });
+    RefPage p{page, 0};
+    if (it != ref.end()) {
+      p = *it;
+      ref.erase(it);
+    }
+    const bool hit = p.lines & bit;
+    p.lines |= bit;
+    ref.insert(ref.begin(), p);
+    if (!hit) ++resident;
+    while (resident > kLines && ref.size() > 1) {
+      resident -= static_cast<uint64_t>(__builtin_popcount(ref.back().lines));
+      ref.pop_back();
+    }
+    return hit ? kLine : 0;
+  };
+  uint64_t seed = 12345, hits = 0;
+  for (int i = 0; i < 200000; ++i) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    // Pages 0..4095 in strides of 1024 pages (the same low bits) and a hot set of 16 pages.
+    const uint64_t r = seed >> 33;
+    const uint64_t page = (r & 1) ? (r >> 1) % 16 : ((r >> 1) % 4) * 1024 + (r >> 3) % 64;
+    const uint64_t line = page * 8 + (r >> 9) % 8;
+    const uint64_t want = ref_read(line);
+    ASSERT_EQ(l2.read({line * kLine, 1, kLine, kLine}), want) << "read " << i << ", line " << line;
+    hits += want;
+  }
+  EXPECT_GT(hits, 0u);
+  EXPECT_LT(hits, 200000u * kLine);
 }
 
 // One AIC reads 64 KiB twice: the first read misses (cube.mte2_miss_bytes_per_cycle), the second
