@@ -79,6 +79,20 @@ inline void FfnWritten() {
   WaitFlag<HardEvent::MTE3_S>(id);
 }
 
+// A rows x cols tile through its output queue (MTE3 after the vector pipe) into `gm` at
+// `offset`, whose rows are `pitch` elements apart.
+template <class Queue, class T>
+__aicore__ inline void FfnStoreTile(Queue& queue, LocalTensor<T> tile, const GlobalTensor<T>& gm,
+                                    uint64_t offset, int64_t rows, int64_t cols, int64_t pitch) {
+  queue.EnQue(tile);
+  tile = queue.template DeQue<T>();
+  DataCopyParams p;
+  p.blockCount = static_cast<uint16_t>(rows);
+  p.blockLen = static_cast<uint16_t>(cols * static_cast<int64_t>(sizeof(T)) / 32);
+  p.dstStride = static_cast<uint16_t>((pitch - cols) * static_cast<int64_t>(sizeof(T)) / 32);
+  DataCopy(gm[offset], tile, p);
+  queue.FreeTensor(tile);
+}
 // mm2's block of one expert on this AIC: N2 split over the AICs, 256 columns at a time.
 inline FfnBlock FfnMm2Block(const ffn_op::Mm1Job& j, int64_t n2, int cores) {
   return FfnBlockOf(ffn_op::split_mn(j.m, n2, 0, cores, 256), j.m, n2, FfnAic());
@@ -249,14 +263,7 @@ class KernelFfn {
     }
     cast_in_.FreeTensor(in);
     channel_.FreeTensor(ch);
-    cast_out_.EnQue(w);
-    w = cast_out_.template DeQue<In>();
-    DataCopyParams o;
-    o.blockCount = static_cast<uint16_t>(rows);
-    o.blockLen = static_cast<uint16_t>(cols * sizeof(In) / 32);
-    o.dstStride = static_cast<uint16_t>((n - cols) * sizeof(In) / 32);
-    DataCopy(ws[static_cast<uint64_t>((slot * k + r0) * n + c0)], w, o);
-    cast_out_.FreeTensor(w);
+    FfnStoreTile(cast_out_, w, ws, static_cast<uint64_t>((slot * k + r0) * n + c0), rows, cols, n);
   }
 
   // The B matrix of expert e (in slot `slot` of the weight workspace with pseudo-quant).
@@ -336,14 +343,7 @@ class KernelFfn {
       Cast(out, act, RoundMode::CAST_RINT, count);
     }
     in_.FreeTensor(in);
-    out_.EnQue(out);
-    out = out_.template DeQue<In>();
-    DataCopyParams cout;
-    cout.blockCount = static_cast<uint16_t>(rows);
-    cout.blockLen = static_cast<uint16_t>(cols * sizeof(In) / 32);
-    cout.dstStride = static_cast<uint16_t>((t_.k2 - cols) * sizeof(In) / 32);
-    DataCopy(ws2_[static_cast<uint64_t>(row * t_.k2 + col)], out, cout);
-    out_.FreeTensor(out);
+    FfnStoreTile(out_, out, ws2_, static_cast<uint64_t>(row * t_.k2 + col), rows, cols, t_.k2);
   }
 
   using AType = MatmulType<TPosition::GM, CubeFormat::ND, In>;
@@ -618,7 +618,7 @@ class KernelFfnQuant {
     Adds(act, act, offset, count);
     LocalTensor<int8_t> out = out_.template AllocTensor<int8_t>();
     Cast(out, act, static_cast<RoundMode>(t_.quant_round), count);
-    StoreInt8(out, row, rows, col, cols);
+    FfnStoreTile(out_, out, ws2_, static_cast<uint64_t>(row * t_.k2 + col), rows, cols, t_.k2);
   }
 
   // bf16 y: ws1 (int32) at (row, col) -> fp32 x deq_scale1 -> activation (fp32) -> requant
@@ -652,21 +652,7 @@ class KernelFfnQuant {
     Cast(h, x, RoundMode::CAST_ODD, count);
     LocalTensor<int8_t> out = out_.template AllocTensor<int8_t>();
     Cast(out, h, static_cast<RoundMode>(t_.quant_round), count);
-    StoreInt8(out, row, rows, col, cols);
-  }
-
-  // A requantized int8 tile (rows x cols) through the output queue into workspace 2 at
-  // (row, col), whose rows are K2 long: mm2's A.
-  __aicore__ void StoreInt8(LocalTensor<int8_t> out, int64_t row, int64_t rows, int64_t col,
-                            int64_t cols) {
-    out_.EnQue(out);
-    out = out_.template DeQue<int8_t>();
-    DataCopyParams cout;
-    cout.blockCount = static_cast<uint16_t>(rows);
-    cout.blockLen = static_cast<uint16_t>(cols / 32);
-    cout.dstStride = static_cast<uint16_t>((t_.k2 - cols) / 32);
-    DataCopy(ws2_[static_cast<uint64_t>(row * t_.k2 + col)], out, cout);
-    out_.FreeTensor(out);
+    FfnStoreTile(out_, out, ws2_, static_cast<uint64_t>(row * t_.k2 + col), rows, cols, t_.k2);
   }
 
   // rows x cols of an int32 [., n] workspace at (row, col) into an input buffer, enqueued.
@@ -716,14 +702,7 @@ class KernelFfnQuant {
         chan_in_.FreeTensor(rowq);
         LocalTensor<Out> out = out_.template AllocTensor<Out>();
         Cast(out, x, RoundMode::CAST_RINT, count);
-        out_.EnQue(out);
-        out = out_.template DeQue<Out>();
-        DataCopyParams cout;
-        cout.blockCount = static_cast<uint16_t>(rows);
-        cout.blockLen = static_cast<uint16_t>(cols * 2 / 32);
-        cout.dstStride = static_cast<uint16_t>((t_.n2 - cols) * 2 / 32);
-        DataCopy(y_[static_cast<uint64_t>(row * t_.n2 + col)], out, cout);
-        out_.FreeTensor(out);
+        FfnStoreTile(out_, out, y_, static_cast<uint64_t>(row * t_.n2 + col), rows, cols, t_.n2);
       }
   }
 
