@@ -4,8 +4,10 @@
 
 namespace ascend::model {
 
-Tick now() {
-  return sc_core::sc_time_stamp().value();
+Tick detail::current_ps = 0;
+
+void refresh_now() {
+  detail::current_ps = sc_core::sc_time_stamp().value();
 }
 
 // One-off callbacks, kept in slots that are reused once fired.
@@ -74,7 +76,8 @@ void Scheduler::wake(Tick t) {
 }
 
 void Scheduler::drop_moot() {
-  while (!heap_.empty() && !heap_.front().target->live(heap_.front().op, heap_.front().arg)) {
+  while (!heap_.empty() && may_be_moot(heap_.front()) &&
+         !heap_.front().target->live(heap_.front().op, heap_.front().arg)) {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     heap_.pop_back();
   }
@@ -83,6 +86,7 @@ void Scheduler::drop_moot() {
 void Scheduler::fire() {
   firing_ = true;
   armed_ = kNever;
+  refresh_now();
   const Tick n = now();
   now_ = n;
   auto due = [&] {

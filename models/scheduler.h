@@ -89,8 +89,16 @@ class Scheduler : public sc_core::sc_module {
     return static_cast<uint64_t>(cls) << kClassShift | static_cast<uint64_t>(uid) << kSeqBits |
            (seq & ((uint64_t{1} << kSeqBits) - 1));
   }
-  static bool later(const Item& a, const Item& b) {
-    return a.t != b.t ? a.t > b.t : a.order > b.order;
+  // An object, not a function pointer, so that the heap's sift loops inline it.
+  struct Later {
+    bool operator()(const Item& a, const Item& b) const {
+      return a.t != b.t ? a.t > b.t : a.order > b.order;
+    }
+  };
+  static constexpr Later later{};
+  // Only a Resume can become moot: other events need not ask their target.
+  static bool may_be_moot(const Item& i) {
+    return i.order >> kClassShift == static_cast<uint64_t>(EventClass::Resume);
   }
   class Callbacks;
   void fire();

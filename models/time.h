@@ -11,7 +11,16 @@ namespace ascend::model {
 using Tick = uint64_t;  // picoseconds
 constexpr Tick kNever = std::numeric_limits<Tick>::max();
 
-Tick now();  // current SystemC time in ps
+// The current SystemC time in ps. Time moves only when the Scheduler's SC_METHOD fires (the only
+// process that waits on time; kernel threads run in the delta cycles of its instants) or across
+// an sc_start; both refresh this copy (refresh_now), so reading the time costs one load.
+namespace detail {
+extern Tick current_ps;
+}
+inline Tick now() {
+  return detail::current_ps;
+}
+void refresh_now();  // re-reads SystemC's time: in Scheduler::fire and after sc_start returns
 
 // Durations are computed in whole cycles of the AI Core clock (rounded up), then converted to
 // picoseconds rounding up: c cycles last ceil(c * 1000 / clock_GHz) ps.

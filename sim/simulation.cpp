@@ -30,6 +30,7 @@ namespace {
 // stack (sanitizer builds only).
 void run_systemc(const sc_core::sc_time& t, sc_core::sc_starvation_policy policy) {
   sc_core::sc_start(t, policy);
+  model::refresh_now();
 #if defined(__SANITIZE_ADDRESS__)
   pthread_attr_t attr;
   void* addr = nullptr;
