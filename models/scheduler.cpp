@@ -48,15 +48,13 @@ void Scheduler::post(Tick t, EventClass cls, uint32_t uid, EventTarget* target, 
                      uint32_t arg) {
   Tick n = now();
   if (t < n) t = n;
-  heap_.push_back(Item{t, order_of(cls, uid, seq_++), target, op, arg});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  heap_.push(Item{t, order_of(cls, uid, seq_++), target, op, arg});
   if (!firing_ && t < armed_) wake(t);
 }
 
 void Scheduler::post_reserved(uint64_t order, EventTarget* target, uint32_t op, uint32_t arg) {
   Tick t = now();
-  heap_.push_back(Item{t, order, target, op, arg});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  heap_.push(Item{t, order, target, op, arg});
   if (!firing_ && t < armed_) wake(t);
 }
 
@@ -76,11 +74,9 @@ void Scheduler::wake(Tick t) {
 }
 
 void Scheduler::drop_moot() {
-  while (!heap_.empty() && may_be_moot(heap_.front()) &&
-         !heap_.front().target->live(heap_.front().op, heap_.front().arg)) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    heap_.pop_back();
-  }
+  while (!heap_.empty() && may_be_moot(heap_.top()) &&
+         !heap_.top().target->live(heap_.top().op, heap_.top().arg))
+    heap_.pop();
 }
 
 void Scheduler::fire() {
@@ -91,17 +87,16 @@ void Scheduler::fire() {
   now_ = n;
   auto due = [&] {
     drop_moot();
-    return !heap_.empty() && heap_.front().t <= n;
+    return !heap_.empty() && heap_.top().t <= n;
   };
   auto pop_and_fire = [&] {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    Item item = heap_.back();
-    heap_.pop_back();
+    Item item = heap_.top();
+    heap_.pop();
     ++fired_;
     item.target->on_event(item.op, item.arg);
   };
   auto resume = [&] {
-    return heap_.front().order >> kClassShift == static_cast<uint64_t>(EventClass::Resume);
+    return heap_.top().order >> kClassShift == static_cast<uint64_t>(EventClass::Resume);
   };
   if (due() && resume()) {
     // Step 1 of an instant: wake the threads due now; they run when this method returns, and
@@ -112,7 +107,7 @@ void Scheduler::fire() {
   }
   firing_ = false;
   drop_moot();
-  if (!heap_.empty()) wake(heap_.front().t);
+  if (!heap_.empty()) wake(heap_.top().t);
   pub_events_.store(fired_, std::memory_order_relaxed);
   pub_time_.store(n, std::memory_order_relaxed);
 }

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "models/errors.h"
+#include "models/event_heap.h"
 #include "models/time.h"
 
 namespace ascend::model {
@@ -56,8 +57,8 @@ class Scheduler : public sc_core::sc_module {
   // A pending Resume of now answers no (it is not looked past).
   bool fires_next(uint64_t order) {
     drop_moot();
-    return heap_.empty() || heap_.front().t > now_ ||
-           (heap_.front().t == now_ && heap_.front().order > order);
+    return heap_.empty() || heap_.top().t > now_ ||
+           (heap_.top().t == now_ && heap_.top().order > order);
   }
   // A one-off callback (a Model event of no core); not for hot paths.
   void at(Tick t, std::function<void()> fn);
@@ -76,26 +77,13 @@ class Scheduler : public sc_core::sc_module {
   const SimError* first_fault() const { return fault_.get(); }
 
  private:
-  struct Item {
-    Tick t;
-    uint64_t order;  // class (2 bits) | uid (20 bits) | posting sequence (42 bits)
-    EventTarget* target;
-    uint32_t op, arg;
-  };
+  using Item = PendingEvent;
   static constexpr int kSeqBits = 42;
   static constexpr int kClassShift = 62;
-  // A min-heap on (t, order).
   static uint64_t order_of(EventClass cls, uint32_t uid, uint64_t seq) {
     return static_cast<uint64_t>(cls) << kClassShift | static_cast<uint64_t>(uid) << kSeqBits |
            (seq & ((uint64_t{1} << kSeqBits) - 1));
   }
-  // An object, not a function pointer, so that the heap's sift loops inline it.
-  struct Later {
-    bool operator()(const Item& a, const Item& b) const {
-      return a.t != b.t ? a.t > b.t : a.order > b.order;
-    }
-  };
-  static constexpr Later later{};
   // Only a Resume can become moot: other events need not ask their target.
   static bool may_be_moot(const Item& i) {
     return i.order >> kClassShift == static_cast<uint64_t>(EventClass::Resume);
@@ -105,7 +93,7 @@ class Scheduler : public sc_core::sc_module {
   void wake(Tick t);
   void drop_moot();  // pops moot events off the top of the heap
 
-  std::vector<Item> heap_;
+  EventHeap heap_;
   std::unique_ptr<Callbacks> callbacks_;
   sc_core::sc_event wake_;
   Tick armed_ = kNever;

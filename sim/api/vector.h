@@ -24,7 +24,11 @@ void unary(const char* name, const LocalTensor<D>& dst, const LocalTensor<S>& sr
   issue_vector(name, repeats_for(count, std::max(sizeof(D), sizeof(S))), [dst, src, count, f] {
     D* d = dst.ptr();
     const S* s = src.ptr();
-    for (uint32_t i = 0; i < count; ++i) d[i] = f(s[i]);
+    // Locals: a store through d could otherwise change the captures, which then reload every
+    // element and keep the loop from vectorizing.
+    const uint32_t n = count;
+    const F op = f;
+    for (uint32_t i = 0; i < n; ++i) d[i] = op(s[i]);
   });
 }
 template <class T, class F>
@@ -36,7 +40,9 @@ void binary(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& a
     T* d = dst.ptr();
     const T* x = a.ptr();
     const T* y = b.ptr();
-    for (uint32_t i = 0; i < count; ++i) d[i] = f(x[i], y[i]);
+    const uint32_t n = count;  // locals, as in unary()
+    const F op = f;
+    for (uint32_t i = 0; i < n; ++i) d[i] = op(x[i], y[i]);
   });
 }
 }  // namespace detail
