@@ -39,6 +39,7 @@ Core::Core(const sc_core::sc_module_name& name, int die, int index, CoreKind kin
       kind_(kind),
       uid_(static_cast<uint32_t>(die) << 8 | static_cast<uint32_t>(index)),
       timing_(timing),
+      issue_ps_(timing.clock.cycles(timing.issue_cycles)),
       cost_(cost),
       sched_(sched),
       barriers_(barriers),
@@ -199,9 +200,17 @@ uint32_t Core::add_flight() {
   return i;
 }
 
+Core* Core::running_ = nullptr;
+
+void Core::wait_resume() {
+  running_ = nullptr;
+  sc_core::wait(resume_ev_);
+  running_ = this;
+}
+
 void Core::run() {
   for (;;) {
-    do sc_core::wait(resume_ev_);
+    do wait_resume();
     while (state_ != State::Running);
     started_at_ = now();
     scalar_run_start_ = scalar_run_end_ = started_at_;
@@ -215,6 +224,7 @@ void Core::run() {
     } catch (const KernelAbort&) {
       state_ = State::Aborted;
     } catch (const sc_core::sc_unwind_exception&) {
+      running_ = nullptr;
       throw;  // a kill after a deadlock: let SystemC finish the unwinding
     } catch (const SimError& e) {
       sched_.fault(e);
@@ -224,6 +234,7 @@ void Core::run() {
           SimError(kExitInternal, std::string("in kernel '") + kernel_name_ + "': " + e.what()));
       state_ = State::Aborted;
     }
+    running_ = nullptr;
     finished_at_ = scalar_now();  // an aborted kernel may stop ahead of simulated time
     lag_ = 0;
     set_level(busy_level(PipeId::S), 0, finished_at_);
@@ -251,7 +262,7 @@ void Core::scalar_advance(Tick dt) {
 void Core::sleep_until(Tick t) {
   ++wait_token_;
   post_resume(t);
-  do sc_core::wait(resume_ev_);
+  do wait_resume();
   while (now() < t);
 }
 
@@ -319,7 +330,7 @@ void Core::block_on(const std::function<bool()>& ready, const WaitName& name,
   wake_floor_ = t0;
   if (wake_at != kNever) post_resume(std::max(wake_at, t0));
   while (!ready() || now() < t0) {
-    sc_core::wait(resume_ev_);
+    wait_resume();
     woken_token_ = ~0u;  // a later wake_scalar() may post again
   }
   ++wait_token_;  // Resumes still pending for this wait are stale
@@ -394,7 +405,7 @@ void Core::issue(Instr&& in) {
   next_write_parts_ = UbParts{};
   next_ub_reads_ = next_ub_writes_ = UbRange{};
   next_ub_noted_ = false;
-  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  scalar_advance(issue_ps_);
   Pipe& pp = pipe(q.pipe);
   // Queued plus still pending can only shrink until the scalar's time: a queue with room now has
   // room then. Only a queue that may be full is checked at the scalar's time.
@@ -445,13 +456,13 @@ size_t Core::handed_now(const Pipe& pp) const {
 }
 
 void Core::scalar_set_flag(HardEvent e, uint32_t id) {
-  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  scalar_advance(issue_ps_);
   scalar_sets_.push_back(ScalarSet{e, id});
   sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, static_cast<uint32_t>(PipeId::S));
 }
 
 void Core::scalar_wait_flag(HardEvent e, uint32_t id) {
-  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  scalar_advance(issue_ps_);
   uint64_t key = flag_key(e, id);
   if (!flags_.count(e, id))
     block_on([&] { return flags_.count(e, id) > 0; }, WaitName{"WaitFlag<", event_name(e), id, ">"},
@@ -479,7 +490,7 @@ bool Core::all_pipes_idle() const {
 }
 
 void Core::pipe_barrier_all() {
-  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  scalar_advance(issue_ps_);
   drain();
 }
 
@@ -498,13 +509,13 @@ void Core::effect_fault(const std::string& msg) {
 }
 
 void Core::sync_all(bool mixed) {
-  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  scalar_advance(issue_ps_);
   scalar_sync();
   (mixed ? barriers_.mixed : kind_ == CoreKind::Aiv ? barriers_.aiv : barriers_.aic).arrive(*this);
 }
 
 void Core::cross_wait_flag(uint32_t id, int need) {
-  scalar_advance(timing_.clock.cycles(timing_.issue_cycles));
+  scalar_advance(issue_ps_);
   if (cross_flags_[id] < need)
     block_on([this, id, need] { return cross_flags_[id] >= need; },
              WaitName{"CrossCoreWaitFlag", nullptr, id},

@@ -322,6 +322,8 @@ class Core : public sc_core::sc_module, public EventTarget {
   // What the kernel's TPipe has allocated of the UB (an AIV's only buffer).
   void reserve_ub(uint32_t bytes) { buffers_[0]->reserve(bytes); }
   uint32_t ub_allocated() const { return buffers_[0]->allocated(); }
+  // The core whose kernel thread is running now (null in the scheduler's events and on the host).
+  static Core* running() { return running_; }
   // The SystemC thread that runs the kernel program (the scalar unit).
   const sc_core::sc_object* scalar_thread() const { return thread_.get_process_object(); }
 
@@ -464,6 +466,8 @@ class Core : public sc_core::sc_module, public EventTarget {
     return op != kResume || arg == wait_token_;
   }
   void run();
+  void wait_resume();  // the thread's one wait: until a Resume of this core fires
+  static Core* running_;
   void sleep_until(Tick t);
   void push(Queued&& in);    // hands an instruction to its pipe at the scalar clock
   void post_push(PipeId p);  // the Push event of pipe p's oldest hidden instruction
@@ -531,6 +535,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   const CoreKind kind_;
   const uint32_t uid_;  // orders this core's events among other cores' at equal times
   const CoreTiming timing_;
+  const Tick issue_ps_;  // what issuing an instruction costs the scalar
   const CostModel& cost_;
   Scheduler& sched_;
   DieBarriers& barriers_;

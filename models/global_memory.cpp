@@ -1,26 +1,34 @@
 #include "models/global_memory.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ascend::model {
 
 std::optional<GmAddr> GlobalMemory::allocate(int die, const std::string& name, uint64_t bytes) {
-  if (static_cast<size_t>(die) >= next_offset_.size()) next_offset_.resize(die + 1, kAlign);
+  if (static_cast<size_t>(die) >= next_offset_.size()) {
+    next_offset_.resize(die + 1, kAlign);
+    regions_.resize(die + 1);
+  }
   uint64_t& next = next_offset_[die];  // offset 0 stays unused so a null address never resolves
   uint64_t size = (bytes + kAlign - 1) / kAlign * kAlign;
   if (size == 0) size = kAlign;
   if (next + size > capacity_) return std::nullopt;
   GmAddr base = (static_cast<GmAddr>(die) << kDieShift) | next;
   next += size;
-  regions_[base] = Region{name, base, bytes};
+  regions_[die].push_back(Region{name, base, bytes});
   return base;
 }
 
 const GlobalMemory::Region* GlobalMemory::region_of(GmAddr addr, uint64_t bytes) const {
-  auto it = regions_.upper_bound(addr);
-  if (it == regions_.begin()) return nullptr;
+  const size_t die = static_cast<size_t>(die_of(addr));
+  if (die >= regions_.size()) return nullptr;
+  const std::vector<Region>& rs = regions_[die];
+  auto it = std::upper_bound(rs.begin(), rs.end(), addr,
+                             [](GmAddr a, const Region& r) { return a < r.base; });
+  if (it == rs.begin()) return nullptr;
   --it;
-  const Region& r = it->second;
+  const Region& r = *it;
   if (addr < r.base || addr + bytes > r.base + r.bytes || addr + bytes < addr) return nullptr;
   return &r;
 }

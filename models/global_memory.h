@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,7 +34,8 @@ class GlobalMemory {
 
   // Reserves `bytes` on `die`; returns nullopt when the die's HBM capacity would be exceeded.
   std::optional<GmAddr> allocate(int die, const std::string& name, uint64_t bytes);
-  // The region holding [addr, addr+bytes), or nullptr if the range is not inside one region.
+  // The region holding [addr, addr+bytes), or nullptr if the range is not inside one region
+  // (valid until the next allocate).
   const Region* region_of(GmAddr addr, uint64_t bytes) const;
 
   void read(GmAddr addr, void* dst, uint64_t bytes) const;
@@ -46,7 +46,9 @@ class GlobalMemory {
   uint8_t* page(uint64_t page_no, bool create);
   uint64_t capacity_;
   std::vector<uint64_t> next_offset_;  // per die bump pointer
-  std::map<GmAddr, Region> regions_;   // by base
+  // Per die, by base: a die's allocations come in address order (a bump pointer), so each list
+  // is sorted as it grows and a lookup is a binary search over one die's few regions.
+  std::vector<std::vector<Region>> regions_;
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
 };
 

@@ -15,7 +15,7 @@ Runtime::Runtime(m::Cluster& cluster, RuntimeConfig cfg)
     : cfg_(std::move(cfg)), cluster_(cluster), memory_(cluster.gm()) {
   for (int d = 0; d < cluster.dies(); ++d)
     cluster.die(d).for_each_core([this](m::Core& c) { states_.push_back(CoreState{&c}); });
-  for (CoreState& s : states_) by_thread_[s.core->scalar_thread()] = &s;
+  for (CoreState& s : states_) by_core_[s.core] = &s;
   active_ = this;
 }
 
@@ -33,12 +33,12 @@ void Runtime::begin_launch() {
 }
 
 CoreState& Runtime::current() {
-  const sc_core::sc_object* thread = sc_core::sc_get_current_process_b();
-  if (thread != last_thread_ || !last_state_) {
-    auto it = by_thread_.find(thread);
-    if (it == by_thread_.end())
+  const m::Core* running = m::Core::running();
+  if (running != last_core_ || !last_state_) {
+    auto it = by_core_.find(running);
+    if (it == by_core_.end())
       throw ascend::SimError(ascend::kExitInternal, "kernel API called outside a running kernel");
-    last_thread_ = thread;
+    last_core_ = running;
     last_state_ = it->second;
   }
   return *last_state_;

@@ -119,8 +119,8 @@ class Runtime {
   m::Cluster& cluster_;
   m::GlobalMemory& memory_;
   std::vector<CoreState> states_;
-  std::unordered_map<const sc_core::sc_object*, CoreState*> by_thread_;
-  const sc_core::sc_object* last_thread_ = nullptr;  // one-entry cache of the lookup
+  std::unordered_map<const m::Core*, CoreState*> by_core_;
+  const m::Core* last_core_ = nullptr;  // one-entry cache of the lookup
   CoreState* last_state_ = nullptr;
   static Runtime* active_;
 };
