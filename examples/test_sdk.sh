@@ -60,6 +60,48 @@ set -e
   || { cat "$work/m2.err"; fail "a failed ASSERT: exit $s2"; }
 echo "ok: a foreign pointer is exit 2, a failed ASSERT exit 5, each with its message"
 
+# A kernel that overflows its thread's stack (a large local array, a deep recursion) is a kernel
+# fault naming the core and sim.thread_stack_KiB, not a bare segmentation fault; with the stack
+# raised the same kernel runs.
+cat > "$work/deep.cpp" <<'K'
+#include <cstdlib>
+#include "tikicpulib.h"
+__aicore__ int depth(volatile char* p, int n) {
+  volatile char frame[1024];
+  frame[0] = p ? p[0] : 1;
+  return n == 0 ? frame[0] : depth(frame, n - 1) + frame[0];
+}
+extern "C" __global__ __aicore__ void deep(GM_ADDR x, int32_t n) {
+  (void)x;
+  volatile char big[256 * 1024];
+  big[0] = 1;
+  if (n == 1) big[sizeof big - 1] = static_cast<char>(depth(big, 10));
+  if (n == 2) big[0] = static_cast<char>(depth(nullptr, 100000));
+}
+int main(int argc, char** argv) {
+  (void)argc;
+  uint8_t* x = (uint8_t*)AscendC::GmAlloc(64);
+  ICPU_RUN_KF(deep, 1, x, std::atoi(argv[1]));
+  return 0;
+}
+K
+"$prefix/bin/ascend-sim-build" -o "$work/deep" "$work/deep.cpp" >/dev/null
+overflow() {  # overflow STACK_KiB CASE EXPECTED_STATUS
+  set +e
+  ASCEND_SIM_OUT= ASCEND_SIM_SET=sim.thread_stack_KiB=$1 "$work/deep" "$2" 2>"$work/deep.err" >/dev/null
+  local s=$?
+  set -e
+  [ "$s" = "$3" ] || { cat "$work/deep.err"; fail "stack $1 KiB, case $2: exit $s, not $3"; }
+  if [ "$3" = 5 ]; then
+    grep -q "kernel 'deep' die 0 core 0: the kernel overflowed its stack (sim.thread_stack_KiB = $1)" \
+      "$work/deep.err" || { cat "$work/deep.err"; fail "the overflow message"; }
+  fi
+}
+overflow 128 1 5   # a 256 KiB local array
+overflow 1024 1 0  # fits once the stack is raised
+overflow 1024 2 5  # 100,000 nested calls
+echo "ok: a kernel overflowing its stack is exit 5 naming the core and sim.thread_stack_KiB"
+
 # Cube and mixed launches: blockDim beyond the die's AICs (AIC_MODE) or AI Cores (MIX_MODE) is
 # exit 2 naming the mode; a vector buffer on an AIC, and a Matmul driven from an AIV (the default
 # mix mode, not modelled), are kernel faults (exit 5) naming them.

@@ -67,6 +67,17 @@ uint64_t dispatch_payload(const Params& p, int dies) {
 uint64_t round_trip_payload(const Params& p, int dies) {
   return moe_payload(p, dies, 2);
 }
+// moe with FFN experts also holds every expert's weight1 and weight2 (H x N1 each, 2 B), once on
+// the host and once in GM, for each layer: the default workload's 256 experts need 30 GB.
+uint64_t moe_layer_payload(const Params& p, int dies) {
+  uint64_t bytes = round_trip_payload(p, dies);
+  if (p.text("moe.experts") == "ffn")
+    bytes += static_cast<uint64_t>(p.integer("dispatch.experts")) *
+             static_cast<uint64_t>(p.integer("dispatch.hidden")) *
+             static_cast<uint64_t>(p.integer("moe.ffn_intermediate")) * 2 * 2 * 2 *
+             static_cast<uint64_t>(p.integer("moe.layers"));
+  return bytes;
+}
 
 uint64_t dispatch_dump(const Params& p, int dies) {
   dispatch::Attrs a = dispatch_attrs(p, dies);
@@ -205,7 +216,7 @@ const std::vector<KernelDef>& all_kernels() {
       with(combine_kernel_def(), "dispatch", plus(kMoeWorkload, kCommQuant), true, combine_dump,
            round_trip_payload),
       with(moe_kernel_def(), "dispatch", plus(kMoeWorkload, kCommQuant), true, moe_dump,
-           round_trip_payload),
+           moe_layer_payload),
       with(alltoallv_kernel_def(), "dispatch", kMoeWorkloadV2, true, alltoallv_dump,
            dispatch_payload),
       with(ffn_worker_batching_kernel_def(), "ffn", kFfnWorkload, false, ffn_dump),

@@ -15,6 +15,7 @@
 
 #include "models/errors.h"
 #include "sim/hardware_params.h"
+#include "sim/stack_guard.h"
 #include "sim/trace.h"
 #include "sim/vcd.h"
 
@@ -230,6 +231,7 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
                    "corrupt");
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  install_stack_overflow_report(cfg.thread_stack_bytes);
   cluster_ = std::make_unique<model::Cluster>("cluster", cfg);
   // Every rank's HCCL windows, in its own HBM (sparse: they cost nothing until written).
   AscendC::detail::RuntimeConfig api = runtime_config(params);

@@ -137,6 +137,11 @@ expect 2 "holds '%original_token%', which the option parser cannot report on" --
 # Resource limits, up front and in a dry run too: memory (what it needs, the timing-only way out).
 expect 2 "needs about 4016 MiB of memory .* run it timing-only" -- --ep 64 --set run.memory_MiB=1000 --dry-run
 expect 0 "dry run" -- --ep 64 --set run.memory_MiB=1300 --no-check --set sim.payload=0 --dry-run
+# moe with FFN experts counts their weights (host and GM copies): 29,022 MiB of payload at EP 4
+# with the default 256 experts, where the stand-in fits in 8000 MiB; timing-only holds none.
+expect 2 "144 MiB for the cores' stacks and local memories, 29022 MiB for the payload" -- --kernel moe --ep 4 --quant none --set moe.experts=ffn --set run.memory_MiB=8000 --dry-run
+expect 0 "dry run" -- --kernel moe --ep 4 --quant none --set run.memory_MiB=8000 --dry-run
+expect 0 "dry run" -- --kernel moe --ep 4 --quant none --set moe.experts=ffn --set run.memory_MiB=8000 --no-check --set sim.payload=0 --dry-run
 # flag_ring: ep.world_size = 0 is the kernel's default (2 ranks), as the parameter says.
 expect 0 "kernel flag_ring on preset a3, 2 rank\(s\)" -- --kernel flag_ring --set ep.world_size=0
 expect 2 "flag_ring needs ep.world_size >= 2 \(got 1\)" -- --kernel flag_ring --set ep.world_size=1
