@@ -138,7 +138,11 @@ void Core::on_event(uint32_t op, uint32_t arg) {
 void Core::handle(uint32_t op, uint32_t arg) {
   switch (op) {
     case kResume:
-      if (arg == wait_token_) resume_ev_.notify();  // runs once the instant's Resumes are fired
+      if (arg == wait_token_) {
+        resume_ev_.notify();  // runs once the instant's Resumes are fired
+        // Its stack has gone cold while it slept: start loading the frames it returns through.
+        for (int line = -16; line < 32; ++line) __builtin_prefetch(stack_hint_ + 64 * line);
+      }
       break;
     case kPush: {
       PipeId p = static_cast<PipeId>(arg);
@@ -203,6 +207,8 @@ uint32_t Core::add_flight() {
 Core* Core::running_ = nullptr;
 
 void Core::wait_resume() {
+  char here;
+  stack_hint_ = &here;
   running_ = nullptr;
   sc_core::wait(resume_ev_);
   running_ = this;
