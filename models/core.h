@@ -466,7 +466,7 @@ class Core : public sc_core::sc_module, public EventTarget {
     return op != kResume || arg == wait_token_;
   }
   void run();
-  void wait_resume();  // the thread's one wait: until a Resume of this core fires
+  void wait_resume();                 // the thread's one wait: until a Resume of this core fires
   const char* stack_hint_ = nullptr;  // where the thread's stack was when it last waited
   static Core* running_;
   void sleep_until(Tick t);
