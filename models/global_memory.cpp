@@ -33,15 +33,39 @@ const GlobalMemory::Region* GlobalMemory::region_of(GmAddr addr, uint64_t bytes)
   return &r;
 }
 
+const uint8_t* GlobalMemory::find(uint64_t page_no) const {
+  const size_t mask = table_.size() - 1;
+  for (size_t i = slot_of(page_no);; i = (i + 1) & mask) {
+    const Slot& slot = table_[i];
+    if (slot.key == page_no + 1) return slot.page;
+    if (slot.key == 0) return nullptr;
+  }
+}
+
 uint8_t* GlobalMemory::page(uint64_t page_no, bool create) {
-  auto it = pages_.find(page_no);
-  if (it != pages_.end()) return it->second.get();
+  if (const uint8_t* p = find(page_no)) return const_cast<uint8_t*>(p);
   if (!create) return nullptr;
-  auto p = std::make_unique<uint8_t[]>(kPageBytes);
-  std::memset(p.get(), 0, kPageBytes);
-  uint8_t* raw = p.get();
-  pages_.emplace(page_no, std::move(p));
-  return raw;
+  if (2 * (pages_.size() + 1) > table_.size()) grow();
+  pages_.push_back(std::make_unique<uint8_t[]>(kPageBytes));  // value-initialized: zeros
+  uint8_t* p = pages_.back().get();
+  const size_t mask = table_.size() - 1;
+  size_t i = slot_of(page_no);
+  while (table_[i].key != 0) i = (i + 1) & mask;
+  table_[i] = Slot{page_no + 1, p};
+  return p;
+}
+
+void GlobalMemory::grow() {
+  std::vector<Slot> old = std::move(table_);
+  table_.assign(old.size() * 2, Slot{});
+  --shift_;
+  const size_t mask = table_.size() - 1;
+  for (const Slot& s : old) {
+    if (s.key == 0) continue;
+    size_t i = slot_of(s.key - 1);
+    while (table_[i].key != 0) i = (i + 1) & mask;
+    table_[i] = s;
+  }
 }
 
 void GlobalMemory::read(GmAddr addr, void* dst, uint64_t bytes) const {
@@ -49,11 +73,10 @@ void GlobalMemory::read(GmAddr addr, void* dst, uint64_t bytes) const {
   while (bytes > 0) {
     uint64_t off = addr % kPageBytes;
     uint64_t n = std::min(bytes, kPageBytes - off);
-    auto it = pages_.find(addr / kPageBytes);
-    if (it == pages_.end()) {
-      std::memset(out, 0, n);
+    if (const uint8_t* p = find(addr / kPageBytes)) {
+      std::memcpy(out, p + off, n);
     } else {
-      std::memcpy(out, it->second.get() + off, n);
+      std::memset(out, 0, n);
     }
     addr += n;
     out += n;

@@ -1,6 +1,7 @@
 // The bytes of every die's HBM in one simulated address space. A GM address carries its die in
 // bits [40, 56): addr = die << 40 | offset. Storage is sparse (4 KiB pages made on first write;
-// unwritten bytes read as zero), so a large window costs nothing until it is used.
+// unwritten bytes read as zero), so a large window costs nothing until it is used. Pages are found
+// through an open-addressed table of page numbers (one probe, usually; no node per page).
 // Allocations are named regions; an access outside every region is an out-of-bounds access.
 #pragma once
 
@@ -8,7 +9,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace ascend::model {
@@ -43,13 +43,25 @@ class GlobalMemory {
   uint64_t resident_bytes() const { return pages_.size() * kPageBytes; }
 
  private:
+  // The page of that number: made (zeroed) when `create`, else null when never written.
   uint8_t* page(uint64_t page_no, bool create);
+  const uint8_t* find(uint64_t page_no) const;
+  struct Slot {
+    uint64_t key = 0;  // page number + 1; 0: empty
+    uint8_t* page = nullptr;
+  };
+  size_t slot_of(uint64_t page_no) const {  // where its probe starts (Fibonacci hashing)
+    return static_cast<size_t>((page_no * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
+  void grow();
   uint64_t capacity_;
   std::vector<uint64_t> next_offset_;  // per die bump pointer
   // Per die, by base: a die's allocations come in address order (a bump pointer), so each list
   // is sorted as it grows and a lookup is a binary search over one die's few regions.
   std::vector<std::vector<Region>> regions_;
-  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  std::vector<std::unique_ptr<uint8_t[]>> pages_;      // owns them, in the order made
+  std::vector<Slot> table_ = std::vector<Slot>(1024);  // a power of two, at most half full
+  int shift_ = 64 - 10;
 };
 
 }  // namespace ascend::model
