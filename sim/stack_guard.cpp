@@ -9,8 +9,18 @@
 #include "models/core.h"
 #include "models/errors.h"
 
+// Sanitizer builds keep the sanitizer's own handler (GCC says so by a macro, clang by a feature).
+#if defined(__SANITIZE_ADDRESS__)
+#define ASCEND_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASCEND_ASAN 1
+#endif
+#endif
+
 namespace ascend {
 
+#if !defined(ASCEND_ASAN)
 namespace {
 
 struct sigaction previous;
@@ -71,9 +81,6 @@ void on_segv(int sig, siginfo_t* info, void* context) {
 
 void install_stack_overflow_report(uint64_t stack_bytes) {
   stack_kib = stack_bytes / 1024;
-#if defined(__SANITIZE_ADDRESS__)
-  return;
-#else
   if (installed) return;
   installed = true;
   stack_t alt{};
@@ -85,7 +92,9 @@ void install_stack_overflow_report(uint64_t stack_bytes) {
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGSEGV, &sa, &previous);
-#endif
 }
+#else
+void install_stack_overflow_report(uint64_t) {}
+#endif
 
 }  // namespace ascend
