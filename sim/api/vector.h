@@ -167,27 +167,27 @@ constexpr void require_shift_type() {
                     std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t>,
                 "ShiftLeft/ShiftRight take uint16_t, int16_t, uint32_t or int32_t");
 }
+// The shift count of ShiftLeft/ShiftRight: within the element's width, else a kernel fault.
+template <class T>
+uint32_t shift_bits(const char* name, T scalarValue) {
+  require_shift_type<T>();
+  const int64_t shift = static_cast<int64_t>(scalarValue);
+  if (shift < 0 || shift >= static_cast<int64_t>(8 * sizeof(T)))
+    fault(std::string(name) + " by " + std::to_string(shift) + " bits of a " +
+          std::to_string(8 * sizeof(T)) + "-bit element");
+  return static_cast<uint32_t>(shift);
+}
 }  // namespace detail
 template <class T>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, T scalarValue,
                 uint32_t count) {
-  detail::require_shift_type<T>();
-  const int64_t shift = static_cast<int64_t>(scalarValue);
-  if (shift < 0 || shift >= static_cast<int64_t>(8 * sizeof(T)))
-    detail::fault("ShiftRight by " + std::to_string(shift) + " bits of a " +
-                  std::to_string(8 * sizeof(T)) + "-bit element");
-  const uint32_t by = static_cast<uint32_t>(shift);
+  const uint32_t by = detail::shift_bits("ShiftRight", scalarValue);
   detail::unary("ShiftRight", dst, src, count, [by](T x) { return static_cast<T>(x >> by); });
 }
 template <class T>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, T scalarValue,
                uint32_t count) {
-  detail::require_shift_type<T>();
-  const int64_t shift = static_cast<int64_t>(scalarValue);
-  if (shift < 0 || shift >= static_cast<int64_t>(8 * sizeof(T)))
-    detail::fault("ShiftLeft by " + std::to_string(shift) + " bits of a " +
-                  std::to_string(8 * sizeof(T)) + "-bit element");
-  const uint32_t by = static_cast<uint32_t>(shift);
+  const uint32_t by = detail::shift_bits("ShiftLeft", scalarValue);
   using U = std::make_unsigned_t<T>;
   detail::unary("ShiftLeft", dst, src, count,
                 [by](T x) { return static_cast<T>(static_cast<U>(static_cast<U>(x) << by)); });
