@@ -59,7 +59,7 @@ Cluster::Cluster(const sc_core::sc_module_name& name, const ClusterConfig& cfg)
       cost_(cfg.cost_model ? cfg.cost_model
                            : std::make_shared<DefaultCostModel>(cfg.core, cfg.hbm)),
       sched_(std::make_unique<Scheduler>("scheduler")),
-      gm_(cfg.hbm.capacity_bytes),
+      gm_(cfg.hbm.capacity_bytes, cfg.gm_page_bytes),
       ub_pages_(Die::local_bytes(cfg) * cfg.dies) {
   for (int d = 0; d < cfg.dies; ++d) {
     std::string n = "die" + std::to_string(d);

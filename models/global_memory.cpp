@@ -5,6 +5,11 @@
 
 namespace ascend::model {
 
+GlobalMemory::GlobalMemory(uint64_t die_capacity_bytes, uint64_t page_bytes)
+    : capacity_(die_capacity_bytes), page_bytes_(page_bytes), page_shift_(0) {
+  while ((uint64_t{1} << page_shift_) < page_bytes_) ++page_shift_;
+}
+
 std::optional<GmAddr> GlobalMemory::allocate(int die, const std::string& name, uint64_t bytes) {
   if (static_cast<size_t>(die) >= next_offset_.size()) {
     next_offset_.resize(die + 1, kAlign);
@@ -45,9 +50,12 @@ const uint8_t* GlobalMemory::find(uint64_t page_no) const {
 uint8_t* GlobalMemory::page(uint64_t page_no, bool create) {
   if (const uint8_t* p = find(page_no)) return const_cast<uint8_t*>(p);
   if (!create) return nullptr;
-  if (2 * (pages_.size() + 1) > table_.size()) grow();
-  pages_.push_back(std::make_unique<uint8_t[]>(kPageBytes));  // value-initialized: zeros
-  uint8_t* p = pages_.back().get();
+  if (2 * (pages_ + 1) > table_.size()) grow();
+  const uint64_t per_slab = std::max<uint64_t>(1, kSlabBytes / page_bytes_);
+  if (pages_ % per_slab == 0)  // value-initialized: zeros
+    slabs_.push_back(std::make_unique<uint8_t[]>(per_slab * page_bytes_));
+  uint8_t* p = slabs_.back().get() + (pages_ % per_slab) * page_bytes_;
+  ++pages_;
   const size_t mask = table_.size() - 1;
   size_t i = slot_of(page_no);
   while (table_[i].key != 0) i = (i + 1) & mask;
@@ -71,9 +79,9 @@ void GlobalMemory::grow() {
 void GlobalMemory::read(GmAddr addr, void* dst, uint64_t bytes) const {
   auto* out = static_cast<uint8_t*>(dst);
   while (bytes > 0) {
-    uint64_t off = addr % kPageBytes;
-    uint64_t n = std::min(bytes, kPageBytes - off);
-    if (const uint8_t* p = find(addr / kPageBytes)) {
+    uint64_t off = addr & (page_bytes_ - 1);
+    uint64_t n = std::min(bytes, page_bytes_ - off);
+    if (const uint8_t* p = find(addr >> page_shift_)) {
       std::memcpy(out, p + off, n);
     } else {
       std::memset(out, 0, n);
@@ -87,9 +95,9 @@ void GlobalMemory::read(GmAddr addr, void* dst, uint64_t bytes) const {
 void GlobalMemory::write(GmAddr addr, const void* src, uint64_t bytes) {
   auto* in = static_cast<const uint8_t*>(src);
   while (bytes > 0) {
-    uint64_t off = addr % kPageBytes;
-    uint64_t n = std::min(bytes, kPageBytes - off);
-    std::memcpy(page(addr / kPageBytes, true) + off, in, n);
+    uint64_t off = addr & (page_bytes_ - 1);
+    uint64_t n = std::min(bytes, page_bytes_ - off);
+    std::memcpy(page(addr >> page_shift_, true) + off, in, n);
     addr += n;
     in += n;
     bytes -= n;

@@ -1,7 +1,10 @@
 // The bytes of every die's HBM in one simulated address space. A GM address carries its die in
-// bits [40, 56): addr = die << 40 | offset. Storage is sparse (4 KiB pages made on first write;
-// unwritten bytes read as zero), so a large window costs nothing until it is used. Pages are found
-// through an open-addressed table of page numbers (one probe, usually; no node per page).
+// bits [40, 56): addr = die << 40 | offset. Storage is sparse (pages made on first write; unwritten
+// bytes read as zero), so a large window costs nothing until it is used. Pages are found through
+// an open-addressed table of page numbers (one probe, usually; no node per page) and carved from
+// slabs (no allocation per page). The page size is the caller's: 4 KiB suits runs that move whole
+// tokens; a timing-only run writes a few bytes of metadata per window slot, each slot in a page
+// of its own, so small pages keep it from holding kilobytes of zeros per record.
 // Allocations are named regions; an access outside every region is an out-of-bounds access.
 #pragma once
 
@@ -19,7 +22,7 @@ class GlobalMemory {
  public:
   static constexpr int kDieShift = 40;
   static constexpr uint64_t kOffsetMask = (uint64_t{1} << kDieShift) - 1;
-  static constexpr uint64_t kPageBytes = 4 * 1024;
+  static constexpr uint64_t kDefaultPageBytes = 4 * 1024;
   static constexpr uint64_t kAlign = 512;  // allocations are 512-B (cache line) aligned
 
   static int die_of(GmAddr a) { return static_cast<int>(a >> kDieShift); }
@@ -30,7 +33,8 @@ class GlobalMemory {
     uint64_t bytes;
   };
 
-  explicit GlobalMemory(uint64_t die_capacity_bytes) : capacity_(die_capacity_bytes) {}
+  // `page_bytes`: a power of two, at least 64.
+  explicit GlobalMemory(uint64_t die_capacity_bytes, uint64_t page_bytes = kDefaultPageBytes);
 
   // Reserves `bytes` on `die`; returns nullopt when the die's HBM capacity would be exceeded.
   std::optional<GmAddr> allocate(int die, const std::string& name, uint64_t bytes);
@@ -40,7 +44,8 @@ class GlobalMemory {
 
   void read(GmAddr addr, void* dst, uint64_t bytes) const;
   void write(GmAddr addr, const void* src, uint64_t bytes);
-  uint64_t resident_bytes() const { return pages_.size() * kPageBytes; }
+  uint64_t resident_bytes() const { return pages_ * page_bytes_; }
+  uint64_t page_bytes() const { return page_bytes_; }
 
  private:
   // The page of that number: made (zeroed) when `create`, else null when never written.
@@ -55,11 +60,15 @@ class GlobalMemory {
   }
   void grow();
   uint64_t capacity_;
+  uint64_t page_bytes_;
+  int page_shift_;
   std::vector<uint64_t> next_offset_;  // per die bump pointer
   // Per die, by base: a die's allocations come in address order (a bump pointer), so each list
   // is sorted as it grows and a lookup is a binary search over one die's few regions.
   std::vector<std::vector<Region>> regions_;
-  std::vector<std::unique_ptr<uint8_t[]>> pages_;      // owns them, in the order made
+  static constexpr uint64_t kSlabBytes = 256 * 1024;
+  std::vector<std::unique_ptr<uint8_t[]>> slabs_;      // own the pages, in the order made
+  uint64_t pages_ = 0;                                 // made so far
   std::vector<Slot> table_ = std::vector<Slot>(1024);  // a power of two, at most half full
   int shift_ = 64 - 10;
 };

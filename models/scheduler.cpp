@@ -70,7 +70,7 @@ void Scheduler::fault(const SimError& e) {
 
 void Scheduler::wake(Tick t) {
   armed_ = t;
-  wake_.notify(sc_core::sc_time::from_value(t - now()));
+  wake_.notify(sc_core::sc_time::from_value(t - sc_core::sc_time_stamp().value()));
 }
 
 void Scheduler::drop_moot() {
@@ -79,15 +79,19 @@ void Scheduler::drop_moot() {
     heap_.pop();
 }
 
+// One activation handles one instant's Resumes (step 1), or the rest of an instant (step 2) and
+// then every later instant up to the next Resume: no kernel thread runs between them, and models
+// read the time from now(), so SystemC's clock need not visit those instants. It is brought to
+// the next Resume's time (or the horizon) before any kernel thread runs again.
 void Scheduler::fire() {
   firing_ = true;
   armed_ = kNever;
   refresh_now();
-  const Tick n = now();
+  sc_now_ = now();
+  Tick n = sc_now_;
   now_ = n;
-  auto due = [&] {
-    drop_moot();
-    return !heap_.empty() && heap_.top().t <= n;
+  auto is_resume = [](const Item& i) {
+    return i.order >> kClassShift == static_cast<uint64_t>(EventClass::Resume);
   };
   auto pop_and_fire = [&] {
     Item item = heap_.top();
@@ -101,19 +105,37 @@ void Scheduler::fire() {
     ++fired_;
     item.target->on_event(item.op, item.arg);
   };
-  auto resume = [&] {
-    return heap_.top().order >> kClassShift == static_cast<uint64_t>(EventClass::Resume);
-  };
-  if (due() && resume()) {
+  drop_moot();
+  if (!heap_.empty() && heap_.top().t <= n && is_resume(heap_.top())) {
     // Step 1 of an instant: wake the threads due now; they run when this method returns, and
     // the instant's other events fire in the next delta cycle.
-    while (due() && resume()) pop_and_fire();
+    do {
+      pop_and_fire();
+      drop_moot();
+    } while (!heap_.empty() && heap_.top().t <= n && is_resume(heap_.top()));
   } else {
-    while (due()) pop_and_fire();
+    bool woke = false;  // a thread was woken: it runs at this instant, so time stays here
+    for (;;) {
+      drop_moot();
+      if (heap_.empty() || fault_) break;
+      const Item& top = heap_.top();
+      if (top.t > n) {
+        if (woke || is_resume(top) || top.t > horizon_) break;
+        n = top.t;  // run ahead: only this method runs until the next Resume
+        detail::current_ps = n;
+        now_ = n;
+      }
+      woke = woke || is_resume(top);
+      pop_and_fire();
+    }
   }
   firing_ = false;
   drop_moot();
-  if (!heap_.empty()) wake(heap_.top().t);
+  if (!heap_.empty()) {
+    wake(heap_.top().t);
+  } else if (n > sc_now_) {
+    wake(n);  // nothing left: bring SystemC's clock to where the model is
+  }
   pub_events_.store(fired_, std::memory_order_relaxed);
   pub_time_.store(n, std::memory_order_relaxed);
 }

@@ -12,6 +12,12 @@
 // Threads woken during step 2 run after it, and what they post at the same instant is fired next.
 // Because ties are broken by these keys, a scalar program that runs ahead of simulated time
 // (Core's lazy scalar clock) produces exactly the same order as one that waits at every step.
+//
+// An activation that fires step 2 goes on to the later instants while no kernel thread has been
+// woken and the next event is not a Resume: nothing but the models' events runs there, and they
+// read the time from now(), so SystemC's clock need not stop at each of those instants (it is
+// brought to the next Resume's time before any thread runs). A run of the pipes between two
+// thread wake-ups costs one SystemC activation instead of one per instant.
 #pragma once
 
 #include <atomic>
@@ -64,6 +70,9 @@ class Scheduler : public sc_core::sc_module {
   void at(Tick t, std::function<void()> fn);
   static constexpr uint32_t kNoUid = (1u << 20) - 1;
 
+  // The latest time an activation may run ahead to (sc_start's end): events after it wait for
+  // the next sc_start.
+  void set_horizon(Tick t) { horizon_ = t; }
   uint64_t fired() const { return fired_; }
   // For a progress display on another thread: events fired and simulated time, as of the end of
   // the scheduler's last evaluation (published with relaxed atomics; reading them changes
@@ -100,7 +109,9 @@ class Scheduler : public sc_core::sc_module {
   uint64_t seq_ = 0;
   uint64_t fired_ = 0;
   bool firing_ = false;
-  Tick now_ = 0;  // the time being fired
+  Tick now_ = 0;     // the time being fired
+  Tick sc_now_ = 0;  // SystemC's time at the activation (now() may run ahead of it)
+  Tick horizon_ = kNever;
   std::unique_ptr<SimError> fault_;
   std::atomic<uint64_t> pub_events_{0};
   std::atomic<Tick> pub_time_{0};

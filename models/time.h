@@ -11,9 +11,11 @@ namespace ascend::model {
 using Tick = uint64_t;  // picoseconds
 constexpr Tick kNever = std::numeric_limits<Tick>::max();
 
-// The current SystemC time in ps. Time moves only when the Scheduler's SC_METHOD fires (the only
-// process that waits on time; kernel threads run in the delta cycles of its instants) or across
-// an sc_start; both refresh this copy (refresh_now), so reading the time costs one load.
+// The simulated time in ps. It moves only inside the Scheduler's SC_METHOD (the only process that
+// waits on time) or across an sc_start. Kernel threads run in the delta cycles of an instant, when
+// it equals SystemC's time; between two instants with a kernel thread to run, the Scheduler fires
+// the model's events of the instants in between in one activation, moving this time ahead of
+// SystemC's (models/scheduler.h). Reading it costs one load.
 namespace detail {
 extern Tick current_ps;
 }

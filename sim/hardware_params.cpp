@@ -608,6 +608,8 @@ model::ClusterConfig cluster_config(const Params& p, int dies) {
   model::ClusterConfig c;
   for (const auto& f : cluster_fields()) f.apply(c, p);
   c.dies = dies;
+  // A timing-only run writes only each record's metadata (a few bytes per window slot).
+  if (!p.integer("sim.payload")) c.gm_page_bytes = 256;
   if (c.fabric.dies_per_node % c.fabric.dies_per_chip)
     throw SimError(kExitBadInput, "fabric.dies_per_node = " + p.text("fabric.dies_per_node") +
                                       " is not a multiple of fabric.dies_per_chip");

@@ -29,7 +29,9 @@ namespace {
 // leaves ASan believing it is still on the last coroutine's stack when sc_start returns; an
 // exception thrown afterwards then trips a false stack-overflow report. Re-announce the main
 // stack (sanitizer builds only).
-void run_systemc(const sc_core::sc_time& t, sc_core::sc_starvation_policy policy) {
+void run_systemc(model::Scheduler& sched, const sc_core::sc_time& t,
+                 sc_core::sc_starvation_policy policy) {
+  sched.set_horizon(model::now() + t.value());
   sc_core::sc_start(t, policy);
   model::refresh_now();
 #if defined(__SANITIZE_ADDRESS__)
@@ -252,7 +254,7 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
   if (!opts_.out_dir.empty()) std::filesystem::create_directories(opts_.out_dir);
   setup_traces();
   // Ends elaboration and lets every core's thread reach its wait for a launch.
-  run_systemc(sc_core::SC_ZERO_TIME, sc_core::SC_RUN_TO_TIME);
+  run_systemc(cluster_->scheduler(), sc_core::SC_ZERO_TIME, sc_core::SC_RUN_TO_TIME);
 }
 
 // Both observers of a core when --trace and --vcd are on together.
@@ -494,7 +496,8 @@ KernelRecord& Simulation::run_kernel(const std::string& name, const LaunchShape&
     }
   }
   Tick deadline = t0 + static_cast<Tick>(params_.real("sim.poll_timeout_us") * 1e6);
-  run_systemc(sc_core::sc_time::from_value(deadline - t0), sc_core::SC_EXIT_ON_STARVATION);
+  run_systemc(cluster_->scheduler(), sc_core::sc_time::from_value(deadline - t0),
+              sc_core::SC_EXIT_ON_STARVATION);
 
   if (const SimError* f = cluster_->scheduler().first_fault()) throw *f;
   std::string races = race_report();
@@ -520,7 +523,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, const LaunchShape&
         model::Core* core = &c;
         cluster_->scheduler().at(model::now(), [core] { core->abort_kernel(); });
       });
-    run_systemc(sc_core::sc_time::from_value(1), sc_core::SC_RUN_TO_TIME);
+    run_systemc(cluster_->scheduler(), sc_core::sc_time::from_value(1), sc_core::SC_RUN_TO_TIME);
     throw e;
   }
 
