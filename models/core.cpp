@@ -430,12 +430,46 @@ void Core::push(Queued&& in) {
   // Behind other instructions, the hand-over is left to reveal(): the pipe looks at its queue
   // again when those leave it (step() then posts the Push of the first hidden one, if the pipe
   // has run dry before its time) or when its head can move.
-  if (first) post_push(p);
+  if (first) post_push_if_moves(p);
+}
+
+bool Core::moves_at_push(const Pipe& pp) const {
+  const Queued& head = pp.q[pp.q.size() - pp.hidden];
+  switch (head.kind) {
+    case Instr::Kind::Work:
+      return true;
+    case Instr::Kind::WaitFlag:
+      return flags_.count(head.event, head.event_id) > 0;
+    default:  // SetFlag, PipeBarrier, CrossCoreSetFlag: after every earlier instruction
+      return pp.outstanding == 0;
+  }
+}
+
+bool Core::hand_over_deferred() {
+  bool any = false;
+  for (int i = 0; i < kPipes; ++i) {
+    Pipe& pp = pipes_[i];
+    if (pp.pushless && !pp.push_posted && pp.hidden > 0 && pp.handed() == 0) {
+      post_push(static_cast<PipeId>(i));
+      any = true;
+    }
+  }
+  return any;
+}
+
+void Core::post_push_if_moves(PipeId p) {
+  Pipe& pp = pipe(p);
+  if (moves_at_push(pp)) {
+    post_push(p);
+  } else {
+    pp.pushless = true;
+  }
 }
 
 void Core::post_push(PipeId p) {
   Pipe& pp = pipe(p);
   pp.push_posted = true;
+  pp.pushless = false;
   sched_.post(pp.q[pp.q.size() - pp.hidden].at, EventClass::Push, uid_, this, kPush,
               static_cast<uint32_t>(p));
 }
@@ -579,13 +613,19 @@ void Core::set_flag(HardEvent e, uint32_t id) {
 void Core::kick(PipeId p) {
   reveal(p);
   Pipe& pp = pipe(p);
-  if (pp.kick_pending || pp.handed() == 0) return;
+  if (pp.kick_pending) return;
+  if (pp.handed() == 0) {
+    // A head whose Push was left out (Pipe::pushless) may move at its time now.
+    if (pp.pushless && moves_at_push(pp)) post_push(p);
+    return;
+  }
   const Queued& head = pp.q.front();
   if (head.kind == Instr::Kind::WaitFlag) {
     if (!flags_.count(head.event, head.event_id)) {
       if (!pp.blocked) {  // as step() would have found it
         pp.blocked = true;
-        pp.blocked_since = now();
+        // A head whose Push was left out has waited since its time (Pipe::pushless).
+        pp.blocked_since = pp.pushless ? std::min(head.at, now()) : now();
       }
       return;
     }
@@ -650,6 +690,11 @@ void Core::step(PipeId p) {
       post_last();
       last = start_work(p, in, t);
     } else if (in.kind == Instr::Kind::WaitFlag) {
+      if (pp.pushless && !pp.blocked && in.at < t) {
+        // Its Push was left out because its flag was not set: it has waited since its time.
+        pp.blocked = true;
+        pp.blocked_since = in.at;
+      }
       if (!flags_.count(in.event, in.event_id)) {
         if (!pp.blocked) {
           pp.blocked = true;
@@ -684,12 +729,13 @@ void Core::step(PipeId p) {
       }
     }
     pp.q.pop_front();
+    pp.pushless = false;
     popped = true;
   }
   post_last();
   set_level(depth_level(p), static_cast<int>(pp.handed()));
   // Run dry before the next hidden instruction's time: it needs its own Push.
-  if (pp.handed() == 0 && pp.hidden > 0 && !pp.push_posted) post_push(p);
+  if (pp.handed() == 0 && pp.hidden > 0 && !pp.push_posted && !pp.pushless) post_push_if_moves(p);
   if (popped) wake_scalar_by_pipes();
 }
 
@@ -832,10 +878,14 @@ std::string Core::blocked_report(const std::function<std::string(GmAddr)>& gm_na
     const size_t handed = handed_now(pp);
     os << "; " << lane_name(static_cast<Lane>(i)) << ": " << handed << " queued, " << pp.outstanding
        << " in flight";
-    if (pp.blocked && handed > 0) {
-      const Queued& h = pp.q.front();
+    if (handed == 0) continue;
+    const Queued& h = pp.q.front();
+    // A head whose Push was left out waits, not yet marked blocked, since its time.
+    const bool waits = pp.blocked || (pp.pushless && h.kind == Instr::Kind::WaitFlag &&
+                                      !flags_.count(h.event, h.event_id));
+    if (waits) {
       os << ", head WaitFlag<" << event_name(h.event) << ">(" << h.event_id << ") unset since "
-         << ps_to_ns(pp.blocked_since) << " ns";
+         << ps_to_ns(pp.blocked ? pp.blocked_since : h.at) << " ns";
     }
   }
   return os.str();

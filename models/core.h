@@ -296,6 +296,9 @@ class Core : public sc_core::sc_module, public EventTarget {
   // GM words (a polling loop) also says which, since when and how often. `gm_name` names a GM
   // address (its allocation and offset).
   std::string blocked_report(const std::function<std::string(GmAddr)>& gm_name = nullptr) const;
+  // Posts the Push events that pipes left out (Pipe::pushless) for heads that could not move at
+  // their time; returns whether there was any. For a run that has nothing else left to fire.
+  bool hand_over_deferred();
   // Unwinds a kernel thread that will never run again (after a deadlock or hang), so that its
   // stack releases what it holds; the core is left Aborted.
   void abort_kernel();
@@ -432,10 +435,15 @@ class Core : public sc_core::sc_module, public EventTarget {
     // (Queued::at), as a Push event of that time would: the pipe reveals it (reveal()) when it
     // next looks at its queue. Only an instruction that reaches a pipe with nothing handed gets
     // a Push event of its own (`push_posted`): behind another instruction its hand-over would
-    // change nothing but the count, since the pipe will look at its queue again anyway.
+    // change nothing but the count, since the pipe will look at its queue again anyway. And only
+    // one that can move at its Push time (moves_at_push): a WaitFlag whose flag is not set, or a
+    // SetFlag behind work in flight, waits for the set or the completion, which kicks the pipe;
+    // the kick then reveals it, or posts its Push if its time has not come (`pushless`: its
+    // Push was left out, so a WaitFlag found blocked later has been blocked since its time).
     Ring<Queued> q;
     uint32_t hidden = 0;
     bool push_posted = false;  // a Push event is pending for the oldest hidden instruction
+    bool pushless = false;     // the oldest hidden instruction's Push was left out
     size_t handed() const { return q.size() - hidden; }
     Tick engine_free = 0;
     int outstanding = 0;
@@ -472,6 +480,13 @@ class Core : public sc_core::sc_module, public EventTarget {
   void sleep_until(Tick t);
   void push(Queued&& in);    // hands an instruction to its pipe at the scalar clock
   void post_push(PipeId p);  // the Push event of pipe p's oldest hidden instruction
+  // Whether pipe p's oldest hidden instruction, with nothing handed before it, could move at its
+  // Push time as things stand: what would stop it (an unset flag, work in flight) changes only
+  // by a set or a completion, both of which kick the pipe.
+  bool moves_at_push(const Pipe& pp) const;
+  // Posts the Push of pipe p's oldest hidden instruction (nothing handed), unless it could not
+  // move then: see Pipe::pushless.
+  void post_push_if_moves(PipeId p);
   // Hands pipe p the hidden instructions whose Push time has come (in a Push or Model event).
   void reveal(PipeId p);
   // The instructions pipe p has been handed by now (for reports: without revealing).

@@ -498,6 +498,19 @@ KernelRecord& Simulation::run_kernel(const std::string& name, const LaunchShape&
   Tick deadline = t0 + static_cast<Tick>(params_.real("sim.poll_timeout_us") * 1e6);
   run_systemc(cluster_->scheduler(), sc_core::sc_time::from_value(deadline - t0),
               sc_core::SC_EXIT_ON_STARVATION);
+  // Nothing left to fire: a pipe head whose Push was left out because it could not move then
+  // (Core::Pipe::pushless) waits for a set or a completion that never came. Hand such heads over
+  // at their times, as their Push events would have, so that a deadlock shows them queued.
+  for (;;) {
+    if (sc_core::sc_pending_activity() || cluster_->scheduler().first_fault()) break;
+    bool posted = false;
+    for (int d = 0; d < cluster_->dies(); ++d)
+      cluster_->die(d).for_each_core(
+          [&](model::Core& c) { posted = c.hand_over_deferred() || posted; });
+    if (!posted || model::now() >= deadline) break;
+    run_systemc(cluster_->scheduler(), sc_core::sc_time::from_value(deadline - model::now()),
+                sc_core::SC_EXIT_ON_STARVATION);
+  }
 
   if (const SimError* f = cluster_->scheduler().first_fault()) throw *f;
   std::string races = race_report();
