@@ -1,6 +1,7 @@
 #include "models/fabric.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "models/cost_model.h"
 #include "models/errors.h"
@@ -38,6 +39,27 @@ PortGroup& Fabric::add_group(const std::string& name, int owner_die,
   return *groups_.back();
 }
 
+std::map<std::string, uint64_t> Fabric::class_bytes() const {
+  std::map<std::string, uint64_t> m;
+  for (const auto& [cls, bytes] : class_bytes_) m[cls] += bytes;  // one entry per name
+  return m;
+}
+
+CounterSet Fabric::counters() const {
+  // In name order, the names being the routes' static texts (a counter keeps its name's pointer).
+  std::vector<std::pair<const char*, uint64_t>> by_name = class_bytes_;
+  std::sort(by_name.begin(), by_name.end(),
+            [](const auto& a, const auto& b) { return std::strcmp(a.first, b.first) < 0; });
+  CounterSet s;
+  for (size_t i = 0; i < by_name.size(); ++i) {
+    uint64_t bytes = by_name[i].second;
+    while (i + 1 < by_name.size() && std::strcmp(by_name[i + 1].first, by_name[i].first) == 0)
+      bytes += by_name[++i].second;  // one class named by two copies of its text
+    s.add(by_name[i].first, "B", bytes);
+  }
+  return s;
+}
+
 std::vector<BandwidthServer*> Fabric::ports() const {
   std::vector<BandwidthServer*> v;
   for (const auto& g : groups_)
@@ -65,7 +87,10 @@ void Fabric::b_transport(int from_die, tlm::tlm_generic_payload& p, sc_core::sc_
   for (const Hop& h : route.hops)
     done = std::max(
         done, h.port->reserve(ready, transfer_ps(bytes, h.port->gbps() * h.efficiency), bytes).end);
-  class_bytes_[route.link_class] += bytes;
+  auto cls = std::find_if(class_bytes_.begin(), class_bytes_.end(),
+                          [&](const auto& c) { return c.first == route.link_class; });
+  if (cls == class_bytes_.end()) cls = class_bytes_.insert(cls, {route.link_class, 0});
+  cls->second += bytes;
   Tick latency = cost_.path_latency(&route, write);
   report_path_latency(p, latency, cost_.response_latency(&route, write), true);
   delay = offset(done + latency);
@@ -104,13 +129,14 @@ class A3Fabric : public Fabric {
 
   Route route(int from, int to, bool write) override {
     Route r;
+    const bool same_chip = from / c_.dies_per_chip == to / c_.dies_per_chip;
+    const bool same_node = from / c_.dies_per_node == to / c_.dies_per_node;
     r.link_class = link_class(from, to);
-    std::string cls = r.link_class;
     double eff = write ? c_.ub_write_efficiency : c_.ub_read_efficiency;
-    if (cls == "d2d") {
+    if (same_chip) {
       r.hops = {{d2d_out_[from], 1.0}};
       r.latency = ns_to_ps(write ? c_.write_512B_d2d_ns : c_.read_512B_d2d_ns);
-    } else if (cls == "intra_node") {
+    } else if (same_node) {
       r.hops = {{egress_[from], eff}, {ingress_[to], eff}};
       r.latency = ns_to_ps(write ? c_.write_512B_intra_node_ns : c_.read_512B_intra_node_ns);
     } else {
@@ -162,7 +188,7 @@ class A2Fabric : public Fabric {
   Route route(int from, int to, bool write) override {
     Route r;
     r.link_class = link_class(from, to);
-    if (std::string(r.link_class) == "hccs") {
+    if (from / c_.dies_per_server == to / c_.dies_per_server) {
       r.hops = {
           {hccs_[static_cast<size_t>(from) * c_.dies_per_server + to % c_.dies_per_server], 1.0}};
       r.latency = ns_to_ps(write ? c_.write_512B_hccs_ns : c_.read_512B_hccs_ns);

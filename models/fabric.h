@@ -9,8 +9,11 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include <array>
+#include <initializer_list>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -32,9 +35,33 @@ struct Hop {
   double efficiency;
 };
 
+// A route's ports, kept inline (a route is made for every remote transfer): at most four on any
+// topology (egress, uplink, downlink, ingress).
+class Hops {
+ public:
+  static constexpr size_t kMax = 4;
+  Hops() = default;
+  Hops(std::initializer_list<Hop> hops) {
+    for (const Hop& h : hops) push_back(h);
+  }
+  void push_back(const Hop& h) {
+    if (n_ == kMax) throw std::length_error("a route of more than 4 ports");
+    hop_[n_++] = h;
+  }
+  const Hop* begin() const { return hop_.data(); }
+  const Hop* end() const { return hop_.data() + n_; }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const Hop& operator[](size_t i) const { return hop_[i]; }
+
+ private:
+  std::array<Hop, kMax> hop_{};
+  size_t n_ = 0;
+};
+
 struct Route {
-  std::vector<Hop> hops;  // in the direction the data flows
-  Tick latency = 0;       // fixed latency of the path (see FabricConfig)
+  Hops hops;         // in the direction the data flows
+  Tick latency = 0;  // fixed latency of the path (see FabricConfig)
   // A write's acknowledgement crosses the path back: its fixed latency over the data's
   // (FabricConfig::write_response_ratio; 0 for reads, whose data is the response).
   double response_ratio = 0;
@@ -121,14 +148,10 @@ class Fabric : public sc_core::sc_module {
   virtual const char* link_class(int a, int b) const = 0;
   // Every port, in creation order, for statistics and traces.
   std::vector<BandwidthServer*> ports() const;
-  // Bytes carried per link class over the whole run.
-  const std::map<std::string, uint64_t>& class_bytes() const { return class_bytes_; }
+  // Bytes carried per link class over the whole run, by class name.
+  std::map<std::string, uint64_t> class_bytes() const;
   // The same as counters, one per link class used so far, named after the class (in B).
-  CounterSet counters() const {
-    CounterSet s;
-    for (const auto& [cls, bytes] : class_bytes_) s.add(cls.c_str(), "B", bytes);
-    return s;
-  }
+  CounterSet counters() const;
 
  protected:
   Fabric(const sc_core::sc_module_name& name, const CostModel& cost, const FabricConfig& cfg);
@@ -143,7 +166,9 @@ class Fabric : public sc_core::sc_module {
   double degraded_factor_;
   bool degraded_found_ = false;
   std::vector<std::unique_ptr<PortGroup>> groups_;
-  std::map<std::string, uint64_t> class_bytes_;
+  // Per link class used so far: its name (a route's static text, so found by its address) and
+  // bytes, in the order first used.
+  std::vector<std::pair<const char*, uint64_t>> class_bytes_;
 };
 
 }  // namespace ascend::model

@@ -15,7 +15,7 @@ Runtime::Runtime(m::Cluster& cluster, RuntimeConfig cfg)
     : cfg_(std::move(cfg)), cluster_(cluster), memory_(cluster.gm()) {
   for (int d = 0; d < cluster.dies(); ++d)
     cluster.die(d).for_each_core([this](m::Core& c) { states_.push_back(CoreState{&c}); });
-  for (CoreState& s : states_) by_core_[s.core] = &s;
+  if (cluster.dies() > 0) cores_per_die_ = cluster.die(0).cores.size() + cluster.die(0).aics.size();
   active_ = this;
 }
 
@@ -35,11 +35,14 @@ void Runtime::begin_launch() {
 CoreState& Runtime::current() {
   const m::Core* running = m::Core::running();
   if (running != last_core_ || !last_state_) {
-    auto it = by_core_.find(running);
-    if (it == by_core_.end())
+    // states_ lists each die's cores in their order (AIVs, then AICs), which a core's index is.
+    size_t i = running ? static_cast<size_t>(running->die()) * cores_per_die_ +
+                             static_cast<size_t>(running->index())
+                       : states_.size();
+    if (i >= states_.size() || states_[i].core != running)
       throw ascend::SimError(ascend::kExitInternal, "kernel API called outside a running kernel");
     last_core_ = running;
-    last_state_ = it->second;
+    last_state_ = &states_[i];
   }
   return *last_state_;
 }

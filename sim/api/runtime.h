@@ -11,7 +11,6 @@
 #include <array>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "models/core.h"
@@ -119,7 +118,7 @@ class Runtime {
   m::Cluster& cluster_;
   m::GlobalMemory& memory_;
   std::vector<CoreState> states_;
-  std::unordered_map<const m::Core*, CoreState*> by_core_;
+  size_t cores_per_die_ = 0;            // how states_ is laid out
   const m::Core* last_core_ = nullptr;  // one-entry cache of the lookup
   CoreState* last_state_ = nullptr;
   static Runtime* active_;
