@@ -35,8 +35,9 @@ struct ClusterConfig {
   size_t thread_stack_bytes = 128 * 1024;
   // GM storage pages (GlobalMemory): 4 KiB when payload moves, smaller for timing-only runs.
   uint64_t gm_page_bytes = GlobalMemory::kDefaultPageBytes;
-  int lazy_scalar = 1;  // Core::set_lazy_scalar
-  int auto_sync = 1;    // Core::set_auto_sync
+  int lazy_scalar = 1;     // Core::set_lazy_scalar
+  int sleeping_polls = 1;  // Core::set_sleeping_polls
+  int auto_sync = 1;       // Core::set_auto_sync
   // The formulas of vector, DMA and path timing; null: DefaultCostModel of `core` and `hbm`.
   std::shared_ptr<const CostModel> cost_model;
 };

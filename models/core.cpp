@@ -1,6 +1,7 @@
 #include "models/core.h"
 
 #include <cmath>
+#include <cstring>
 #include <sstream>
 
 #include "models/errors.h"
@@ -114,6 +115,9 @@ void Core::launch(std::function<void()> program, int block_idx, int block_num, i
   lag_ = 0;
   for (int e = 0; e < kHardEvents; ++e) set_level(flag_level(static_cast<HardEvent>(e)), 0);
   poll_ = PollRun{};
+  poll_recording_ = poll_last_valid_ = poll_sleeping_ = poll_woken_ = poll_adopt_ = false;
+  poll_now_.clear();
+  poll_last_.clear();
   issued_ = 0;
   pending_accesses_.clear();
   next_ub_reads_ = next_ub_writes_ = UbRange{};
@@ -183,6 +187,12 @@ void Core::handle(uint32_t op, uint32_t arg) {
                 " times without a wait (the counter holds " + std::to_string(kCrossFlagMax) + ")"));
       }
       if (scalar_waiting_) wake_scalar();
+      break;
+    case kPollReplay:
+      poll_push(arg);
+      break;
+    case kPollRead:
+      poll_replay(arg);
       break;
     case kStart: {
       Flight& f = flights_[arg];
@@ -257,8 +267,9 @@ void Core::scalar_advance(Tick dt) {
     scalar_run_start_ = t;
   }
   scalar_busy_ps_ += dt;
+  if (poll_recording_) poll_adv_ += dt;
   if (lazy_) {
-    lag_ += dt;
+    lag_ += static_cast<int64_t>(dt);
   } else {
     sleep_until(now() + dt);
   }
@@ -274,7 +285,10 @@ void Core::sleep_until(Tick t) {
 
 void Core::scalar_sync() {
   if (lag_ == 0) return;
-  Tick t = now() + lag_;
+  if (lag_ < 0)  // only a woken poll's first issue catches up, and it syncs nothing
+    throw SimError(kExitInternal, "a scalar sync while the scalar is behind simulated time");
+  poll_irregular();
+  Tick t = scalar_now();
   lag_ = 0;
   sleep_until(t);
 }
@@ -282,6 +296,7 @@ void Core::scalar_sync() {
 void Core::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write) {
   scalar_work(cycles);
   if (lo >= hi || !ub_claims_.conflicts(lo, hi, write)) return;
+  poll_irregular();
   PipeId writer = PipeId::S;
   if (!write && auto_sync_ && unfinished_writer(lo, hi, &writer)) {
     // The compiler's inserted sync: wait until no unfinished instruction writes these bytes.
@@ -324,6 +339,7 @@ void Core::flush_scalar_run() {
 void Core::block_on(const std::function<bool()>& ready, const WaitName& name,
                     std::function<std::string()> describe, Tick wake_at, bool by_pipes) {
   if (ready()) return;
+  if (lag_ < 0) throw SimError(kExitInternal, "a scalar wait while the scalar is behind time");
   Tick t0 = scalar_now();
   lag_ = 0;  // from here the scalar waits in simulated time
   scalar_waiting_ = &name;
@@ -363,6 +379,34 @@ void Core::issue(Instr&& in) {
   if (!has_pipe(in.pipe))
     kernel_fault(std::string(in.name) + ": an " + core_kind_name(kind_) + " has no " +
                  lane_name(lane_of(in.pipe)) + " pipe");
+  if (poll_adopt_) {  // the read a sleeping poll's replay has started already (poll_sleep)
+    poll_adopt_ = false;
+    if (in.kind != Instr::Kind::Work || in.pipe != PipeId::MTE2 ||
+        in.work.kind != Work::Kind::DmaIn || in.work.gm != poll_plan_.gm ||
+        in.work.amount != poll_plan_.bytes)
+      kernel_fault(std::string("SimPollUntil: an iteration began with ") + in.name +
+                   " where the iterations before it began with their read (" +
+                   poll_plan_.read_name + "); a poll must repeat while what it reads is unchanged");
+    next_write_parts_ = UbParts{};
+    next_ub_reads_ = next_ub_writes_ = UbRange{};
+    next_ub_noted_ = false;
+    scalar_advance(issue_ps_);
+    if (poll_recording_) {
+      PollOp op;
+      op.before = poll_adv_;
+      poll_adv_ = 0;
+      op.kind = in.kind;
+      op.pipe = in.pipe;
+      op.work = in.work.kind;
+      op.amount = in.work.amount;
+      op.gm = in.work.gm;
+      op.ub_writes = in.ub_writes;
+      op.plain_gm_read = in.plain_gm_read;
+      op.name = in.name;
+      poll_now_.ops.push_back(op);
+    }
+    return;
+  }
   if (race_) {
     in.race = std::make_unique<Instr::RaceInfo>();
     in.race->issued_at = scalar_now();
@@ -416,13 +460,34 @@ void Core::issue(Instr&& in) {
   // Queued plus still pending can only shrink until the scalar's time: a queue with room now has
   // room then. Only a queue that may be full is checked at the scalar's time.
   auto room = [&] { return pp.q.size() < timing_.queue_depth; };
-  if (!room()) block_on(room, WaitName{"issue queue full: ", lane_name(lane_of(q.pipe))});
+  if (!room()) {
+    poll_irregular();
+    block_on(room, WaitName{"issue queue full: ", lane_name(lane_of(q.pipe))});
+  }
+  if (poll_recording_) {
+    PollOp op;
+    op.before = poll_adv_;
+    poll_adv_ = 0;
+    op.kind = q.kind;
+    op.pipe = q.pipe;
+    op.event = q.event;
+    op.event_id = q.event_id;
+    op.work = q.work.kind;
+    op.amount = q.work.amount;
+    op.gm = q.work.gm;
+    op.ub_writes = in.ub_writes;
+    op.plain_gm_read = in.plain_gm_read;
+    op.name = q.name;
+    q.poll_read = in.plain_gm_read && !poll_now_.words_read;
+    poll_now_.ops.push_back(op);
+  }
   push(std::move(q));
 }
 
 void Core::push(Queued&& in) {
   PipeId p = in.pipe;
   Pipe& pp = pipe(p);
+  if (lag_ < 0) throw SimError(kExitInternal, "an instruction handed over before its time");
   in.at = scalar_now();
   const bool first = pp.q.empty();
   ++pp.hidden;
@@ -496,6 +561,7 @@ size_t Core::handed_now(const Pipe& pp) const {
 }
 
 void Core::scalar_set_flag(HardEvent e, uint32_t id) {
+  poll_irregular();
   scalar_advance(issue_ps_);
   scalar_sets_.push_back(ScalarSet{e, id});
   sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, static_cast<uint32_t>(PipeId::S));
@@ -503,6 +569,17 @@ void Core::scalar_set_flag(HardEvent e, uint32_t id) {
 
 void Core::scalar_wait_flag(HardEvent e, uint32_t id) {
   scalar_advance(issue_ps_);
+  if (poll_recording_) {
+    PollOp op;
+    op.wait = true;
+    op.before = poll_adv_;
+    poll_adv_ = 0;
+    op.kind = Instr::Kind::WaitFlag;
+    op.pipe = PipeId::S;
+    op.event = e;
+    op.event_id = id;
+    poll_now_.ops.push_back(op);
+  }
   uint64_t key = flag_key(e, id);
   if (!flags_.count(e, id))
     block_on([&] { return flags_.count(e, id) > 0; }, WaitName{"WaitFlag<", event_name(e), id, ">"},
@@ -530,6 +607,7 @@ bool Core::all_pipes_idle() const {
 }
 
 void Core::pipe_barrier_all() {
+  poll_irregular();
   scalar_advance(issue_ps_);
   drain();
 }
@@ -549,12 +627,14 @@ void Core::effect_fault(const std::string& msg) {
 }
 
 void Core::sync_all(bool mixed) {
+  poll_irregular();
   scalar_advance(issue_ps_);
   scalar_sync();
   (mixed ? barriers_.mixed : kind_ == CoreKind::Aiv ? barriers_.aiv : barriers_.aic).arrive(*this);
 }
 
 void Core::cross_wait_flag(uint32_t id, int need) {
+  poll_irregular();
   scalar_advance(issue_ps_);
   if (cross_flags_[id] < need)
     block_on([this, id, need] { return cross_flags_[id] >= need; },
@@ -587,6 +667,241 @@ void SyncAllBarrier::arrive(Core& core) {
                          std::to_string(expected_) + " cores arrived)";
                 },
                 generation_ != gen ? release_at_ : kNever, false);
+}
+
+// ---------------------------------------------------------------- polling loops
+
+bool Core::PollOp::operator==(const PollOp& o) const {
+  return wait == o.wait && before == o.before && kind == o.kind && pipe == o.pipe &&
+         event == o.event && event_id == o.event_id && work == o.work && amount == o.amount &&
+         gm == o.gm && ub_writes.lo == o.ub_writes.lo && ub_writes.hi == o.ub_writes.hi &&
+         plain_gm_read == o.plain_gm_read;
+}
+
+void Core::poll_iteration_begin() {
+  poll_now_.clear();
+  poll_adv_ = 0;
+  poll_recording_ = true;
+  if (poll_adopt_) {  // the replay started this iteration's read: what it found
+    poll_now_.words = poll_changed_;
+    poll_now_.words_read = true;
+  }
+}
+
+void Core::poll_abandon() noexcept {
+  poll_recording_ = poll_last_valid_ = poll_adopt_ = poll_sleeping_ = false;
+}
+
+// The loop shapes a replay times: a plain DMA GM -> UB on MTE2, then either SetFlag MTE2 -> S and
+// the scalar's WaitFlag of it (a flag word checked by the scalar), or SetFlag MTE2 -> V, the
+// WaitFlag of that on V, one vector instruction, SetFlag V -> S and the scalar's WaitFlag of it
+// (flags summed by the vector); then scalar work only.
+bool Core::poll_plan(const PollIteration& it, PollPlan* plan) const {
+  const std::vector<PollOp>& o = it.ops;
+  if (it.irregular || !it.words_read || (o.size() != 3 && o.size() != 6)) return false;
+  const bool vector = o.size() == 6;
+  auto set = [](const PollOp& op, PipeId src, PipeId dst) {
+    return !op.wait && op.kind == Instr::Kind::SetFlag && op.pipe == src &&
+           event_src(op.event) == src && event_dst(op.event) == dst;
+  };
+  auto waits_for = [](const PollOp& op, const PollOp& set) {
+    return op.event == set.event && op.event_id == set.event_id;
+  };
+  const PollOp &read = o[0], &read_set = o[1], &scalar_wait = o.back();
+  if (read.wait || read.kind != Instr::Kind::Work || read.pipe != PipeId::MTE2 ||
+      read.work != Work::Kind::DmaIn || !read.plain_gm_read || read.amount == 0 ||
+      read.ub_writes.hi - read.ub_writes.lo != read.amount || it.words.size() != read.amount)
+    return false;
+  if (!set(read_set, PipeId::MTE2, vector ? PipeId::V : PipeId::S)) return false;
+  PollPlan p;
+  p.vector = vector;
+  p.read = read.before;
+  p.read_flag = p.read + read_set.before;
+  if (vector) {
+    const PollOp &vec_wait = o[2], &vec = o[3], &vec_set = o[4];
+    if (vec_wait.wait || vec_wait.kind != Instr::Kind::WaitFlag || vec_wait.pipe != PipeId::V ||
+        !waits_for(vec_wait, read_set))
+      return false;
+    if (vec.wait || vec.kind != Instr::Kind::Work || vec.pipe != PipeId::V ||
+        vec.work != Work::Kind::Vector)
+      return false;
+    if (!set(vec_set, PipeId::V, PipeId::S) || !scalar_wait.wait ||
+        !waits_for(scalar_wait, vec_set))
+      return false;
+    p.vec_wait = p.read_flag + vec_wait.before;
+    p.vec = p.vec_wait + vec.before;
+    p.vec_flag = p.vec + vec_set.before;
+    p.scalar_wait = p.vec_flag + scalar_wait.before;
+    p.repeats = vec.amount;
+  } else {
+    if (!scalar_wait.wait || !waits_for(scalar_wait, read_set)) return false;
+    p.scalar_wait = p.read_flag + scalar_wait.before;
+  }
+  p.tail = it.tail;
+  p.busy = p.scalar_wait + it.tail;
+  p.gm = read.gm;
+  p.bytes = read.amount;
+  p.ub = read.ub_writes.lo;
+  p.read_name = read.name;
+  *plan = p;
+  return true;
+}
+
+// Between two iterations the loop's pipes (MTE2, V, and the scalar's S) must be idle: the replay
+// times them from idle. The other pipes go on with what the kernel issued before it polls (the
+// sends still queued behind their barriers), as they would beside the real iterations: they set
+// only flags of their own (MTE3_*), which the loop never waits for, and each replayed read books
+// its resources at the very point of the event order where the real one would (poll_replay), so
+// their bookings and the loop's keep their order.
+bool Core::poll_core_idle() const {
+  if (!kicked_.empty()) return false;
+  for (PipeId id : {PipeId::S, PipeId::MTE2, PipeId::V}) {
+    const Pipe& p = pipe(id);
+    if (!p.q.empty() || p.outstanding > 0 || p.kick_pending || p.push_posted || p.pushless)
+      return false;
+  }
+  return scalar_sets_.empty();
+}
+
+bool Core::poll_iteration_end(bool done) {
+  poll_recording_ = false;
+  poll_now_.tail = poll_adv_;
+  poll_adv_ = 0;
+  if (done) {
+    poll_last_valid_ = false;
+    return false;
+  }
+  const bool same = poll_last_valid_ && poll_now_.ops == poll_last_.ops &&
+                    poll_now_.tail == poll_last_.tail && poll_now_.words == poll_last_.words;
+  std::swap(poll_last_, poll_now_);
+  poll_last_valid_ = true;
+  // A replay times its read without the L2 (an AIV's reads go straight to HBM).
+  if (!same || !sleeping_polls_ || !lazy_ || observer_ || race_ || !gm_ || l2_ || lag_ < 0)
+    return false;
+  if (!poll_plan(poll_last_, &poll_plan_) || !poll_core_idle()) return false;
+  // The flags the iteration set were all taken by its waits.
+  for (const PollOp& op : poll_last_.ops)
+    if (!op.wait && op.kind == Instr::Kind::SetFlag && flags_.count(op.event, op.event_id) != 0)
+      return false;
+  return true;
+}
+
+Tick Core::poll_sleep() {
+  poll_start_ = scalar_now();  // the next iteration starts where the last one ended
+  poll_slept_ = 0;
+  poll_sleeping_ = true;
+  poll_woken_ = false;
+  sched_.post(poll_start_ + poll_plan_.read, EventClass::Push, uid_, this, kPollReplay,
+              ++poll_token_);
+  // A report names the loop and the wait each of its iterations ends in.
+  const PollOp& wait = poll_last_.ops.back();
+  poll_wait_name_ = WaitName{
+      "a polling loop (SimPollUntil) whose iterations the core replays, each"
+      " ending in WaitFlag<",
+      event_name(wait.event), static_cast<int64_t>(wait.event_id), ">"};
+  scalar_waiting_ = &poll_wait_name_;
+  waiting_by_pipes_ = false;
+  scalar_waiting_since_ = poll_start_;
+  waiting_ready_ = &poll_woken_ready_;
+  wake_floor_ = now();
+  ++wait_token_;
+  lag_ = 0;
+  while (!poll_woken_) {
+    wait_resume();
+    woken_token_ = ~0u;
+  }
+  ++wait_token_;
+  waiting_ready_ = nullptr;
+  scalar_waiting_ = nullptr;
+  // The scalar resumes at the start of the iteration whose read found the words changed: at or a
+  // little before now (that read has started; the thread issues nothing before it).
+  lag_ = static_cast<int64_t>(poll_start_) - static_cast<int64_t>(now());
+  poll_adopt_ = true;
+  return poll_slept_;
+}
+
+// A replayed iteration's read reaches MTE2 (a Push event at the DataCopy's time, as the real
+// one's): its step takes the order key the real one's kick would take here, and runs in place
+// when nothing comes before it, else as its own event (kPollRead), as the real step would.
+void Core::poll_push(uint32_t token) {
+  if (!poll_sleeping_ || token != poll_token_) return;
+  const uint64_t order = sched_.reserve(EventClass::Model, uid_);
+  if (sched_.fires_next(order)) {
+    poll_replay(token);
+  } else {
+    sched_.post_reserved(order, this, kPollRead, token);
+  }
+}
+
+// One replayed iteration, from where its read starts (where the real one books the HBM and
+// reads GM). R is the iteration's start.
+void Core::poll_replay(uint32_t token) {
+  if (!poll_sleeping_ || token != poll_token_) return;
+  const PollPlan& p = poll_plan_;
+  const Tick R = poll_start_, t = now();
+  Pipe& m2 = pipe(PipeId::MTE2);
+  if (mte2_->free_at() > t || m2.engine_free > t)
+    throw SimError(kExitInternal, "a replayed poll found its MTE2 engine busy");
+  // What the read finds, as the real DMA would read it here.
+  poll_changed_.resize(p.bytes);
+  gm_->read(p.gm, poll_changed_.data(), p.bytes);
+  if (poll_changed_ != poll_last_.words) {
+    // This iteration may end the loop: start its read as the real one, then wake the thread at
+    // the iteration's start; the DataCopy it issues first is this one (poll_adopt_).
+    poll_sleeping_ = false;
+    Queued q;
+    q.kind = Instr::Kind::Work;
+    q.pipe = PipeId::MTE2;
+    q.work.kind = Work::Kind::DmaIn;
+    q.work.amount = p.bytes;
+    q.work.gm = p.gm;
+    q.name = p.read_name;
+    q.at = t;
+    const UbRange writes{p.ub, static_cast<uint32_t>(p.ub + p.bytes)};
+    ub_claims_.claim(UbRange{}, writes);
+    q.flight = add_flight();
+    Flight& f = flights_[q.flight];
+    f.live = true;
+    f.pipe = PipeId::MTE2;
+    f.on_start = nullptr;
+    f.effect = [this] {
+      std::memcpy(local_ + poll_plan_.ub, poll_changed_.data(), poll_changed_.size());
+    };
+    f.start_reads = f.reads = UbRange{};
+    f.writes = writes;
+    f.write_parts = UbParts{};
+    f.write_parts.add(writes.lo, writes.hi);
+    Completion c = start_work(PipeId::MTE2, q, t);
+    sched_.post(c.at, EventClass::Model, uid_, this, kComplete, c.flight);
+    poll_woken_ = true;
+    wake_scalar();
+    return;
+  }
+  // The words are unchanged: the iteration runs as the last real one did, in time only.
+  DmaEngine::Timing tm = mte2_->transfer(t, p.gm, p.bytes);
+  m2.engine_free = mte2_->free_at();
+  ++m2.stats.instrs;
+  m2.stats.busy_ps += tm.done - t;
+  note_gm_read(p.gm, p.bytes);
+  const Tick read_set = std::max(tm.done, R + p.read_flag);
+  Tick scalar_set = read_set;  // when the flag the scalar waits for is set
+  if (p.vector) {
+    Pipe& v = pipe(PipeId::V);
+    const Tick vec_start = std::max({read_set, R + p.vec_wait, R + p.vec, v.engine_free});
+    const Tick vec_done = vector_->execute(vec_start, cost_.vector(p.repeats)).end;
+    v.engine_free = vec_done;
+    ++v.stats.instrs;
+    v.stats.busy_ps += vec_done - vec_start;
+    scalar_set = std::max(vec_done, R + p.vec_flag);
+  }
+  const Tick wait_from = R + p.scalar_wait;
+  const Tick resumed = std::max(scalar_set, wait_from);
+  scalar_busy_ps_ += p.busy;
+  scalar_stall_ps_ += resumed - wait_from;
+  const Tick end = resumed + p.tail;
+  poll_slept_ += end - R;
+  poll_start_ = end;
+  sched_.post(end + p.read, EventClass::Push, uid_, this, kPollReplay, ++poll_token_);
 }
 
 // ---------------------------------------------------------------- pipes
@@ -775,6 +1090,11 @@ Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
       hit = l2_->read({w.gm, rows, w.amount / rows, rows > 1 ? w.gm_pitch : w.amount});
     }
     DmaEngine::Timing tm = engine.transfer(t, in.work.gm, in.work.amount, hit);
+    if (in.poll_read && poll_recording_ && gm_ && tm.start == t) {  // what a poll's read finds
+      poll_now_.words.resize(in.work.amount);
+      gm_->read(in.work.gm, poll_now_.words.data(), in.work.amount);
+      poll_now_.words_read = true;
+    }
     start = tm.start;
     landed = tm.landed;
     done = tm.done;

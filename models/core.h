@@ -209,6 +209,9 @@ struct Instr {
   // (Core::note_access) is taken to touch the whole UB.
   UbRange ub_reads, ub_writes;
   bool ub_noted = false;
+  // A DMA in that copies GM [work.gm, work.gm + work.amount) into UB [ub_writes.lo, ...) as it is
+  // (one contiguous block, no padding, no payload skipped): a polling loop's read (poll_sleep).
+  bool plain_gm_read = false;
   // Race check only: what the instruction touches, and the scalar's clock when it was issued
   // (kept apart so that an instruction stays small when the check is off).
   struct RaceInfo {
@@ -349,7 +352,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   void issue(Instr&& in);             // scalar pays the issue cost; stalls on a full queue
   void scalar_work(uint64_t cycles);  // scalar busy (GetValue/SetValue, address math)
   // The scalar's own clock: simulated time plus how far the lazy scalar has run ahead.
-  Tick scalar_now() const { return now() + lag_; }
+  Tick scalar_now() const { return static_cast<Tick>(static_cast<int64_t>(now()) + lag_); }
   // A fault injected at run time: the scalar stops here for good, blocked in `why` (the hang or
   // deadlock report shows it).
   void stall_forever(const std::string& why) {
@@ -387,6 +390,29 @@ class Core : public sc_core::sc_module, public EventTarget {
   // The same found by an instruction's effect, from data it reads when it completes (Gather's
   // offsets): recorded and the simulation stopped, without unwinding (no kernel thread to unwind).
   void effect_fault(const std::string& msg);
+
+  // ---- polling loops (SimPollUntil; sim.sleeping_polls) ----
+  // A kernel's polling loop, one iteration at a time. Once two iterations in a row issue the same
+  // instructions and read the same GM words, the next ones can differ from them only in time
+  // until those words change: the core replays them itself while the kernel's thread sleeps, one
+  // event per iteration where its DMA starts (the point at which the real one books the HBM and
+  // reads GM), with exactly the time, the bookings and the counters the real ones would have.
+  // An iteration whose read finds the words changed starts its DMA as the real one would and
+  // hands the rest to the thread. Replayed: a DataCopy GM -> UB, then SetFlag/WaitFlag to the
+  // scalar (a TP handshake, a done flag) or SetFlag/WaitFlag to VECTOR, one vector instruction and
+  // SetFlag/WaitFlag to the scalar (dispatch's WaitDispatch, combine's token flags), then scalar
+  // work; any other loop runs every iteration itself.
+  void set_sleeping_polls(bool on) { sleeping_polls_ = on; }
+  void set_memory(GlobalMemory* gm) { gm_ = gm; }
+  void poll_iteration_begin();
+  // Ends an iteration (`done`: the loop exits); true when the core may replay the next ones.
+  bool poll_iteration_end(bool done);
+  // The thread sleeps while the core replays iterations; returns their time (from the start of
+  // each to its end, all of them failed polls). It returns with the scalar at the start of the
+  // iteration whose read found the words changed, whose DataCopy has started already: the next
+  // one the thread issues is taken as that one.
+  Tick poll_sleep();
+  void poll_abandon() noexcept;  // the loop was left by an exception
 
   // ---- statistics ----
   struct PipeStats {
@@ -428,6 +454,7 @@ class Core : public sc_core::sc_module, public EventTarget {
     Work work;
     const char* name = "";
     std::unique_ptr<Instr::RaceInfo> race;
+    bool poll_read = false;  // a recorded polling iteration's read: its words are kept
   };
   struct Pipe {
     // In issue order: the instructions the pipe has been handed, then `hidden` ones the lazy
@@ -457,7 +484,9 @@ class Core : public sc_core::sc_module, public EventTarget {
   // kStart: a DMA reads its source (when it starts later than it was stepped); kLand: a remote
   // write's bytes land, before its acknowledgement completes it (kComplete); kCompleteAndStep: a
   // kComplete, then a kStep of the same pipe at the same time.
-  // kCrossFlag: a CrossCoreSetFlag of another core reaches this one.
+  // kCrossFlag: a CrossCoreSetFlag of another core reaches this one. kPollReplay: a sleeping
+  // polling loop's next iteration hands its read to MTE2; kPollRead: that read starts (arg: the
+  // sleep's token; see poll_sleep).
   enum Op : uint32_t {
     kResume,
     kPush,
@@ -466,7 +495,9 @@ class Core : public sc_core::sc_module, public EventTarget {
     kStart,
     kCompleteAndStep,
     kLand,
-    kCrossFlag
+    kCrossFlag,
+    kPollReplay,
+    kPollRead
   };
   void on_event(uint32_t op, uint32_t arg) override;
   void handle(uint32_t op, uint32_t arg);
@@ -605,6 +636,72 @@ class Core : public sc_core::sc_module, public EventTarget {
     uint64_t reads = 0;
   } poll_;
 
+  // ---- polling loops ----
+  // What the scalar did in one iteration: the instructions it issued and the flags it waited
+  // for, each with the scalar time spent since the one before (its own issue cost included).
+  struct PollOp {
+    bool wait = false;  // a WaitFlag of the scalar; else an issued instruction
+    Tick before = 0;
+    Instr::Kind kind = Instr::Kind::Work;
+    PipeId pipe = PipeId::V;
+    HardEvent event = HardEvent::MTE2_V;
+    uint32_t event_id = 0;
+    Work::Kind work = Work::Kind::Vector;
+    uint64_t amount = 0;
+    GmAddr gm = 0;
+    UbRange ub_writes;
+    bool plain_gm_read = false;
+    const char* name = "";
+    bool operator==(const PollOp& o) const;
+  };
+  struct PollIteration {
+    std::vector<PollOp> ops;
+    Tick tail = 0;               // scalar time after the last op
+    bool irregular = false;      // it did something a replay does not (a sync, a barrier, ...)
+    std::vector<uint8_t> words;  // what its read found
+    bool words_read = false;
+    void clear() {
+      ops.clear();
+      tail = 0;
+      irregular = false;
+      words.clear();
+      words_read = false;
+    }
+  };
+  // The replay's plan, from the iteration it repeats: offsets from an iteration's start.
+  struct PollPlan {
+    bool vector = false;  // the flags go through one vector instruction (else straight to S)
+    Tick read = 0, read_flag = 0, vec_wait = 0, vec = 0, vec_flag = 0, scalar_wait = 0;
+    Tick busy = 0, tail = 0;
+    GmAddr gm = 0;
+    uint64_t bytes = 0, repeats = 0;
+    uint32_t ub = 0;
+    const char* read_name = "";
+  };
+  void poll_irregular() {
+    if (poll_recording_) poll_now_.irregular = true;
+  }
+  bool poll_plan(const PollIteration& it, PollPlan* plan) const;
+  bool poll_core_idle() const;
+  void poll_push(uint32_t token);
+  void poll_replay(uint32_t token);
+  bool sleeping_polls_ = true;
+  GlobalMemory* gm_ = nullptr;
+  bool poll_recording_ = false;
+  bool poll_last_valid_ = false;
+  PollIteration poll_now_, poll_last_;
+  Tick poll_adv_ = 0;   // scalar time since the last recorded op
+  PollPlan poll_plan_;  // while sleeping
+  bool poll_sleeping_ = false;
+  bool poll_woken_ = false;
+  bool poll_adopt_ = false;  // the next issue is the read the replay started
+  uint32_t poll_token_ = 0;
+  Tick poll_start_ = 0;                // the next iteration's start (its scalar time)
+  Tick poll_slept_ = 0;                // the replayed iterations' time
+  std::vector<uint8_t> poll_changed_;  // the words the waking read found
+  std::function<bool()> poll_woken_ready_ = [this] { return poll_woken_; };
+  WaitName poll_wait_name_{""};
+
   std::string kernel_name_;
   std::function<void()> program_;
   sc_core::sc_process_handle thread_;
@@ -613,7 +710,9 @@ class Core : public sc_core::sc_module, public EventTarget {
   bool auto_sync_ = true;
   uint64_t auto_syncs_ = 0;     // scalar reads that waited on an inserted sync, this launch
   Tick last_write_landed_ = 0;  // observation only (SimLastWriteLandedPs)
-  Tick lag_ = 0;                // how far the scalar clock is ahead of simulated time
+  // How far the scalar clock is ahead of simulated time. Negative only for the few scalar cycles
+  // after a sleeping poll wakes (poll_sleep), before its first issue catches up.
+  int64_t lag_ = 0;
   uint32_t wait_token_ = 0;     // the scalar's current wait; Resumes of older waits are stale
   uint32_t woken_token_ = ~0u;  // the wait a wake_scalar() Resume was already posted for
   const std::function<bool()>* waiting_ready_ = nullptr;  // what the current wait waits for

@@ -480,6 +480,14 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
                     "simulator setting"),
           [](ClusterConfig & c) -> auto& { return c.lazy_scalar; }),
       field<ClusterConfig>(
+          int_param("sim.sleeping_polls", "", kFromField, 0, 1,
+                    "1: a polling loop written with SimPollUntil sleeps while the words it polls "
+                    "stay the same, and the core replays its iterations, one event each, with "
+                    "their exact timing; 0: every iteration runs. The timing is identical (a "
+                    "switch for checking that)",
+                    "simulator setting"),
+          [](ClusterConfig & c) -> auto& { return c.sleeping_polls; }),
+      field<ClusterConfig>(
           int_param("compiler.auto_sync", "", kFromField, 0, 1,
                     "1: a scalar GetValue of UB bytes an unfinished instruction of the core "
                     "still writes waits for it, as the flag the compiler inserts (Ascend C is "

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -56,6 +57,23 @@ Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& 
                      const RunOptions& opts = {});
 // A scenario that must pass its --check (exit 0); the failure names the kernel and the sets.
 void expect_check(const std::string& kernel, const std::vector<std::string>& sets);
+
+// A scenario's settings with more after them.
+inline std::vector<std::string> with(std::vector<std::string> sets, const std::string& more) {
+  sets.push_back(more);
+  return sets;
+}
+inline std::vector<std::string> with(std::vector<std::string> sets,
+                                     const std::vector<std::string>& more) {
+  sets.insert(sets.end(), more.begin(), more.end());
+  return sets;
+}
+// with(sets, {"a=1", "b=2"}): a braced list picks this one, not a string or a vector.
+inline std::vector<std::string> with(std::vector<std::string> sets,
+                                     std::initializer_list<std::string> more) {
+  sets.insert(sets.end(), more.begin(), more.end());
+  return sets;
+}
 
 // Runs f in a forked child (which may build its own Bench) and returns the JSON it produced; a
 // SimError in the child comes back as {"exit_code": code, "message": what}.

@@ -149,10 +149,6 @@ TEST(CombineGolden, CommQuantErrorStaysWithinTheBlockScale) {
 }
 
 // --check across configurations (each in its own process: expect_check).
-std::vector<std::string> with(std::vector<std::string> v, const std::vector<std::string>& more) {
-  v.insert(v.end(), more.begin(), more.end());
-  return v;
-}
 const std::vector<std::string> kSmall = {"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=16",
                                          "dispatch.hidden=1024"};
 

@@ -134,9 +134,14 @@ TEST(SendSplits, AnUnknownNameIsBadInputNamingTheChoices) {
 std::vector<int> receive(const std::string& name, const std::vector<int>& ready_at, int* polls) {
   std::vector<int> seen(ready_at.size(), 0), order;
   *polls = 0;
-  combine::receivers().find(name)(
-      0, static_cast<int64_t>(ready_at.size()),
-      [&](int t) { return ++*polls, ++seen[t] > ready_at[t]; }, [&](int t) { order.push_back(t); });
+  combine::ReceiveOps ops;
+  ops.ready = [&](int t) { return ++*polls, ++seen[t] > ready_at[t]; };
+  ops.wait = [&](int t) {
+    while (!ops.ready(t)) {
+    }
+  };
+  ops.combine = [&](int t) { order.push_back(t); };
+  combine::receivers().find(name)(0, static_cast<int64_t>(ready_at.size()), ops);
   return order;
 }
 

@@ -283,11 +283,6 @@ double latency_of(const std::vector<std::string>& sets) {
 
 const std::vector<std::string> kBase = {"ep.world_size=8", "dispatch.experts=64",
                                         "dispatch.hidden=4096", "run.check=0"};
-std::vector<std::string> with(std::vector<std::string> v, const std::string& kv) {
-  v.push_back(kv);
-  return v;
-}
-
 TEST(DispatchTiming, LatencyGrowsWithTokensPerRank) {
   EXPECT_LT(latency_of(with(kBase, "dispatch.bs=16")), latency_of(with(kBase, "dispatch.bs=64")));
 }

@@ -272,11 +272,6 @@ const std::vector<std::string> kFastEngines = {
     "mte2.bytes_per_cycle=4096", "mte3.bytes_per_cycle=4096", "mte2.outstanding_bytes=0",
     "mte3.outstanding_bytes=0", "mte3.remote_outstanding_bytes=0"};
 
-std::vector<std::string> with(std::vector<std::string> v, const std::string& kv) {
-  v.push_back(kv);
-  return v;
-}
-
 TEST(FabricRate, DoublingThePortRateHalvesTheOccupancyOfAUbWrite) {
   const uint32_t n = 137 * 512;  // 512 ns at 137 GB/s, 256 ns at 274
   Expected base = expected_ub(kFastEngines, n, true);

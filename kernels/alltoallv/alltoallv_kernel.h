@@ -305,13 +305,12 @@ class KernelAlltoallvDispatch {
       for (uint64_t at : {kCountBase + s * count_block(a, l_), kDoneBase + s * uint64_t{32}}) {
         GlobalTensor<float> flag;
         flag.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(Status(rank_) + at), 8);
-        float v = 0;
-        while (v != 1.0f) {
+        SimPollUntil([&] {
           DataCopy(f, flag, 8);
           SetFlag<HardEvent::MTE2_S>(0);
           WaitFlag<HardEvent::MTE2_S>(0);
-          v = f.GetValue(0);
-        }
+          return f.GetValue(0) == 1.0f;
+        });
         f.SetValue(0, 0.0f);  // consumed: clear it for the next use of this half
         SetFlag<HardEvent::S_MTE3>(0);
         WaitFlag<HardEvent::S_MTE3>(0);

@@ -296,12 +296,12 @@ class KernelCombine {
     own_flag.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(TpFlag(tp_rank_)), 8);
     DataCopy(peer_flag, flag, 8);
     LocalTensor<int32_t> got = small_.Get<int32_t>()[kTpPoll / 4];
-    for (;;) {
+    SimPollUntil([&] {
       DataCopy(got, own_flag, 8);
       SetFlag<HardEvent::MTE2_S>(0);
       WaitFlag<HardEvent::MTE2_S>(0);
-      if (got.GetValue(0) == 1) break;
-    }
+      return got.GetValue(0) == 1;
+    });
     DataCopy(own_flag, small_.Get<int32_t>()[kZeros / 4], 8);  // cleared for this half's next use
   }
 
@@ -394,8 +394,19 @@ class KernelCombine {
   // ---- 3. receive
   void Receive() {
     auto [begin, end] = split_to_core(g_.active_tokens, cores_, core_);
-    g_.receive(
-        begin, end, [this](int t) { return Ready(t); }, [this](int t) { CombineToken(t); });
+    ReceiveOps ops;
+    ops.ready = [this](int t) {  // one poll; a failed one is time spent waiting
+      uint64_t t0 = SimNowPs();
+      bool ready = Ready(t);
+      if (!ready) Waited(SimNowPs() - t0);
+      return ready;
+    };
+    ops.wait = [this](int t) { Waited(SimPollUntil([&] { return Ready(t); })); };
+    ops.combine = [this](int t) { CombineToken(t); };
+    g_.receive(begin, end, ops);
+  }
+  void Waited(uint64_t ps) {
+    if (g_.wait_ps) g_.wait_ps[core_] += ps;
   }
 
   // V3: token t's ids and 2-D flags into the scratch; returns how many of its K slots the
@@ -424,7 +435,6 @@ class KernelCombine {
   // One poll of a token's flags: sum of its (K + shared) x 8 floats == 8 x (K + shared) +- 0.5;
   // with special experts or a 2-D mask, 8 x (the slots the window fills + shared).
   bool Ready(int t) {
-    uint64_t t0 = SimNowPs();
     LocalTensor<float> flags = small_.Get<float>()[kFlags / 4];
     LocalTensor<float> sum = small_.Get<float>()[kSum / 4];
     GlobalTensor<float> gm;
@@ -445,11 +455,7 @@ class KernelCombine {
     WaitFlag<HardEvent::V_S>(0);
     float s = sum.GetValue(0);
     bool ready = s > target - 0.5f && s < target + 0.5f;
-    if (ready) {
-      DataCopy(gm, small_.Get<float>()[kZeros / 4], n);  // clear for the next use of this half
-    } else if (g_.wait_ps) {
-      g_.wait_ps[core_] += SimNowPs() - t0;
-    }
+    if (ready) DataCopy(gm, small_.Get<float>()[kZeros / 4], n);  // clear for the next use
     return ready;
   }
 

@@ -10,25 +10,22 @@ namespace ascend::combine {
 namespace {
 
 // in_order ([OLD]): wait for each token in turn.
-void in_order(int64_t begin, int64_t end, const std::function<bool(int)>& ready,
-              const std::function<void(int)>& combine) {
+void in_order(int64_t begin, int64_t end, const ReceiveOps& ops) {
   for (int64_t t = begin; t < end; ++t) {
-    while (!ready(static_cast<int>(t))) {
-    }
-    combine(static_cast<int>(t));
+    ops.wait(static_cast<int>(t));
+    ops.combine(static_cast<int>(t));
   }
 }
 
 // ready_first ([NEW]): poll the unfinished tokens round-robin, combine whichever is ready.
-void ready_first(int64_t begin, int64_t end, const std::function<bool(int)>& ready,
-                 const std::function<void(int)>& combine) {
+void ready_first(int64_t begin, int64_t end, const ReceiveOps& ops) {
   std::vector<int> pending;
   for (int64_t t = begin; t < end; ++t) pending.push_back(static_cast<int>(t));
   while (!pending.empty()) {
     std::vector<int> left;
     for (int t : pending) {
-      if (ready(t)) {
-        combine(t);
+      if (ops.ready(t)) {
+        ops.combine(t);
       } else {
         left.push_back(t);
       }

@@ -29,11 +29,16 @@ struct Attrs {
 
 void validate(const Attrs& a);
 
-// A receiver order: how a core walks its tokens [begin, end) until every one is combined.
-// `ready` polls a token once, `combine` sums its rows. Pure host logic: tests drive it with their
-// own ready/combine.
-using Receiver = void (*)(int64_t begin, int64_t end, const std::function<bool(int)>& ready,
-                          const std::function<void(int)>& combine);
+// What a receiver drives: `ready` polls a token once (true: its rows are all there), `wait` polls
+// it until it is ready (the kernel's polling loop, SimPollUntil), `combine` sums its rows.
+struct ReceiveOps {
+  std::function<bool(int)> ready;
+  std::function<void(int)> wait;
+  std::function<void(int)> combine;
+};
+// A receiver order: how a core walks its tokens [begin, end) until every one is combined. Pure
+// host logic: tests drive it with their own operations.
+using Receiver = void (*)(int64_t begin, int64_t end, const ReceiveOps& ops);
 // The registered receivers (combine.receiver): in_order ([OLD]), ready_first ([NEW]).
 const common::Strategies<Receiver>& receivers();
 

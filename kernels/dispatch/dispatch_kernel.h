@@ -514,7 +514,7 @@ class KernelDispatch {
     LocalTensor<float> sum = small_.Get<float>();
     for (int64_t c0 = begin; c0 < end; c0 += 64) {
       int n = static_cast<int>(std::min<int64_t>(64, end - c0));
-      for (;;) {
+      SimPollUntil([&] {
         DataCopy(blk, area[c0 * 8], n * 8);
         SetFlag<HardEvent::MTE2_V>(0);
         WaitFlag<HardEvent::MTE2_V>(0);
@@ -522,8 +522,8 @@ class KernelDispatch {
         SetFlag<HardEvent::V_S>(0);
         WaitFlag<HardEvent::V_S>(0);
         float s = sum.GetValue(0);
-        if (s > static_cast<float>(n) - 0.5f && s < static_cast<float>(n) + 0.5f) break;
-      }
+        return s > static_cast<float>(n) - 0.5f && s < static_cast<float>(n) + 0.5f;
+      });
       for (int b = 0; b < n; ++b) {
         recv_counts_[c0 - begin + b] = blk.GetValue(b * 8 + 1);
         my_sum += recv_counts_[c0 - begin + b];
@@ -673,12 +673,12 @@ class KernelDispatch {
                              8);
     DataCopy(peer_flag, blk, 8);
     LocalTensor<int32_t> got = blk[8];
-    for (;;) {
+    SimPollUntil([&] {
       DataCopy(got, own_flag, 8);
       SetFlag<HardEvent::MTE2_S>(0);
       WaitFlag<HardEvent::MTE2_S>(0);
-      if (got.template ReinterpretCast<float>().GetValue(0) == 1.0f) break;
-    }
+      return got.template ReinterpretCast<float>().GetValue(0) == 1.0f;
+    });
     peer_count_ = got.GetValue(1);
     peer_prefix_ = got.GetValue(2);
     DataCopy(own_flag, blk[16], 8);  // cleared for this half's next use

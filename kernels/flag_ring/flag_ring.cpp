@@ -35,12 +35,13 @@ class KernelFlagRing {
     DataCopy(next_, flag, 8);
     LocalTensor<int32_t> poll = in_.Get<int32_t>();
     int32_t value = 0;
-    while (value == 0) {
+    SimPollUntil([&] {
       DataCopy(poll, mine_, 8);
       SetFlag<HardEvent::MTE2_S>(0);
       WaitFlag<HardEvent::MTE2_S>(0);
       value = poll.GetValue(0);
-    }
+      return value != 0;
+    });
     seen_.SetValue(0, value);
     PipeBarrier<PIPE_ALL>();
   }

@@ -219,6 +219,9 @@ void issue_dma(const DmaDesc& d) {
   m::Core* cp = &c;
   // A timing-only run moves only the bytes of each block after the payload prefix.
   uint32_t skip = std::min(skipped_prefix(state()), d.block_bytes);
+  // A plain copy GM -> UB, the kind a sleeping poll can replay (Core::poll_sleep).
+  in.plain_gm_read =
+      !d.to_gm && d.block_count == 1 && d.pad_left == 0 && d.pad_right == 0 && !d.pad && skip == 0;
   if (skip == d.block_bytes) {
     c.issue(std::move(in));  // all payload: timed, no effect
     return;

@@ -85,6 +85,24 @@ uint64_t SimNowPs() {
   return detail::core().scalar_now();
 }
 
+namespace detail {
+void poll_iteration_begin() {
+  core().poll_iteration_begin();
+}
+bool poll_iteration_end(bool done) {
+  return core().poll_iteration_end(done);
+}
+uint64_t poll_sleep() {
+  return core().poll_sleep();
+}
+void* poll_core() {
+  return &core();
+}
+void poll_abandon(void* c) noexcept {
+  static_cast<m::Core*>(c)->poll_abandon();
+}
+}  // namespace detail
+
 uint64_t SimLastWriteLandedPs() {
   return detail::core().last_write_landed();
 }
@@ -99,11 +117,12 @@ void SimStall(uint64_t cycles) {
 }
 
 PayloadScope::PayloadScope() : PayloadScope(detail::CoreState::kAllPayload) {}
-PayloadScope::PayloadScope(uint32_t prefix_bytes) : saved_(detail::state().payload_prefix) {
+PayloadScope::PayloadScope(uint32_t prefix_bytes)
+    : state_(&detail::state()), saved_(detail::state().payload_prefix) {
   detail::state().payload_prefix = prefix_bytes;
 }
 PayloadScope::~PayloadScope() {
-  detail::state().payload_prefix = saved_;
+  static_cast<detail::CoreState*>(state_)->payload_prefix = saved_;
 }
 
 }  // namespace AscendC

@@ -27,6 +27,45 @@ uint64_t SimCyclesIn(uint64_t ps);
 // does not run (an attention layer's compute, a delayed rank), in the kernel's own program order.
 void SimStall(uint64_t cycles);
 
+namespace detail {
+void* poll_core();  // the calling core (for poll_abandon, which may run while a thread unwinds)
+void poll_iteration_begin();
+bool poll_iteration_end(bool done);
+uint64_t poll_sleep();
+void poll_abandon(void* core) noexcept;
+}  // namespace detail
+
+// A polling loop: calls `poll` (one iteration, as the kernel would write it in a `for (;;)`)
+// until it returns true, and returns the time spent in the iterations that returned false. An
+// iteration must do the same each time what it reads is the same, and nothing but read, compute
+// and decide (its writes come after the loop). While two iterations in a row issue the same
+// instructions and read the same GM words, the kernel's thread may sleep and the core replay the
+// next iterations itself with their exact timing, until a read finds the words changed: that
+// iteration's DataCopy has started already when `poll` is called again, and the one it issues
+// first is taken as it (sim.sleeping_polls; Core::poll_sleep says which loops qualify).
+template <class Poll>
+uint64_t SimPollUntil(Poll&& poll) {
+  struct Abandon {  // an exception (a kernel fault, a kill) leaves the loop mid-iteration
+    void* core = detail::poll_core();
+    bool armed = true;
+    ~Abandon() {
+      if (armed) detail::poll_abandon(core);
+    }
+  } abandon;
+  uint64_t failed = 0;
+  for (;;) {
+    const uint64_t start = SimNowPs();
+    detail::poll_iteration_begin();
+    const bool done = poll();
+    const bool sleep = detail::poll_iteration_end(done);
+    if (done) break;
+    failed += SimNowPs() - start;
+    if (sleep) failed += detail::poll_sleep();
+  }
+  abandon.armed = false;
+  return failed;
+}
+
 // Marks what a kernel moves or computes as payload (hidden states, scales). In a timing-only run
 // (sim.payload = 0) payload instructions keep their exact timing but skip their effect, so a large
 // run needs no memory for it; ids, counts, triples and flags still move. `prefix_bytes`: the
@@ -40,6 +79,9 @@ class PayloadScope {
   PayloadScope& operator=(const PayloadScope&) = delete;
 
  private:
+  // The core's API state, kept: the destructor may run while a killed kernel thread unwinds,
+  // when no core is running.
+  void* state_;
   uint32_t saved_;
 };
 
