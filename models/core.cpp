@@ -383,7 +383,7 @@ void Core::issue(Instr&& in) {
     poll_adopt_ = false;
     if (in.kind != Instr::Kind::Work || in.pipe != PipeId::MTE2 ||
         in.work.kind != Work::Kind::DmaIn || in.work.gm != poll_plan_.gm ||
-        in.work.amount != poll_plan_.bytes)
+        in.work.amount != poll_plan_.bytes || !(in.gm_read == poll_plan_.blocks))
       kernel_fault(std::string("SimPollUntil: an iteration began with ") + in.name +
                    " where the iterations before it began with their read (" +
                    poll_plan_.read_name + "); a poll must repeat while what it reads is unchanged");
@@ -401,7 +401,7 @@ void Core::issue(Instr&& in) {
       op.amount = in.work.amount;
       op.gm = in.work.gm;
       op.ub_writes = in.ub_writes;
-      op.plain_gm_read = in.plain_gm_read;
+      op.gm_read = in.gm_read;
       op.name = in.name;
       poll_now_.ops.push_back(op);
     }
@@ -476,9 +476,10 @@ void Core::issue(Instr&& in) {
     op.amount = q.work.amount;
     op.gm = q.work.gm;
     op.ub_writes = in.ub_writes;
-    op.plain_gm_read = in.plain_gm_read;
+    op.gm_read = in.gm_read;
     op.name = q.name;
-    q.poll_read = in.plain_gm_read && !poll_now_.words_read;
+    q.poll_read = in.gm_read.count > 0 && !poll_now_.words_read;
+    if (q.poll_read) poll_read_blocks_ = in.gm_read;
     poll_now_.ops.push_back(op);
   }
   push(std::move(q));
@@ -675,7 +676,16 @@ bool Core::PollOp::operator==(const PollOp& o) const {
   return wait == o.wait && before == o.before && kind == o.kind && pipe == o.pipe &&
          event == o.event && event_id == o.event_id && work == o.work && amount == o.amount &&
          gm == o.gm && ub_writes.lo == o.ub_writes.lo && ub_writes.hi == o.ub_writes.hi &&
-         plain_gm_read == o.plain_gm_read;
+         gm_read == o.gm_read;
+}
+
+// What a read of `bytes` from gm in blocks `b` finds, its blocks one after another.
+void Core::poll_gather(GmAddr gm, uint64_t bytes, const GmBlocks& b,
+                       std::vector<uint8_t>* out) const {
+  out->resize(bytes);
+  const uint64_t block = bytes / b.count;
+  for (uint32_t i = 0; i < b.count; ++i)
+    gm_->read(gm + uint64_t{i} * b.gm_stride, out->data() + i * block, block);
 }
 
 void Core::poll_iteration_begin() {
@@ -709,8 +719,12 @@ bool Core::poll_plan(const PollIteration& it, PollPlan* plan) const {
   };
   const PollOp &read = o[0], &read_set = o[1], &scalar_wait = o.back();
   if (read.wait || read.kind != Instr::Kind::Work || read.pipe != PipeId::MTE2 ||
-      read.work != Work::Kind::DmaIn || !read.plain_gm_read || read.amount == 0 ||
-      read.ub_writes.hi - read.ub_writes.lo != read.amount || it.words.size() != read.amount)
+      read.work != Work::Kind::DmaIn || read.gm_read.count == 0 || read.amount == 0 ||
+      read.amount % read.gm_read.count != 0 || it.words.size() != read.amount)
+    return false;
+  const uint64_t block = read.amount / read.gm_read.count;
+  if (read.ub_writes.hi - read.ub_writes.lo !=
+      uint64_t{read.gm_read.count - 1u} * read.gm_read.ub_stride + block)
     return false;
   if (!set(read_set, PipeId::MTE2, vector ? PipeId::V : PipeId::S)) return false;
   PollPlan p;
@@ -742,6 +756,7 @@ bool Core::poll_plan(const PollIteration& it, PollPlan* plan) const {
   p.gm = read.gm;
   p.bytes = read.amount;
   p.ub = read.ub_writes.lo;
+  p.blocks = read.gm_read;
   p.read_name = read.name;
   *plan = p;
   return true;
@@ -843,8 +858,7 @@ void Core::poll_replay(uint32_t token) {
   if (mte2_->free_at() > t || m2.engine_free > t)
     throw SimError(kExitInternal, "a replayed poll found its MTE2 engine busy");
   // What the read finds, as the real DMA would read it here.
-  poll_changed_.resize(p.bytes);
-  gm_->read(p.gm, poll_changed_.data(), p.bytes);
+  poll_gather(p.gm, p.bytes, p.blocks, &poll_changed_);
   if (poll_changed_ != poll_last_.words) {
     // This iteration may end the loop: start its read as the real one, then wake the thread at
     // the iteration's start; the DataCopy it issues first is this one (poll_adopt_).
@@ -857,7 +871,7 @@ void Core::poll_replay(uint32_t token) {
     q.work.gm = p.gm;
     q.name = p.read_name;
     q.at = t;
-    const UbRange writes{p.ub, static_cast<uint32_t>(p.ub + p.bytes)};
+    const UbRange writes = poll_last_.ops[0].ub_writes;
     ub_claims_.claim(UbRange{}, writes);
     q.flight = add_flight();
     Flight& f = flights_[q.flight];
@@ -865,7 +879,11 @@ void Core::poll_replay(uint32_t token) {
     f.pipe = PipeId::MTE2;
     f.on_start = nullptr;
     f.effect = [this] {
-      std::memcpy(local_ + poll_plan_.ub, poll_changed_.data(), poll_changed_.size());
+      const GmBlocks& b = poll_plan_.blocks;
+      const uint64_t block = poll_changed_.size() / b.count;
+      for (uint32_t i = 0; i < b.count; ++i)
+        std::memcpy(local_ + poll_plan_.ub + uint64_t{i} * b.ub_stride,
+                    poll_changed_.data() + i * block, block);
     };
     f.start_reads = f.reads = UbRange{};
     f.writes = writes;
@@ -1091,8 +1109,7 @@ Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
     }
     DmaEngine::Timing tm = engine.transfer(t, in.work.gm, in.work.amount, hit);
     if (in.poll_read && poll_recording_ && gm_ && tm.start == t) {  // what a poll's read finds
-      poll_now_.words.resize(in.work.amount);
-      gm_->read(in.work.gm, poll_now_.words.data(), in.work.amount);
+      poll_gather(in.work.gm, in.work.amount, poll_read_blocks_, &poll_now_.words);
       poll_now_.words_read = true;
     }
     start = tm.start;

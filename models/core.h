@@ -100,6 +100,16 @@ inline bool has_event(CoreKind k, HardEvent e) {
 }
 
 // What a pipe instruction costs; the model turns it into time.
+// The blocks of a DMA GM -> UB: `count` blocks of amount / count bytes, block b from GM
+// work.gm + b * gm_stride to UB ub_writes.lo + b * ub_stride. count 0: not a plain copy.
+struct GmBlocks {
+  uint16_t count = 0;
+  uint32_t gm_stride = 0, ub_stride = 0;
+  bool operator==(const GmBlocks& o) const {
+    return count == o.count && gm_stride == o.gm_stride && ub_stride == o.ub_stride;
+  }
+};
+
 struct Work {
   // DmaIn: GM -> local (MTE2); DmaOut: local -> GM (MTE3, FIX); Mte1: L1 -> L0A/L0B; Mmad: cube.
   enum class Kind : uint8_t { Vector, DmaIn, DmaOut, Mte1, Mmad } kind = Kind::Vector;
@@ -209,9 +219,9 @@ struct Instr {
   // (Core::note_access) is taken to touch the whole UB.
   UbRange ub_reads, ub_writes;
   bool ub_noted = false;
-  // A DMA in that copies GM [work.gm, work.gm + work.amount) into UB [ub_writes.lo, ...) as it is
-  // (one contiguous block, no padding, no payload skipped): a polling loop's read (poll_sleep).
-  bool plain_gm_read = false;
+  // A DMA in that copies its GM blocks into UB as they are (no padding, no payload skipped): the
+  // kind of read a polling loop's replay repeats (poll_sleep).
+  GmBlocks gm_read;
   // Race check only: what the instruction touches, and the scalar's clock when it was issued
   // (kept apart so that an instruction stays small when the check is off).
   struct RaceInfo {
@@ -398,7 +408,8 @@ class Core : public sc_core::sc_module, public EventTarget {
   // event per iteration where its DMA starts (the point at which the real one books the HBM and
   // reads GM), with exactly the time, the bookings and the counters the real ones would have.
   // An iteration whose read finds the words changed starts its DMA as the real one would and
-  // hands the rest to the thread. Replayed: a DataCopy GM -> UB, then SetFlag/WaitFlag to the
+  // hands the rest to the thread. Replayed: a DataCopy GM -> UB (its blocks copied as they are;
+  // a strided one reads many flags at once), then SetFlag/WaitFlag to the
   // scalar (a TP handshake, a done flag) or SetFlag/WaitFlag to VECTOR, one vector instruction and
   // SetFlag/WaitFlag to the scalar (dispatch's WaitDispatch, combine's token flags), then scalar
   // work; any other loop runs every iteration itself.
@@ -650,7 +661,7 @@ class Core : public sc_core::sc_module, public EventTarget {
     uint64_t amount = 0;
     GmAddr gm = 0;
     UbRange ub_writes;
-    bool plain_gm_read = false;
+    GmBlocks gm_read;
     const char* name = "";
     bool operator==(const PollOp& o) const;
   };
@@ -676,6 +687,7 @@ class Core : public sc_core::sc_module, public EventTarget {
     GmAddr gm = 0;
     uint64_t bytes = 0, repeats = 0;
     uint32_t ub = 0;
+    GmBlocks blocks;
     const char* read_name = "";
   };
   void poll_irregular() {
@@ -699,6 +711,8 @@ class Core : public sc_core::sc_module, public EventTarget {
   Tick poll_start_ = 0;                // the next iteration's start (its scalar time)
   Tick poll_slept_ = 0;                // the replayed iterations' time
   std::vector<uint8_t> poll_changed_;  // the words the waking read found
+  GmBlocks poll_read_blocks_;          // the recorded iteration's read, for its start
+  void poll_gather(GmAddr gm, uint64_t bytes, const GmBlocks& b, std::vector<uint8_t>* out) const;
   std::function<bool()> poll_woken_ready_ = [this] { return poll_woken_; };
   WaitName poll_wait_name_{""};
 

@@ -38,6 +38,10 @@ TEST(SleepingPolls, OnAndOffGiveIdenticalFiguresForEveryPollingKernel) {
       {"dispatch", with(moe, {"dispatch.tp=2", "dispatch.experts=8"})},  // the TP handshake
       {"combine", with(moe, {"dispatch.tp=2", "dispatch.experts=8"})},
       {"flag_ring", {"ep.world_size=16"}},
+      // ScheduleContext flags: one strided read of every session's flag per poll.
+      {"ffn_worker_batching", {"ffn.attn_ranks=4", "ffn.bs=8", "ffn.hidden=256"}},
+      {"ffn_worker_batching",
+       {"ffn.need_schedule=1", "ffn.attn_ranks=4", "ffn.micro_batches=2", "ffn.bs=8"}},
   };
   uint64_t saved = 0;
   for (const Case& c : cases) {

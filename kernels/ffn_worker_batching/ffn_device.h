@@ -48,22 +48,19 @@ struct FfnArgs {
 };
 
 // Core 0 polls the flag words {flag, layer_id} of sessions [0, n) at micro-batch m with one
-// strided DMA per poll until they sum to n. `buf` holds n 32-B slots. Returns the polls made.
-inline int64_t PollFlags(const GlobalTensor<int32_t>& info, const LocalTensor<int32_t>& buf, int n,
-                         int m, int mbs, int64_t words) {
-  int64_t polls = 0;
-  int32_t sum = -1;
+// strided DMA per poll until they sum to n. `buf` holds n 32-B slots.
+inline void PollFlags(const GlobalTensor<int32_t>& info, const LocalTensor<int32_t>& buf, int n,
+                      int m, int mbs, int64_t words) {
   uint32_t gap = static_cast<uint32_t>(mbs * words * 4 - 8);
-  while (sum != n) {
+  SimPollUntil([&] {
     DataCopyPad(buf, info[static_cast<uint64_t>(m) * words],
                 DataCopyExtParams{static_cast<uint16_t>(n), 8, gap, 0, 0});
     SetFlag<HardEvent::MTE2_S>(0);
     WaitFlag<HardEvent::MTE2_S>(0);
-    sum = 0;
+    int32_t sum = 0;
     for (int s = 0; s < n; ++s) sum += buf.GetValue(static_cast<uint32_t>(s * 8));
-    ++polls;
-  }
-  return polls;
+    return sum == n;
+  });
 }
 
 // Clears the flags of sessions [0, n) at micro-batch m (one strided DMA of zeros).

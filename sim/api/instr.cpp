@@ -220,8 +220,11 @@ void issue_dma(const DmaDesc& d) {
   // A timing-only run moves only the bytes of each block after the payload prefix.
   uint32_t skip = std::min(skipped_prefix(state()), d.block_bytes);
   // A plain copy GM -> UB, the kind a sleeping poll can replay (Core::poll_sleep).
-  in.plain_gm_read =
-      !d.to_gm && d.block_count == 1 && d.pad_left == 0 && d.pad_right == 0 && !d.pad && skip == 0;
+  if (!d.to_gm && d.pad_left == 0 && d.pad_right == 0 && !d.pad && skip == 0 &&
+      d.gm_stride <= UINT32_MAX && d.ub_stride <= UINT32_MAX)
+    in.gm_read =
+        m::GmBlocks{static_cast<uint16_t>(d.block_count), static_cast<uint32_t>(d.gm_stride),
+                    static_cast<uint32_t>(d.ub_stride)};
   if (skip == d.block_bytes) {
     c.issue(std::move(in));  // all payload: timed, no effect
     return;
