@@ -391,20 +391,7 @@ void Core::issue(Instr&& in) {
     next_ub_reads_ = next_ub_writes_ = UbRange{};
     next_ub_noted_ = false;
     scalar_advance(issue_ps_);
-    if (poll_recording_) {
-      PollOp op;
-      op.before = poll_adv_;
-      poll_adv_ = 0;
-      op.kind = in.kind;
-      op.pipe = in.pipe;
-      op.work = in.work.kind;
-      op.amount = in.work.amount;
-      op.gm = in.work.gm;
-      op.ub_writes = in.ub_writes;
-      op.gm_read = in.gm_read;
-      op.name = in.name;
-      poll_now_.ops.push_back(op);
-    }
+    if (poll_recording_) poll_record(in);
     return;
   }
   if (race_) {
@@ -465,22 +452,9 @@ void Core::issue(Instr&& in) {
     block_on(room, WaitName{"issue queue full: ", lane_name(lane_of(q.pipe))});
   }
   if (poll_recording_) {
-    PollOp op;
-    op.before = poll_adv_;
-    poll_adv_ = 0;
-    op.kind = q.kind;
-    op.pipe = q.pipe;
-    op.event = q.event;
-    op.event_id = q.event_id;
-    op.work = q.work.kind;
-    op.amount = q.work.amount;
-    op.gm = q.work.gm;
-    op.ub_writes = in.ub_writes;
-    op.gm_read = in.gm_read;
-    op.name = q.name;
     q.poll_read = in.gm_read.count > 0 && !poll_now_.words_read;
     if (q.poll_read) poll_read_blocks_ = in.gm_read;
-    poll_now_.ops.push_back(op);
+    poll_record(in);
   }
   push(std::move(q));
 }
@@ -686,6 +660,24 @@ void Core::poll_gather(GmAddr gm, uint64_t bytes, const GmBlocks& b,
   const uint64_t block = bytes / b.count;
   for (uint32_t i = 0; i < b.count; ++i)
     gm_->read(gm + uint64_t{i} * b.gm_stride, out->data() + i * block, block);
+}
+
+// A polling iteration's instruction, with the scalar time since the op before it.
+void Core::poll_record(const Instr& in) {
+  PollOp op;
+  op.before = poll_adv_;
+  poll_adv_ = 0;
+  op.kind = in.kind;
+  op.pipe = in.pipe;
+  op.event = in.event;
+  op.event_id = in.event_id;
+  op.work = in.work.kind;
+  op.amount = in.work.amount;
+  op.gm = in.work.gm;
+  op.ub_writes = in.ub_writes;
+  op.gm_read = in.gm_read;
+  op.name = in.name;
+  poll_now_.ops.push_back(op);
 }
 
 void Core::poll_iteration_begin() {

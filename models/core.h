@@ -693,6 +693,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   void poll_irregular() {
     if (poll_recording_) poll_now_.irregular = true;
   }
+  void poll_record(const Instr& in);
   bool poll_plan(const PollIteration& it, PollPlan* plan) const;
   bool poll_core_idle() const;
   void poll_push(uint32_t token);

@@ -57,6 +57,18 @@ TEST(SleepingPolls, OnAndOffGiveIdenticalFiguresForEveryPollingKernel) {
   EXPECT_GT(saved, 0u) << "no iteration was replayed";
 }
 
+// One iteration of the vector-summed poll of the kernels: 8 flags read, summed, compared.
+bool FlagsSet(const LocalTensor<float>& words, const LocalTensor<float>& sum,
+              const GlobalTensor<float>& flags) {
+  DataCopy(words, flags, 8);
+  SetFlag<HardEvent::MTE2_V>(0);
+  WaitFlag<HardEvent::MTE2_V>(0);
+  ReduceSum(sum, words, words, 8);
+  SetFlag<HardEvent::V_S>(0);
+  WaitFlag<HardEvent::V_S>(0);
+  return sum.GetValue(0) > 0.5f;
+}
+
 // One die: core 0 polls a 32-B flag block until its sum is positive; the writer (core 1 by DMA
 // or by SetValue, or core 0 of die 1 by a remote DMA) sets it after `delay_cycles`. Returns when
 // the poller left the loop and the scheduler's events.
@@ -85,15 +97,7 @@ PollRun poll_once(bool sleeping, Writer writer, uint64_t delay_cycles) {
           writer == Writer::RemoteDma ? die == 1 && core == 0 : die == 0 && core == 1;
       if (poller) {
         LocalTensor<float> words = buf.Get<float>(), sum = buf.Get<float>()[32];
-        r.waited = SimPollUntil([&] {
-          DataCopy(words, f, 8);
-          SetFlag<HardEvent::MTE2_V>(0);
-          WaitFlag<HardEvent::MTE2_V>(0);
-          ReduceSum(sum, words, words, 8);
-          SetFlag<HardEvent::V_S>(0);
-          WaitFlag<HardEvent::V_S>(0);
-          return sum.GetValue(0) > 0.5f;
-        });
+        r.waited = SimPollUntil([&] { return FlagsSet(words, sum, f); });
         r.left_at = SimNowPs();
       } else if (setter) {
         SimStall(delay_cycles);
@@ -191,15 +195,7 @@ TEST(SleepingPolls, ABodyThatChangesWhileSleepingIsAKernelFaultNamingTheLoop) {
       if (GetBlockIdx() == 0) {
         LocalTensor<float> words = buf.Get<float>(), sum = buf.Get<float>()[32];
         int iterations = 0;
-        SimPollUntil([&] {
-          DataCopy(words, f[iterations++ < 2 ? 0 : 8], 8);
-          SetFlag<HardEvent::MTE2_V>(0);
-          WaitFlag<HardEvent::MTE2_V>(0);
-          ReduceSum(sum, words, words, 8);
-          SetFlag<HardEvent::V_S>(0);
-          WaitFlag<HardEvent::V_S>(0);
-          return sum.GetValue(0) > 0.5f;
-        });
+        SimPollUntil([&] { return FlagsSet(words, sum, f[iterations++ < 2 ? 0 : 8]); });
       } else {
         SimStall(20000);
         f.SetValue(0, 1.0f);
@@ -226,15 +222,7 @@ TEST(SleepingPolls, AHangWhileSleepingNamesTheLoopAndCountsItsReads) {
         GlobalTensor<float> f;
         f.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(flag), 8);
         LocalTensor<float> words = buf.Get<float>(), sum = buf.Get<float>()[32];
-        SimPollUntil([&] {
-          DataCopy(words, f, 8);
-          SetFlag<HardEvent::MTE2_V>(0);
-          WaitFlag<HardEvent::MTE2_V>(0);
-          ReduceSum(sum, words, words, 8);
-          SetFlag<HardEvent::V_S>(0);
-          WaitFlag<HardEvent::V_S>(0);
-          return sum.GetValue(0) > 0.5f;
-        });
+        SimPollUntil([&] { return FlagsSet(words, sum, f); });
       });
       return nlohmann::json{{"code", e.code}, {"what", e.what()}};
     });
