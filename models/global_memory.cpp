@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace ascend::model {
 
@@ -52,8 +53,11 @@ uint8_t* GlobalMemory::page(uint64_t page_no, bool create) {
   if (!create) return nullptr;
   if (2 * (pages_ + 1) > table_.size()) grow();
   const uint64_t per_slab = std::max<uint64_t>(1, kSlabBytes / page_bytes_);
-  if (pages_ % per_slab == 0)  // value-initialized: zeros
-    slabs_.push_back(std::make_unique<uint8_t[]>(per_slab * page_bytes_));
+  if (pages_ % per_slab == 0) {
+    auto* slab = static_cast<uint8_t*>(std::calloc(per_slab, page_bytes_));  // zeros
+    if (!slab) throw std::bad_alloc();
+    slabs_.emplace_back(slab);
+  }
   uint8_t* p = slabs_.back().get() + (pages_ % per_slab) * page_bytes_;
   ++pages_;
   const size_t mask = table_.size() - 1;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -67,7 +68,12 @@ class GlobalMemory {
   // is sorted as it grows and a lookup is a binary search over one die's few regions.
   std::vector<std::vector<Region>> regions_;
   static constexpr uint64_t kSlabBytes = 256 * 1024;
-  std::vector<std::unique_ptr<uint8_t[]>> slabs_;      // own the pages, in the order made
+  // Own the pages, in the order made. calloc: a fresh slab comes zeroed from the system, so no
+  // page of it is touched before a write lands in it.
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  std::vector<std::unique_ptr<uint8_t, Free>> slabs_;
   uint64_t pages_ = 0;                                 // made so far
   std::vector<Slot> table_ = std::vector<Slot>(1024);  // a power of two, at most half full
   int shift_ = 64 - 10;

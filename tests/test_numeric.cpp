@@ -517,6 +517,19 @@ TEST(NumericFast, MatchesExactOnEveryBf16) {
   fast_matches_exact_on_every_pattern<bfloat16_t>();
 }
 
+// Cast from an integer to half (int_to_half): every int16 value and the int32 edges, every mode.
+TEST(NumericFast, IntegerToHalfMatchesExact) {
+  std::vector<int64_t> ns;
+  for (int64_t n = -65536; n <= 65536; ++n) ns.push_back(n);
+  for (int64_t n :
+       {int64_t{INT32_MIN}, int64_t{INT32_MIN} + 1, int64_t{INT32_MAX} - 1, int64_t{INT32_MAX}})
+    ns.push_back(n);
+  for (RoundMode m : kAllModes)
+    for (int64_t n : ns)
+      ASSERT_EQ(int_to_half(n, m).bits, numeric_exact::to_half(static_cast<double>(n), m).bits)
+          << n << " mode " << static_cast<int>(m);
+}
+
 TEST(NumericFast, MatchesExactOnIntegerEdges) {
   const double lim[] = {0,      1,      2,      127,    128,          255,          256,
                         32767,  32768,  65535,  65536,  2147483647.0, 2147483648.0, 4294967296.0,

@@ -107,12 +107,19 @@ struct DmaMove {
   DmaDesc d;
   m::Core* core = nullptr;
   uint32_t skip = 0, keep = 0;
-  std::vector<uint8_t> staged;
+  // The bytes in flight; every one is written at the start before any is read, so the buffer
+  // only grows and is never cleared.
+  std::unique_ptr<uint8_t[]> staged;
+  uint64_t staged_cap = 0;
 
   void read_source() {  // at the start
-    staged.resize(uint64_t{d.block_count} * keep);
+    const uint64_t bytes = uint64_t{d.block_count} * keep;
+    if (bytes > staged_cap) {
+      staged.reset(new uint8_t[bytes]);  // default-initialized: not zeroed
+      staged_cap = bytes;
+    }
     for (uint32_t b = 0; b < d.block_count; ++b) {
-      uint8_t* s = staged.data() + uint64_t{b} * keep;
+      uint8_t* s = staged.get() + uint64_t{b} * keep;
       if (d.to_gm) {
         std::memcpy(s, core->ub() + d.ub + uint64_t{b} * d.ub_stride + skip, keep);
       } else {
@@ -122,7 +129,7 @@ struct DmaMove {
   }
   void land() {  // at completion
     for (uint32_t b = 0; b < d.block_count; ++b) {
-      const uint8_t* s = staged.data() + uint64_t{b} * keep;
+      const uint8_t* s = staged.get() + uint64_t{b} * keep;
       if (d.to_gm) {
         uint64_t at = d.gm + uint64_t{b} * d.gm_stride + skip;
         if (d.atomic_add) {  // read, add, write back: the add happens where the bytes land

@@ -187,6 +187,14 @@ inline float to_float(bfloat16_t b) {
 inline half to_half(double v, RoundMode m) {
   return half::from_bits(static_cast<uint16_t>(numeric_detail::encode<10, 5>(v, m)));
 }
+// An integer to half. Up to 2048 in magnitude it is exact in half, so every mode gives it: its
+// float's exponent rebiased and mantissa cut (no rounding to do); beyond, as a double.
+inline half int_to_half(int64_t n, RoundMode m) {
+  if (n < -2048 || n > 2048) return to_half(static_cast<double>(n), m);
+  const auto f = numeric_detail::bits_as<uint32_t>(static_cast<float>(n < 0 ? -n : n));
+  const uint32_t mag = n == 0 ? 0 : (((f >> 23) - 112) << 10) | ((f >> 13) & 0x3FFu);
+  return half::from_bits(static_cast<uint16_t>((n < 0 ? 0x8000u : 0u) | mag));
+}
 inline bfloat16_t to_bf16(double v, RoundMode m) {
   return bfloat16_t::from_bits(static_cast<uint16_t>(numeric_detail::encode<7, 8>(v, m)));
 }

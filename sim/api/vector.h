@@ -196,8 +196,13 @@ void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, T scalarVal
 template <class D, class S>
 void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, uint32_t count) {
   with_round_mode(mode, [&](auto m) {
-    detail::unary("Cast", dst, src, count,
-                  [](S x) { return cast_to<D>(to_double(x), decltype(m)::value); });
+    if constexpr (std::is_same_v<D, half> && std::is_integral_v<S>) {
+      detail::unary("Cast", dst, src, count,
+                    [](S x) { return int_to_half(x, decltype(m)::value); });
+    } else {
+      detail::unary("Cast", dst, src, count,
+                    [](S x) { return cast_to<D>(to_double(x), decltype(m)::value); });
+    }
   });
 }
 
