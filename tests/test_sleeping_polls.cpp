@@ -57,6 +57,18 @@ TEST(SleepingPolls, OnAndOffGiveIdenticalFiguresForEveryPollingKernel) {
   EXPECT_GT(saved, 0u) << "no iteration was replayed";
 }
 
+// What each test kernel sets up: a 256-B UB buffer and `count` elements of GM at `flag`.
+template <class T>
+struct PollSetup {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  GlobalTensor<T> f;
+  PollSetup(uint64_t flag, uint32_t count) {
+    pipe.InitBuffer(buf, 256);
+    f.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(flag), count);
+  }
+};
+
 // One iteration of the vector-summed poll of the kernels: 8 flags read, summed, compared.
 bool FlagsSet(const LocalTensor<float>& words, const LocalTensor<float>& sum,
               const GlobalTensor<float>& flags) {
@@ -85,11 +97,9 @@ PollRun poll_once(bool sleeping, Writer writer, uint64_t delay_cycles) {
     const uint64_t flag = b.alloc(32, 0);
     PollRun r;
     b.run(2, [&] {
-      TPipe pipe;
-      TBuf<TPosition::VECCALC> buf;
-      pipe.InitBuffer(buf, 256);
-      GlobalTensor<float> f;
-      f.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(flag), 8);
+      PollSetup<float> k(flag, 8);
+      auto& buf = k.buf;
+      auto& f = k.f;
       const int die = static_cast<int>(GetRankId());
       const int core = static_cast<int>(GetBlockIdx());
       const bool poller = die == 0 && core == 0;
@@ -149,11 +159,9 @@ TEST(SleepingPolls, ALoopOfAnotherShapeRunsEveryIteration) {
       Bench b({"sim.sleeping_polls=" + std::to_string(on)});
       const uint64_t flag = b.alloc(64);
       b.run(2, [&] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> buf;
-        pipe.InitBuffer(buf, 256);
-        GlobalTensor<int32_t> f;
-        f.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(flag), 16);
+        PollSetup<int32_t> k(flag, 16);
+        auto& buf = k.buf;
+        auto& f = k.f;
         if (GetBlockIdx() == 0) {
           LocalTensor<int32_t> words = buf.Get<int32_t>();
           SimPollUntil([&] {
@@ -187,11 +195,9 @@ TEST(SleepingPolls, ABodyThatChangesWhileSleepingIsAKernelFaultNamingTheLoop) {
     Bench b;
     const uint64_t flag = b.alloc(64);
     SimError e = b.run_expecting_error(2, [&] {
-      TPipe pipe;
-      TBuf<TPosition::VECCALC> buf;
-      pipe.InitBuffer(buf, 256);
-      GlobalTensor<float> f;
-      f.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(flag), 16);
+      PollSetup<float> k(flag, 16);
+      auto& buf = k.buf;
+      auto& f = k.f;
       if (GetBlockIdx() == 0) {
         LocalTensor<float> words = buf.Get<float>(), sum = buf.Get<float>()[32];
         int iterations = 0;
@@ -216,11 +222,9 @@ TEST(SleepingPolls, AHangWhileSleepingNamesTheLoopAndCountsItsReads) {
       Bench b({"sim.poll_timeout_us=20", "sim.sleeping_polls=" + std::to_string(on)});
       const uint64_t flag = b.alloc(32);
       SimError e = b.run_expecting_error(1, [&] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> buf;
-        pipe.InitBuffer(buf, 256);
-        GlobalTensor<float> f;
-        f.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(flag), 8);
+        PollSetup<float> k(flag, 8);
+        auto& buf = k.buf;
+        auto& f = k.f;
         LocalTensor<float> words = buf.Get<float>(), sum = buf.Get<float>()[32];
         SimPollUntil([&] { return FlagsSet(words, sum, f); });
       });
