@@ -47,6 +47,14 @@ def write(path, text):
     return path
 
 
+def cmdline(pid):
+    """The arguments of pid, or none once it has exited (a run can end between listing and reading)."""
+    try:
+        return open(f"/proc/{pid}/cmdline").read().split("\0")
+    except OSError:
+        return []
+
+
 def children(pid):
     """Process ids whose parent is pid."""
     out = []
@@ -192,8 +200,7 @@ def test_sweep(binary, tmp):
     victim, t0 = None, time.time()
     while victim is None and time.time() - t0 < 60 and proc.poll() is None:
         for c in children(proc.pid):
-            cmd = open(f"/proc/{c}/cmdline").read().split("\0")
-            if "fabric.port_GBps=100" in cmd:
+            if "fabric.port_GBps=100" in cmdline(c):
                 time.sleep(0.3)  # well inside its ~1 s run
                 os.kill(c, signal.SIGKILL)
                 victim = c
