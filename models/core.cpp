@@ -197,6 +197,7 @@ void Core::handle(uint32_t op, uint32_t arg) {
     case kStart: {
       Flight& f = flights_[arg];
       ub_claims_.release(f.start_reads, UbRange{});
+      f.start_reads = UbRange{};
       InlineFunction<8> fn = std::move(f.on_start);
       if (fn) fn();
       break;
@@ -295,7 +296,7 @@ void Core::scalar_sync() {
 
 void Core::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write) {
   scalar_work(cycles);
-  if (lo >= hi || !ub_claims_.conflicts(lo, hi, write)) return;
+  if (lo >= hi || !ub_claims_.conflicts(lo, hi, write) || !claimed(lo, hi, write)) return;
   poll_irregular();
   PipeId writer = PipeId::S;
   if (!write && auto_sync_ && unfinished_writer(lo, hi, &writer)) {
@@ -307,6 +308,16 @@ void Core::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write)
     return;
   }
   scalar_sync();
+}
+
+// The blocks' counts say only that a claim may touch these bytes; a false yes would cost a
+// thread switch (a sync) per scalar access beside a buffer in flight.
+bool Core::claimed(uint32_t lo, uint32_t hi, bool write) const {
+  auto touches = [&](const UbRange& r) { return r.lo < hi && lo < r.hi; };
+  for (const Flight& f : flights_)
+    if (f.live && (touches(f.writes) || (write && (touches(f.reads) || touches(f.start_reads)))))
+      return true;
+  return false;
 }
 
 bool Core::unfinished_writer(uint32_t lo, uint32_t hi, PipeId* pipe) const {
@@ -1119,6 +1130,7 @@ Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
   } else {
     Flight& f = flights_[in.flight];
     ub_claims_.release(f.start_reads, UbRange{});
+    f.start_reads = UbRange{};
     if (f.on_start) f.on_start();
     f.on_start = nullptr;
   }

@@ -185,6 +185,7 @@ class UbClaims {
     add(writers_, writes, -1);
   }
   // A scalar read must wait for pending writers of its bytes; a scalar write, for readers too.
+  // Per 1-KiB block: a yes may be false (Core::claimed() then looks at the exact ranges).
   bool conflicts(uint32_t lo, uint32_t hi, bool write) const {
     for (uint32_t b = lo / kBlock; b <= (hi - 1) / kBlock && b < writers_.size(); ++b)
       if (writers_[b] || (write && readers_[b])) return true;
@@ -616,6 +617,9 @@ class Core : public sc_core::sc_module, public EventTarget {
   };
   Ring<ScalarSet> scalar_sets_;
   // Whether an unfinished instruction still writes UB bytes of [lo, hi); its pipe in *pipe.
+  // Whether an unfinished instruction claims bytes [lo, hi): writes them, or (for a scalar
+  // write) reads them.
+  bool claimed(uint32_t lo, uint32_t hi, bool write) const;
   bool unfinished_writer(uint32_t lo, uint32_t hi, PipeId* pipe) const;
   // A work instruction from issue to completion: what it does when it starts (a DMA reads its
   // source) and completes (its effect), and the UB bytes it still claims.

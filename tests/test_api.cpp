@@ -845,6 +845,48 @@ TEST(ApiScalar, GlobalTensorSetValueReachesTheHost) {
   EXPECT_TRUE(SameBits(download(b, gh, 16), want));
 }
 
+// The scalar runs ahead of simulated time and syncs to it only for an access to UB bytes that an
+// unfinished instruction writes (or, for a write, reads). A DataCopy GM -> UB of bytes [0, 256) is
+// in flight while the scalar reads UB word `at`: beside it, in the same 1-KiB block, it needs no
+// sync (as many events as a read far away, at the same time); inside it, it waits for the copy and
+// reads its data.
+TEST(ApiScalar, AScalarReadBesideACopyInFlightDoesNotWaitForIt) {
+  struct Seen {
+    int32_t value;
+    uint64_t at_ps, events;
+  };
+  auto read_at = [](uint32_t word) {
+    nlohmann::json j = ascend::test::in_child([&] {
+      Bench b;
+      const uint64_t src = b.alloc(256);
+      Seen s{};
+      b.run(1, [&] {
+        TPipe pipe;
+        LocalTensor<int32_t> ub = ub_tensor<int32_t>(pipe, 1024);
+        GlobalTensor<int32_t> g = global<int32_t>(src, 64);
+        g.SetValue(0, 77);
+        ub.SetValue(word, 5);
+        Order<HardEvent::S_MTE2>();
+        DataCopy(ub, g, 64);
+        s.value = ub.GetValue(word);
+        s.at_ps = SimNowPs();
+      });
+      return nlohmann::json{{"value", s.value},
+                            {"at", s.at_ps},
+                            {"events", b.sim().simulator_figures(0).scheduler_events}};
+    });
+    EXPECT_FALSE(j.contains("exit_code")) << j.dump();
+    return Seen{j.value("value", 0), j.value("at", uint64_t{0}), j.value("events", uint64_t{0})};
+  };
+  const Seen inside = read_at(0), beside = read_at(128), far = read_at(512);
+  EXPECT_EQ(beside.value, 5);
+  EXPECT_EQ(far.value, 5);
+  EXPECT_EQ(beside.at_ps, far.at_ps);
+  EXPECT_EQ(beside.events, far.events);
+  EXPECT_EQ(inside.value, 77);
+  EXPECT_GT(inside.at_ps, far.at_ps);
+}
+
 // Every core writes (index, count) to its own 32-B slot; after SyncAll core 0 sums the indices.
 TEST(ApiScalar, BlockIdxAndBlockNumOnFourCores) {
   constexpr int kCores = 4, kSlot = 8;
