@@ -8,6 +8,7 @@
 #endif
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -695,6 +696,9 @@ SimulatorFigures Simulation::simulator_figures(double wall_s) const {
   f.delta_cycles = sc_core::sc_delta_count();
   f.peak_rss_MiB = static_cast<double>(ru.ru_maxrss) / 1024.0;
   f.gm_resident_MiB = static_cast<double>(cluster_->gm().resident_bytes()) / (1 << 20);
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  f.malloc_huge_pages =
+      tunables && std::string(tunables).find("glibc.malloc.hugetlb=1") != std::string::npos;
   return f;
 }
 
@@ -724,7 +728,8 @@ nlohmann::json Simulation::stats(double wall_s) const {
             {"scheduler_events", f.scheduler_events},
             {"delta_cycles", f.delta_cycles},
             {"peak_rss_MiB", f.peak_rss_MiB},
-            {"gm_resident_MiB", f.gm_resident_MiB}}}};
+            {"gm_resident_MiB", f.gm_resident_MiB},
+            {"malloc_huge_pages", f.malloc_huge_pages}}}};
 }
 
 void Simulation::close_traces() {

@@ -106,6 +106,8 @@ struct SimulatorFigures {
   uint64_t delta_cycles = 0;
   double peak_rss_MiB = 0;
   double gm_resident_MiB = 0;
+  // Whether malloc was asked for transparent huge pages (glibc.malloc.hugetlb=1; sim/main.cpp).
+  bool malloc_huge_pages = false;
 };
 
 // "injected fault(s): fault.KEY = VALUE, ..." for every fault.* parameter off its default, or

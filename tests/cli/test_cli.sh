@@ -93,6 +93,14 @@ if [ -f "$tmp/a/stats.json" ]; then
   a=$(json "$tmp/a/stats.json" "j['kernels'][0]['latency_ns']")
   b=$(json "$tmp/b/stats.json" "j['kernels'][0]['latency_ns']")
   [ "$a" = "$b" ] && ok || bad "config.ini rerun: latency $a vs $b"
+  # malloc's huge pages (sim/main.cpp): asked for unless opted out, and simulated time the same
+  if [[ "${GLIBC_TUNABLES:-}" != *glibc.malloc.hugetlb* ]]; then
+    [ "$(json "$tmp/a/stats.json" "j['simulator']['malloc_huge_pages']")" = True ] && ok ||
+      bad "malloc's huge pages not asked for"
+  fi
+  ASCEND_SIM_NO_HUGE_PAGES=1 "$sim" --config "$tmp/a/config.ini" --out "$tmp/c" >/dev/null 2>&1
+  c=$(json "$tmp/c/stats.json" "(j['simulator']['malloc_huge_pages'], j['kernels'][0]['latency_ns'])")
+  [ "$c" = "(False, $a)" ] && ok || bad "ASCEND_SIM_NO_HUGE_PAGES=1: $c, latency $a"
 else
   bad "no stats.json"
 fi
