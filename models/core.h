@@ -616,10 +616,10 @@ class Core : public sc_core::sc_module, public EventTarget {
     uint32_t id;
   };
   Ring<ScalarSet> scalar_sets_;
-  // Whether an unfinished instruction still writes UB bytes of [lo, hi); its pipe in *pipe.
   // Whether an unfinished instruction claims bytes [lo, hi): writes them, or (for a scalar
   // write) reads them.
   bool claimed(uint32_t lo, uint32_t hi, bool write) const;
+  // Whether an unfinished instruction still writes UB bytes of [lo, hi); its pipe in *pipe.
   bool unfinished_writer(uint32_t lo, uint32_t hi, PipeId* pipe) const;
   // A work instruction from issue to completion: what it does when it starts (a DMA reads its
   // source) and completes (its effect), and the UB bytes it still claims.

@@ -68,8 +68,8 @@ class GlobalMemory {
   // is sorted as it grows and a lookup is a binary search over one die's few regions.
   std::vector<std::vector<Region>> regions_;
   static constexpr uint64_t kSlabBytes = 256 * 1024;
-  // Own the pages, in the order made. calloc: a fresh slab comes zeroed from the system, so no
-  // page of it is touched before a write lands in it.
+  // Own the pages, in the order made. calloc: zeroed without a clearing pass when the slab is
+  // fresh from the system (reused heap memory is cleared, but is resident already).
   struct Free {
     void operator()(uint8_t* p) const { std::free(p); }
   };

@@ -14,7 +14,7 @@ static const bool kNoBanner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
 // glibc's malloc backs the heap with transparent huge pages only when the tunable
 // glibc.malloc.hugetlb=1 is in the environment as the process starts, so the simulator sets it
 // and starts itself again, once. Fewer page faults and TLB misses over the run's hundreds of MiB
-// (the default scenario 0.86 of the wall time, paired); simulated time is untouched.
+// (the default scenario 0.76 of the wall time, paired); simulated time is untouched.
 // ASCEND_SIM_NO_HUGE_PAGES=1 leaves the environment alone (a profiler that does not follow exec).
 static void ask_for_huge_pages(char** argv) {
   if (std::getenv("ASCEND_SIM_NO_HUGE_PAGES")) return;
