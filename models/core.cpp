@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "models/errors.h"
+#include "models/host_ticks.h"
 
 namespace ascend::model {
 
@@ -221,7 +222,9 @@ void Core::wait_resume() {
   char here;
   stack_hint_ = &here;
   running_ = nullptr;
+  if (resumed_ticks_ != 0) sched_.add_kernel_host_ticks(host_ticks() - resumed_ticks_);
   sc_core::wait(resume_ev_);
+  resumed_ticks_ = host_ticks();
   running_ = this;
 }
 

@@ -519,6 +519,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   void run();
   void wait_resume();                 // the thread's one wait: until a Resume of this core fires
   const char* stack_hint_ = nullptr;  // where the thread's stack was when it last waited
+  uint64_t resumed_ticks_ = 0;        // host ticks when the thread last resumed (0: not yet)
   static Core* running_;
   void sleep_until(Tick t);
   void push(Queued&& in);    // hands an instruction to its pipe at the scalar clock

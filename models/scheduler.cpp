@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/host_ticks.h"
+
 namespace ascend::model {
 
 Tick detail::current_ps = 0;
@@ -84,6 +86,7 @@ void Scheduler::drop_moot() {
 // read the time from now(), so SystemC's clock need not visit those instants. It is brought to
 // the next Resume's time (or the horizon) before any kernel thread runs again.
 void Scheduler::fire() {
+  const uint64_t entered = host_ticks();
   firing_ = true;
   armed_ = kNever;
   refresh_now();
@@ -138,6 +141,7 @@ void Scheduler::fire() {
   }
   pub_events_.store(fired_, std::memory_order_relaxed);
   pub_time_.store(n, std::memory_order_relaxed);
+  event_ticks_ += host_ticks() - entered;
 }
 
 }  // namespace ascend::model

@@ -74,6 +74,12 @@ class Scheduler : public sc_core::sc_module {
   // the next sc_start.
   void set_horizon(Tick t) { horizon_ = t; }
   uint64_t fired() const { return fired_; }
+  // The simulator's own profile, in host ticks (models/host_ticks.h): inside this method's
+  // activations (the models' events), and inside the kernels' threads (Core::wait_resume adds
+  // each run of a thread, from its resumption to its next wait).
+  uint64_t event_host_ticks() const { return event_ticks_; }
+  uint64_t kernel_host_ticks() const { return kernel_ticks_; }
+  void add_kernel_host_ticks(uint64_t t) { kernel_ticks_ += t; }
   // For a progress display on another thread: events fired and simulated time, as of the end of
   // the scheduler's last evaluation (published with relaxed atomics; reading them changes
   // nothing in the run).
@@ -108,6 +114,7 @@ class Scheduler : public sc_core::sc_module {
   Tick armed_ = kNever;
   uint64_t seq_ = 0;
   uint64_t fired_ = 0;
+  uint64_t event_ticks_ = 0, kernel_ticks_ = 0;
   bool firing_ = false;
   Tick now_ = 0;     // the time being fired
   Tick sc_now_ = 0;  // SystemC's time at the activation (now() may run ahead of it)

@@ -550,8 +550,9 @@ int run_cli(int argc, char** argv, CliStop stop) {
               << std::setprecision(1) << r.figures.at("tflops").get<double>() << " TFLOP/s)";
   std::cout << "\n  check          " << check << "\n" << std::setprecision(3);
   SimulatorFigures s = sim.simulator_figures(wall);
-  std::cout << "  simulator      " << wall << " s wall, " << s.scheduler_events << " events, "
-            << std::setprecision(1) << s.peak_rss_MiB << " MiB peak RSS\n";
+  std::cout << "  simulator      " << wall << " s wall (model events " << s.event_wall_s
+            << " s, kernel threads " << s.kernel_wall_s << " s), " << s.scheduler_events
+            << " events, " << std::setprecision(1) << s.peak_rss_MiB << " MiB peak RSS\n";
   if (!dump_dir.empty())
     std::cout << "  dump           " << dump_dir << ", about " << std::setprecision(1)
               << static_cast<double>(dump_estimate) / (1 << 20)

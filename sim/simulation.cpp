@@ -699,6 +699,9 @@ SimulatorFigures Simulation::simulator_figures(double wall_s) const {
   const char* tunables = std::getenv("GLIBC_TUNABLES");
   f.malloc_huge_pages =
       tunables && std::string(tunables).find("glibc.malloc.hugetlb=1") != std::string::npos;
+  const model::Scheduler& sched = cluster_->scheduler();
+  f.event_wall_s = host_clock_.seconds(sched.event_host_ticks());
+  f.kernel_wall_s = host_clock_.seconds(sched.kernel_host_ticks());
   return f;
 }
 
@@ -729,7 +732,9 @@ nlohmann::json Simulation::stats(double wall_s) const {
             {"delta_cycles", f.delta_cycles},
             {"peak_rss_MiB", f.peak_rss_MiB},
             {"gm_resident_MiB", f.gm_resident_MiB},
-            {"malloc_huge_pages", f.malloc_huge_pages}}}};
+            {"malloc_huge_pages", f.malloc_huge_pages},
+            {"event_wall_s", f.event_wall_s},
+            {"kernel_wall_s", f.kernel_wall_s}}}};
 }
 
 void Simulation::close_traces() {

@@ -15,6 +15,7 @@
 
 #include "models/cluster.h"
 #include "models/counters.h"
+#include "models/host_ticks.h"
 #include "sim/api/runtime.h"
 #include "sim/figures.h"
 #include "sim/params.h"
@@ -108,6 +109,11 @@ struct SimulatorFigures {
   double gm_resident_MiB = 0;
   // Whether malloc was asked for transparent huge pages (glibc.malloc.hugetlb=1; sim/main.cpp).
   bool malloc_huge_pages = false;
+  // Where the wall time went: the models' events (the scheduler's activations) and the kernels'
+  // programs (their threads' runs, the API calls included). The rest is set-up, the check, the
+  // outputs and SystemC's own switching between processes.
+  double event_wall_s = 0;
+  double kernel_wall_s = 0;
 };
 
 // "injected fault(s): fault.KEY = VALUE, ..." for every fault.* parameter off its default, or
@@ -200,6 +206,7 @@ class Simulation {
   std::deque<KernelRecord> records_;
   std::unique_ptr<AscendC::detail::Runtime> runtime_;
   bool traces_closed_ = false;
+  model::HostTicksToSeconds host_clock_;  // for the simulator's own profile
 };
 
 // "all" or "0-3,7" -> the set of indices (empty = all); bad syntax is a bad-input error.

@@ -85,6 +85,8 @@ expect 0 "outputs +$tmp/a/stats.json" -- --kernel stream --set stream.cores=4 --
 if [ -f "$tmp/a/stats.json" ]; then
   [ "$(json "$tmp/a/stats.json" "j['kernels'][0]['name']")" = stream ] && ok || bad "stats.json kernel name"
   json "$tmp/a/stats.json" "j['kernels'][0]['latency_ns'] > 0 and len(j['kernels'][0]['rank_latency_ns']) == 1 and j['simulator']['wall_s'] >= 0 and j['simulator']['peak_rss_MiB'] > 0 and j['kernels'][0]['bandwidth_GBps'] > 0" | grep -q True && ok || bad "stats.json figures"
+  # The wall time's split: the models' events and the kernels' threads, each a part of the whole.
+  json "$tmp/a/stats.json" "(lambda m: 0 < m['event_wall_s'] and 0 < m['kernel_wall_s'] and m['event_wall_s'] + m['kernel_wall_s'] < m['wall_s'])(j['simulator'])" | grep -q True && ok || bad "stats.json wall split: $(json "$tmp/a/stats.json" "j['simulator']")"
   lanes=$(json "$tmp/a/trace.json" "sorted({e['args']['name'].split()[-1] for e in j['traceEvents'] if e.get('name') == 'thread_name'})")
   [ "$lanes" = "['FLOWCTRL', 'MTE2', 'MTE3', 'SCALAR', 'VECTOR', 'cluster.die0.hbm']" ] && ok || bad "trace lanes: $lanes"
   grep -q 'MTE2_busy' "$tmp/a/waves.vcd" && grep -q 'flag_MTE2_V' "$tmp/a/waves.vcd" && ok || bad "waves.vcd signals"

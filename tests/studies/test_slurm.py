@@ -76,7 +76,7 @@ def outputs_alike(local, remote):
     def stats(path):
         with open(path) as f:
             j = json.load(f)
-        for k in ("wall_s", "peak_rss_MiB"):
+        for k in ("wall_s", "peak_rss_MiB", "event_wall_s", "kernel_wall_s"):
             j["simulator"].pop(k, None)
         for k in ("command_line", "argv"):  # they name the run's own folder
             j.get("run", {}).pop(k, None)
