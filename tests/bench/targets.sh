@@ -13,7 +13,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 timing_only=(--no-check --set sim.payload=0 --quiet)
 
-# One run: NAME then ascend-sim arguments; appends "name wall rss events threads" to runs.txt.
+# One run: NAME then ascend-sim arguments; appends "name wall rss events threads event_wall
+# kernel_wall" to runs.txt.
 run() {
   local name=$1
   shift
@@ -23,7 +24,8 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 m, k = s["simulator"], s["kernels"][0]
 threads = len(k["ranks"]) * k["ranks"][0].get("cores", len(k["ranks"][0]["core_latency_ns"]))
-print(sys.argv[2], m["wall_s"], m["peak_rss_MiB"], m["scheduler_events"], threads)
+print(sys.argv[2], m["wall_s"], m["peak_rss_MiB"], m["scheduler_events"], threads,
+      m["event_wall_s"], m["kernel_wall_s"])
 PY
 }
 
@@ -40,16 +42,17 @@ run default --quiet
 for ep in 16 32 64 128; do run "scale$ep" --kernel moe --ep "$ep" "${timing_only[@]}"; done
 
 # The skeleton with the EP 256 run's threads and events.
-read -r _ _ _ events threads < <(grep '^moe256 ' "$out/runs.txt")
+read -r _ _ _ events threads _ _ < <(grep '^moe256 ' "$out/runs.txt")
 "$build/bench_skeleton" "$threads" "$events" >"$out/skeleton.txt"
 
 python3 - "$out" <<'PY'
 import math, os, sys
 d = sys.argv[1]
-runs = {}
+runs, split = {}, {}
 for line in open(f"{d}/runs.txt"):
-    name, wall, rss, events, threads = line.split()
+    name, wall, rss, events, threads, ev_wall, k_wall = line.split()
     runs[name] = (float(wall), float(rss), int(events), int(threads))
+    split[name] = (float(ev_wall), float(k_wall))
 skel = dict(l.split() for l in open(f"{d}/skeleton.txt"))
 print("| run | target wall | wall | target peak RSS | peak RSS | verdict |")
 print("|---|---|---|---|---|---|")
@@ -66,6 +69,13 @@ row("moe EP 768, 768 experts, timing-only", "moe768", 45, 8 * 1024)
 row("default scenario, payload and check", "default", 5, None)
 if os.path.exists(f"{d}/skipped.txt"):
     print(open(f"{d}/skipped.txt").read().strip())
+# Where the scale runs' wall time went (stats.json simulator.event_wall_s, kernel_wall_s).
+for name in ("moe256", "moe768"):
+    if name in runs:
+        w, e, k = runs[name][0], *split[name]
+        print(f"{name}: wall {w:.1f} s = model events {e:.1f} s ({runs[name][2] / 1e6:.1f} M, "
+              f"{e / runs[name][2] * 1e6:.2f} us each) + kernel threads {k:.1f} s + the rest "
+              f"{w - e - k:.1f} s (set-up, outputs, SystemC's switching)")
 w, _, events, threads = runs["moe256"]
 rate, sk = events / w, float(skel["wakeups_per_s"])
 print(f"\nevent rate at {threads} threads: ascend-sim {rate / 1e6:.2f} M events/s, raw SystemC "
