@@ -55,6 +55,13 @@ class InlineFunction {
   static constexpr bool kInline =
       sizeof(T) <= N &&
       alignof(T) <= alignof(std::max_align_t) && std::is_nothrow_move_constructible_v<T>;
+
+ public:
+  // Whether a callable of type F is held inline, without an allocation.
+  template <class F>
+  static constexpr bool holds_inline = kInline<std::decay_t<F>>;
+
+ private:
   template <class T>
   static void call(void* p) {
     if constexpr (kInline<T>) {

@@ -145,6 +145,30 @@ TEST(CubePrimitives, MatmulByHandGivesTheSequentialFp32SumRoundedOnce) {
   }
 }
 
+// A cube instruction with payload allocates no effect of its own: the ops are recycled, so once
+// the spares cover what is in flight, a matmul of four times the instructions makes none.
+TEST(CubePrimitives, InstructionsReuseTheirEffectsInsteadOfAllocatingThem) {
+  auto r = ascend::test::in_child([] {
+    Bench b({}, 1, with_aic());
+    const int kmax = 512;
+    std::vector<half> a = random_half(size_t(64) * kmax, 1), bm = random_half(size_t(kmax) * 64, 2);
+    uint64_t ga = b.alloc(a.size() * 2), gb = b.alloc(bm.size() * 2), gc = b.alloc(64 * 64 * 2);
+    b.sim().write(ga, a.data(), a.size() * 2);
+    b.sim().write(gb, bm.data(), bm.size() * 2);
+    auto matmul = [&](int k) {
+      b.run(LaunchShape::mixed(1, 0), [&] { matmul_by_hand(ga, gb, gc, 64, k, 64, 32); });
+      return AscendC::detail::cube_ops_made();
+    };
+    uint64_t before = AscendC::detail::cube_ops_made();
+    uint64_t first = matmul(128);   // 4 k steps: 4 x 6 LoadData and Mmad, 2 DataCopy, a Fixpipe
+    uint64_t second = matmul(512);  // 16 k steps
+    return nlohmann::json{{"made_first", first - before}, {"made_second", second - first}};
+  });
+  ASSERT_TRUE(r.contains("made_second")) << r.dump();
+  EXPECT_GT(r["made_first"].get<int>(), 0) << r.dump();
+  EXPECT_EQ(r["made_second"].get<int>(), 0) << r.dump();
+}
+
 // The cube's and MTE1's time is the cost model's, to the cycle: one Mmad of 128 x 64 x 256 holds
 // the cube 8 x 4 x 16 fractal steps plus cube.mmad_overhead_cycles; a 32-KiB L1 -> L0B load holds
 // MTE1 for setup + 32768 / 128 cycles.

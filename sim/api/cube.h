@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "models/inline_function.h"
 #include "sim/api/data_copy.h"
 #include "sim/api/tensor.h"
 
@@ -105,18 +106,52 @@ constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
 
 namespace detail {
 
-// One cube instruction: its pipe, its work, what it reads when it starts and does when it ends.
+// One cube instruction's effect: what it reads when it starts and does when it ends. The captures
+// are kept inline (a larger one does not compile) and the ops recycled (cube_op()), so an
+// instruction allocates nothing but the bytes a DMA stages.
 struct CubeOp {
-  std::function<void()> start;   // a DMA's read of its source (null: none)
-  std::function<void()> finish;  // the result written
+  using Fn = ascend::model::InlineFunction<128>;
+  Fn start;   // a DMA's read of its source (null: none)
+  Fn finish;  // the result written
+  template <class F>
+  void on_start(F&& f) {
+    static_assert(Fn::holds_inline<F>, "a cube instruction's start must fit inline");
+    start = std::forward<F>(f);
+  }
+  template <class F>
+  void on_finish(F&& f) {
+    static_assert(Fn::holds_inline<F>, "a cube instruction's finish must fit inline");
+    finish = std::forward<F>(f);
+  }
+  // A DMA's bytes from its start to its end, as `n` elements of T (payload: freed with the op).
+  template <class T>
+  T* staged(uint64_t n) {
+    staged_.resize(n * sizeof(T));
+    return reinterpret_cast<T*>(staged_.data());
+  }
+  template <class T>
+  T* staged() {
+    return reinterpret_cast<T*>(staged_.data());
+  }
+  std::vector<uint8_t> staged_;
 };
+// Gives a CubeOp back for reuse once its instruction is done with it.
+struct RecycleCubeOp {
+  void operator()(CubeOp* op) const;
+};
+using CubeOpPtr = std::unique_ptr<CubeOp, RecycleCubeOp>;
 // Local byte ranges an instruction reads and writes (for the race check and the scalar's claims).
 struct LocalRange {
   uint64_t lo, hi;
 };
+// `op` null: an instruction without effect (timing-only: see cube_op()).
 void issue_cube(m::PipeId pipe, const m::Work& work, const char* name,
                 std::initializer_list<LocalRange> reads, std::initializer_list<LocalRange> writes,
-                uint64_t gm_lo, uint64_t gm_hi, bool gm_write, std::unique_ptr<CubeOp> op);
+                uint64_t gm_lo, uint64_t gm_hi, bool gm_write, CubeOpPtr op);
+// A cube instruction's effect to fill in, or null in a timing-only run (sim.payload = 0), where
+// cube instructions keep their timing and skip their effect: nothing to build or allocate then.
+CubeOpPtr cube_op();
+uint64_t cube_ops_made();  // CubeOps allocated so far in this process (the others were reused)
 // The buffer (detail::buffer_of numbering) that holds a local tensor's bytes; a kernel fault when
 // it is not `want` (-1: any).
 int local_buffer(const m::Core* c, uint64_t offset, uint64_t bytes, int want, const char* instr,
@@ -182,31 +217,32 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   w.gm = src.address();
   w.gm_rows = uint32_t{p.ndNum} * p.nValue;        // rows of dValue at srcDValue (ndNum > 1: as if
   w.gm_pitch = uint32_t{p.srcDValue} * sizeof(T);  // the matrices followed at that pitch)
-  auto op = std::make_unique<detail::CubeOp>();
-  auto staged = std::make_shared<std::vector<T>>();
-  op->start = [src, p, staged] {
-    staged->resize(uint64_t{p.ndNum} * p.nValue * p.dValue);
-    T* s = staged->data();
-    for (uint32_t nd = 0; nd < p.ndNum; ++nd)
-      for (uint32_t r = 0; r < p.nValue; ++r, s += p.dValue)
-        detail::memory().read(
-            src.address() +
-                (uint64_t{nd} * p.srcNdMatrixStride + uint64_t{r} * p.srcDValue) * sizeof(T),
-            s, uint64_t{p.dValue} * sizeof(T));
-  };
-  op->finish = [dst, p, staged, cols, C0 = C0] {
-    const T* s = staged->data();
-    T* d0 = dst.ptr();
-    for (uint32_t nd = 0; nd < p.ndNum; ++nd)
-      for (uint32_t r = 0; r < p.nValue; ++r, s += p.dValue)
-        for (uint32_t c = 0; c < cols; ++c) {
-          T* d = d0 + uint64_t{nd} * p.dstNzMatrixStride + uint64_t{c} * p.dstNzC0Stride * C0 +
-                 uint64_t{r} * p.dstNzNStride * C0;
-          uint32_t n = std::min(C0, p.dValue - c * C0);
-          std::memcpy(d, s + c * C0, n * sizeof(T));
-          std::memset(static_cast<void*>(d + n), 0, (C0 - n) * sizeof(T));  // padded to 32 B
-        }
-  };
+  detail::CubeOpPtr op = detail::cube_op();
+  if (op) {
+    detail::CubeOp* self = op.get();
+    op->on_start([src, p, self] {
+      T* s = self->staged<T>(uint64_t{p.ndNum} * p.nValue * p.dValue);
+      for (uint32_t nd = 0; nd < p.ndNum; ++nd)
+        for (uint32_t r = 0; r < p.nValue; ++r, s += p.dValue)
+          detail::memory().read(
+              src.address() +
+                  (uint64_t{nd} * p.srcNdMatrixStride + uint64_t{r} * p.srcDValue) * sizeof(T),
+              s, uint64_t{p.dValue} * sizeof(T));
+    });
+    op->on_finish([dst, p, self, cols, C0 = C0] {
+      const T* s = self->staged<T>();
+      T* d0 = dst.ptr();
+      for (uint32_t nd = 0; nd < p.ndNum; ++nd)
+        for (uint32_t r = 0; r < p.nValue; ++r, s += p.dValue)
+          for (uint32_t c = 0; c < cols; ++c) {
+            T* d = d0 + uint64_t{nd} * p.dstNzMatrixStride + uint64_t{c} * p.dstNzC0Stride * C0 +
+                   uint64_t{r} * p.dstNzNStride * C0;
+            uint32_t n = std::min(C0, p.dValue - c * C0);
+            std::memcpy(d, s + c * C0, n * sizeof(T));
+            std::memset(static_cast<void*>(d + n), 0, (C0 - n) * sizeof(T));  // padded to 32 B
+          }
+    });
+  }
   detail::issue_cube(ascend::model::PipeId::MTE2, w, name, {},
                      {{dst.ub_offset(), dst.ub_offset() + dst_elems * sizeof(T)}}, src.address(),
                      src.address() + src_elems * sizeof(T), false, std::move(op));
@@ -238,21 +274,22 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   w.kind = ascend::model::Work::Kind::Mte1;
   w.to_l0b = to == 2;
   w.amount = uint64_t{p.repeatTimes} * kFractal;
-  auto op = std::make_unique<detail::CubeOp>();
-  op->finish = [dst, src, p] {
-    const uint8_t* s0 = reinterpret_cast<const uint8_t*>(src.ptr());
-    uint8_t* d0 = reinterpret_cast<uint8_t*>(dst.ptr());
-    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
-      const uint8_t* s = s0 + (uint64_t{p.startIndex} + uint64_t{r} * p.srcStride) * kFractal;
-      uint8_t* d = d0 + uint64_t{r} * (1u + p.dstGap) * kFractal;
-      if (!p.ifTranspose) {
-        std::memcpy(d, s, kFractal);
-        continue;
+  detail::CubeOpPtr op = detail::cube_op();
+  if (op)
+    op->on_finish([dst, src, p] {
+      const uint8_t* s0 = reinterpret_cast<const uint8_t*>(src.ptr());
+      uint8_t* d0 = reinterpret_cast<uint8_t*>(dst.ptr());
+      for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const uint8_t* s = s0 + (uint64_t{p.startIndex} + uint64_t{r} * p.srcStride) * kFractal;
+        uint8_t* d = d0 + uint64_t{r} * (1u + p.dstGap) * kFractal;
+        if (!p.ifTranspose) {
+          std::memcpy(d, s, kFractal);
+          continue;
+        }
+        for (int i = 0; i < 16; ++i)  // a 16 x 16 b16 fractal, transposed
+          for (int j = 0; j < 16; ++j) std::memcpy(d + (j * 16 + i) * 2, s + (i * 16 + j) * 2, 2);
       }
-      for (int i = 0; i < 16; ++i)  // a 16 x 16 b16 fractal, transposed
-        for (int j = 0; j < 16; ++j) std::memcpy(d + (j * 16 + i) * 2, s + (i * 16 + j) * 2, 2);
-    }
-  };
+    });
   uint64_t src_lo = src.ub_offset() + uint64_t{p.startIndex} * kFractal;
   detail::issue_cube(ascend::model::PipeId::MTE1, w, name, {{src_lo, src.ub_offset() + src_end}},
                      {{dst.ub_offset(), dst.ub_offset() + dst_end}}, 0, 0, false, std::move(op));
@@ -288,20 +325,21 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   w.kind = ascend::model::Work::Kind::Mte1;
   w.to_l0b = true;
   w.amount = uint64_t{p.repeatTimes} * 2 * kFractal;
-  auto op = std::make_unique<detail::CubeOp>();
-  op->finish = [dst, src, p] {
-    const uint8_t* s0 = reinterpret_cast<const uint8_t*>(src.ptr());
-    uint8_t* d0 = reinterpret_cast<uint8_t*>(dst.ptr());
-    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
-      const uint8_t* s = s0 + (uint64_t{p.startIndex} + uint64_t{r} * p.srcStride) * kFractal;
-      uint8_t* d = d0 + uint64_t{r} * (1u + p.dstGap) * kFractal;
-      for (uint32_t half_n = 0; half_n < 2; ++half_n) {
-        uint8_t* f = d + half_n * (1u + p.dstFracGap) * kFractal;
-        for (uint32_t n = 0; n < 16; ++n)
-          for (uint32_t k = 0; k < 32; ++k) f[n * 32 + k] = s[k * 32 + half_n * 16 + n];
+  detail::CubeOpPtr op = detail::cube_op();
+  if (op)
+    op->on_finish([dst, src, p] {
+      const uint8_t* s0 = reinterpret_cast<const uint8_t*>(src.ptr());
+      uint8_t* d0 = reinterpret_cast<uint8_t*>(dst.ptr());
+      for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const uint8_t* s = s0 + (uint64_t{p.startIndex} + uint64_t{r} * p.srcStride) * kFractal;
+        uint8_t* d = d0 + uint64_t{r} * (1u + p.dstGap) * kFractal;
+        for (uint32_t half_n = 0; half_n < 2; ++half_n) {
+          uint8_t* f = d + half_n * (1u + p.dstFracGap) * kFractal;
+          for (uint32_t n = 0; n < 16; ++n)
+            for (uint32_t k = 0; k < 32; ++k) f[n * 32 + k] = s[k * 32 + half_n * 16 + n];
+        }
       }
-    }
-  };
+    });
   uint64_t src_lo = src.ub_offset() + uint64_t{p.startIndex} * kFractal;
   detail::issue_cube(ascend::model::PipeId::MTE1, w, name, {{src_lo, src.ub_offset() + src_end}},
                      {{dst.ub_offset(), dst.ub_offset() + dst_end}}, 0, 0, false, std::move(op));
@@ -342,43 +380,44 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
   w.k = p.k;
   w.n = p.n;
   w.int8 = sizeof(T) == 1;
-  auto op = std::make_unique<CubeOp>();
+  CubeOpPtr op = cube_op();
   LocalTensor<Acc> bt = bias ? *bias : LocalTensor<Acc>();
-  op->finish = [c, a, b, bt, p, from_bias, mb, kb, nb] {
-    Acc* cp = c.ptr();
-    const T* ap = a.ptr();
-    const T* bp = b.ptr();
-    const Acc* bias_p = from_bias ? bt.ptr() : nullptr;
-    // The operands once in the accumulator's type (row i of A, column j of B, each k-contiguous):
-    // the same products as converting per multiply, m*k + k*n conversions instead of m*n*k.
-    using Op = std::conditional_t<std::is_same_v<Acc, int32_t>, int32_t, float>;
-    std::vector<Op> av(uint64_t{p.m} * p.k), bv(uint64_t{p.n} * p.k);
-    auto op_of = [](T v) {
-      if constexpr (std::is_same_v<Op, int32_t>)
-        return int32_t{v};
-      else
-        return static_cast<float>(to_double(v));
-    };
-    for (uint32_t i = 0; i < p.m; ++i) {
-      const T* arow = ap + uint64_t{i / 16} * kb * 16 * C0 + (i % 16) * C0;
-      for (uint32_t k = 0; k < p.k; ++k)
-        av[uint64_t{i} * p.k + k] = op_of(arow[uint64_t{k / C0} * 16 * C0 + k % C0]);
-    }
-    for (uint32_t j = 0; j < p.n; ++j) {
-      const T* bcol = bp + uint64_t{j / 16} * C0 * 16 + (j % 16) * C0;
-      for (uint32_t k = 0; k < p.k; ++k)
-        bv[uint64_t{j} * p.k + k] = op_of(bcol[uint64_t{k / C0} * nb * C0 * 16 + k % C0]);
-    }
-    for (uint32_t i = 0; i < p.m; ++i)
-      for (uint32_t j = 0; j < p.n; ++j) {
-        Acc& out = cp[uint64_t{j / 16} * mb * 256 + i * 16 + j % 16];
-        Acc acc = from_bias ? bias_p[j] : p.cmatrixInitVal ? Acc{} : out;
-        const Op* a_i = &av[uint64_t{i} * p.k];
-        const Op* b_j = &bv[uint64_t{j} * p.k];
-        for (uint32_t k = 0; k < p.k; ++k) acc = mac_op(acc, a_i[k], b_j[k]);
-        out = acc;
+  if (op)
+    op->on_finish([c, a, b, bt, p, from_bias, mb, kb, nb] {
+      Acc* cp = c.ptr();
+      const T* ap = a.ptr();
+      const T* bp = b.ptr();
+      const Acc* bias_p = from_bias ? bt.ptr() : nullptr;
+      // The operands once in the accumulator's type (row i of A, column j of B, each k-contiguous):
+      // the same products as converting per multiply, m*k + k*n conversions instead of m*n*k.
+      using Op = std::conditional_t<std::is_same_v<Acc, int32_t>, int32_t, float>;
+      std::vector<Op> av(uint64_t{p.m} * p.k), bv(uint64_t{p.n} * p.k);
+      auto op_of = [](T v) {
+        if constexpr (std::is_same_v<Op, int32_t>)
+          return int32_t{v};
+        else
+          return static_cast<float>(to_double(v));
+      };
+      for (uint32_t i = 0; i < p.m; ++i) {
+        const T* arow = ap + uint64_t{i / 16} * kb * 16 * C0 + (i % 16) * C0;
+        for (uint32_t k = 0; k < p.k; ++k)
+          av[uint64_t{i} * p.k + k] = op_of(arow[uint64_t{k / C0} * 16 * C0 + k % C0]);
       }
-  };
+      for (uint32_t j = 0; j < p.n; ++j) {
+        const T* bcol = bp + uint64_t{j / 16} * C0 * 16 + (j % 16) * C0;
+        for (uint32_t k = 0; k < p.k; ++k)
+          bv[uint64_t{j} * p.k + k] = op_of(bcol[uint64_t{k / C0} * nb * C0 * 16 + k % C0]);
+      }
+      for (uint32_t i = 0; i < p.m; ++i)
+        for (uint32_t j = 0; j < p.n; ++j) {
+          Acc& out = cp[uint64_t{j / 16} * mb * 256 + i * 16 + j % 16];
+          Acc acc = from_bias ? bias_p[j] : p.cmatrixInitVal ? Acc{} : out;
+          const Op* a_i = &av[uint64_t{i} * p.k];
+          const Op* b_j = &bv[uint64_t{j} * p.k];
+          for (uint32_t k = 0; k < p.k; ++k) acc = mac_op(acc, a_i[k], b_j[k]);
+          out = acc;
+        }
+    });
   std::initializer_list<LocalRange> reads = {{a.ub_offset(), a.ub_offset() + a_bytes},
                                              {b.ub_offset(), b.ub_offset() + b_bytes}};
   issue_cube(ascend::model::PipeId::M, w, name, reads, {{c.ub_offset(), c.ub_offset() + c_bytes}},
@@ -462,7 +501,7 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
     fb.amount = uint64_t{p.nSize} * 8;
     issue_cube(ascend::model::PipeId::FIX, fb, "Fixpipe(L1->FB)",
                {{scales->ub_offset(), scales->ub_offset() + uint64_t{p.nSize} * 8}}, {}, 0, 0,
-               false, std::make_unique<CubeOp>());
+               false, cube_op());
   }
   const uint64_t dst_elems = uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
   if (dst_elems > dst.GetSize())
@@ -473,32 +512,35 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
   w.kind = ascend::model::Work::Kind::DmaOut;
   w.amount = uint64_t{p.mSize} * p.nSize * sizeof(D);
   w.gm = dst.address();
-  auto op = std::make_unique<CubeOp>();
-  auto staged = std::make_shared<std::vector<D>>();
-  LocalTensor<uint64_t> sc = scales ? *scales : LocalTensor<uint64_t>();
-  const bool vector_scale = p.quantPre == VDEQF16;
-  op->start = [src, sc, p, staged, vector_scale] {  // L0C read and converted on the way
-    staged->resize(uint64_t{p.mSize} * p.nSize);
-    const S* s = src.ptr();
-    float scalar;
-    uint32_t low = static_cast<uint32_t>(p.deqScalar);
-    std::memcpy(&scalar, &low, 4);
-    for (uint32_t j = 0; j < p.nSize; ++j) {
-      float scale = scalar;
-      if (vector_scale) {
-        uint32_t l = static_cast<uint32_t>(sc.ptr()[j]);
-        std::memcpy(&scale, &l, 4);
+  CubeOpPtr op = cube_op();
+  if (op) {
+    CubeOp* self = op.get();
+    LocalTensor<uint64_t> sc = scales ? *scales : LocalTensor<uint64_t>();
+    const bool vector_scale = p.quantPre == VDEQF16;
+    op->on_start([src, sc, p, self, vector_scale] {  // L0C read and converted on the way
+      D* staged = self->staged<D>(uint64_t{p.mSize} * p.nSize);
+      const S* s = src.ptr();
+      float scalar;
+      uint32_t low = static_cast<uint32_t>(p.deqScalar);
+      std::memcpy(&scalar, &low, 4);
+      for (uint32_t j = 0; j < p.nSize; ++j) {
+        float scale = scalar;
+        if (vector_scale) {
+          uint32_t l = static_cast<uint32_t>(sc.ptr()[j]);
+          std::memcpy(&scale, &l, 4);
+        }
+        for (uint32_t i = 0; i < p.mSize; ++i)
+          staged[uint64_t{i} * p.nSize + j] =
+              fix_convert<D>(s[uint64_t{j / 16} * p.srcStride * 16 + i * 16 + j % 16], p, scale);
       }
+    });
+    op->on_finish([dst, p, self] {
+      const D* staged = self->staged<D>();
       for (uint32_t i = 0; i < p.mSize; ++i)
-        (*staged)[uint64_t{i} * p.nSize + j] =
-            fix_convert<D>(s[uint64_t{j / 16} * p.srcStride * 16 + i * 16 + j % 16], p, scale);
-    }
-  };
-  op->finish = [dst, p, staged] {
-    for (uint32_t i = 0; i < p.mSize; ++i)
-      memory().write(dst.address() + uint64_t{i} * p.dstStride * sizeof(D),
-                     staged->data() + uint64_t{i} * p.nSize, uint64_t{p.nSize} * sizeof(D));
-  };
+        memory().write(dst.address() + uint64_t{i} * p.dstStride * sizeof(D),
+                       staged + uint64_t{i} * p.nSize, uint64_t{p.nSize} * sizeof(D));
+    });
+  }
   std::initializer_list<LocalRange> none = {};
   issue_cube(ascend::model::PipeId::FIX, w, name, {{src.ub_offset(), src.ub_offset() + src_bytes}},
              none, dst.address(), dst.address() + dst_elems * sizeof(D), true, std::move(op));
@@ -539,16 +581,17 @@ void DataCopy(const LocalTensor<B>& dst, const LocalTensor<S>& src, const DataCo
   ascend::model::Work w;
   w.kind = ascend::model::Work::Kind::Mte1;
   w.amount = src_bytes;
-  auto op = std::make_unique<detail::CubeOp>();
-  op->finish = [dst, src, n] {
-    for (uint64_t i = 0; i < n; ++i) {
-      if constexpr (std::is_same_v<B, int32_t>) {
-        dst.ptr()[i] = src.ptr()[i];
-      } else {
-        dst.ptr()[i] = static_cast<float>(to_double(src.ptr()[i]));
+  detail::CubeOpPtr op = detail::cube_op();
+  if (op)
+    op->on_finish([dst, src, n] {
+      for (uint64_t i = 0; i < n; ++i) {
+        if constexpr (std::is_same_v<B, int32_t>) {
+          dst.ptr()[i] = src.ptr()[i];
+        } else {
+          dst.ptr()[i] = static_cast<float>(to_double(src.ptr()[i]));
+        }
       }
-    }
-  };
+    });
   detail::issue_cube(ascend::model::PipeId::MTE1, w, name,
                      {{src.ub_offset(), src.ub_offset() + src_bytes}},
                      {{dst.ub_offset(), dst.ub_offset() + n * 4}}, 0, 0, false, std::move(op));
