@@ -157,9 +157,9 @@ TEST(CubePrimitives, InstructionsReuseTheirEffectsInsteadOfAllocatingThem) {
     b.sim().write(gb, bm.data(), bm.size() * 2);
     auto matmul = [&](int k) {
       b.run(LaunchShape::mixed(1, 0), [&] { matmul_by_hand(ga, gb, gc, 64, k, 64, 32); });
-      return AscendC::detail::cube_ops_made();
+      return AscendC::detail::Spares<AscendC::detail::CubeOp>::made();
     };
-    uint64_t before = AscendC::detail::cube_ops_made();
+    uint64_t before = AscendC::detail::Spares<AscendC::detail::CubeOp>::made();
     uint64_t first = matmul(128);   // 4 k steps: 4 x 6 LoadData and Mmad, 2 DataCopy, a Fixpipe
     uint64_t second = matmul(512);  // 16 k steps
     return nlohmann::json{{"made_first", first - before}, {"made_second", second - first}};

@@ -28,6 +28,7 @@
 
 #include "models/inline_function.h"
 #include "sim/api/data_copy.h"
+#include "sim/api/spares.h"
 #include "sim/api/tensor.h"
 
 namespace AscendC {
@@ -107,7 +108,7 @@ constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
 namespace detail {
 
 // One cube instruction's effect: what it reads when it starts and does when it ends. The captures
-// are kept inline (a larger one does not compile) and the ops recycled (cube_op()), so an
+// are kept inline (a larger one does not compile) and the ops recycled (Spares), so an
 // instruction allocates nothing but the bytes a DMA stages.
 struct CubeOp {
   using Fn = ascend::model::InlineFunction<128>;
@@ -134,12 +135,9 @@ struct CubeOp {
     return reinterpret_cast<T*>(staged_.data());
   }
   std::vector<uint8_t> staged_;
+  void recycle();  // before it is kept for reuse (Spares)
 };
-// Gives a CubeOp back for reuse once its instruction is done with it.
-struct RecycleCubeOp {
-  void operator()(CubeOp* op) const;
-};
-using CubeOpPtr = std::unique_ptr<CubeOp, RecycleCubeOp>;
+using CubeOpPtr = Spares<CubeOp>::Ptr;
 // Local byte ranges an instruction reads and writes (for the race check and the scalar's claims).
 struct LocalRange {
   uint64_t lo, hi;
@@ -151,7 +149,6 @@ void issue_cube(m::PipeId pipe, const m::Work& work, const char* name,
 // A cube instruction's effect to fill in, or null in a timing-only run (sim.payload = 0), where
 // cube instructions keep their timing and skip their effect: nothing to build or allocate then.
 CubeOpPtr cube_op();
-uint64_t cube_ops_made();  // CubeOps allocated so far in this process (the others were reused)
 // The buffer (detail::buffer_of numbering) that holds a local tensor's bytes; a kernel fault when
 // it is not `want` (-1: any).
 int local_buffer(const m::Core* c, uint64_t offset, uint64_t bytes, int want, const char* instr,

@@ -4,6 +4,8 @@
 #include <memory>
 #include <vector>
 
+#include "sim/api/spares.h"
+
 namespace AscendC {
 namespace detail {
 
@@ -104,6 +106,7 @@ namespace {
 // staging buffer, so that the many small transfers of a run (flags, counts, ids) allocate
 // nothing.
 struct DmaMove {
+  void recycle() {}  // keeps its staging buffer for the next transfer (see above)
   DmaDesc d;
   m::Core* core = nullptr;
   uint32_t skip = 0, keep = 0;
@@ -155,31 +158,6 @@ struct DmaMove {
     }
   }
 };
-
-std::vector<std::unique_ptr<DmaMove>>& spare_moves() {
-  static std::vector<std::unique_ptr<DmaMove>> spare;
-  return spare;
-}
-
-// Owns a DmaMove and gives it back for reuse when the instruction is done with it.
-struct RecycleMove {
-  void operator()(DmaMove* m) const {
-    if (spare_moves().size() < 4096) {
-      spare_moves().emplace_back(m);
-    } else {
-      delete m;
-    }
-  }
-};
-using MovePtr = std::unique_ptr<DmaMove, RecycleMove>;
-
-MovePtr take_move() {
-  auto& spare = spare_moves();
-  if (spare.empty()) return MovePtr(new DmaMove);
-  MovePtr m(spare.back().release());
-  spare.pop_back();
-  return m;
-}
 
 }  // namespace
 
@@ -236,7 +214,7 @@ void issue_dma(const DmaDesc& d) {
     c.issue(std::move(in));  // all payload: timed, no effect
     return;
   }
-  MovePtr move = take_move();
+  Spares<DmaMove>::Ptr move = Spares<DmaMove>::take();
   move->d = d;
   if (d.to_gm) move->d.atomic_add = state().atomic_add;
   move->core = cp;
