@@ -161,6 +161,17 @@ constexpr uint32_t c0() {
 inline uint32_t ceil_div(uint32_t a, uint32_t b) {
   return (a + b - 1) / b;
 }
+// A LoadData's repeats, one 512-B fractal each (LoadDataWithTranspose: a pair): fn(s, d) with
+// repeat r's source at fractal startIndex + r * srcStride and its destination at r * (1 + dstGap).
+template <class P, class F>
+void each_load_repeat(const void* src, void* dst, const P& p, F&& fn) {
+  constexpr uint64_t kFractal = 512;
+  const uint8_t* s0 = static_cast<const uint8_t*>(src);
+  uint8_t* d0 = static_cast<uint8_t*>(dst);
+  for (uint32_t r = 0; r < p.repeatTimes; ++r)
+    fn(s0 + (uint64_t{p.startIndex} + uint64_t{r} * p.srcStride) * kFractal,
+       d0 + uint64_t{r} * (1u + p.dstGap) * kFractal);
+}
 // multiply-add in the accumulator's type (fp32: one rounding; int32: wraps).
 template <class Acc, class T>
 inline Acc mac(Acc acc, T a, T b) {
@@ -274,18 +285,14 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   detail::CubeOpPtr op = detail::cube_op();
   if (op)
     op->on_finish([dst, src, p] {
-      const uint8_t* s0 = reinterpret_cast<const uint8_t*>(src.ptr());
-      uint8_t* d0 = reinterpret_cast<uint8_t*>(dst.ptr());
-      for (uint32_t r = 0; r < p.repeatTimes; ++r) {
-        const uint8_t* s = s0 + (uint64_t{p.startIndex} + uint64_t{r} * p.srcStride) * kFractal;
-        uint8_t* d = d0 + uint64_t{r} * (1u + p.dstGap) * kFractal;
+      detail::each_load_repeat(src.ptr(), dst.ptr(), p, [&](const uint8_t* s, uint8_t* d) {
         if (!p.ifTranspose) {
           std::memcpy(d, s, kFractal);
-          continue;
+          return;
         }
         for (int i = 0; i < 16; ++i)  // a 16 x 16 b16 fractal, transposed
           for (int j = 0; j < 16; ++j) std::memcpy(d + (j * 16 + i) * 2, s + (i * 16 + j) * 2, 2);
-      }
+      });
     });
   uint64_t src_lo = src.ub_offset() + uint64_t{p.startIndex} * kFractal;
   detail::issue_cube(ascend::model::PipeId::MTE1, w, name, {{src_lo, src.ub_offset() + src_end}},
@@ -325,17 +332,13 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   detail::CubeOpPtr op = detail::cube_op();
   if (op)
     op->on_finish([dst, src, p] {
-      const uint8_t* s0 = reinterpret_cast<const uint8_t*>(src.ptr());
-      uint8_t* d0 = reinterpret_cast<uint8_t*>(dst.ptr());
-      for (uint32_t r = 0; r < p.repeatTimes; ++r) {
-        const uint8_t* s = s0 + (uint64_t{p.startIndex} + uint64_t{r} * p.srcStride) * kFractal;
-        uint8_t* d = d0 + uint64_t{r} * (1u + p.dstGap) * kFractal;
+      detail::each_load_repeat(src.ptr(), dst.ptr(), p, [&](const uint8_t* s, uint8_t* d) {
         for (uint32_t half_n = 0; half_n < 2; ++half_n) {
           uint8_t* f = d + half_n * (1u + p.dstFracGap) * kFractal;
           for (uint32_t n = 0; n < 16; ++n)
             for (uint32_t k = 0; k < 32; ++k) f[n * 32 + k] = s[k * 32 + half_n * 16 + n];
         }
-      }
+      });
     });
   uint64_t src_lo = src.ub_offset() + uint64_t{p.startIndex} * kFractal;
   detail::issue_cube(ascend::model::PipeId::MTE1, w, name, {{src_lo, src.ub_offset() + src_end}},
@@ -498,7 +501,7 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
     fb.amount = uint64_t{p.nSize} * 8;
     issue_cube(ascend::model::PipeId::FIX, fb, "Fixpipe(L1->FB)",
                {{scales->ub_offset(), scales->ub_offset() + uint64_t{p.nSize} * 8}}, {}, 0, 0,
-               false, cube_op());
+               false, nullptr);  // no effect of its own: the Fixpipe below reads the scales
   }
   const uint64_t dst_elems = uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
   if (dst_elems > dst.GetSize())
