@@ -36,7 +36,7 @@ uint64_t dispatch_rank_dump(const dispatch::Attrs& a, int g) {
   const uint64_t bs = a.bs, h = a.hidden, k = a.topk, rows = dispatch::capacity_rows(a, r),
                  l = dispatch::local_experts(a, r), tp = a.tp;
   const uint64_t v3 = (a.mask_2d ? bs * k : 0) + (a.expert_scales ? bs * k * 4 + rows * 4 : 0) +
-                      (a.smooth_scales ? (a.shared_experts + a.experts) * h * 4ull : 0);
+                      (a.smooth_scales ? (a.shared_experts + dispatch::experts0(a)) * h * 4ull : 0);
   return bs * h * 2 + bs * k * 4 + bs + tp * rows * (dispatch::out_row_bytes(a) + 4) +
          rows * 128 * 4 + l * 8 + tp * a.ep * l * 4 + (tp > 1 ? tp * 4 : 0) + v3;
 }

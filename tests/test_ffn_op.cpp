@@ -6,6 +6,8 @@
 #include <filesystem>
 
 #include "kernels/ffn/ffn_tiling.h"
+#include "sim/api/numeric.h"
+#include "sim/npy.h"
 #include "tests/harness.h"
 
 namespace {
@@ -41,9 +43,115 @@ TEST(FfnOp, CheckPassesForEveryTemplateDtypeAndActivation) {
       s.push_back("ffn_op.bias=1");
       expect_checked(small(s));
     }
-  // swiglu: one expert, fp16, high performance (the operator's GLU limits); N1 = 2 K2.
-  expect_checked(small({"ffn_op.activation=swiglu", "ffn_op.inner_precise=1", "ffn_op.experts=1",
-                        "ffn_op.tokens=45", "ffn_op.intermediate=800"}));
+  // The GLU ones: one expert, fp16 (the operator's GLU limits); N1 = 2 K2. swiglu and reglu take
+  // either inner_precise (the GLU template runs fp16 throughout); geglu high performance only.
+  for (const char* act : {"swiglu", "geglu", "reglu"})
+    for (const char* precise : {"1", "0"}) {
+      if (std::string(act) == "geglu" && std::string(precise) == "0") continue;
+      expect_checked(small({std::string("ffn_op.activation=") + act,
+                            std::string("ffn_op.inner_precise=") + precise, "ffn_op.experts=1",
+                            "ffn_op.tokens=45", "ffn_op.intermediate=800"}));
+    }
+}
+
+// Runs one fp16 expert on hand-written inputs (x [M, K1], weight1 [K1, N1], weight2 [K2, N2]
+// as floats, each exactly an fp16) and returns y [M, N2] as floats. The run also checks the
+// kernel against the golden.
+std::vector<float> run_by_hand(std::vector<std::string> sets, int64_t m, int64_t k1, int64_t n1,
+                               int64_t k2, const std::vector<float>& x,
+                               const std::vector<float>& w1, const std::vector<float>& w2,
+                               const std::string& name) {
+  namespace npy = ascend::npy;
+  const std::string dir = ::testing::TempDir() + "/" + name, out = dir + "_out";
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(out);
+  auto halves = [](const std::vector<float>& v) {
+    std::vector<uint16_t> h;
+    for (float f : v) h.push_back(AscendC::to_half(f, AscendC::RoundMode::CAST_RINT).bits);
+    return h;
+  };
+  const uint64_t um = static_cast<uint64_t>(m), uk1 = static_cast<uint64_t>(k1),
+                 un1 = static_cast<uint64_t>(n1), uk2 = static_cast<uint64_t>(k2);
+  npy::write(dir + "/x.npy", "<f2", {um, uk1}, halves(x).data());
+  npy::write(dir + "/weight1.npy", "<f2", {1, uk1, un1}, halves(w1).data());
+  npy::write(dir + "/weight2.npy", "<f2", {1, uk2, uk1}, halves(w2).data());
+  const int64_t tokens = m;
+  npy::write(dir + "/expert_tokens.npy", "<i8", {1}, &tokens);
+  sets.insert(sets.end(),
+              {"ffn_op.dtype=fp16", "ffn_op.experts=1", "ffn_op.tokens=" + std::to_string(m),
+               "ffn_op.hidden=" + std::to_string(k1), "ffn_op.intermediate=" + std::to_string(n1),
+               "ffn_op.cores=1", "ffn_op.expert_parallelism=1", "run.input_dir=" + dir,
+               "run.dump_dir=" + out});
+  Outcome o = run_scenario("ffn", sets);
+  EXPECT_EQ(o.exit_code, 0) << o.message;
+  std::vector<float> y;
+  if (o.exit_code != 0) return y;
+  npy::Array a = npy::read_expect(out + "/y.npy", "<f2", {um, uk1});
+  for (uint64_t i = 0; i < um * uk1; ++i) {
+    uint16_t b;
+    std::memcpy(&b, a.bytes.data() + 2 * i, 2);
+    y.push_back(AscendC::to_float(AscendC::half::from_bits(b)));
+  }
+  return y;
+}
+
+// The GLU template gates the LEFT half of mm1 with the activation of the RIGHT half, as the
+// operator's FFNGlu calls SwiGLU(dst, left, right, beta) and the API computes
+// src0 x Swish(src1). One token, K1 = N2 = 16, N1 = 32 (K2 = 16): x = e0 makes mm1 row 0 of
+// weight1 (left_j = column j, right_j = column 16 + j), weight2 = I copies the activation to y.
+// Hand-worked (fp16 results):
+//   SwiGLU(1, 2) = 1 x 2 / (1 + e^-2) = 1.76159 -> 1.76171875 (gating the wrong half: 1.4619)
+//   ReGlu(3, -1) = 3 x max(-1, 0) = 0 (the wrong half: -3); ReGlu(-1, 3) = -3
+//   GeGLU(1, 2) = 1 x 2 / (1 + exp(-0.0713548 x 2 x (4 + 22.36386))) = 1.95460 -> 1.955078125
+TEST(FfnOpGlu, TheLeftHalfIsGatedByTheActivationOfTheRightHalf) {
+  const int64_t k1 = 16, n1 = 32, k2 = 16;
+  std::vector<float> x(k1, 0.0f), w1(k1 * n1, 0.0f), w2(k2 * k1, 0.0f);
+  x[0] = 1.0f;
+  for (int64_t i = 0; i < k2; ++i) w2[i * k1 + i] = 1.0f;
+  auto set = [&](int64_t j, float left, float right) {
+    w1[j] = left;
+    w1[k2 + j] = right;
+  };
+  set(0, 1.0f, 2.0f);
+  set(1, 3.0f, -1.0f);
+  set(2, -1.0f, 3.0f);
+  std::vector<float> y = run_by_hand({"ffn_op.activation=swiglu", "ffn_op.inner_precise=1"}, 1, k1,
+                                     n1, k2, x, w1, w2, "glu_swiglu");
+  ASSERT_EQ(y.size(), 16u);
+  EXPECT_EQ(y[0], 1.76171875f);
+  y = run_by_hand({"ffn_op.activation=reglu", "ffn_op.inner_precise=0"}, 1, k1, n1, k2, x, w1, w2,
+                  "glu_reglu");
+  ASSERT_EQ(y.size(), 16u);
+  EXPECT_EQ(y[0], 2.0f);  // 1 x relu(2)
+  EXPECT_EQ(y[1], 0.0f);
+  EXPECT_EQ(y[2], -3.0f);
+  y = run_by_hand({"ffn_op.activation=geglu", "ffn_op.inner_precise=1"}, 1, k1, n1, k2, x, w1, w2,
+                  "glu_geglu");
+  ASSERT_EQ(y.size(), 16u);
+  EXPECT_EQ(y[0], 1.955078125f);
+}
+
+// The high-precision template casts the fp32 activation to fp16 with CAST_ROUND (half away
+// from zero), as the operator's Elewise1ComputeHighPrecision. x = (1, 2^-11, 0, ...) and
+// weight1 column 0 = (1, 1, 0, ...) make mm1 exactly 1 + 2^-11 in fp32, a tie halfway between
+// the fp16 values 1 and 1 + 2^-10: relu keeps it, CAST_ROUND gives 1 + 2^-10 (RINT would give 1),
+// and weight2 = I carries it to y.
+TEST(FfnOpHighPrecision, TheActivationIsCastWithRoundHalfAwayFromZero) {
+  const int64_t k1 = 16, n1 = 16, k2 = 16;
+  std::vector<float> x(k1, 0.0f), w1(k1 * n1, 0.0f), w2(k2 * k1, 0.0f);
+  x[0] = 1.0f;
+  x[1] = 1.0f / 2048;
+  w1[0] = 1.0f;
+  w1[n1] = 1.0f;
+  x[2] = -1.0f;  // column 1: -(1 + 2^-11) -> relu 0
+  w1[2 * n1 + 1] = 1.0f;
+  w1[1 * n1 + 1] = -1.0f;
+  for (int64_t i = 0; i < k2; ++i) w2[i * k1 + i] = 1.0f;
+  std::vector<float> y = run_by_hand({"ffn_op.activation=relu", "ffn_op.inner_precise=0"}, 1, k1,
+                                     n1, k2, x, w1, w2, "hp_round");
+  ASSERT_EQ(y.size(), 16u);
+  EXPECT_EQ(y[0], 1.0f + 1.0f / 1024);
+  EXPECT_EQ(y[1], 0.0f);
 }
 
 TEST(FfnOp, CheckPassesFor1To16ExpertsWithSkewedAndEmptyExpertsInEverySplit) {
@@ -161,10 +269,14 @@ TEST(FfnOp, TimingOnlyRunsTakeExactlyThePayloadRunsLatency) {
 // Seed 004 section 3.2's table: divideBlk = (in + out) x double buffer + temp + API temp (+ the
 // antiquant scale), and the fp16 vector tiles it gives on a 192 KB UB.
 TEST(FfnOp, TheUbSplitIsTheSeedsTable) {
-  std::map<std::string, int> want = {{"high precision", 18},       {"high performance", 8},
-                                     {"quant, fp16 output", 9},    {"quant, bf16 output", 20},
-                                     {"antiquant, fp16", 13},      {"antiquant, bf16", 23},
-                                     {"glu (high performance)", 7}};
+  std::map<std::string, int> want = {
+      {"high precision", 18},
+      {"high performance", 8},
+      {"quant, fp16 output", 9},
+      {"quant, bf16 output", 20},
+      {"antiquant, fp16", 13},
+      {"antiquant, bf16", 23},
+      {"glu", 14}};  // the operator's GLU tiling: UB / 7 per fp16 tile
   for (const f::UbShares& s : f::ub_share_table()) EXPECT_EQ(s.divide_blk(), want.at(s.scenario));
   EXPECT_EQ(f::ub_calc_elems(192 * 1024, f::ub_shares(true, f::Activation::Gelu), 128), 64u * 256);
   EXPECT_EQ(f::ub_calc_elems(192 * 1024, f::ub_shares(false, f::Activation::Gelu), 128), 32u * 256);
@@ -329,6 +441,10 @@ TEST(FfnOp, AttributesOutsideTheLimitsAreExit2NamingTheLimit) {
   for (const Bad& b : std::vector<Bad>{
            {{"ffn_op.activation=swiglu", "ffn_op.experts=2", "ffn_op.inner_precise=1"},
             "swiglu supports only one expert"},
+           {{"ffn_op.activation=reglu", "ffn_op.experts=1", "ffn_op.dtype=bf16"},
+            "reglu supports only one expert (no expert_tokens) and fp16"},
+           {{"ffn_op.activation=geglu", "ffn_op.experts=1", "ffn_op.inner_precise=0"},
+            "geglu supports only high performance"},
            {{"ffn_op.dtype=bf16", "ffn_op.inner_precise=1"}, "high-precision template only"},
            {{"ffn_op.hidden=100"}, "multiple of 16"},
            {{"ffn_op.experts=3", "ffn_op.expert_tokens=1,2"}, "has 2 entries"},

@@ -4,11 +4,14 @@
 // documented limits, and timing-only runs with every feature on.
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <random>
 
 #include "kernels/combine/combine_golden.h"
 #include "kernels/dispatch/dispatch_golden.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "sim/api/numeric.h"
+#include "sim/npy.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 
@@ -116,8 +119,8 @@ CombineExample combine_example() {
   a.d.hidden = 16;
   a.d.zero_experts = a.d.copy_experts = a.d.const_experts = 1;
   auto consts = std::make_shared<combine::ConstExperts>();
-  consts->alpha1 = {0.5f};
-  consts->alpha2 = {0.25f};
+  consts->alpha1 = {to_bf(0.5f)};
+  consts->alpha2 = {to_bf(0.25f)};
   consts->v.assign(16, to_bf(4));
   c.in.resize(2);
   c.in[0].ids = {0, 2, 4};
@@ -159,9 +162,30 @@ TEST(V3WorkedExample, CombineComputesZeroCopyAndConstExpertsFromOriX) {
   EXPECT_EQ(bf(masked[1][0]), 11.5f);
 }
 
+// The const expert's row stays fp32 into the weighted sum (the operator's ProcessConstantExpert
+// never rounds it to the dtype). bf16, rank 0: MoE row 2^-8 (weight 1) and const expert alpha1 1,
+// alpha2 2^-9, v 1, oriX 1 (weight 1): the row is 1 + 2^-9 and the sum 1 + 3 x 2^-9, which
+// rounds to 1 + 2^-7. Rounding the row to bf16 first (1) would leave 1 + 2^-8, a tie that rounds
+// to even: 1.
+TEST(V3WorkedExample, TheConstExpertRowIsWeightedInFp32WithoutRounding) {
+  CombineExample c = combine_example();
+  auto consts = std::make_shared<combine::ConstExperts>(*c.in[0].consts);
+  consts->alpha1 = {to_bf(1.0f)};
+  consts->alpha2 = {to_bf(1.0f / 512)};
+  consts->v.assign(16, to_bf(1));
+  for (auto& r : c.in) r.consts = consts;
+  c.in[0].expert_scales = {1.0f, 1.0f, 1.0f};
+  std::fill(c.in[0].expand_x.begin(), c.in[0].expand_x.begin() + 16, to_bf(1.0f / 256));
+  c.in[0].ori_x.assign(16, to_bf(1));
+  const std::vector<float> row = combine::const_expert(*consts, 0, c.in[0].ori_x.data(), 16, true);
+  EXPECT_EQ(row[0], 1.0f + 1.0f / 512);
+  auto out = combine::golden(c.a, true, c.in);
+  EXPECT_EQ(bf(out[0][0]), 1.0f + 1.0f / 128);
+}
+
 // [NEW] softmax-gated const expert (kernels.md 1.7): gate1 = 1/16 everywhere and gate2 = 0 give
 // a1 = <gate1, oriX = 2> = 2 and a2 = 0; (p1, p2) = softmax(2, 0) = (1 / (1 + e^-2), e^-2 /
-// (1 + e^-2)); c = RINT_bf16(p1 x 2 + p2 x 4); rank 0's x_out = RINT_bf16(1 x 0.5 + c x 0.125).
+// (1 + e^-2)); c = p1 x 2 + p2 x 4 in fp32; rank 0's x_out = RINT_bf16(1 x 0.5 + c x 0.125).
 TEST(V3WorkedExample, TheNewConstExpertGatesOriXAndVWithASoftmax) {
   CombineExample c = combine_example();
   auto consts = std::make_shared<combine::ConstExperts>(*c.in[0].consts);
@@ -172,11 +196,53 @@ TEST(V3WorkedExample, TheNewConstExpertGatesOriXAndVWithASoftmax) {
   for (auto& r : c.in) r.consts = consts;
   c.a.const_softmax = true;
   const float e = std::exp(-2.0f), p1 = 1.0f / (1.0f + e), p2 = e / (1.0f + e);
-  const float konst = bf(to_bf(p1 * 2.0f + p2 * 4.0f));
-  EXPECT_NEAR(konst, 2.234375f, 1e-6f);  // 2.2384 on the bf16 grid (steps of 1/64 above 2)
+  const float a1 = p1 * 2.0f, a2 = p2 * 4.0f, konst = a1 + a2;
+  EXPECT_NEAR(konst, 2.2384f, 1e-4f);
   auto out = combine::golden(c.a, true, c.in);
-  EXPECT_EQ(bf(out[0][0]), bf(to_bf(1.0f * 0.5f + konst * 0.125f)));
+  const float term = konst * 0.125f;
+  EXPECT_EQ(bf(out[0][0]), bf(to_bf(1.0f * 0.5f + term)));
   EXPECT_EQ(bf(out[1][0]), 13.0f);  // rank 1 has no const expert
+}
+
+// After a scale-down combine numbers the special experts from E0, its tiling's moeExpertNum,
+// not from the new group's E (the operator's MoeDistributeCombineV2 compares the ids with the
+// tiling's moeExpertNum). The worked example with E 2 scaled down from E0 4: zero expert 4, copy
+// 5, const 6; rank 0 picks (0, zero, const), rank 1 (1, copy, 0): the same sums as before, 0.75
+// and 13. Numbered from E (zero 2, copy 3, const 4), id 4 would be the const expert and 6 none.
+TEST(V3WorkedExample, AfterAScaleDownCombineNumbersTheSpecialExpertsFromE0) {
+  CombineExample c = combine_example();
+  c.a.d.experts0 = 4;
+  c.in[0].ids = {0, 4, 6};
+  c.in[1].ids = {1, 5, 0};
+  EXPECT_FALSE(dispatch::valid_expert_id(c.a.d, 2));  // [E, E0): neither sent nor special
+  EXPECT_FALSE(dispatch::valid_expert_id(c.a.d, 7));
+  EXPECT_TRUE(dispatch::valid_expert_id(c.a.d, 6));
+  auto out = combine::golden(c.a, true, c.in);
+  EXPECT_EQ(bf(out[0][0]), 0.75f);
+  EXPECT_EQ(bf(out[1][15]), 13.0f);
+}
+
+// The routing a scaled-down run generates: MoE ids of the new group [0, E') and special ids
+// [E0, E0 + special), never [E', E0). EP 8, E 16, dead ranks 2 and 5 (L 2): E' 12.
+TEST(V3WorkedExample, ScaledDownRoutingKeepsTheSpecialIdsAfterE0) {
+  Params p = make_params({"fault.dead_ranks=2,5", "fault.scale_down=1"});
+  Attrs a;
+  a.ep = 8;
+  a.experts = 16;
+  a.bs = 64;
+  a.topk = 4;
+  a.zero_experts = a.copy_experts = 1;
+  dispatch::plan_elastic(p, a);
+  EXPECT_EQ(a.experts, 12);
+  EXPECT_EQ(dispatch::experts0(a), 16);
+  std::mt19937 rng(7);
+  std::vector<int32_t> ids = dispatch::route(a, "uniform", 0, rng, 1e3);
+  int special = 0;
+  for (int32_t e : ids) {
+    EXPECT_TRUE(e < 12 || e == 16 || e == 17) << e;
+    special += e >= 16;
+  }
+  EXPECT_GT(special, 0);
 }
 
 TEST(V3WorkedExample, CombineRefusesTriplesOfMaskedOrSpecialSlots) {
@@ -316,6 +382,75 @@ TEST(V3Check, ExpertScalesAndSmoothScales) {
                                  {"dispatch.smooth_scales=1", "dispatch.expert_scales=1",
                                   "dispatch.mask=2d", "dispatch.send_split=rank"}));
   expect_check("moe", small(5, 10, {"dispatch.smooth_scales=1", "dispatch.expert_scales=1"}));
+}
+
+TEST(V3Check, ScaleDownWithSpecialExpertsNumberedFromE0) {
+  for (const char* kernel : {"dispatch", "combine", "moe"})
+    expect_check(kernel, small(8, 16,
+                               {"fault.dead_ranks=2,5", "fault.scale_down=1",
+                                "dispatch.zero_experts=1", "dispatch.copy_experts=1",
+                                "dispatch.const_experts=1", "dispatch.special_weight=3"}));
+}
+
+// Const alphas in the token dtype, as the operator takes them, replay through --input; fp32 ones
+// are taken when the dtype holds them exactly, and refused naming the entry when it does not.
+TEST(V3Io, ConstAlphasInTheDtypeReplayAndFp32OnesMustBeExact) {
+  const std::string dir = ::testing::TempDir() + "/v3_alphas";
+  std::filesystem::remove_all(dir);
+  std::vector<std::string> s = small(4, 8,
+                                     {"dispatch.const_experts=2", "dispatch.dtype=fp16",
+                                      "dispatch.special_weight=3", "run.dump_dir=" + dir});
+  Outcome first = run_scenario("combine", s);
+  ASSERT_EQ(first.exit_code, 0) << first.message;
+  npy::Array a1 = npy::read(dir + "/rank0/const_expert_alpha1.npy");
+  EXPECT_EQ(a1.dtype, "<f2");
+  EXPECT_EQ(a1.shape, std::vector<uint64_t>{2});
+  s.back() = "run.input_dir=" + dir;
+  Outcome replay = run_scenario("combine", s);
+  ASSERT_EQ(replay.exit_code, 0) << replay.message;
+  EXPECT_EQ(first.latency_ns(), replay.latency_ns());
+  // The same values as fp32: accepted.
+  for (int r = 0; r < 4; ++r)
+    for (const char* f : {"const_expert_alpha1", "const_expert_alpha2"}) {
+      const std::string path = dir + "/rank" + std::to_string(r) + "/" + f + ".npy";
+      npy::Array h = npy::read(path);
+      std::vector<float> v;
+      for (size_t i = 0; i < 2; ++i) {
+        uint16_t b;
+        std::memcpy(&b, h.bytes.data() + 2 * i, 2);
+        v.push_back(AscendC::to_float(AscendC::half::from_bits(b)));
+      }
+      if (r == 1 && std::string(f) == "const_expert_alpha2") v[1] = 0.1f;  // not an fp16
+      npy::write(path, "<f4", {2}, v.data());
+    }
+  Outcome bad = run_scenario("combine", s);
+  EXPECT_EQ(bad.exit_code, kExitBadInput);
+  EXPECT_NE(bad.message.find("is not a value of fp16"), std::string::npos) << bad.message;
+  const std::string fixed = dir + "/rank1/const_expert_alpha2.npy";
+  npy::Array f = npy::read(fixed);
+  float v[2];
+  std::memcpy(v, f.bytes.data(), 8);
+  v[1] = 0.125f;
+  npy::write(fixed, "<f4", {2}, v);
+  Outcome fp32 = run_scenario("combine", s);
+  EXPECT_EQ(fp32.exit_code, 0) << fp32.message;
+}
+
+// Under a scale-down the smooth scales keep their (sharedExpertNum + E0, H) shape: a dump writes
+// it and --input takes it.
+TEST(V3Io, ScaledDownSmoothScalesKeepTheirE0Shape) {
+  const std::string dir = ::testing::TempDir() + "/v3_smooth_scaled";
+  std::filesystem::remove_all(dir);
+  std::vector<std::string> s = small(5, 10,
+                                     {"fault.dead_ranks=3", "fault.scale_down=1",
+                                      "dispatch.smooth_scales=1", "run.dump_dir=" + dir});
+  Outcome first = run_scenario("dispatch", s);
+  ASSERT_EQ(first.exit_code, 0) << first.message;
+  npy::Array sc = npy::read(dir + "/rank0/scales.npy");
+  EXPECT_EQ(sc.shape, (std::vector<uint64_t>{10, 1024}));
+  s.back() = "run.input_dir=" + dir;
+  Outcome replay = run_scenario("dispatch", s);
+  EXPECT_EQ(replay.exit_code, 0) << replay.message;
 }
 
 TEST(V3Check, ScaleDownByOneAndBySeveralRanksIncludingASharedExpertRank) {

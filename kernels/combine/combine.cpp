@@ -27,6 +27,32 @@ std::string hex16(uint16_t v) {
   std::snprintf(s, sizeof s, "0x%04x", v);
   return s;
 }
+// [OLD] scalar const alphas (constNum,): in the token dtype, as the operator takes them; fp32
+// ones are accepted where every value is exactly one of the dtype (the operator could hold it).
+std::vector<uint16_t> scalar_alphas(const std::string& path, uint64_t n, bool bf16) {
+  const char* xdt = bf16 ? "<u2" : "<f2";
+  npy::Array arr = npy::read(path);
+  std::vector<uint16_t> bits(n);
+  if (arr.dtype == "<f4" && arr.shape == std::vector<uint64_t>{n}) {
+    for (uint64_t i = 0; i < n; ++i) {
+      float v;
+      std::memcpy(&v, arr.bytes.data() + 4 * i, 4);
+      bits[i] = bf16 ? AscendC::to_bf16(v, AscendC::RoundMode::CAST_RINT).bits
+                     : AscendC::to_half(v, AscendC::RoundMode::CAST_RINT).bits;
+      const float back = bf16 ? AscendC::to_float(AscendC::bfloat16_t::from_bits(bits[i]))
+                              : AscendC::to_float(AscendC::half::from_bits(bits[i]));
+      if (!(back == v))
+        throw SimError(kExitBadInput,
+                       path + ": entry " + std::to_string(i) + " = " + std::to_string(v) +
+                           " is not a value of " + (bf16 ? "bf16" : "fp16") +
+                           ": the operator takes the const alphas in the token dtype");
+    }
+    return bits;
+  }
+  arr = npy::read_expect(path, xdt, {n});
+  std::memcpy(bits.data(), arr.bytes.data(), arr.bytes.size());
+  return bits;
+}
 }  // namespace
 
 Attrs attrs_of(const Params& p, int dies, int cores) {
@@ -67,10 +93,14 @@ std::shared_ptr<const ConstExperts> make_const_experts(const Params& p, const At
         gate->push_back(bf16 ? AscendC::to_bf16(v, AscendC::RoundMode::CAST_RINT).bits
                              : AscendC::to_half(v, AscendC::RoundMode::CAST_RINT).bits);
       }
-  } else {
+  } else {  // scalars in the dtype, as the operator takes them
+    auto in_dtype = [&](float v) {
+      return bf16 ? AscendC::to_bf16(v, AscendC::RoundMode::CAST_RINT).bits
+                  : AscendC::to_half(v, AscendC::RoundMode::CAST_RINT).bits;
+    };
     for (int i = 0; i < a.d.const_experts; ++i) {
-      c->alpha1.push_back(alpha(rng));
-      c->alpha2.push_back(alpha(rng));
+      c->alpha1.push_back(in_dtype(alpha(rng)));
+      c->alpha2.push_back(in_dtype(alpha(rng)));
     }
   }
   c->v = dispatch::random_tokens(rows, bf16, rng);
@@ -156,19 +186,18 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir, int g)
     if (a.const_softmax) {  // [NEW] (constNum, H) gate weights in the dtype
       load("const_expert_alpha1", xdt, {n, h}, c->gate1);
       load("const_expert_alpha2", xdt, {n, h}, c->gate2);
-    } else {
-      load("const_expert_alpha1", "<f4", {n}, c->alpha1);
-      load("const_expert_alpha2", "<f4", {n}, c->alpha2);
+    } else {  // [OLD] scalars in the dtype, as the operator takes them (or fp32 ones it can hold)
+      c->alpha1 = scalar_alphas(dir + "/const_expert_alpha1.npy", n, bf16);
+      c->alpha2 = scalar_alphas(dir + "/const_expert_alpha2.npy", n, bf16);
     }
     load("const_expert_v", xdt, {n, h}, c->v);
     in.consts = c;
   }
   for (size_t i = 0; i < in.ids.size(); ++i)
-    if (in.ids[i] < 0 || in.ids[i] >= a.d.experts + dispatch::special_experts(a.d))
-      throw SimError(kExitBadInput,
-                     dir + "/expert_ids.npy: entry " + std::to_string(i) + " = " +
-                         std::to_string(in.ids[i]) + " is not an expert id in [0, " +
-                         std::to_string(a.d.experts + dispatch::special_experts(a.d)) + ")");
+    if (!dispatch::valid_expert_id(a.d, in.ids[i]))
+      throw SimError(kExitBadInput, dir + "/expert_ids.npy: entry " + std::to_string(i) + " = " +
+                                        std::to_string(in.ids[i]) + " is not an expert id in " +
+                                        dispatch::expert_id_ranges(a.d));
   return in;
 }
 
@@ -214,8 +243,8 @@ Execution execute(Simulation& sim, const Attrs& a, bool bf16,
           b.alpha1 = put("const_expert_alpha1", ce.gate1, n * h * 2);
           b.alpha2 = put("const_expert_alpha2", ce.gate2, n * h * 2);
         } else {
-          b.alpha1 = put("const_expert_alpha1", ce.alpha1, n * 4);
-          b.alpha2 = put("const_expert_alpha2", ce.alpha2, n * 4);
+          b.alpha1 = put("const_expert_alpha1", ce.alpha1, n * 2);
+          b.alpha2 = put("const_expert_alpha2", ce.alpha2, n * 2);
         }
         b.const_v = put("const_expert_v", ce.v, n * h * 2);
       }
@@ -351,10 +380,10 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const RankInputs& in, cons
     const uint64_t n = npos(a.d.const_experts);
     const std::vector<uint64_t> shape =
         a.const_softmax ? std::vector<uint64_t>{n, h} : std::vector<uint64_t>{n};
-    const uint64_t bytes = a.const_softmax ? n * h * 2 : n * 4;
-    npy::write(dir + "/const_expert_alpha1.npy", a.const_softmax ? xdt : "<f4", shape,
+    const uint64_t bytes = a.const_softmax ? n * h * 2 : n * 2;
+    npy::write(dir + "/const_expert_alpha1.npy", xdt, shape,
                common::read_vec<uint8_t>(sim, b.alpha1, bytes).data());
-    npy::write(dir + "/const_expert_alpha2.npy", a.const_softmax ? xdt : "<f4", shape,
+    npy::write(dir + "/const_expert_alpha2.npy", xdt, shape,
                common::read_vec<uint8_t>(sim, b.alpha2, bytes).data());
     npy::write(dir + "/const_expert_v.npy", xdt, {n, h},
                common::read_vec<uint8_t>(sim, b.const_v, n * h * 2).data());

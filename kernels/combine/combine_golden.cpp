@@ -54,19 +54,21 @@ void softmax_gates(const ConstExperts& c, int i, const uint16_t* x, int hidden, 
   *p2 = a[0] >= a[1] ? lo : hi;
 }
 
-std::vector<uint16_t> const_expert(const ConstExperts& c, int i, const uint16_t* x, int hidden,
-                                   bool is_bf16) {
-  std::vector<uint16_t> out(hidden);
+std::vector<float> const_expert(const ConstExperts& c, int i, const uint16_t* x, int hidden,
+                                bool is_bf16) {
+  std::vector<float> out(hidden);
   float p1 = 0, p2 = 0;
   if (c.softmax()) {
     softmax_gates(c, i, x, hidden, is_bf16, &p1, &p2);
   } else {
-    p1 = c.alpha1[i];
-    p2 = c.alpha2[i];
+    p1 = widen(c.alpha1[i], is_bf16);
+    p2 = widen(c.alpha2[i], is_bf16);
   }
   const uint16_t* v = &c.v[static_cast<size_t>(i) * hidden];
-  for (int j = 0; j < hidden; ++j)  // Muls, Muls, Add in fp32, then Cast (RINT)
-    out[j] = narrow(widen(x[j], is_bf16) * p1 + widen(v[j], is_bf16) * p2, is_bf16);
+  for (int j = 0; j < hidden; ++j) {  // Muls, Muls, Add in fp32; no rounding to the dtype
+    const float a = widen(x[j], is_bf16) * p1, b = widen(v[j], is_bf16) * p2;
+    out[j] = a + b;
+  }
   return out;
 }
 
@@ -200,7 +202,9 @@ std::vector<std::vector<uint16_t>> golden_group(const Attrs& a, bool is_bf16,
   for (int r = 0; r < w; ++r) {
     int n = in[r].active_tokens(a);
     out[r].resize(static_cast<size_t>(n) * h);
-    const int z = a.d.zero_experts, c = a.d.copy_experts, e_moe = a.d.experts;
+    // Special ids follow E0, the tiling's moeExpertNum (E0 = E without a scale-down); the
+    // inputs hold no id in [E, E0).
+    const int z = a.d.zero_experts, c = a.d.copy_experts, e_moe = dispatch::experts0(a.d);
     for (int t = 0; t < n; ++t) {
       if (!in[r].takes_part(a, t)) continue;  // its row is not written
       std::fill(acc.begin(), acc.end(), 0.0f);
@@ -208,7 +212,7 @@ std::vector<std::vector<uint16_t>> golden_group(const Attrs& a, bool is_bf16,
         const size_t tk = static_cast<size_t>(t) * k_top + k;
         if (k < k_top && !in[r].mask2d.empty() && !in[r].mask2d[tk]) continue;
         const int e = k < k_top ? in[r].ids[tk] : 0;
-        std::vector<uint16_t> local;  // a copy or const expert's output, computed here
+        std::vector<float> local;  // a const expert's output in fp32, computed here
         const uint16_t* v = nullptr;
         if (k >= k_top || e < e_moe) {
           v = received(where[r][static_cast<size_t>(t) * slots + k]);
@@ -219,7 +223,9 @@ std::vector<std::vector<uint16_t>> golden_group(const Attrs& a, bool is_bf16,
         } else {
           local = const_expert(*in[r].consts, e - e_moe - z - c,
                                &in[r].ori_x[static_cast<size_t>(t) * h], h, is_bf16);
-          v = local.data();
+          const float wt = in[r].expert_scales[tk];
+          for (int i = 0; i < h; ++i) acc[i] += local[static_cast<size_t>(i)] * wt;
+          continue;
         }
         if (k < k_top) {
           float wt = in[r].expert_scales[tk];

@@ -12,13 +12,15 @@
 namespace ascend::combine {
 
 // The const experts' parameters (V3), the same on every rank. Const expert i gives
-// p1 x oriX + p2 x v[i] in fp32, rounded (RINT) to the token dtype: [OLD] p_j = alpha_j[i];
+// p1 x oriX + p2 x v[i] in fp32, kept in fp32 for the weighted sum (the operator's
+// ProcessConstantExpert never rounds it to the token dtype): [OLD] p_j = alpha_j[i] (a scalar in
+// the token dtype, widened to fp32);
 // [NEW] (p1, p2) = softmax(a1, a2) with a_j = <alpha_j[i, :], oriX> (fp32 products summed left to
 // right), computed as exp(-|a1 - a2|) = e, the larger's p = 1 / (1 + e), the other's e / (1 + e).
 struct ConstExperts {
-  std::vector<float> alpha1, alpha2;   // [OLD] (constNum,) fp32
-  std::vector<uint16_t> gate1, gate2;  // [NEW] (constNum, H) raw bf16/fp16 bits
-  std::vector<uint16_t> v;             // (constNum, H) raw bf16/fp16 bits
+  std::vector<uint16_t> alpha1, alpha2;  // [OLD] (constNum,) raw bf16/fp16 bits
+  std::vector<uint16_t> gate1, gate2;    // [NEW] (constNum, H) raw bf16/fp16 bits
+  std::vector<uint16_t> v;               // (constNum, H) raw bf16/fp16 bits
   bool softmax() const { return !gate1.empty(); }
 };
 // [NEW]: the two gate values of const expert i for token row x.
@@ -77,9 +79,9 @@ void comm_quantize(const uint16_t* x, int hidden, bool is_bf16, int8_t* q, uint1
 void comm_dequantize(const int8_t* q, const uint16_t* scales, int hidden, bool is_bf16,
                      uint16_t* out);
 
-// Const expert `i`'s output for token row `x` (H raw bits), as the receiver computes it.
-std::vector<uint16_t> const_expert(const ConstExperts& c, int i, const uint16_t* x, int hidden,
-                                   bool is_bf16);
+// Const expert `i`'s output for token row `x` (H fp32 values), as the receiver computes it.
+std::vector<float> const_expert(const ConstExperts& c, int i, const uint16_t* x, int hidden,
+                                bool is_bf16);
 
 // x_out (active tokens x H raw bits) of every rank (tp = 2: every host rank, each EP group's
 // combine after its ReduceScatterV); rows of tokens that take no part stay 0.

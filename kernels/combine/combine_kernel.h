@@ -72,6 +72,7 @@ class KernelCombine {
       }
     }
     rank_ = table_.NewRank(die_);
+    e0_ = dispatch::experts0(d);
     if (d.tp == 2) {
       tp_rank_ = static_cast<int>(GetRankId(COMM_TP_IDX));
       GlobalTensor<int32_t> tp_counts;
@@ -112,10 +113,8 @@ class KernelCombine {
         gate2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.const_alpha2),
                                  static_cast<uint64_t>(d.const_experts) * h_);
       } else if (d.const_experts) {
-        alpha1Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(g_.const_alpha1),
-                                  d.const_experts);
-        alpha2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(g_.const_alpha2),
-                                  d.const_experts);
+        alpha1Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.const_alpha1), d.const_experts);
+        alpha2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.const_alpha2), d.const_experts);
       }
       if (d.const_experts) {
         constVGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g_.const_v),
@@ -166,7 +165,7 @@ class KernelCombine {
   static constexpr uint32_t kBlockMax = 5248;   // block scales, fp32 (up to 1024 + pad)
   static constexpr uint32_t kIds = 9344;        // V3: a token's K ids (up to 16 int32)
   static constexpr uint32_t kMask = 9408;       // its K 2-D flags
-  static constexpr uint32_t kAlpha = 9440;      // a const expert's alpha1 and alpha2 (32 B each)
+  static constexpr uint32_t kAlpha = 9440;      // a const expert's two gate sums (32 B each)
   static constexpr uint32_t kTpFlag = 9504;     // TP: the handshake block sent ({1, 0, ...})
   static constexpr uint32_t kTpPoll = 9536;     // TP: the own handshake block, polled
 
@@ -476,9 +475,9 @@ class KernelCombine {
         if (d.mask_2d && small_.Get<uint8_t>()[kMask].GetValue(static_cast<uint32_t>(k)) == 0)
           continue;
         int32_t e = ids.GetValue(static_cast<uint32_t>(k));
-        if (e >= d.experts) {
-          if (e < d.experts + d.zero_experts) continue;  // a zero expert adds nothing
-          LocalExpert(t, e - d.experts - d.zero_experts, term);
+        if (e >= e0_) {  // the tiling's moeExpertNum: E0 even after a scale-down
+          if (e < e0_ + d.zero_experts) continue;  // a zero expert adds nothing
+          LocalExpert(t, e - e0_ - d.zero_experts, term);
           Muls(term, term, w.GetValue(static_cast<uint32_t>(k)), h_);
           Add(acc, acc, term, h_);
           continue;
@@ -519,32 +518,25 @@ class KernelCombine {
   }
 
   // A copy expert (i < copy experts) gives oriX[t]; const expert j = i - copy experts gives
-  // alpha1[j] x oriX[t] + alpha2[j] x v[j] in fp32, rounded (RINT) to the dtype. Into `term`.
+  // alpha1[j] x oriX[t] + alpha2[j] x v[j] in fp32, left in fp32 for the weighted sum (the
+  // operator's ProcessConstantExpert never rounds it to the dtype). Into `term`.
   void LocalExpert(int t, int i, const LocalTensor<float>& term) {
     const dispatch::Attrs& d = g_.attrs.d;
     LoadRow(oriGm_[static_cast<uint64_t>(t) * h_], term);
     if (i < d.copy_experts) return;
     const int j = i - d.copy_experts;
-    LocalTensor<float> alpha = small_.Get<float>()[kAlpha / 4];
     LocalTensor<float> v = aux_.Get<float>();
     float p1, p2;
     if (g_.attrs.const_softmax) {
       SoftmaxGates(j, term, &p1, &p2);
-    } else {
-      DataCopyPad(alpha, alpha1Gm_[static_cast<uint64_t>(j)], DataCopyExtParams{1, 4, 0, 0, 0});
-      DataCopyPad(alpha[8], alpha2Gm_[static_cast<uint64_t>(j)], DataCopyExtParams{1, 4, 0, 0, 0});
-      SetFlag<HardEvent::MTE2_S>(3);
-      WaitFlag<HardEvent::MTE2_S>(3);
-      p1 = alpha.GetValue(0);
-      p2 = alpha.GetValue(8);
+    } else {  // [OLD] scalar alphas in the dtype, read by the scalar from GM
+      p1 = to_float(alpha1Gm_.GetValue(static_cast<uint64_t>(j)));
+      p2 = to_float(alpha2Gm_.GetValue(static_cast<uint64_t>(j)));
     }
     LoadRow(constVGm_[static_cast<uint64_t>(j) * h_], v);
     Muls(term, term, p1, h_);
     Muls(v, v, p2, h_);
     Add(term, term, v, h_);
-    LocalTensor<T> rounded = v.template ReinterpretCast<T>();
-    Cast(rounded, term, RoundMode::CAST_RINT, h_);
-    Cast(term, rounded, RoundMode::CAST_NONE, h_);
   }
   // [NEW] gates of const expert j for oriX (fp32 in `x`): a_g = ReduceSum(gate_g[j] x x) on
   // VECTOR; e = Exp(-|a1 - a2|) (one element); the larger a gets 1 / (1 + e), the other e / (1 +
@@ -587,7 +579,7 @@ class KernelCombine {
   uint32_t die_ = 0;  // this die (GetRankId); rank_ is its rank in the EP group
   common::ElasticTable table_;
   bool v3_ = false, skip_ = false;
-  int rank_ = 0, core_ = 0, cores_ = 1, slots_ = 1, data_state_ = 0;
+  int rank_ = 0, core_ = 0, cores_ = 1, slots_ = 1, data_state_ = 0, e0_ = 0;
   common::PhaseStamps stamps_;
   uint32_t h_ = 0, wire_ = 0, nblk_ = 0;
   uint64_t slot_bytes_ = 0;
@@ -599,10 +591,11 @@ class KernelCombine {
   TQue<TPosition::VECOUT, 1> outQue_;
   TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bindQue_;
   TBuf<TPosition::VECCALC> acc_, tmp_, bcast_, h16_, small_, aux_, elastic_;
-  GlobalTensor<T> expandGm_, sharedGm_, outGm_, oriGm_, constVGm_, gate1Gm_, gate2Gm_;
+  GlobalTensor<T> expandGm_, sharedGm_, outGm_, oriGm_, constVGm_, gate1Gm_, gate2Gm_, alpha1Gm_,
+      alpha2Gm_;
   GlobalTensor<int32_t> assistGm_, countsGm_, idsGm_;
   GlobalTensor<uint8_t> maskGm_;
-  GlobalTensor<float> scalesGm_, alpha1Gm_, alpha2Gm_;
+  GlobalTensor<float> scalesGm_;
 };
 
 }  // namespace ascend::combine

@@ -207,6 +207,7 @@ common::Elastic plan_elastic(const Params& p, Attrs& a) {
   a.ep = el.world;
   a.shared_expert_ranks = el.shared_ranks;
   a.experts = el.experts;
+  a.experts0 = el.experts0;
   a.elastic_world = el.world0;
   return el;
 }
@@ -216,6 +217,7 @@ void domain_attrs(Attrs& a, const common::Elastic& el) {
   a.ep = el.world0;
   a.shared_expert_ranks = el.shared_ranks0;
   a.experts = el.experts0;
+  a.experts0 = el.experts0;  // kept when the kernel takes E from elasticInfo
 }
 
 void map_ranks(int dies, int ranks, const common::Elastic& el, std::vector<int>& die_of,
@@ -290,6 +292,10 @@ std::vector<int32_t> route(const Attrs& a, const std::string& routing, int rank,
   std::vector<int32_t> ids(static_cast<size_t>(a.bs) * a.topk);
   for (int t = 0; t < a.bs; ++t)
     pick.pick(rank, a.bs, t, a.topk, rng, &ids[static_cast<size_t>(t) * a.topk]);
+  // After a scale-down the special experts keep their ids after E0 (combine's numbering).
+  if (experts0(a) != a.experts)
+    for (int32_t& e : ids)
+      if (e >= a.experts) e += experts0(a) - a.experts;
   return ids;
 }
 
@@ -316,11 +322,11 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir) {
         throw SimError(kExitBadInput, dir + "/expert_ids.npy: token " + std::to_string(i / k) +
                                           " chooses expert " + std::to_string(in.ids[i]) +
                                           " twice; a token's K experts are distinct");
-    if (in.ids[i] < 0 || in.ids[i] >= a.experts + special_experts(a))
+    if (!valid_expert_id(a, in.ids[i]))
       throw SimError(kExitBadInput, dir + "/expert_ids.npy: entry " + std::to_string(i) + " = " +
-                                        std::to_string(in.ids[i]) + " is not an expert id in [0, " +
-                                        std::to_string(a.experts + special_experts(a)) +
-                                        ") (E MoE experts, then the special ones)");
+                                        std::to_string(in.ids[i]) + " is not an expert id in " +
+                                        expert_id_ranges(a) +
+                                        " (E MoE experts, then the special ones)");
   }
   npy::Array x = npy::read_expect(dir + "/x.npy", bf16 ? "<u2" : "<f2", {bs, h});
   in.x.resize(bs * h);
@@ -337,7 +343,7 @@ RankInputs read_inputs(const Attrs& a, bool bf16, const std::string& dir) {
     std::memcpy(in.expert_scales.data(), e.bytes.data(), e.bytes.size());
   }
   if (a.smooth_scales) {
-    const uint64_t rows = static_cast<uint64_t>(a.shared_experts + a.experts);
+    const uint64_t rows = static_cast<uint64_t>(a.shared_experts + experts0(a));
     npy::Array sc = npy::read_expect(dir + "/scales.npy", "<f4", {rows, h});
     auto table = std::make_shared<std::vector<float>>(rows * h);
     std::memcpy(table->data(), sc.bytes.data(), sc.bytes.size());
@@ -396,8 +402,8 @@ void dump(Simulation& sim, const Attrs& a, bool bf16, const dispatch::RankInputs
                common::read_vec<uint8_t>(sim, b.expand_scales, rows * 4).data());
   }
   if (a.smooth_scales)
-    npy::write(dir + "/scales.npy", "<f4", {static_cast<uint64_t>(a.shared_experts + a.experts), h},
-               in.smooth->data());
+    npy::write(dir + "/scales.npy", "<f4",
+               {static_cast<uint64_t>(a.shared_experts + experts0(a)), h}, in.smooth->data());
   if (b.elastic) {
     const uint64_t n = 4 + 2 * static_cast<uint64_t>(a.elastic_world);
     npy::write(dir + "/elastic_info.npy", "<i4", {n},
@@ -432,7 +438,7 @@ std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a
     std::mt19937 rng(common::input_seed(p, 0, 0, kSmoothSalt));
     std::uniform_real_distribution<float> dist(0.5f, 1.5f);
     auto table = std::make_shared<std::vector<float>>(
-        static_cast<size_t>(a.shared_experts + a.experts) * a.hidden);
+        static_cast<size_t>(a.shared_experts + experts0(a)) * a.hidden);
     for (float& v : *table) v = dist(rng);
     smooth = table;
   }
@@ -580,7 +586,7 @@ RankBuffers place_rank(Simulation& sim, const Attrs& a, int r, const RankInputs&
     b.expand_scales = sim.alloc(die, kernel + ".expand_scales", rows * 4ull);
   }
   if (a.smooth_scales) {
-    const uint64_t n = static_cast<uint64_t>(a.shared_experts + a.experts) * a.hidden;
+    const uint64_t n = static_cast<uint64_t>(a.shared_experts + experts0(a)) * a.hidden;
     b.smooth = sim.alloc(die, kernel + ".scales", n * 4);
     if (in.smooth) sim.write(b.smooth, in.smooth->data(), n * 4);
   }

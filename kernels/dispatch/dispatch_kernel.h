@@ -101,7 +101,7 @@ class KernelDispatch {
                                  static_cast<uint64_t>(a.bs) * a.topk);
     if (a.smooth_scales)
       smoothGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(g_.scales),
-                                static_cast<uint64_t>(a.shared_experts + a.experts) * a.hidden);
+                                static_cast<uint64_t>(a.shared_experts + experts0(a)) * a.hidden);
     pipe_.InitBuffer(ids_, ub.ids);
     pipe_.InitBuffer(status_, ub.status);
     pipe_.InitBuffer(small_, ub.small);

@@ -106,6 +106,24 @@ int active_tokens(const Attrs& a) {
 int special_experts(const Attrs& a) {
   return a.zero_experts + a.copy_experts + a.const_experts;
 }
+
+int experts0(const Attrs& a) {
+  return a.experts0 > 0 ? a.experts0 : a.experts;
+}
+
+bool valid_expert_id(const Attrs& a, int id) {
+  const int e0 = experts0(a);
+  return (id >= 0 && id < a.experts) || (id >= e0 && id < e0 + special_experts(a));
+}
+
+std::string expert_id_ranges(const Attrs& a) {
+  const int e0 = experts0(a), n = special_experts(a);
+  if (e0 == a.experts || n == 0)
+    return "[0, " + std::to_string(a.experts + (e0 == a.experts ? n : 0)) + ")";
+  return "[0, " + std::to_string(a.experts) + ") or [" + std::to_string(e0) + ", " +
+         std::to_string(e0 + n) + ") (the special experts follow E0 = " + std::to_string(e0) +
+         ", the experts before the scale-down)";
+}
 bool compacts(const Attrs& a) {
   return a.mask_2d || special_experts(a) > 0;
 }

@@ -37,6 +37,10 @@ struct Attrs {
   bool expert_scales = false;  // [NEW] expertScales (BS, K) in, expandScales (A,) out
   bool smooth_scales = false;  // scales (sharedExpertNum + E, H): quantization per expert
   int elastic_world = 0;       // elasticInfo given: its W0 (4 + 2 W0 int32); 0: not given
+  // E0, the tiling's moeExpertNum, after an elastic scale-down made E the new group's (0: no
+  // scale-down). Dispatch sends ids below E (the new group's experts); combine numbers the
+  // special experts from E0 as its tiling gives it, and the smooth scales keep E0 rows.
+  int experts0 = 0;
   // tpWorldSize ([OLD] only): 2 pairs every EP rank with a TP peer (the other die of its chip);
   // dispatch ends with an AllGatherV and combine starts with a ReduceScatterV between the peers.
   int tp = 1;
@@ -51,7 +55,11 @@ uint64_t align_up(uint64_t v, uint64_t a);
 int local_experts(const Attrs& a, int rank);  // L: 1 on a shared rank, E/(W-S) on a MoE rank
 bool is_shared_rank(const Attrs& a, int rank);
 int active_tokens(const Attrs& a);
-int special_experts(const Attrs& a);  // z + c + const: ids [E, E + special) never leave the rank
+int special_experts(const Attrs& a);  // z + c + const: ids [E0, E0 + special) never leave the rank
+int experts0(const Attrs& a);         // E0: the special experts' first id (E without a scale-down)
+// An id a token may choose: a MoE expert of the group [0, E) or a special one [E0, E0 + special).
+bool valid_expert_id(const Attrs& a, int id);
+std::string expert_id_ranges(const Attrs& a);  // "[0, 12) or [16, 18)", for messages
 // 2-D masks and special experts: the (token, k) list is compacted to the valid MoE entries
 // before anything is sent (kernels.md 1.4 step 1).
 bool compacts(const Attrs& a);

@@ -34,15 +34,19 @@ void declare(Params& p) {
   p.declare(int_param("ffn_op.hidden", "elements", "5120", 16, 65535,
                       "hidden size K1 = N2 (a multiple of 16)", w));
   p.declare(int_param("ffn_op.intermediate", "elements", "2560", 16, 65535,
-                      "intermediate size N1 (K2 = N1, or N1 / 2 for swiglu; a multiple of 16)", w));
+                      "intermediate size N1 (K2 = N1, or N1 / 2 for the GLU activations; a "
+                      "multiple of 16)",
+                      w));
   p.declare(choice_param("ffn_op.dtype", "fp16", {"fp16", "bf16"}, "x, weights and y", w));
   p.declare(int_param("ffn_op.inner_precise", "", "0", 0, 1,
                       "0: high precision (mm1 in fp32, fp32 activation, Cast); 1: high "
                       "performance (fp16 throughout; fp16 only)",
                       w));
   p.declare(choice_param("ffn_op.activation", "fastgelu",
-                         {"relu", "gelu", "fastgelu", "silu", "swiglu"},
-                         "the activation between mm1 and mm2", w));
+                         {"relu", "gelu", "fastgelu", "silu", "swiglu", "geglu", "reglu"},
+                         "the activation between mm1 and mm2; swiglu, geglu, reglu: the GLU "
+                         "template, left half of mm1 x act(right half), one expert, fp16",
+                         w));
   p.declare(
       int_param("ffn_op.bias", "", "0", 0, 1, "1: bias1 [E, N1] and bias2 [E, N2] (fp32)", w));
   p.declare(choice_param("ffn_op.split", "mixed", {"plain", "expert_parallel", "mixed"},

@@ -35,13 +35,40 @@ C activate(Activation a, C x) {
       t = d::mul(x, constant<C>(-1.702));
       break;
     case Activation::Silu:
-    case Activation::Swiglu:
       t = d::mul(x, constant<C>(-1.0));
       break;
+    case Activation::Swiglu:  // the GLU ones: glu() below
+    case Activation::Geglu:
+    case Activation::Reglu:
+      return x;
   }
   t = d::round_to<C>(std::exp(AscendC::to_double(t)));
   t = d::add(t, constant<C>(1.0));
   return d::div(x, t);
+}
+
+// The GLU APIs on fp16 element by element (sim/api/activation.h): left x act(right), each step
+// an fp32 vector operation rounded to fp32, then fp16 by RINT (ReGlu's Cast of fp16 too).
+AscendC::half glu(Activation a, AscendC::half left, AscendC::half right) {
+  const float x0 = AscendC::to_float(left), x1 = AscendC::to_float(right);
+  float g;
+  if (a == Activation::Reglu) {
+    g = x1 >= 0.0f ? x1 : 0.0f;
+  } else if (a == Activation::Geglu) {
+    g = d::mul(x1, x1);
+    g = d::add(g, 22.363860002236f);
+    g = d::mul(g, x1);
+    g = d::mul(g, -0.0713548162726f);
+    g = d::round_to<float>(std::exp(static_cast<double>(g)));
+    g = d::add(g, 1.0f);
+    g = d::div(x1, g);
+  } else {  // SwiGLU, beta 1
+    g = d::mul(x1, -1.0f);
+    g = d::round_to<float>(std::exp(static_cast<double>(g)));
+    g = d::add(g, 1.0f);
+    g = d::div(x1, g);
+  }
+  return AscendC::cast_to<AscendC::half>(static_cast<double>(d::mul(x0, g)), RoundMode::CAST_RINT);
 }
 
 // out[rows, n] (pitch n) = a[rows, k] x w[k, n] (+ bias), in fp32, ascending k per element:
@@ -82,16 +109,19 @@ std::vector<uint16_t> run(const Tiling& t, const GoldenInputs& in) {
       for (int64_t j = 0; j < t.k2; ++j) {
         const Mid v =
             AscendC::cast_to<Mid>(h[static_cast<size_t>(i * t.n1 + j)], RoundMode::CAST_RINT);
-        Mid r;
-        if (t.activation == Activation::Swiglu) {
-          const Mid up = AscendC::cast_to<Mid>(h[static_cast<size_t>(i * t.n1 + t.k2 + j)],
-                                               RoundMode::CAST_RINT);
-          r = d::mul(activate(Activation::Silu, v), up);
-        } else {
-          r = activate(t.activation, v);
+        T& out = act[static_cast<size_t>(i * t.k2 + j)];
+        if constexpr (std::is_same_v<Mid, AscendC::half>) {
+          if (is_glu(t.activation)) {  // the left half gated by the activation of the right
+            const Mid right = AscendC::cast_to<Mid>(h[static_cast<size_t>(i * t.n1 + t.k2 + j)],
+                                                    RoundMode::CAST_RINT);
+            out = glu(t.activation, v, right);
+            continue;
+          }
         }
-        act[static_cast<size_t>(i * t.k2 + j)] =
-            AscendC::cast_to<T>(AscendC::to_double(r), RoundMode::CAST_RINT);
+        // High precision: the fp32 result to the dtype by CAST_ROUND (half away from zero), as
+        // the operator's Cast; exact in high performance (Mid is T).
+        out = AscendC::cast_to<T>(AscendC::to_double(activate(t.activation, v)),
+                                  RoundMode::CAST_ROUND);
       }
     matmul(act.data(), m, t.k2, w2 + int64_t{e} * t.k2 * t.n2, t.n2,
            in.b2 ? in.b2 + int64_t{e} * t.n2 : nullptr, o);

@@ -61,6 +61,8 @@ Activation activation_of(const std::string& s) {
   if (s == "gelu") return Activation::Gelu;
   if (s == "silu") return Activation::Silu;
   if (s == "swiglu") return Activation::Swiglu;
+  if (s == "geglu") return Activation::Geglu;
+  if (s == "reglu") return Activation::Reglu;
   return Activation::FastGelu;
 }
 

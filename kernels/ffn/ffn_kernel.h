@@ -44,13 +44,30 @@ __aicore__ inline void Activate(ffn_op::Activation a, const LocalTensor<C>& dst,
       Muls(t, x, cast_to<C>(-1.702, RoundMode::CAST_RINT), count);
       break;
     case ffn_op::Activation::Silu:  // x / (1 + exp(-x))
-    case ffn_op::Activation::Swiglu:
       Muls(t, x, cast_to<C>(-1.0, RoundMode::CAST_RINT), count);
       break;
+    case ffn_op::Activation::Swiglu:  // the GLU ones go through Glu()
+    case ffn_op::Activation::Geglu:
+    case ffn_op::Activation::Reglu:
+      return;
   }
   Exp(t, t, count);
   Adds(t, t, one, count);
   Div(dst, x, t, count);
+}
+
+// The GLU template's activation: dst = left x act(right) by the Ascend C API, its fp32 work in
+// `tmp`.
+template <class C>
+__aicore__ inline void Glu(ffn_op::Activation a, const LocalTensor<C>& dst,
+                           const LocalTensor<C>& left, const LocalTensor<C>& right,
+                           const LocalTensor<uint8_t>& tmp, uint32_t count) {
+  if (a == ffn_op::Activation::Geglu)
+    GeGLU(dst, left, right, tmp, count);
+  else if (a == ffn_op::Activation::Reglu)
+    ReGlu(dst, left, right, tmp, count);
+  else
+    SwiGLU(dst, left, right, 1.0f, tmp, count);  // beta 1, as the operator
 }
 
 // This AIC's block of an m x n split: its first row and column and its size (0 when idle).
@@ -291,11 +308,11 @@ class KernelFfn {
   }
 
   // The activation's tiles for this AIV: its AIC's mm1 block, tiles alternating between the two
-  // AIVs of the AIC; swiglu's output (K2 = N1 / 2 columns) tiled over every AIV.
+  // AIVs of the AIC; a GLU's output (K2 = N1 / 2 columns) tiled over every AIV.
   __aicore__ void Activation(const ffn_op::Round& r) {
     const int64_t vm = t_.vec_base_m, vn = t_.vec_base_n;
     int64_t tile = 0;
-    if (t_.activation == ffn_op::Activation::Swiglu) {
+    if (ffn_op::is_glu(t_.activation)) {
       const int64_t aivs = static_cast<int64_t>(GetBlockNum()) * GetTaskRation();
       for (const ffn_op::Mm1Job& j : r.jobs)
         for (int64_t m0 = 0; m0 < j.m; m0 += vm)
@@ -315,10 +332,10 @@ class KernelFfn {
   }
 
   // rows x cols of workspace 1 at (row, col) -> activation -> workspace 2 (at the same place;
-  // swiglu: output column col from input columns col and K2 + col).
+  // GLU: output column col from input columns col (left) and K2 + col (right)).
   __aicore__ void Tile(int64_t row, int64_t rows, int64_t col, int64_t cols) {
     const uint32_t count = static_cast<uint32_t>(rows * cols);
-    const bool glu = t_.activation == ffn_op::Activation::Swiglu;
+    const bool glu = ffn_op::is_glu(t_.activation);
     LocalTensor<Mid> in = in_.template AllocTensor<Mid>();
     DataCopyParams cin;
     cin.blockCount = static_cast<uint16_t>(rows);
@@ -331,16 +348,16 @@ class KernelFfn {
     in = in_.template DeQue<Mid>();
     LocalTensor<In> out = out_.template AllocTensor<In>();
     if constexpr (std::is_same_v<Mid, In>) {
-      if (glu) {  // silu(gate) * up, in place in the output
-        Activate(ffn_op::Activation::Silu, out, in, out, count);
-        Mul(out, out, in[t_.ub_calc_elems], count);
+      if (glu) {
+        Glu(t_.activation, out, in, in[t_.ub_calc_elems], api_.template Get<uint8_t>(), count);
       } else {
         Activate(t_.activation, out, in, api_.template Get<In>(), count);
       }
-    } else {  // high precision: the activation in fp32 into the temp buffer, then Cast
+    } else {  // high precision: the activation in fp32 into the temp buffer, then Cast with
+              // CAST_ROUND (half away from zero), as the operator's Elewise1ComputeHighPrecision
       LocalTensor<Mid> act = temp_.template Get<Mid>();
       Activate(t_.activation, act, in, api_.template Get<Mid>(), count);
-      Cast(out, act, RoundMode::CAST_RINT, count);
+      Cast(out, act, RoundMode::CAST_ROUND, count);
     }
     in_.FreeTensor(in);
     FfnStoreTile(out_, out, ws2_, static_cast<uint64_t>(row * t_.k2 + col), rows, cols, t_.k2);

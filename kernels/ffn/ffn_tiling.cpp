@@ -30,6 +30,10 @@ const char* activation_name(Activation a) {
       return "silu";
     case Activation::Swiglu:
       return "swiglu";
+    case Activation::Geglu:
+      return "geglu";
+    case Activation::Reglu:
+      return "reglu";
   }
   return "?";
 }
@@ -127,9 +131,9 @@ const std::vector<UbShares>& ub_share_table() {
       {"quant, bf16 output", 4, 2, 1, 6, 8, 0},
       {"antiquant, fp16", 2, 2, 2, 0, 4, 1},
       {"antiquant, bf16", 4, 2, 2, 4, 6, 1},
-      // GLU (ops-transformer's divideBlk 7): both halves in, fp16 out, computed in place in the
-      // output; one share kept free as the operator keeps it.
-      {"glu (high performance)", 4, 2, 1, 0, 1, 0},
+      // GLU (the operator's GLU tiling: UB / 7 per fp16 tile): both halves in, the fp16 output,
+      // and four tiles of temporary for the GLU API's fp32 work (8 B per element).
+      {"glu", 4, 2, 1, 0, 8, 0},
   };
   return table;
 }
@@ -137,7 +141,7 @@ const std::vector<UbShares>& ub_share_table() {
 const UbShares& ub_shares(bool high_performance, Activation a, bool quant, bool bf16) {
   const auto& t = ub_share_table();
   if (quant) return bf16 ? t[3] : t[2];  // quant, bf16 or fp16 output
-  if (a == Activation::Swiglu) return t[6];
+  if (is_glu(a)) return t[6];
   return high_performance ? t[1] : t[0];
 }
 
@@ -168,22 +172,28 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
   if (k1 < 16 || k1 >= 65536 || k1 % 16)
     bad("hidden (K1 = N2) = " + std::to_string(k1) +
         ": the operator needs K1 < 65536; the model needs a multiple of 16");
-  const int32_t glu = act == Activation::Swiglu ? 2 : 1;
+  const int32_t glu = is_glu(act) ? 2 : 1;
   if (n1 < 16 * glu || n1 >= 65536 || n1 % (16 * glu))
     bad("intermediate (N1) = " + std::to_string(n1) + ": the operator needs K2 = N1" +
         (glu == 2 ? " / 2" : "") + " < 65536; the model needs K2 a multiple of 16");
   if (bf16 && high_performance && !quant)
     bad("bf16 runs the high-precision template only (seed 004 section 2.1): inner_precise = 0");
-  if (act == Activation::Swiglu && (experts != 1 || bf16 || !high_performance))
-    bad("swiglu supports only one expert (no expert_tokens), fp16 and high performance "
-        "(the operator's GLU limits)");
+  if (is_glu(act) && (experts != 1 || bf16))
+    bad(std::string(activation_name(act)) +
+        " supports only one expert (no expert_tokens) and fp16 (the operator's GLU limits)");
+  if (act == Activation::Geglu && !high_performance)
+    bad("geglu supports only high performance (inner_precise = 1), as the operator");
   if (cores < 1) bad("no AIC to run on (die.aic_count / ffn_op.cores)");
-  if (antiquant && (n1 % 32 || k1 % 32 || act == Activation::Swiglu))
+  if (antiquant && (n1 % 32 || k1 % 32 || is_glu(act)))
     bad("antiquant (int8 weights) needs N1 and N2 = K1 multiples of 32 (32-B int8 rows) and no "
         "swiglu");
   if (quant && antiquant) bad("quant and antiquant (pseudo-quant) are two templates: choose one");
-  if (quant && act == Activation::Swiglu)
-    bad("quant with swiglu is not supported (the operator's GLU runs fp16 without quant only)");
+  if (quant && is_glu(act))
+    bad("quant with " + std::string(activation_name(act)) +
+        " is not supported (the operator's GLU runs fp16 without quant only)");
+  // The GLU template runs fp16 throughout whatever inner_precise says (swiglu and reglu take
+  // both values, as the operator does).
+  if (is_glu(act)) high_performance = true;
   if (quant && (n1 % 32 || k1 % 32))
     bad("quant (int8 x and weights) needs N1 and N2 = K1 multiples of 32 (32-B int8 rows and "
         "the int8 cube fractal)");

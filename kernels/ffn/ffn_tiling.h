@@ -12,7 +12,12 @@
 
 namespace ascend::ffn_op {
 
-enum class Activation : int32_t { Relu, Gelu, FastGelu, Silu, Swiglu };
+enum class Activation : int32_t { Relu, Gelu, FastGelu, Silu, Swiglu, Geglu, Reglu };
+// The GLU activations (the operator's GLU template): mm1's N1 columns are two halves, and
+// out = left x act(right) by the Ascend C API of the same name (SwiGLU, GeGLU, ReGlu).
+constexpr bool is_glu(Activation a) {
+  return a == Activation::Swiglu || a == Activation::Geglu || a == Activation::Reglu;
+}
 // How mm1's cores are shared when one expert cannot fill them (seed 004 section 3.1):
 // plain: every expert alone; expert_parallel: consecutive experts P at a time, each on cores / P;
 // mixed: experts with more than baseM tokens alone, the others through the token cache.

@@ -11,6 +11,7 @@
 // with exit status 5 and a message naming the kernel, core and instruction.
 #pragma once
 
+#include "sim/api/activation.h"    // SwiGLU, GeGLU, ReGlu (high-level activation APIs)
 #include "sim/api/cube.h"          // the AIC: Nd2Nz DataCopy, LoadData, Mmad, Fixpipe, cross-core
 #include "sim/api/data_copy.h"     // DataCopy, DataCopyPad, SetAtomicAdd/None
 #include "sim/api/gather.h"        // Gather, GatherMask

@@ -1,0 +1,151 @@
+// The GLU family of Ascend C's high-level activation APIs: SwiGLU, GeGLU and ReGlu. Each gates
+// srcTensor0 with the activation of srcTensor1, dst = src0 x act(src1), element by element, as
+// the API reference defines them (Ascend C API: SwiGLU, GeGLU, ReGlu). fp16 operands are widened
+// to fp32 in the caller's sharedTmpBuffer, computed there and cast back (RINT); fp32 operands are
+// computed in place. A call is the vector instructions it is made of, chunk by chunk: the
+// temporary buffer decides how many elements one chunk holds, so a small buffer costs more
+// instructions, as on the hardware.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "sim/api/vector.h"
+
+namespace AscendC {
+
+namespace detail {
+// Elements per chunk for a temporary of `tmp_bytes` holding `floats_per_element` fp32 values per
+// element: aligned down to a 32-B block of T, at least one block.
+template <class T>
+uint32_t glu_chunk(uint32_t tmp_bytes, uint32_t floats_per_element) {
+  constexpr uint32_t per_block = 32 / sizeof(T);
+  const uint32_t n = tmp_bytes / 4 / floats_per_element / per_block * per_block;
+  return std::max(n, per_block);
+}
+// Runs f(offset, count) over [0, calCount) in chunks of `chunk`.
+template <class F>
+void glu_chunks(uint32_t calCount, uint32_t chunk, F f) {
+  for (uint32_t off = 0; off < calCount; off += chunk) f(off, std::min(chunk, calCount - off));
+}
+template <class T>
+void glu_check(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+               const LocalTensor<T>& src1, uint32_t calCount) {
+  if (calCount > src0.GetSize() || calCount > src1.GetSize() || calCount > dst.GetSize())
+    fault(std::string(name) + ": calCount " + std::to_string(calCount) +
+          " exceeds a source or destination tensor");
+}
+template <class T>
+void glu_tmp_check(const char* name, const LocalTensor<uint8_t>& tmp, uint32_t least) {
+  if (tmp.GetSize() < least)
+    fault(std::string(name) + ": sharedTmpBuffer of " + std::to_string(tmp.GetSize()) +
+          " B is below the " + std::to_string(least) + " B one chunk needs");
+}
+}  // namespace detail
+
+// Swish(x) = x / (1 + exp(-beta x)); dst = src0 x Swish(src1).
+template <class T, bool isReuseSource = false>
+void SwiGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+            const float& beta, const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "SwiGLU takes fp16 or fp32 operands on A2/A3");
+  detail::glu_check("SwiGLU", dst, src0, src1, calCount);
+  const float neg_beta = -1.0f * beta;
+  auto swish = [&](const LocalTensor<float>& out, const LocalTensor<float>& x, uint32_t n) {
+    Muls(out, x, neg_beta, n);
+    Exp(out, out, n);
+    Adds(out, out, 1.0f, n);
+    Div(out, x, out, n);
+  };
+  if constexpr (std::is_same_v<T, float>) {
+    swish(dst, src1, calCount);
+    Mul(dst, src0, dst, calCount);
+  } else {  // three fp32 temporaries per element: src1, Swish(src1), src0
+    const uint32_t chunk = detail::glu_chunk<T>(sharedTmpBuffer.GetSize(), 3);
+    detail::glu_tmp_check<T>("SwiGLU", sharedTmpBuffer, 3 * 4 * std::min(chunk, calCount));
+    const LocalTensor<float> tmp = sharedTmpBuffer.ReinterpretCast<float>();
+    detail::glu_chunks(calCount, chunk, [&](uint32_t off, uint32_t n) {
+      const LocalTensor<float> x1 = tmp, sw = tmp[chunk], x0 = tmp[2 * chunk];
+      Cast(x1, src1[off], RoundMode::CAST_NONE, n);
+      swish(sw, x1, n);
+      Cast(x0, src0[off], RoundMode::CAST_NONE, n);
+      Mul(sw, x0, sw, n);
+      Cast(dst[off], sw, RoundMode::CAST_NONE, n);
+    });
+  }
+}
+
+// GELU by its tanh approximation, as the API reference writes it:
+// Gelu(x) = x / (1 + exp(a x (x^2 + b))), a = -0.0713548162726, b = 22.363860002236;
+// dst = src0 x Gelu(src1).
+template <class T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+           const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "GeGLU takes fp16 or fp32 operands");
+  detail::glu_check("GeGLU", dst, src0, src1, calCount);
+  constexpr float a = -0.0713548162726f, b = 22.363860002236f;
+  // out = x0 x Gelu(x1), with t a temporary of n; x1 is read throughout, x0 only at the end.
+  auto gelu_gate = [&](const LocalTensor<float>& out, const LocalTensor<float>& x0,
+                       const LocalTensor<float>& x1, uint32_t n) {
+    Mul(out, x1, x1, n);
+    Adds(out, out, b, n);
+    Mul(out, out, x1, n);
+    Muls(out, out, a, n);
+    Exp(out, out, n);
+    Adds(out, out, 1.0f, n);
+    Div(out, x1, out, n);
+    Mul(out, x0, out, n);
+  };
+  if constexpr (std::is_same_v<T, float>) {
+    gelu_gate(dst, src0, src1, calCount);
+  } else {  // two fp32 temporaries per element: src1 (then src0) and the result
+    const uint32_t chunk = detail::glu_chunk<T>(sharedTmpBuffer.GetSize(), 2);
+    detail::glu_tmp_check<T>("GeGLU", sharedTmpBuffer, 2 * 4 * std::min(chunk, calCount));
+    const LocalTensor<float> tmp = sharedTmpBuffer.ReinterpretCast<float>();
+    detail::glu_chunks(calCount, chunk, [&](uint32_t off, uint32_t n) {
+      const LocalTensor<float> x = tmp, g = tmp[chunk];
+      Cast(x, src1[off], RoundMode::CAST_NONE, n);
+      Mul(g, x, x, n);
+      Adds(g, g, b, n);
+      Mul(g, g, x, n);
+      Muls(g, g, a, n);
+      Exp(g, g, n);
+      Adds(g, g, 1.0f, n);
+      Div(g, x, g, n);
+      Cast(x, src0[off], RoundMode::CAST_NONE, n);
+      Mul(g, x, g, n);
+      Cast(dst[off], g, RoundMode::CAST_NONE, n);
+    });
+  }
+}
+
+// dst = src0 x Relu(src1), Relu(x) = max(x, 0).
+template <class T, bool isReuseSource = false>
+void ReGlu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+           const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount) {
+  static_assert(
+      std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float>,
+      "ReGlu takes fp16, bf16 or fp32 operands");
+  detail::glu_check("ReGlu", dst, src0, src1, calCount);
+  if constexpr (std::is_same_v<T, float>) {
+    Maxs(dst, src1, 0.0f, calCount);
+    Mul(dst, src0, dst, calCount);
+  } else {  // three fp32 temporaries per element: src0, src1, the result
+    const uint32_t chunk = detail::glu_chunk<T>(sharedTmpBuffer.GetSize(), 3);
+    detail::glu_tmp_check<T>("ReGlu", sharedTmpBuffer, 3 * 4 * std::min(chunk, calCount));
+    const LocalTensor<float> tmp = sharedTmpBuffer.ReinterpretCast<float>();
+    detail::glu_chunks(calCount, chunk, [&](uint32_t off, uint32_t n) {
+      const LocalTensor<float> x0 = tmp, x1 = tmp[chunk], y = tmp[2 * chunk];
+      Cast(x0, src0[off], RoundMode::CAST_NONE, n);
+      Cast(x1, src1[off], RoundMode::CAST_NONE, n);
+      Maxs(y, x1, 0.0f, n);
+      Mul(y, x0, y, n);
+      Cast(dst[off], y, RoundMode::CAST_RINT, n);
+    });
+  }
+}
+
+}  // namespace AscendC
