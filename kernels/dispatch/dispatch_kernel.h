@@ -607,8 +607,8 @@ class KernelDispatch {
     }
     my_count_ = row - my_prefix_;
     // With TP the staged cumulative counts go to the peer's TP status right behind the records,
-    // before the barrier (the reference's LocalWindowCopy ends so): their write overlaps the last
-    // record's instead of paying a round trip of its own after it.
+    // before the barrier, as the reference's LocalWindowCopy ends. The write still starts only
+    // when the last record's has completed (the FreeTensor's SetFlag is ahead of it on MTE3).
     if (a.tp == 2 && !recv_counts_.empty()) {
       GlobalTensor<int32_t> to_peer;
       to_peer.SetGlobalBuffer(
