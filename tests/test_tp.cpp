@@ -1,6 +1,7 @@
 // TP = 2 ([OLD], issue 15 item 6): dispatch's AllGatherV (kernels.md 1.4 step 8) and combine's
 // ReduceScatterV (2.4) between the two dies of a chip. A hand-computed worked example, the check
 // across EP sizes (odd ones included) and features, timing-only runs, the documented limits.
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/combine/combine_golden.h"
@@ -288,6 +289,61 @@ TEST(TpTiming, TheAllGatherVCrossesTheDieToDieLinkAndCostsTime) {
   EXPECT_EQ(two.kernel()["rank_latency_ns"].size(), 8u);
   EXPECT_GT(two.kernel()["link_class_bytes"]["d2d"].get<double>(),
             one.kernel()["link_class_bytes"].value("d2d", 0.0));
+}
+
+// K = E = W: every token goes to every expert, so every receive block holds BS rows on every die
+// and both runs below receive the same rows. With L = 1 the W blocks go to W cores, one each.
+const std::vector<std::string> kEveryTokenEverywhere = {
+    "ep.world_size=4", "dispatch.experts=4",   "dispatch.topk=4",
+    "dispatch.bs=12",  "dispatch.hidden=1024", "run.check=0"};
+
+// AllgatherProcessOut copies the peer core's own rows, each once (the reference hands its peer
+// core gatherCount_, the rows of its own blocks): a die's MTE2 reads with tp = 2 exceed those of
+// the same EP group with tp = 1 by the peer's A records, plus the handshake's few words, far less
+// than one more block. Handing over the rows of every later core as well made core c copy the
+// blocks of cores c..W-1: 1 + 2 + 3 + 4 = 10 blocks instead of 4 here.
+TEST(TpAllGatherV, EachOfThePeersRowsIsCopiedOnceByOneCore) {
+  Outcome one = run_scenario("dispatch", kEveryTokenEverywhere);
+  Outcome two = run_scenario("dispatch", with(kEveryTokenEverywhere, "dispatch.tp=2"));
+  ASSERT_EQ(one.exit_code, 0) << one.message;
+  ASSERT_EQ(two.exit_code, 0) << two.message;
+  const double rec = two.kernel()["record_bytes"].get<double>();
+  const double block = 12 * rec, peer_rows = 4 * block;
+  ASSERT_EQ(two.kernel()["ranks"].size(), 8u);
+  for (int g = 0; g < 8; ++g) {  // die g is EP rank g / 2 of its group
+    const double extra = two.kernel()["ranks"][g]["mte2_bytes"].get<double>() -
+                         one.kernel()["ranks"][g / 2]["mte2_bytes"].get<double>();
+    EXPECT_GE(extra, peer_rows) << "die " << g;
+    EXPECT_LT(extra, peer_rows + block) << "die " << g;
+  }
+}
+
+// What sets the AllGatherV's time: each of a core's rows goes to the peer's window with one
+// remote write across the die-to-die link, and the next row's writes wait behind the queue's
+// FreeTensor (SetFlag<MTE3_MTE2>), which waits for that write to complete: its acknowledgement
+// back (fabric.write_response_ratio x the path's fixed latency) and the completion
+// (fabric.write_completion_ns). A write complete on landing takes that much off each of the core's
+// remote writes, which follow one another: here its 12 rows, then the staged counts (behind the
+// last row's FreeTensor) and the flag (waited for before the poll), so the local copy phase
+// shrinks by about 14 x (1.3 + 1.5) us.
+TEST(TpAllGatherV, EachRowOfACoreWaitsOneRemoteWriteRoundTrip) {
+  auto local_copy = [](const Outcome& o) {
+    double m = 0;
+    for (const auto& v : o.kernel()["phase_max_over_cores"]["local_copy_ns"])
+      m = std::max(m, v.get<double>());
+    return m;
+  };
+  const auto tp = with(kEveryTokenEverywhere, "dispatch.tp=2");
+  Outcome acked = run_scenario("dispatch", tp);
+  Outcome landed = run_scenario(
+      "dispatch", with(tp, {"fabric.write_response_ratio=0", "fabric.write_completion_ns=0"}));
+  ASSERT_EQ(acked.exit_code, 0) << acked.message;
+  ASSERT_EQ(landed.exit_code, 0) << landed.message;
+  const double saved = local_copy(acked) - local_copy(landed);
+  const double per_row = 1300 + 1500;  // the d2d write latency (one way), the completion
+  EXPECT_GT(saved, 13 * per_row);
+  EXPECT_LT(saved, 15 * per_row);
+  EXPECT_GT(local_copy(acked), 12 * (2 * 1300 + 1500));
 }
 
 int limit_code(const std::string& kernel, const std::vector<std::string>& sets,

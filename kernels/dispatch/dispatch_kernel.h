@@ -605,6 +605,20 @@ class KernelDispatch {
       recv.SetValue(static_cast<uint64_t>(i), row);  // cumulative
       if (a.tp == 2) staged.SetValue(static_cast<uint32_t>(b), row);
     }
+    my_count_ = row - my_prefix_;
+    // With TP the staged cumulative counts go to the peer's TP status right behind the records,
+    // before the barrier, as the reference's LocalWindowCopy ends. The write still starts only
+    // when the last record's has completed (the FreeTensor's SetFlag is ahead of it on MTE3).
+    if (a.tp == 2 && !recv_counts_.empty()) {
+      GlobalTensor<int32_t> to_peer;
+      to_peer.SetGlobalBuffer(
+          reinterpret_cast<__gm__ int32_t*>(TpStatus(1 - tp_rank_) + kTpCountsOffset),
+          recv_blocks());
+      SetFlag<HardEvent::S_MTE3>(0);
+      WaitFlag<HardEvent::S_MTE3>(0);
+      DataCopyPad(to_peer[static_cast<uint64_t>(recv_begin_)], staged,
+                  DataCopyExtParams{1, 4 * static_cast<uint32_t>(recv_counts_.size()), 0, 0, 0});
+    }
     DrainSendFlags();
     PipeBarrier<PIPE_ALL>();
   }
@@ -639,17 +653,18 @@ class KernelDispatch {
            data_state_ * kStatusHalf;
   }
 
-  // Every record this core wrote to the peer has landed (PIPE_ALL) when it hands the peer's
-  // core of the same number its cumulative counts and then {1.0f, count, prefix}; it spins on
-  // its own block until the peer's core has done the same, clears it, and takes the peer's
-  // cumulative counts of its blocks (the same split on both) into epRecvCounts[W x L + i].
+  // The reference's AllGatherSetStatusAndWait and AllgatherProcessOut run only on the cores that
+  // have receive blocks (the others return): with L = 1 that is W of the cores. Each hands the
+  // peer's core of the same number {1.0f, its own count, its prefix} once its records and counts
+  // have landed (PIPE_ALL), waits for that write to complete (MTE3 -> S), then spins on its own
+  // block until the peer's core has done the same, clears it, and takes the peer's cumulative
+  // counts of its blocks (the same split on both) into epRecvCounts[W x L + i].
   void AllGatherSetStatusAndWait() {
+    if (recv_counts_.empty()) return;
     const int peer = 1 - tp_rank_;
     const uint32_t n = static_cast<uint32_t>(recv_counts_.size());
     const uint64_t blocks = recv_blocks();
-    GlobalTensor<int32_t> to_peer, staged_here, recv;
-    to_peer.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(TpStatus(peer) + kTpCountsOffset),
-                            blocks);
+    GlobalTensor<int32_t> staged_here, recv;
     staged_here.SetGlobalBuffer(
         reinterpret_cast<__gm__ int32_t*>(TpStatus(tp_rank_) + kTpCountsOffset), blocks);
     recv.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.ep_recv_counts), 2 * blocks);
@@ -658,13 +673,8 @@ class KernelDispatch {
     SetFlag<HardEvent::V_S>(0);
     WaitFlag<HardEvent::V_S>(0);
     blk.template ReinterpretCast<float>().SetValue(0, 1.0f);
-    blk.SetValue(1, own_total_ - my_prefix_);
+    blk.SetValue(1, my_count_);
     blk.SetValue(2, my_prefix_);
-    SetFlag<HardEvent::S_MTE3>(0);
-    WaitFlag<HardEvent::S_MTE3>(0);
-    if (n > 0)
-      DataCopyPad(to_peer[static_cast<uint64_t>(recv_begin_)], staged,
-                  DataCopyExtParams{1, 4 * n, 0, 0, 0});
     PipeBarrier<PIPE_ALL>();  // the records and the counts have landed before the flag
     GlobalTensor<int32_t> peer_flag, own_flag;
     peer_flag.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(TpStatus(peer) + core_ * 512ull),
@@ -672,6 +682,8 @@ class KernelDispatch {
     own_flag.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(TpStatus(tp_rank_) + core_ * 512ull),
                              8);
     DataCopy(peer_flag, blk, 8);
+    SetFlag<HardEvent::MTE3_S>(0);  // the reference's SyncFunc<MTE3_S> after the flag's write
+    WaitFlag<HardEvent::MTE3_S>(0);
     LocalTensor<int32_t> got = blk[8];
     SimPollUntil([&] {
       DataCopy(got, own_flag, 8);
@@ -682,19 +694,19 @@ class KernelDispatch {
     peer_count_ = got.GetValue(1);
     peer_prefix_ = got.GetValue(2);
     DataCopy(own_flag, blk[16], 8);  // cleared for this half's next use
-    if (n > 0) {
-      DataCopyPad(staged, staged_here[static_cast<uint64_t>(recv_begin_)],
-                  DataCopyExtParams{1, 4 * n, 0, 0, 0});
-      SetFlag<HardEvent::MTE2_MTE3>(0);
-      WaitFlag<HardEvent::MTE2_MTE3>(0);
-      DataCopyPad(recv[blocks + static_cast<uint64_t>(recv_begin_)], staged,
-                  DataCopyExtParams{1, 4 * n, 0, 0, 0});
-    }
+    DataCopyPad(staged, staged_here[static_cast<uint64_t>(recv_begin_)],
+                DataCopyExtParams{1, 4 * n, 0, 0, 0});
+    SetFlag<HardEvent::MTE2_MTE3>(0);
+    WaitFlag<HardEvent::MTE2_MTE3>(0);
+    DataCopyPad(recv[blocks + static_cast<uint64_t>(recv_begin_)], staged,
+                DataCopyExtParams{1, 4 * n, 0, 0, 0});
   }
 
-  // The peer core's records, from this die's TP window, into expandX rows own total + its
-  // prefix + i (dynamicScales in the same order); the last core writes tpRecvCounts.
+  // The peer core's records (its own count of them, not more), from this die's TP window, into
+  // expandX rows own total + its prefix + i (dynamicScales in the same order); the last core with
+  // receive blocks writes tpRecvCounts.
   void AllGatherProcessOut() {
+    if (recv_counts_.empty()) return;
     const Attrs& a = g_.attrs;
     GlobalTensor<uint8_t> ex = OutRows(g_.expand_x, out_row_bytes(a)), sc;
     if (a.quant) sc = OutRows(g_.dynamic_scales, 4);
@@ -712,7 +724,8 @@ class KernelDispatch {
       bindQue_.FreeTensor(r);
     }
     DrainSendFlags();
-    if (core_ == cores_ - 1) {
+    const int last = static_cast<int>(std::min<uint64_t>(recv_blocks(), cores_)) - 1;
+    if (core_ == last) {
       GlobalTensor<int32_t> tp_counts;
       tp_counts.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(g_.tp_recv_counts), 2);
       tp_counts.SetValue(static_cast<uint64_t>(tp_rank_), own_total_);
@@ -793,9 +806,10 @@ class KernelDispatch {
   std::vector<int> before_;  // scalar working memory (token split)
   std::vector<int> recv_counts_;
   int64_t recv_begin_ = 0;
-  // TP = 2: this die's TP rank, its own received total and this core's prefix of it, and the
-  // peer core's count and prefix (from the handshake).
-  int tp_rank_ = 0, own_total_ = 0, my_prefix_ = 0, peer_count_ = 0, peer_prefix_ = 0;
+  // TP = 2: this die's TP rank, its own received total, this core's prefix of it and its own
+  // count (the rows of its receive blocks), and the peer core's count and prefix (handshake).
+  int tp_rank_ = 0, own_total_ = 0, my_prefix_ = 0, my_count_ = 0, peer_count_ = 0,
+      peer_prefix_ = 0;
   int next_buf_ = 0;
   bool buf_sent_[2] = {false, false};
   TPipe pipe_;
