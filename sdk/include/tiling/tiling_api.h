@@ -5,3 +5,4 @@
 #pragma once
 
 #include "kernel_operator.h"
+#include "tiling/pad_tiling_host.h"  // PadTilingFunc, UnPadTilingFunc, Get(Un)PadMaxMinTmpSize

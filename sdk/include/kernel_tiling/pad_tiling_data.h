@@ -1,0 +1,2 @@
+// Pad and UnPad's kernel-side tiling structs (PadTiling, UnPadTiling).
+#pragma once
