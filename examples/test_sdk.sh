@@ -39,7 +39,8 @@ cat > "$work/misuse.cpp" <<'K'
 #include "tikicpulib.h"
 extern "C" __global__ __aicore__ void k(GM_ADDR x, int32_t n) {
   ASSERT(n % 2 == 0);
-  (void)x;
+  AscendC::GlobalTensor<uint8_t> g;
+  g.SetGlobalBuffer((__gm__ uint8_t*)x, 64);
 }
 int main(int argc, char** argv) {
   uint8_t* good = (uint8_t*)AscendC::GmAlloc(64);
@@ -54,11 +55,12 @@ set +e
 ASCEND_SIM_OUT= "$work/misuse" malloc 2>"$work/m1.err" >/dev/null; s1=$?
 ASCEND_SIM_OUT= "$work/misuse" 2>"$work/m2.err" >/dev/null; s2=$?
 set -e
-[ "$s1" = 2 ] && grep -q "argument 1 is a pointer that AscendC::GmAlloc did not return" "$work/m1.err" \
-  || { cat "$work/m1.err"; fail "a malloc'd pointer: exit $s1"; }
+[ "$s1" = 5 ] && grep -q "SetGlobalBuffer: \[host address 0x[0-9a-f]* (not simulated GM)" "$work/m1.err" \
+  && grep -q "GmAlloc buffer" "$work/m1.err" \
+  || { cat "$work/m1.err"; fail "a malloc'd pointer used as GM: exit $s1"; }
 [ "$s2" = 5 ] && grep -q "ASSERT(n % 2 == 0) failed" "$work/m2.err" \
   || { cat "$work/m2.err"; fail "a failed ASSERT: exit $s2"; }
-echo "ok: a foreign pointer is exit 2, a failed ASSERT exit 5, each with its message"
+echo "ok: a foreign pointer used as GM is exit 5, a failed ASSERT exit 5, each with its message"
 
 # A kernel that overflows its thread's stack (a large local array, a deep recursion) is a kernel
 # fault naming the core and sim.thread_stack_KiB, not a bare segmentation fault; with the stack

@@ -15,6 +15,7 @@
 
 #include "ascend_sim_sdk.h"
 #include "models/errors.h"
+#include "sim/api/runtime.h"
 #include "sim/hardware_params.h"
 #include "sim/simulation.h"
 
@@ -88,8 +89,17 @@ std::vector<std::string> split_sets(const std::string& text) {
   return out;
 }
 
+// A host pointer into a GmAlloc buffer is GM to the kernel, as in the CPU twin: it reaches the
+// kernel unchanged (so kernel code may read its tiling through it) and becomes the buffer's
+// simulated address where the kernel hands it to the facade (SetGlobalBuffer).
+uint64_t host_to_gm(uint64_t addr) {
+  const Buffer* b = Session::get().find(reinterpret_cast<const void*>(addr));
+  return b && b->gm ? b->gm + (addr - reinterpret_cast<uint64_t>(b->host)) : addr;
+}
+
 void Session::start() {
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+  AscendC::detail::set_host_gm_map(host_to_gm);
   declare_hardware_params(params_);
   params_.declare(int_param("run.racecheck", "", "0", 0, 1,
                             "check every core for pipes that touch the same UB or GM bytes with "
@@ -270,18 +280,6 @@ void prepare_launch(const char* kernel) {
   } catch (const SimError& e) {
     s.fail(e);
   }
-}
-
-uint64_t gm_address(const void* host, const char* kernel, int arg) {
-  Session& s = Session::get();
-  Buffer* b = s.find(host);
-  if (!b)
-    s.fail(SimError(kExitBadInput,
-                    std::string("ICPU_RUN_KF(") + kernel + ", ...): argument " +
-                        std::to_string(arg) +
-                        " is a pointer that AscendC::GmAlloc did not return; the kernel "
-                        "reaches GM only through GmAlloc buffers"));
-  return b->gm + static_cast<uint64_t>(static_cast<const uint8_t*>(host) - b->host);
 }
 
 void launch(const char* kernel, uint32_t block_dim, std::function<void()> program) {

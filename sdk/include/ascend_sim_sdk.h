@@ -37,32 +37,27 @@ void set_mode(Mode m);
 void set_tiling_key(uint64_t key);
 uint64_t tiling_key();
 
-// Mirrors every live GmAlloc buffer into simulated GM (call before translating arguments).
+// Mirrors every live GmAlloc buffer into simulated GM.
 void prepare_launch(const char* kernel);
-// The simulated GM address of a pointer into a GmAlloc buffer (a fault naming the argument when
-// it points elsewhere).
-uint64_t gm_address(const void* host, const char* kernel, int arg);
 // Runs `program` on blockDim cores, brings the buffers back, writes the outputs.
 void launch(const char* kernel, uint32_t block_dim, std::function<void()> program);
 
+// Pointers reach the kernel as they are, as in the CPU twin: a GmAlloc buffer's pointer becomes
+// its simulated GM address where the kernel hands it to the facade (SetGlobalBuffer); host memory
+// that is not a GmAlloc buffer may be read by kernel code directly but is no GM to the facade
+// (SetGlobalBuffer on it is a kernel fault naming it).
 template <class T>
-T translate(T v, const char* kernel, int arg) {
-  if constexpr (std::is_pointer_v<T>) {
-    if (v == nullptr) return v;
-    return reinterpret_cast<T>(static_cast<uintptr_t>(gm_address(v, kernel, arg)));
-  } else {
-    static_assert(std::is_trivially_copyable_v<T>,
-                  "ICPU_RUN_KF: a kernel argument passed by value must be trivially copyable");
-    return v;
-  }
+void check_argument() {
+  static_assert(std::is_pointer_v<T> || std::is_trivially_copyable_v<T>,
+                "ICPU_RUN_KF: a kernel argument passed by value must be trivially copyable");
 }
 
 template <class F, class... Args>
 void run_kernel(const char* kernel, uint32_t block_dim, F f, Args... args) {
+  (check_argument<Args>(), ...);
   prepare_launch(kernel);
-  int arg = 0;
-  std::tuple<Args...> translated{translate(args, kernel, ++arg)...};
-  launch(kernel, block_dim, [f, translated] { std::apply(f, translated); });
+  std::tuple<Args...> passed{args...};
+  launch(kernel, block_dim, [f, passed] { std::apply(f, passed); });
 }
 
 }  // namespace ascend::sdk

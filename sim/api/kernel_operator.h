@@ -16,6 +16,7 @@
 #include "sim/api/data_copy.h"     // DataCopy, DataCopyPad, SetAtomicAdd/None
 #include "sim/api/gather.h"        // Gather, GatherMask
 #include "sim/api/hccl.h"          // GetWindAddrByRankId, GetRankId, ...
+#include "sim/api/list_tensor.h"   // ListTensorDesc, TensorDesc
 #include "sim/api/matmul.h"        // Matmul (the high-level API), TCubeTiling, MatmulApiTiling
 #include "sim/api/not_modelled.h"  // names not modelled yet: a compile error naming them
 #include "sim/api/reduce.h"        // ReduceMax/Min/Sum, WholeReduceSum, BlockReduceMax, Brcb

@@ -60,8 +60,22 @@ void effect_fault(m::Core* c, const std::string& what) {
                   " ns: " + what);
 }
 
+namespace {
+HostGmMap host_gm_map = nullptr;
+}
+void set_host_gm_map(HostGmMap map) {
+  host_gm_map = map;
+}
+uint64_t gm_of(uint64_t addr) {
+  return host_gm_map ? host_gm_map(addr) : addr;
+}
+
 std::string describe_gm(uint64_t addr) {
   std::ostringstream os;
+  if (m::GlobalMemory::die_of(addr) >= 4096) {  // no die: a host pointer that is no GM
+    os << "host address 0x" << std::hex << addr << " (not simulated GM)";
+    return os.str();
+  }
   os << "die " << m::GlobalMemory::die_of(addr) << " GM 0x" << std::hex
      << (addr & m::GlobalMemory::kOffsetMask);
   return os.str();

@@ -148,4 +148,12 @@ inline uint32_t skipped_prefix(const CoreState& s) {
 void effect_fault(m::Core* c, const std::string& what);
 std::string describe_gm(uint64_t addr);
 
+// Host memory a program hands its kernels as GM, as the CPU-debug flow does (the SDK's GmAlloc
+// buffers): the simulated GM address of a host pointer into such memory, or the value unchanged
+// when it is none (a simulated address already). The SDK installs the map; without one every
+// value is a simulated address.
+using HostGmMap = uint64_t (*)(uint64_t addr);
+void set_host_gm_map(HostGmMap map);
+uint64_t gm_of(uint64_t addr);
+
 }  // namespace AscendC::detail

@@ -15,14 +15,16 @@ class GlobalTensor {
   using PrimType = T;
   // size in elements; 0 means "up to the end of the GM allocation holding buffer".
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t size = 0) {
-    uint64_t a = reinterpret_cast<uint64_t>(buffer);
+    const uint64_t a = detail::gm_of(reinterpret_cast<uint64_t>(buffer));
     if (size > UINT64_MAX / sizeof(T))
       detail::fault("SetGlobalBuffer: " + std::to_string(size) +
                     " elements overflow the address space");
     const auto* r = detail::memory().region_of(a, size == 0 ? 1 : size * sizeof(T));
     if (!r)
       detail::fault("SetGlobalBuffer: [" + detail::describe_gm(a) + ", +" +
-                    std::to_string(size * sizeof(T)) + " B) is not inside one GM allocation");
+                    std::to_string(size * sizeof(T)) +
+                    " B) is not inside one GM allocation (a GmAlloc buffer or GM the simulator "
+                    "allocated)");
     addr_ = a;
     size_ = size ? size : (r->base + r->bytes - a) / sizeof(T);
   }

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# run_samples.sh PREFIX SAMPLES_DIR NAME [CASE...]
+# The conformance tier: one public Ascend C sample, unchanged, as its own run.sh would run it in
+# CPU-debug mode, but against the ascend-sim package installed at PREFIX. In a copy of the
+# sample's folder: its input generator (scripts/gen_data.py, or the generator run.sh names), all
+# its C++ sources built by ascend-sim-build (kernel, main.cpp, host tiling), the program run
+# (each CASE is an argument to the generator and the program, as the sample's run.sh passes it),
+# and its own verification script (scripts/verify_result.py with run.sh's arguments; a sample
+# without one is checked by tests/conformance/verify/NAME.sh, written from its README). It prints
+# the simulated latency and the per-pipe busy the run reports.
+# Exit status: 0 verified, 1 failed (the step and its first error named), 77 skipped (the
+# samples folder is absent).
+set -uo pipefail
+prefix=$(realpath "$1")
+samples=$2
+name=$3
+shift 3
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=("")
+here=$(dirname "$(realpath "$0")")
+
+if [ ! -d "$samples/$name" ]; then
+  echo "conformance $name: skipped: $samples/$name is absent (the public samples are not beside" \
+       "this checkout)"
+  exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$samples/$name" "$work/$name"
+cd "$work/$name"
+chmod -R u+w .
+mkdir -p input output
+
+fail() {
+  echo "conformance $name: FAILED at $1"
+  [ -n "${2:-}" ] && sed -n '1,40p' "$2"
+  exit 1
+}
+
+# The generator: the one run.sh calls. Generators that need a package Debian 12 does not have
+# (TensorFlow) or that this machine lacks (torch) run from tests/conformance/gen/NAME.py, a
+# NumPy port written from the sample's README that writes the same files.
+gen=$(grep -o "python3 [^ ]*gen_data.py" run.sh 2>/dev/null | head -1 | awk '{print $2}')
+[ -n "$gen" ] || gen=$(ls ./*.py 2>/dev/null | grep -v verify | head -1)
+[ -n "$gen" ] || fail "input generation: no generator found"
+for mod in torch tensorflow; do
+  if grep -q "^import $mod\|^from $mod" "$gen" && ! python3 -c "import $mod" 2>/dev/null; then
+    echo "conformance $name: inputs from tests/conformance/gen/$name.py ($gen needs $mod)"
+    gen=$here/gen/$name.py
+  fi
+done
+
+srcs=(./*.cpp)
+"$prefix/bin/ascend-sim-build" -o ./sample_app "${srcs[@]}" >"$work/build.log" 2>&1 \
+  || { grep -m1 -B2 -A6 "error" "$work/build.log" > "$work/first_error.log"; fail "build" "$work/first_error.log"; }
+
+verify=$(grep -o "python3 scripts/verify_result.py.*" run.sh 2>/dev/null | head -1 | sed 's/^python3 //')
+for c in "${cases[@]}"; do
+  label=${c:+ $c}
+  # shellcheck disable=SC2086
+  python3 "$gen" $c >"$work/gen.log" 2>&1 || fail "input generation$label" "$work/gen.log"
+  # shellcheck disable=SC2086
+  ASCEND_SIM_OUT="$work/out" ./sample_app $c >"$work/run.log" 2>&1 \
+    || fail "run$label (exit $?)" "$work/run.log"
+  if [ -n "$verify" ]; then
+    # shellcheck disable=SC2086
+    python3 $verify >"$work/verify.log" 2>&1 || fail "verification$label" "$work/verify.log"
+  elif [ -f "$here/verify/$name.sh" ]; then
+    bash "$here/verify/$name.sh" >"$work/verify.log" 2>&1 || fail "verification$label" "$work/verify.log"
+  else
+    fail "verification$label: the sample has no verification script and tests/conformance/verify/$name.sh is absent"
+  fi
+  echo "conformance $name$label: built, ran, verified ($(tail -1 "$work/verify.log"))"
+  grep "^ascend-sim:\|AIV pipe busy  mean\|AIC pipe busy  mean\|slowest" "$work/run.log" | sed 's/^/  /'
+done
+exit 0
