@@ -100,6 +100,7 @@ uint64_t host_to_gm(uint64_t addr) {
 void Session::start() {
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
   AscendC::detail::set_host_gm_map(host_to_gm);
+  AscendC::detail::set_gm_bounds(AscendC::detail::GmBounds::Allocation);
   declare_hardware_params(params_);
   params_.declare(int_param("run.racecheck", "", "0", 0, 1,
                             "check every core for pipes that touch the same UB or GM bytes with "

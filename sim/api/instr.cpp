@@ -175,10 +175,17 @@ void issue_dma(const DmaDesc& d) {
     fault(std::string(d.name) + ": " + std::to_string(ub_span) +
           " B of UB beyond a LocalTensor of " + std::to_string(d.ub_hi - d.ub) + " B");
   uint64_t gm_end = d.gm + uint64_t{d.block_count - 1} * d.gm_stride + d.block_bytes;
-  if (d.gm < d.gm_lo || gm_end > d.gm_hi)
+  if (gm_bounds() == GmBounds::Allocation) {
+    const auto* r = memory().region_of(d.gm, 1);
+    if (!r || gm_end > r->base + r->bytes)
+      fault(std::string(d.name) + (d.to_gm ? " to " : " from ") + describe_gm(d.gm) + " +" +
+            std::to_string(gm_end - d.gm) + " B: outside its GM allocation" +
+            (r ? " (" + std::to_string(r->bytes) + " B)" : std::string()));
+  } else if (d.gm < d.gm_lo || gm_end > d.gm_hi) {
     fault(std::string(d.name) + (d.to_gm ? " to " : " from ") + describe_gm(d.gm) + " +" +
           std::to_string(gm_end - d.gm) + " B: outside its GlobalTensor (" +
           std::to_string(d.gm_hi - d.gm_lo) + " B)");
+  }
 
   m::Instr in;
   in.pipe = d.to_gm ? m::PipeId::MTE3 : m::PipeId::MTE2;

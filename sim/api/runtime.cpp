@@ -62,6 +62,13 @@ void effect_fault(m::Core* c, const std::string& what) {
 
 namespace {
 HostGmMap host_gm_map = nullptr;
+GmBounds dma_gm_bounds = GmBounds::Tensor;
+}
+void set_gm_bounds(GmBounds b) {
+  dma_gm_bounds = b;
+}
+GmBounds gm_bounds() {
+  return dma_gm_bounds;
 }
 void set_host_gm_map(HostGmMap map) {
   host_gm_map = map;

@@ -155,5 +155,12 @@ std::string describe_gm(uint64_t addr);
 using HostGmMap = uint64_t (*)(uint64_t addr);
 void set_host_gm_map(HostGmMap map);
 uint64_t gm_of(uint64_t addr);
+// What bounds a DMA's GM range: the GlobalTensor it names (the simulator's own kernels: a range
+// past the tensor is a bug there), or the GM allocation holding it, as the hardware and the CPU
+// twin have it (users' programs, which may size a GlobalTensor to its valid data and let a DMA
+// run into the spare bytes they allocated after it).
+enum class GmBounds { Tensor, Allocation };
+void set_gm_bounds(GmBounds b);
+GmBounds gm_bounds();
 
 }  // namespace AscendC::detail

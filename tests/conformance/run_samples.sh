@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# run_samples.sh PREFIX SAMPLES_DIR NAME [CASE...]
-# The conformance tier: one public Ascend C sample, unchanged, as its own run.sh would run it in
-# CPU-debug mode, but against the ascend-sim package installed at PREFIX. In a copy of the
-# sample's folder: its input generator (scripts/gen_data.py, or the generator run.sh names), all
-# its C++ sources built by ascend-sim-build (kernel, main.cpp, host tiling), the program run
-# (each CASE is an argument to the generator and the program, as the sample's run.sh passes it),
-# and its own verification script (scripts/verify_result.py with run.sh's arguments; a sample
-# without one is checked by tests/conformance/verify/NAME.sh, written from its README). It prints
-# the simulated latency and the per-pipe busy the run reports.
-# Exit status: 0 verified, 1 failed (the step and its first error named), 77 skipped (the
+# run_samples.sh APP SAMPLES_DIR NAME [CASE...]
+# The conformance tier: one public Ascend C sample, unchanged, as its own run.sh runs it in
+# CPU-debug mode, but on ascend-sim. APP is the sample's program, built from all of its C++
+# sources (kernel, main.cpp, host tiling) against the SDK by tests/CMakeLists.txt (the sample's
+# own CMake files need CANN). In a copy of the sample's folder: its input generator (the one
+# run.sh calls), the program (each CASE is an argument to the generator and the program, as
+# run.sh passes it), and its own verification script (scripts/verify_result.py with run.sh's
+# arguments; a sample without one is checked by tests/conformance/verify/NAME.sh, written from
+# what its generator defines). It prints the simulated latency and per-pipe busy the run reports.
+# Exit status: 0 verified, 1 failed (the step and its first lines named), 77 skipped (the
 # samples folder is absent).
 set -uo pipefail
-prefix=$(realpath "$1")
+app=$1
 samples=$2
 name=$3
 shift 3
@@ -50,9 +50,7 @@ for mod in torch tensorflow; do
   fi
 done
 
-srcs=(./*.cpp)
-"$prefix/bin/ascend-sim-build" -o ./sample_app "${srcs[@]}" >"$work/build.log" 2>&1 \
-  || { grep -m1 -B2 -A6 "error" "$work/build.log" > "$work/first_error.log"; fail "build" "$work/first_error.log"; }
+[ -x "$app" ] || fail "build: $app was not built"
 
 verify=$(grep -o "python3 scripts/verify_result.py.*" run.sh 2>/dev/null | head -1 | sed 's/^python3 //')
 for c in "${cases[@]}"; do
@@ -60,7 +58,7 @@ for c in "${cases[@]}"; do
   # shellcheck disable=SC2086
   python3 "$gen" $c >"$work/gen.log" 2>&1 || fail "input generation$label" "$work/gen.log"
   # shellcheck disable=SC2086
-  ASCEND_SIM_OUT="$work/out" ./sample_app $c >"$work/run.log" 2>&1 \
+  ASCEND_SIM_OUT="$work/out" "$app" $c >"$work/run.log" 2>&1 \
     || fail "run$label (exit $?)" "$work/run.log"
   if [ -n "$verify" ]; then
     # shellcheck disable=SC2086
