@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "graph/tensor.h"
-#include "kernel_tiling/pad_tiling_data.h"
-#include "tiling/platform/platform_ascendc.h"
+#include "../graph/tensor.h"  // relative: the source tree and the package alike
+#include "../kernel_tiling/pad_tiling_data.h"
+#include "platform/platform_ascendc.h"
 
 namespace AscendC {
 using TensorShape = ge::Shape;
