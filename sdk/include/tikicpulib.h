@@ -7,6 +7,13 @@
 
 #include "ascend_sim_sdk.h"
 #include "kernel_operator.h"
+#include "securec.h"  // memcpy_s, as the CPU-debug headers bring it
+
+// The SoC a sample's own CMake names (its run.sh maps the A2 family to Ascend910B1); under
+// ascend-sim the die is chosen at run time (ASCEND_SIM_PRESET).
+#ifndef SOC_VERSION
+#define SOC_VERSION "Ascend910B1"
+#endif
 
 enum class KernelMode { MIX_MODE, AIC_MODE, AIV_MODE };
 

@@ -12,8 +12,9 @@
 // elements, 2: odd, 3-6: element 0, 1, 2 or 3 of every 4, 7: all) or a bit mask in a tensor (bit i
 // of the mask, LSB first in each element of U, selects element i). reduceMode false: repeatTimes
 // repeats of 256 B each (src0 blocks src0BlockStride apart, repeats src0RepeatStride blocks apart;
-// a tensor mask advances src1RepeatStride blocks per repeat); true (counter mode): the first `mask`
-// elements of src0, contiguous, and a contiguous bit mask.
+// a tensor mask advances src1RepeatStride blocks per repeat); true (counter mode, as A2/A3 have
+// it): `mask` elements in each of repeatTimes repeats (0 counts as 1), laid out by the same
+// strides, the pattern applying to each element's place in its repeat.
 #pragma once
 
 #include <algorithm>
@@ -48,13 +49,20 @@ GatherPlan gather_plan(bool reduce_mode, uint32_t mask, const GatherMaskParams& 
   constexpr uint64_t per_repeat = 256 / sizeof(T), per_block = 32 / sizeof(T);
   GatherPlan g;
   if (reduce_mode) {
+    // A2/A3's counter mode: `mask` elements in each of repeatTimes repeats (0 counts as 1),
+    // src0BlockStride blocks apart within one, src0RepeatStride blocks between them; a tensor
+    // pattern is consumed in order within a repeat and advances src1RepeatStride blocks per repeat.
     if (mask == 0) fault("GatherMask: counter mode with mask 0");
-    for (uint64_t i = 0; i < mask; ++i) {
-      g.offsets.push_back(i * sizeof(T));
-      g.bit.push_back(i);
-    }
-    g.span = uint64_t{mask} * sizeof(T);
-    g.repeats = (mask + per_repeat - 1) / per_repeat;
+    const uint64_t reps = std::max<uint64_t>(1, p.repeatTimes);
+    for (uint64_t r = 0; r < reps; ++r)
+      for (uint64_t e = 0; e < mask; ++e) {
+        uint64_t off = (r * p.src0RepeatStride + (e / per_block) * p.src0BlockStride) * 32 +
+                       (e % per_block) * sizeof(T);
+        g.offsets.push_back(off);
+        g.bit.push_back(r * p.src1RepeatStride * 256 + e);
+        g.span = std::max(g.span, off + sizeof(T));
+      }
+    g.repeats = reps * ((mask + per_repeat - 1) / per_repeat);
     return g;
   }
   if (p.repeatTimes == 0) fault("GatherMask: repeatTimes 0");

@@ -19,6 +19,7 @@
 #include "sim/api/list_tensor.h"   // ListTensorDesc, TensorDesc
 #include "sim/api/matmul.h"        // Matmul (the high-level API), TCubeTiling, MatmulApiTiling
 #include "sim/api/not_modelled.h"  // names not modelled yet: a compile error naming them
+#include "sim/api/pad.h"           // Pad, UnPad, InitGlobalMemory (high-level APIs)
 #include "sim/api/reduce.h"        // ReduceMax/Min/Sum, WholeReduceSum, BlockReduceMax, Brcb
 #include "sim/api/sim_ext.h"       // simulator extensions: SimNowPs, SimStall, PayloadScope
 #include "sim/api/sort.h"          // Sort, Sort32, MrgSort, CreateVecIndex, GetMrgSortResult
