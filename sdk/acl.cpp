@@ -26,7 +26,7 @@ struct Runtime {
   int next_stream = 1;
   std::map<void*, Stream> streams;  // by handle
   std::set<void*> contexts;
-  std::map<void*, size_t> host;  // aclrtMallocHost buffers
+  std::map<void*, size_t> host;    // aclrtMallocHost buffers
   std::map<void*, size_t> device;  // aclrtMalloc buffers (each a GmAlloc buffer)
   aclError last = ACL_SUCCESS;
   std::string message;
@@ -81,7 +81,8 @@ aclError aclInit(const char*) {
 
 aclError aclFinalize() {
   Runtime& rt = Runtime::get();
-  if (!rt.initialized) return rt.fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit was not called");
+  if (!rt.initialized)
+    return rt.fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit was not called");
   rt.initialized = false;
   return ACL_SUCCESS;
 }
@@ -106,7 +107,8 @@ aclError aclrtResetDevice(int32_t deviceId) {
 }
 
 aclError aclrtGetDeviceCount(uint32_t* count) {
-  if (!count) return Runtime::get().fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is null");
+  if (!count)
+    return Runtime::get().fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is null");
   *count = 1;
   return ACL_SUCCESS;
 }
@@ -119,9 +121,9 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
   Runtime& rt = Runtime::get();
   if (!context) return rt.fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context is null");
   if (deviceId != 0)
-    return rt.fail(ACL_ERROR_RT_INVALID_DEVICEID,
-                   "aclrtCreateContext(device " + std::to_string(deviceId) +
-                       "): ascend-sim has one device, 0");
+    return rt.fail(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtCreateContext(device " +
+                                                      std::to_string(deviceId) +
+                                                      "): ascend-sim has one device, 0");
   void* c = std::malloc(1);
   rt.contexts.insert(c);
   rt.device_set = true;  // creating a context makes it current on its device
@@ -257,9 +259,9 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   }
   auto side = [&](const void* p, bool dev, bool is_dev, const char* which) -> aclError {
     if (dev && !is_dev)
-      return rt.fail(ACL_ERROR_INVALID_PARAM,
-                     call + ": " + which + " " + ascend::sdk::hex(p) + " is not device memory " +
-                         "(aclrtMalloc) though the copy kind says it is");
+      return rt.fail(ACL_ERROR_INVALID_PARAM, call + ": " + which + " " + ascend::sdk::hex(p) +
+                                                  " is not device memory " +
+                                                  "(aclrtMalloc) though the copy kind says it is");
     if (!dev && is_dev)
       return rt.fail(ACL_ERROR_INVALID_PARAM, call + ": " + which + " " + ascend::sdk::hex(p) +
                                                   " is device memory though the copy kind says "
@@ -292,9 +294,9 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
     return rt.fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count " + std::to_string(count) +
                                                 " over maxCount " + std::to_string(maxCount));
   if (!Runtime::device_range(devPtr, count))
-    return rt.fail(ACL_ERROR_INVALID_PARAM,
-                   "aclrtMemset: " + std::to_string(count) + " bytes from " +
-                       ascend::sdk::hex(devPtr) + " are not inside one aclrtMalloc allocation");
+    return rt.fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: " + std::to_string(count) +
+                                                " bytes from " + ascend::sdk::hex(devPtr) +
+                                                " are not inside one aclrtMalloc allocation");
   std::memset(devPtr, value, count);
   return ACL_SUCCESS;
 }

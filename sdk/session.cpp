@@ -44,7 +44,7 @@ class Session {
   Settings settings;
   std::map<uint8_t*, Buffer> buffers;  // by host address
   Mode mode = Mode::Aiv;
-  int mix_ratio = 2;                    // AIVs per AIC of a MIX_MODE launch
+  int mix_ratio = 2;                  // AIVs per AIC of a MIX_MODE launch
   const char* entry = "ICPU_RUN_KF";  // how the program launched (stats.json: run.entry)
   uint64_t key = 0;
   int next_buffer = 0;
@@ -151,8 +151,7 @@ LaunchShape Session::shape(const char* kernel, uint32_t block_dim) const {
   const int limit = std::min(aic, aiv / mix_ratio);
   if (blocks < 1 || blocks > limit)
     throw refuse(std::to_string(limit) + "] (MIX_MODE: AI Cores of one AIC and " +
-                 (mix_ratio == 2 ? "two AIVs" : "one AIV") +
-                 ", die.aic_count and die.aiv_count");
+                 (mix_ratio == 2 ? "two AIVs" : "one AIV") + ", die.aic_count and die.aiv_count");
   return LaunchShape::mixed(blocks, mix_ratio);
 }
 
