@@ -9,7 +9,7 @@
 // null pointer, a count over the destination's size or past a device allocation, or an unknown
 // copy kind is ACL_ERROR_INVALID_PARAM; a device other than 0 ACL_ERROR_RT_INVALID_DEVICEID; memory
 // or a stream before aclrtSetDevice ACL_ERROR_RT_CONTEXT_NULL; a stream or a pointer the runtime did
-// did not hand out ACL_ERROR_RT_PARAM_INVALID.
+// not hand out ACL_ERROR_RT_PARAM_INVALID.
 #pragma once
 
 #include <cstddef>
