@@ -44,6 +44,8 @@ class Session {
   Settings settings;
   std::map<uint8_t*, Buffer> buffers;  // by host address
   Mode mode = Mode::Aiv;
+  int mix_ratio = 2;                  // AIVs per AIC of a MIX_MODE launch
+  const char* entry = "ICPU_RUN_KF";  // how the program launched (stats.json: run.entry)
   uint64_t key = 0;
   int next_buffer = 0;
 
@@ -147,11 +149,11 @@ LaunchShape Session::shape(const char* kernel, uint32_t block_dim) const {
     case Mode::Mix:
       break;
   }
-  const int limit = std::min(aic, aiv / 2);
+  const int limit = std::min(aic, aiv / mix_ratio);
   if (blocks < 1 || blocks > limit)
-    throw refuse(std::to_string(limit) +
-                 "] (MIX_MODE: AI Cores of one AIC and two AIVs, die.aic_count and die.aiv_count");
-  return LaunchShape::mixed(blocks, 2);
+    throw refuse(std::to_string(limit) + "] (MIX_MODE: AI Cores of one AIC and " +
+                 (mix_ratio == 2 ? "two AIVs" : "one AIV") + ", die.aic_count and die.aiv_count");
+  return LaunchShape::mixed(blocks, mix_ratio);
 }
 
 void Session::run(const char* kernel, uint32_t block_dim, std::function<void()> program) {
@@ -162,7 +164,7 @@ void Session::run(const char* kernel, uint32_t block_dim, std::function<void()> 
   KernelRecord& r = s.run_kernel(kernel, launch, [&program](int) { return program; });
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (auto& [host, b] : buffers) s.read(b.gm, b.host, b.bytes);
-  nlohmann::json extra = {{"run", {{"entry", "ICPU_RUN_KF"}}}};
+  nlohmann::json extra = {{"run", {{"entry", entry}}}};
   s.write_stats(wall, preset_, kernel, extra);
   if (!quiet_) print_summary(r, wall);
 }
@@ -260,6 +262,13 @@ void gm_free(void* ptr) {
   std::free(ptr);
 }
 
+const void* gm_buffer_of(const void* p, size_t* bytes_left) {
+  const Buffer* b = Session::get().find(p);
+  if (!b) return nullptr;
+  if (bytes_left) *bytes_left = b->bytes - (static_cast<const uint8_t*>(p) - b->host);
+  return b->host;
+}
+
 void set_mode(Mode m) {
   Session::get().mode = m;
 }
@@ -299,6 +308,32 @@ void launch(const char* kernel, uint32_t block_dim, std::function<void()> progra
   } catch (const std::exception& e) {
     s.fail(SimError(kExitInternal, e.what()));
   }
+}
+
+void launch_as(const char* kernel, KernelKind kind, uint32_t block_dim,
+               std::function<void()> program) {
+  Session& s = Session::get();
+  const Mode set = s.mode;
+  switch (kind) {
+    case KernelKind::Default:
+      break;
+    case KernelKind::Vector:
+      s.mode = Mode::Aiv;
+      break;
+    case KernelKind::Cube:
+      s.mode = Mode::Aic;
+      break;
+    case KernelKind::Mix12:
+    case KernelKind::Mix11:
+      s.mode = Mode::Mix;
+      s.mix_ratio = kind == KernelKind::Mix11 ? 1 : 2;
+      break;
+  }
+  s.entry = "<<<>>>";
+  launch(kernel, block_dim, std::move(program));
+  s.mode = set;  // the qualifier is the kernel's, not the program's
+  s.mix_ratio = 2;
+  s.entry = "ICPU_RUN_KF";
 }
 
 }  // namespace ascend::sdk

@@ -37,10 +37,25 @@ void set_mode(Mode m);
 void set_tiling_key(uint64_t key);
 uint64_t tiling_key();
 
+// The GmAlloc buffer holding `p`: its first byte and the bytes from `p` to its end; nullptr if
+// `p` is in none (the ACL runtime's device memory is GmAlloc buffers).
+const void* gm_buffer_of(const void* p, size_t* bytes_left);
+
 // Mirrors every live GmAlloc buffer into simulated GM.
 void prepare_launch(const char* kernel);
 // Runs `program` on blockDim cores, brings the buffers back, writes the outputs.
 void launch(const char* kernel, uint32_t block_dim, std::function<void()> program);
+
+// A `kernel<<<blockDim, l2ctrl, stream>>>(args...)` launch of the .asc flow (ascend-sim-asc
+// rewrites it into launch_kernel). Its cores follow the kernel's qualifier: __vector__ AIVs,
+// __cube__ AICs, __mix__(1, 2) or __mix__(1, 1) AI Cores of an AIC and 2 or 1 AIVs; a kernel
+// declared __aicore__ (or outside the launching file) follows set_mode(), AIV_MODE by default.
+enum class KernelKind { Default, Vector, Cube, Mix12, Mix11 };
+// Records the launch on `stream` (an aclrtStream; nullptr is the default stream) and fails the
+// program if the stream is not a live one.
+void stream_launch(void* stream, const char* kernel);
+void launch_as(const char* kernel, KernelKind kind, uint32_t block_dim,
+               std::function<void()> program);
 
 // Pointers reach the kernel as they are, as in the CPU twin: a GmAlloc buffer's pointer becomes
 // its simulated GM address where the kernel hands it to the facade (SetGlobalBuffer); host memory
@@ -58,6 +73,21 @@ void run_kernel(const char* kernel, uint32_t block_dim, F f, Args... args) {
   prepare_launch(kernel);
   std::tuple<Args...> passed{args...};
   launch(kernel, block_dim, [f, passed] { std::apply(f, passed); });
+}
+
+// The launch runs to its end before launch_kernel returns (the die is simulated in the caller's
+// thread): launches on a stream run in the order they are made, and aclrtSynchronizeStream finds
+// them done. l2ctrl is accepted and ignored, as it is by the A2/A3 runtime.
+template <class F, class BlockDim, class L2Ctrl, class... Args>
+void launch_kernel(const char* kernel, KernelKind kind, F f, BlockDim block_dim, L2Ctrl l2ctrl,
+                   void* stream, Args... args) {
+  static_assert(std::is_integral_v<BlockDim>, "<<<blockDim, ...>>>: blockDim must be an integer");
+  (void)l2ctrl;
+  (check_argument<Args>(), ...);
+  stream_launch(stream, kernel);
+  prepare_launch(kernel);
+  std::tuple<Args...> passed{args...};
+  launch_as(kernel, kind, static_cast<uint32_t>(block_dim), [f, passed] { std::apply(f, passed); });
 }
 
 }  // namespace ascend::sdk

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# test_rewriter.sh ASCEND_SIM_ASC: the launch rewriter alone on tricky inputs: templates,
+# newlines, launches in strings, comments and raw strings left alone, line count kept, the
+# qualifier of each kernel chosen, and a malformed launch an error at its file:line, exit 2.
+set -euo pipefail
+asc=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cat > "$work/t.asc" <<'K'
+template <int N> __global__ __cube__ void mm(GM_ADDR a) {}
+extern "C" __global__ __aicore__ void plain(GM_ADDR a, int n);
+__global__ __mix__(1, 2) void mixk(GM_ADDR a) {}
+__global__ __vector__ void add(GM_ADDR x, GM_ADDR y) {}
+int main() {
+  const char* s = "k<<<1, 0, s>>>(x)";  // add<<<1,0,s>>>(x) in a comment
+  /* add<<<1, 0, s>>>(x)
+     spanning */
+  char c = '<'; int big = 1'000'000;
+  add<<<8, 0, stream>>>(x, y);
+  mm<16><<<
+      std::min<uint32_t>(4, n),
+      nullptr, stream>>>
+      (a);
+  ns::plain<<<1, 0, nullptr>>>(f(a, b), "<<<)");
+  mixk<<<2,0,stream>>>();
+  auto r = R"x(add<<<1,0,s>>>(q))x";
+}
+K
+python3 "$asc" --rewrite "$work/t.asc" > "$work/out"
+[ "$(wc -l < "$work/t.asc")" = "$(wc -l < "$work/out")" ] || fail "the line count changed"
+expect() { grep -qF -- "$1" "$work/out" || { cat "$work/out"; fail "missing: $1"; }; }
+expect '::ascend::sdk::launch_kernel("add", ::ascend::sdk::KernelKind::Vector, add, 8, 0, stream, x, y);'
+expect '::ascend::sdk::launch_kernel("mm", ::ascend::sdk::KernelKind::Cube, mm<16>,'
+expect '::ascend::sdk::launch_kernel("plain", ::ascend::sdk::KernelKind::Default, ns::plain, 1, 0, nullptr, f(a, b), "<<<)");'
+expect '::ascend::sdk::launch_kernel("mixk", ::ascend::sdk::KernelKind::Mix12, mixk, 2,0,stream);'
+expect 'const char* s = "k<<<1, 0, s>>>(x)";  // add<<<1,0,s>>>(x) in a comment'
+expect '/* add<<<1, 0, s>>>(x)'
+expect 'auto r = R"x(add<<<1,0,s>>>(q))x";'
+[ "$(grep -c "<<<" "$work/out")" = 4 ] || { cat "$work/out"; fail "a launch in a string or comment was touched"; }
+# mm's launch spans 4 lines; the call that replaces it ends on the line its ')' was on.
+[ "$(sed -n 14p "$work/out")" = ");" ] || { cat -A "$work/out"; fail "mm's launch moved lines"; }
+echo "ok: launches rewritten; strings, comments, raw strings, digit separators left alone"
+
+bad() {  # bad LINE2 MESSAGE
+  printf 'int main() {\n  %s\n}\n' "$1" > "$work/bad.asc"
+  set +e
+  python3 "$asc" --rewrite "$work/bad.asc" > /dev/null 2> "$work/err"
+  local s=$?
+  set -e
+  [ "$s" = 2 ] && grep -qF "$work/bad.asc:2: error: " "$work/err" && grep -qF -- "$2" "$work/err" \
+    || { cat "$work/err"; fail "'$1': exit $s, expected 2 and '$2'"; }
+}
+bad 'add<<<1, 0>>>(x);' 'malformed kernel launch: add<<<...>>>: expected <<<blockDim, l2ctrl, stream>>>, found 2 arguments'
+bad 'add<<<1, 0, s, t>>>(x);' 'found 4 arguments'
+bad 'add<<<1, 0, s>>>;' "expected '(' and the kernel's arguments after '>>>'"
+bad 'add<<<1, 0, s(x);' "';' before the launch's '>>>'"
+bad '<<<1, 0, s>>>(x);' "'<<<' without a kernel name before it"
+bad 'add<<<1, 0, s>>>(x;' "add<<<...>>>(: the kernel's argument list is not closed"
+bad '__global__ __mix__(2, 3) void q() {}' '__mix__(2, 3): ascend-sim launches __mix__(1, 2) and __mix__(1, 1)'
+echo "ok: malformed launches are file:line errors, exit 2"

@@ -1,0 +1,21 @@
+# The ASC compiler is ascend-sim-asc (installed with ascend-sim), which rewrites the launches and
+# compiles with the host C++ compiler.
+if(NOT CMAKE_ASC_COMPILER)
+  set(CMAKE_ASC_COMPILER ${ASC_SIM_COMPILER})
+endif()
+if(NOT EXISTS "${CMAKE_ASC_COMPILER}")
+  message(FATAL_ERROR "ASC: the compiler ${CMAKE_ASC_COMPILER} (ascend-sim-asc) is missing")
+endif()
+if(NOT CMAKE_ASC_HOST_COMPILER)
+  if(DEFINED ENV{CXX})
+    set(CMAKE_ASC_HOST_COMPILER $ENV{CXX})
+  else()
+    find_program(CMAKE_ASC_HOST_COMPILER NAMES c++ g++ clang++ REQUIRED)
+  endif()
+endif()
+mark_as_advanced(CMAKE_ASC_COMPILER CMAKE_ASC_HOST_COMPILER)
+set(CMAKE_ASC_SOURCE_FILE_EXTENSIONS asc)
+set(CMAKE_ASC_COMPILER_ENV_VAR "ASC")
+set(CMAKE_ASC_STANDARD_DEFAULT 17)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/CMakeASCCompiler.cmake.in
+               ${CMAKE_PLATFORM_INFO_DIR}/CMakeASCCompiler.cmake @ONLY)
