@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -24,11 +23,6 @@ namespace {
 using namespace AscendC;
 constexpr RoundMode RINT = RoundMode::CAST_RINT;
 
-uint32_t f32_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 float f32(uint32_t u) {
   float f;
   std::memcpy(&f, &u, 4);
