@@ -31,7 +31,7 @@ void Order() {
 
 // bf16 bits as a float, and a float rounded (RINT) to bf16 bits.
 inline float bf(uint16_t bits) {
-  return AscendC::to_float(AscendC::bfloat16_t{bits});
+  return AscendC::to_float(AscendC::bfloat16_t::from_bits(bits));
 }
 inline uint16_t to_bf(float v) {
   return AscendC::to_bf16(v, AscendC::RoundMode::CAST_RINT).bits;

@@ -138,7 +138,7 @@ TEST(CubePrimitives, MatmulByHandGivesTheSequentialFp32SumRoundedOnce) {
       b.sim().read(gc, c.data(), c.size() * 2);
       std::vector<half> want = reference(a, bm, s.m, s.k, s.n);
       int bad = 0;
-      for (size_t i = 0; i < c.size(); ++i) bad += c[i] != want[i];
+      for (size_t i = 0; i < c.size(); ++i) bad += c[i].bits != want[i].bits;
       return nlohmann::json{{"bad", bad}, {"n", c.size()}};
     });
     EXPECT_EQ(r["bad"], 0) << r.dump();

@@ -185,7 +185,8 @@ TEST(TpWorkedExample, ThePartialSumsRoundAsTheKernelsCustomAdd) {
   EXPECT_EQ(bf(combine::tp_add(to_bf(1.0f), to_bf(3.0f / 256), true)), 1.0f + 1.0f / 64);
   const uint16_t one = AscendC::to_half(1.0f, RoundMode::CAST_RINT).bits;
   const uint16_t tiny = AscendC::to_half(1.0f / 256, RoundMode::CAST_RINT).bits;
-  EXPECT_EQ(AscendC::to_float(AscendC::half{combine::tp_add(one, tiny, false)}), 1.0f + 1.0f / 256);
+  EXPECT_EQ(AscendC::to_float(AscendC::half::from_bits(combine::tp_add(one, tiny, false))),
+            1.0f + 1.0f / 256);
 }
 
 TEST(TpWorkedExample, CombineRefusesTpSendCountsThatDisagreeWithThePeersRows) {

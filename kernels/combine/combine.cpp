@@ -87,8 +87,8 @@ std::shared_ptr<const ConstExperts> make_const_experts(const Params& p, const At
   if (a.const_softmax) {  // small gate weights, so that the softmax is not saturated
     for (auto* gate : {&c->gate1, &c->gate2})
       for (uint16_t b : dispatch::random_tokens(rows, bf16, rng)) {
-        float v = (bf16 ? AscendC::to_float(AscendC::bfloat16_t{b})
-                        : AscendC::to_float(AscendC::half{b})) /
+        float v = (bf16 ? AscendC::to_float(AscendC::bfloat16_t::from_bits(b))
+                        : AscendC::to_float(AscendC::half::from_bits(b))) /
                   256.0f;
         gate->push_back(bf16 ? AscendC::to_bf16(v, AscendC::RoundMode::CAST_RINT).bits
                              : AscendC::to_half(v, AscendC::RoundMode::CAST_RINT).bits);

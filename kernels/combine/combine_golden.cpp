@@ -12,8 +12,8 @@ using AscendC::RoundMode;
 
 namespace {
 float widen(uint16_t bits, bool is_bf16) {
-  return is_bf16 ? AscendC::to_float(AscendC::bfloat16_t{bits})
-                 : AscendC::to_float(AscendC::half{bits});
+  return is_bf16 ? AscendC::to_float(AscendC::bfloat16_t::from_bits(bits))
+                 : AscendC::to_float(AscendC::half::from_bits(bits));
 }
 uint16_t narrow(float v, bool is_bf16) {
   return is_bf16 ? AscendC::to_bf16(v, RoundMode::CAST_RINT).bits

@@ -29,8 +29,8 @@ void quantize_row(const uint16_t* x, int hidden, bool is_bf16, int8_t* q, float*
   std::vector<float> xf(hidden);
   float m = 0;
   for (int i = 0; i < hidden; ++i) {
-    xf[i] = is_bf16 ? AscendC::to_float(AscendC::bfloat16_t{x[i]})
-                    : AscendC::to_float(AscendC::half{x[i]});
+    xf[i] = is_bf16 ? AscendC::to_float(AscendC::bfloat16_t::from_bits(x[i]))
+                    : AscendC::to_float(AscendC::half::from_bits(x[i]));
     if (smooth) xf[i] *= smooth[i];
     m = std::max(m, std::fabs(xf[i]));
   }

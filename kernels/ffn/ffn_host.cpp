@@ -77,8 +77,8 @@ template <class T>
 uint16_t antiquant_as(int8_t q, uint16_t scale, uint16_t offset) {
   namespace d = AscendC::detail;
   T w = AscendC::cast_to<T>(static_cast<double>(q), AscendC::RoundMode::CAST_NONE);
-  w = d::add(w, T{offset});
-  w = d::mul(w, T{scale});
+  w = d::add(w, T::from_bits(offset));
+  w = d::mul(w, T::from_bits(scale));
   return w.bits;
 }
 }  // namespace

@@ -40,8 +40,8 @@ std::vector<uint16_t> run_experts(const dispatch::Attrs& a, bool is_bf16, bool i
           x = static_cast<float>(static_cast<int8_t>(src[i])) * scales[row];
         } else {
           uint16_t bits = static_cast<uint16_t>(src[2 * i] | (src[2 * i + 1] << 8));
-          x = is_bf16 ? AscendC::to_float(AscendC::bfloat16_t{bits})
-                      : AscendC::to_float(AscendC::half{bits});
+          x = is_bf16 ? AscendC::to_float(AscendC::bfloat16_t::from_bits(bits))
+                      : AscendC::to_float(AscendC::half::from_bits(bits));
         }
         float v = (x * alpha + beta) * share;
         y[static_cast<size_t>(row) * h + i] = is_bf16

@@ -14,36 +14,6 @@
 
 namespace AscendC {
 
-// Raw IEEE binary16 bit pattern. Kept as plain bits (not a native _Float16)
-// so the simulator's rounding is ours, explicit and host-independent.
-struct half {
-  uint16_t bits = 0;
-  static constexpr half from_bits(uint16_t b) { return half{b}; }
-};
-
-// Raw bfloat16 bit pattern (the top 16 bits of a binary32).
-struct bfloat16_t {
-  uint16_t bits = 0;
-  static constexpr bfloat16_t from_bits(uint16_t b) { return bfloat16_t{b}; }
-};
-
-static_assert(sizeof(half) == 2 && std::is_trivially_copyable_v<half>);
-static_assert(sizeof(bfloat16_t) == 2 && std::is_trivially_copyable_v<bfloat16_t>);
-
-// Bitwise equality: +0 != -0, and a NaN equals itself only with the same bits.
-constexpr bool operator==(half a, half b) {
-  return a.bits == b.bits;
-}
-constexpr bool operator!=(half a, half b) {
-  return a.bits != b.bits;
-}
-constexpr bool operator==(bfloat16_t a, bfloat16_t b) {
-  return a.bits == b.bits;
-}
-constexpr bool operator!=(bfloat16_t a, bfloat16_t b) {
-  return a.bits != b.bits;
-}
-
 // Round modes of Ascend C's Cast.
 //   CAST_NONE  - Ascend C: "no rounding needed, otherwise RINT"; here == RINT.
 //   CAST_RINT  - nearest, ties to even
@@ -164,21 +134,330 @@ inline I to_int(double v, RoundMode m) {
   return static_cast<I>(neg ? -mag : mag);
 }
 }  // namespace numeric_detail
-
-// Exact decoding (subnormals, inf and NaN included; every half/bf16 is a float).
-inline float to_float(half h) {
-  const uint32_t sign = uint32_t{h.bits & 0x8000u} << 16, exp = (h.bits >> 10) & 0x1F,
-                 frac = h.bits & 0x3FFu;
+// The scalar side of the 16-bit float types: bit-level decoding and encoding that the types'
+// constructors, conversions and operators use.
+namespace numeric_detail {
+inline float f16_to_f32(uint16_t h) {
+  const uint32_t sign = uint32_t{h & 0x8000u} << 16, exp = (h >> 10) & 0x1F, frac = h & 0x3FFu;
   if (exp == 0) {  // zero or subnormal: frac x 2^-24, exact in float
     const float mag = static_cast<float>(frac) * 0x1p-24f;
-    return numeric_detail::bits_as<float>(sign | numeric_detail::bits_as<uint32_t>(mag));
+    return bits_as<float>(sign | bits_as<uint32_t>(mag));
   }
   // Rebias the exponent (15 -> 127); inf/NaN keep an all-ones exponent and their payload.
   const uint32_t fexp = exp == 0x1F ? 0xFFu : exp + 112;
-  return numeric_detail::bits_as<float>(sign | fexp << 23 | frac << 13);
+  return bits_as<float>(sign | fexp << 23 | frac << 13);
+}
+inline float bf16_to_f32(uint16_t b) {
+  return bits_as<float>(uint32_t{b} << 16);
+}
+
+// float -> binary16, nearest even; a NaN stays quiet with the payload's top bits, as encode<10, 5>
+// does for the same value as a double. Bit manipulation on the float, independent of encode.
+inline uint16_t f32_to_f16(float f) {
+  const uint32_t u = bits_as<uint32_t>(f), a = u & 0x7FFFFFFFu;
+  const auto sign = static_cast<uint16_t>((u >> 16) & 0x8000u);
+  if (a > 0x7F800000u) return sign | 0x7E00u | ((a >> 13) & 0x3FFu);
+  if (a >= 0x477FF000u) return sign | 0x7C00u;  // >= 65520, the tie above 65504 (odd): inf
+  if (a >= 0x38800000u) {                       // >= 2^-14: normal
+    const uint32_t r = a - 0x38000000u;         // rebias 127 -> 15, frac still 23 bits
+    return static_cast<uint16_t>(sign | ((r + 0xFFFu + ((r >> 13) & 1)) >> 13));
+  }
+  if (a <= 0x33000000u) return sign;  // <= 2^-25, half the smallest subnormal (a tie to 0)
+  // Subnormal: the value in units of 2^-24 is sig x 2^(e - 126), e <= 112; a carry out of the
+  // 10 bits makes the smallest normal.
+  const uint32_t e = a >> 23, sig = (a & 0x7FFFFFu) | 0x800000u, shift = 126 - e;
+  const uint32_t n = sig >> shift, rem = sig & ((1u << shift) - 1), tie = 1u << (shift - 1);
+  return static_cast<uint16_t>(sign | (n + ((rem > tie) | ((rem == tie) & n & 1))));
+}
+// float -> bfloat16, nearest even: the float's top half, rounded on the bottom half (a carry
+// into the exponent gives the next binade, or inf). A NaN stays quiet with its top payload.
+inline uint16_t f32_to_bf16(float f) {
+  const uint32_t u = bits_as<uint32_t>(f);
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);
+  return static_cast<uint16_t>((u + 0x7FFFu + ((u >> 16) & 1)) >> 16);
+}
+
+// An integer as a double that rounds to 16-bit formats as the integer itself would: exact up to
+// 2^53; beyond, cut to 53 bits with the cut bits folded into the last one (round to odd), so that
+// the single later rounding to 11 or 8 bits cannot meet a false tie.
+template <class I>
+inline double int_as_double(I n) {
+  if constexpr (sizeof(I) < sizeof(int64_t)) {
+    return static_cast<double>(n);
+  } else {
+    const bool neg = n < 0;
+    // Magnitude without overflow at the most negative value.
+    uint64_t m = neg ? uint64_t{0} - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
+    int cut = 0;
+    while ((m >> cut) >> 53) ++cut;
+    if (cut) m = (m >> cut) | ((m & ((uint64_t{1} << cut) - 1)) != 0);
+    const double d = std::ldexp(static_cast<double>(m), cut);
+    return neg ? -d : d;
+  }
+}
+
+// A 16-bit float's value (as an exact float) to arithmetic type T: floats widen exactly; integers
+// truncate toward zero like a C++ float -> integer conversion, with what C++ leaves undefined
+// defined here: NaN -> 0, out of range -> saturated.
+template <class T>
+inline T float_to(float f) {
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bool>) {
+    return static_cast<T>(f);
+  } else {
+    if (f != f) return 0;
+    // The limits as floats: min is a power of two (exact); max rounds up to one, so >= catches it.
+    constexpr auto lo = static_cast<float>(std::numeric_limits<T>::min()),
+                   hi = static_cast<float>(std::numeric_limits<T>::max());
+    if (f <= lo) return std::numeric_limits<T>::min();
+    if (f >= hi) return std::numeric_limits<T>::max();
+    return static_cast<T>(f);
+  }
+}
+
+template <class T>
+inline constexpr bool arithmetic_v = std::is_arithmetic_v<T>;
+}  // namespace numeric_detail
+
+struct bfloat16_t;
+
+// IEEE binary16, stored as its bit pattern (not a native _Float16) so that rounding is ours,
+// explicit and host-independent. In scalar code it behaves like the device compiler's half:
+// constructed implicitly from any arithmetic value (correctly rounded, nearest even), converted
+// implicitly to any arithmetic type, with IEEE arithmetic and comparisons (operators below).
+// `bits` and from_bits() give the pattern; compare patterns through them where bits are meant.
+struct half {
+  uint16_t bits = 0;
+
+  half() = default;
+  template <class T, std::enable_if_t<numeric_detail::arithmetic_v<T>, int> = 0>
+  half(T v) : bits(encode_from(v)) {}  // NOLINT: implicit, as the device type is
+  explicit half(bfloat16_t b);
+
+  template <class T, std::enable_if_t<numeric_detail::arithmetic_v<T>, int> = 0>
+  operator T() const {  // NOLINT: implicit, as the device type is
+    return numeric_detail::float_to<T>(numeric_detail::f16_to_f32(bits));
+  }
+  float ToFloat() const { return numeric_detail::f16_to_f32(bits); }
+
+  static constexpr half from_bits(uint16_t b) {
+    half h;
+    h.bits = b;
+    return h;
+  }
+
+ private:
+  // Each source rounds once: a float directly; a double directly (not through float, which would
+  // round twice); an integer through an exact (or round-to-odd) double.
+  template <class T>
+  static uint16_t encode_from(T v) {
+    if constexpr (std::is_same_v<T, float>)
+      return numeric_detail::f32_to_f16(v);
+    else if constexpr (std::is_floating_point_v<T>)
+      return static_cast<uint16_t>(
+          numeric_detail::encode<10, 5>(static_cast<double>(v), RoundMode::CAST_RINT));
+    else
+      return static_cast<uint16_t>(
+          numeric_detail::encode<10, 5>(numeric_detail::int_as_double(v), RoundMode::CAST_RINT));
+  }
+};
+
+// bfloat16 (the top 16 bits of a binary32), stored as its bit pattern; in scalar code it behaves
+// like half (see there).
+struct bfloat16_t {
+  uint16_t bits = 0;
+
+  bfloat16_t() = default;
+  template <class T, std::enable_if_t<numeric_detail::arithmetic_v<T>, int> = 0>
+  bfloat16_t(T v) : bits(encode_from(v)) {}  // NOLINT: implicit, as the device type is
+  explicit bfloat16_t(half h) : bits(numeric_detail::f32_to_bf16(h.ToFloat())) {}
+
+  template <class T, std::enable_if_t<numeric_detail::arithmetic_v<T>, int> = 0>
+  operator T() const {  // NOLINT: implicit, as the device type is
+    return numeric_detail::float_to<T>(numeric_detail::bf16_to_f32(bits));
+  }
+  float ToFloat() const { return numeric_detail::bf16_to_f32(bits); }
+
+  static constexpr bfloat16_t from_bits(uint16_t b) {
+    bfloat16_t h;
+    h.bits = b;
+    return h;
+  }
+
+ private:
+  template <class T>
+  static uint16_t encode_from(T v) {
+    if constexpr (std::is_same_v<T, float>)
+      return numeric_detail::f32_to_bf16(v);
+    else if constexpr (std::is_floating_point_v<T>)
+      return static_cast<uint16_t>(
+          numeric_detail::encode<7, 8>(static_cast<double>(v), RoundMode::CAST_RINT));
+    else
+      return static_cast<uint16_t>(
+          numeric_detail::encode<7, 8>(numeric_detail::int_as_double(v), RoundMode::CAST_RINT));
+  }
+};
+
+// Both values are exact in float, so one rounding.
+inline half::half(bfloat16_t b) : bits(numeric_detail::f32_to_f16(b.ToFloat())) {}
+
+static_assert(sizeof(half) == 2 && std::is_trivially_copyable_v<half> &&
+              std::is_standard_layout_v<half>);
+static_assert(sizeof(bfloat16_t) == 2 && std::is_trivially_copyable_v<bfloat16_t> &&
+              std::is_standard_layout_v<bfloat16_t>);
+
+// Scalar arithmetic, as the device compiler's usual arithmetic conversions have it:
+//   half op half, half op integer (the integer first converted to half) -> half, correctly
+//     rounded (nearest even);
+//   half op float -> float, half op double -> double (the half widened exactly);
+//   the same for bfloat16_t; half op bfloat16_t does not compile (no common type on the device).
+// + - * on either type and / on half are computed in float and rounded once more: both inputs are
+// exact in float and float has at least 2p + 2 bits (p = 11 or 8) over the whole range of both
+// formats, so the second rounding gives the correctly rounded result. bfloat16_t / goes through
+// double, which covers bf16's subnormal range with room to spare. Comparisons are IEEE (a NaN
+// equals nothing, +0 == -0); an integer operand is converted to the 16-bit type first.
+// Compound assignment rounds the operation's result to the left operand's type, so h += 1.0f is
+// h = half(float(h) + 1.0f), as in C.
+namespace numeric_detail {
+template <class T>
+inline constexpr bool low_float_v = std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
+
+template <class T>
+inline T low_from_f32(float f) {
+  return T::from_bits(std::is_same_v<T, half> ? f32_to_f16(f) : f32_to_bf16(f));
+}
+template <class L, class R>
+using if_both_low = std::enable_if_t<low_float_v<L> && std::is_same_v<L, R>, int>;
+template <class L, class R>
+using if_low_int = std::enable_if_t<low_float_v<L> && std::is_integral_v<R>, int>;
+template <class L, class R>
+using if_low_fp = std::enable_if_t<low_float_v<L> && std::is_floating_point_v<R>, int>;
+template <class L, class R>
+using if_low_mixed =
+    std::enable_if_t<low_float_v<L> && low_float_v<R> && !std::is_same_v<L, R>, int>;
+}  // namespace numeric_detail
+
+template <class T, class U, numeric_detail::if_both_low<T, U> = 0>
+inline T operator+(T a, U b) {
+  return numeric_detail::low_from_f32<T>(a.ToFloat() + b.ToFloat());
+}
+template <class T, class U, numeric_detail::if_both_low<T, U> = 0>
+inline T operator-(T a, U b) {
+  return numeric_detail::low_from_f32<T>(a.ToFloat() - b.ToFloat());
+}
+template <class T, class U, numeric_detail::if_both_low<T, U> = 0>
+inline T operator*(T a, U b) {
+  return numeric_detail::low_from_f32<T>(a.ToFloat() * b.ToFloat());
+}
+template <class T, class U, numeric_detail::if_both_low<T, U> = 0>
+inline T operator/(T a, U b) {
+  if constexpr (std::is_same_v<T, half>)
+    return numeric_detail::low_from_f32<T>(a.ToFloat() / b.ToFloat());
+  else
+    return T(static_cast<double>(a.ToFloat()) / static_cast<double>(b.ToFloat()));
+}
+
+// half/bfloat16_t with an integer or a floating-point type, either side; comparisons of two.
+#define ASCEND_NUMERIC_MIXED_OP(OP)                                                               \
+  template <class T, class I, numeric_detail::if_low_int<T, I> = 0>                               \
+  inline T operator OP(T a, I b) {                                                                \
+    return a OP T(b);                                                                             \
+  }                                                                                               \
+  template <class T, class I, numeric_detail::if_low_int<T, I> = 0>                               \
+  inline T operator OP(I a, T b) {                                                                \
+    return T(a) OP b;                                                                             \
+  }                                                                                               \
+  template <class T, class F, numeric_detail::if_low_fp<T, F> = 0>                                \
+  inline F operator OP(T a, F b) {                                                                \
+    return static_cast<F>(a.ToFloat()) OP b;                                                      \
+  }                                                                                               \
+  template <class T, class F, numeric_detail::if_low_fp<T, F> = 0>                                \
+  inline F operator OP(F a, T b) {                                                                \
+    return a OP static_cast<F>(b.ToFloat());                                                      \
+  }                                                                                               \
+  template <class T, class U, numeric_detail::if_low_mixed<T, U> = 0>                             \
+  void operator OP(T, U) = delete;                                                                \
+  template <class T, class U, numeric_detail::if_both_low<T, U> = 0>                              \
+  inline T& operator OP##=(T& a, U b) {                                                           \
+    return a = a OP b;                                                                            \
+  }                                                                                               \
+  template <class T, class U,                                                                     \
+            std::enable_if_t<numeric_detail::low_float_v<T> && std::is_arithmetic_v<U>, int> = 0> \
+  inline T& operator OP##=(T& a, U b) {                                                           \
+    return a = T(a OP b);                                                                         \
+  }
+ASCEND_NUMERIC_MIXED_OP(+)
+ASCEND_NUMERIC_MIXED_OP(-)
+ASCEND_NUMERIC_MIXED_OP(*)
+ASCEND_NUMERIC_MIXED_OP(/)
+#undef ASCEND_NUMERIC_MIXED_OP
+
+#define ASCEND_NUMERIC_COMPARE(OP)                                    \
+  template <class T, class U, numeric_detail::if_both_low<T, U> = 0>  \
+  inline bool operator OP(T a, U b) {                                 \
+    return a.ToFloat() OP b.ToFloat();                                \
+  }                                                                   \
+  template <class T, class I, numeric_detail::if_low_int<T, I> = 0>   \
+  inline bool operator OP(T a, I b) {                                 \
+    return a OP T(b);                                                 \
+  }                                                                   \
+  template <class T, class I, numeric_detail::if_low_int<T, I> = 0>   \
+  inline bool operator OP(I a, T b) {                                 \
+    return T(a) OP b;                                                 \
+  }                                                                   \
+  template <class T, class F, numeric_detail::if_low_fp<T, F> = 0>    \
+  inline bool operator OP(T a, F b) {                                 \
+    return static_cast<F>(a.ToFloat()) OP b;                          \
+  }                                                                   \
+  template <class T, class F, numeric_detail::if_low_fp<T, F> = 0>    \
+  inline bool operator OP(F a, T b) {                                 \
+    return a OP static_cast<F>(b.ToFloat());                          \
+  }                                                                   \
+  template <class T, class U, numeric_detail::if_low_mixed<T, U> = 0> \
+  bool operator OP(T, U) = delete;
+ASCEND_NUMERIC_COMPARE(==)
+ASCEND_NUMERIC_COMPARE(!=)
+ASCEND_NUMERIC_COMPARE(<)
+ASCEND_NUMERIC_COMPARE(<=)
+ASCEND_NUMERIC_COMPARE(>)
+ASCEND_NUMERIC_COMPARE(>=)
+#undef ASCEND_NUMERIC_COMPARE
+
+// Negation flips the sign bit, NaN included, as IEEE negate does.
+template <class T, std::enable_if_t<numeric_detail::low_float_v<T>, int> = 0>
+inline T operator-(T a) {
+  return T::from_bits(static_cast<uint16_t>(a.bits ^ 0x8000u));
+}
+template <class T, std::enable_if_t<numeric_detail::low_float_v<T>, int> = 0>
+inline T operator+(T a) {
+  return a;
+}
+template <class T, std::enable_if_t<numeric_detail::low_float_v<T>, int> = 0>
+inline T& operator++(T& a) {
+  return a = a + T(1);
+}
+template <class T, std::enable_if_t<numeric_detail::low_float_v<T>, int> = 0>
+inline T& operator--(T& a) {
+  return a = a - T(1);
+}
+template <class T, std::enable_if_t<numeric_detail::low_float_v<T>, int> = 0>
+inline T operator++(T& a, int) {
+  const T old = a;
+  ++a;
+  return old;
+}
+template <class T, std::enable_if_t<numeric_detail::low_float_v<T>, int> = 0>
+inline T operator--(T& a, int) {
+  const T old = a;
+  --a;
+  return old;
+}
+
+// Exact decoding (subnormals, inf and NaN included; every half/bf16 is a float).
+inline float to_float(half h) {
+  return numeric_detail::f16_to_f32(h.bits);
 }
 inline float to_float(bfloat16_t b) {
-  return numeric_detail::bits_as<float>(uint32_t{b.bits} << 16);
+  return numeric_detail::bf16_to_f32(b.bits);
 }
 
 // Correctly rounded encoding of an exact double. Overflow follows the mode:

@@ -4,10 +4,86 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "sim/api/instr.h"
 
 namespace AscendC {
+
+namespace detail {
+// An element of GM reached through GlobalTensor::address_: reading or assigning it is a scalar GM
+// access of the core's scalar unit, timed and bounds-checked as GetValue/SetValue are. (A GM
+// address is simulated, so it cannot be dereferenced as a host pointer.)
+template <class T>
+class GmRef {
+ public:
+  explicit GmRef(uint64_t addr) : addr_(addr) {}
+  operator T() const {  // NOLINT: reads like the element it stands for
+    T v;
+    scalar_gm_read(addr_, &v, sizeof(T));
+    return v;
+  }
+  const GmRef& operator=(const T& v) const {
+    scalar_gm_write(addr_, &v, sizeof(T));
+    return *this;
+  }
+  const GmRef& operator=(const GmRef& other) const { return *this = static_cast<T>(other); }
+
+ private:
+  uint64_t addr_;
+};
+
+// The typed GM pointer of GlobalTensor::address_ (Ascend C declares it `__gm__ T*`): pointer
+// arithmetic, and dereferencing through GmRef. It converts to T*, the simulated address that the
+// API's other calls (SetGlobalBuffer, GM_ADDR casts) carry.
+template <class T>
+class GmPtr {
+ public:
+  GmPtr() = default;
+  explicit GmPtr(uint64_t addr) : addr_(addr) {}
+  operator T*() const { return reinterpret_cast<T*>(addr_); }  // NOLINT: as the pointer it models
+  uint64_t addr() const { return addr_; }
+  GmRef<T> operator*() const { return GmRef<T>(addr_); }
+  template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+  GmRef<T> operator[](I i) const {
+    return *(*this + i);
+  }
+  template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+  GmPtr operator+(I i) const {
+    return GmPtr(addr_ + static_cast<uint64_t>(static_cast<int64_t>(i)) * sizeof(T));
+  }
+  template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+  GmPtr operator-(I i) const {
+    return GmPtr(addr_ - static_cast<uint64_t>(static_cast<int64_t>(i)) * sizeof(T));
+  }
+  template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+  GmPtr& operator+=(I i) {
+    return *this = *this + i;
+  }
+  template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+  GmPtr& operator-=(I i) {
+    return *this = *this - i;
+  }
+  GmPtr& operator++() { return *this += 1; }
+  GmPtr& operator--() { return *this -= 1; }
+  GmPtr operator++(int) {
+    const GmPtr old = *this;
+    ++*this;
+    return old;
+  }
+  GmPtr operator--(int) {
+    const GmPtr old = *this;
+    --*this;
+    return old;
+  }
+  int64_t operator-(GmPtr other) const {
+    return static_cast<int64_t>(addr_ - other.addr_) / static_cast<int64_t>(sizeof(T));
+  }
+
+ private:
+  uint64_t addr_ = 0;
+};
+}  // namespace detail
 
 template <class T>
 class GlobalTensor {
@@ -25,31 +101,37 @@ class GlobalTensor {
                     std::to_string(size * sizeof(T)) +
                     " B) is not inside one GM allocation (a GmAlloc buffer or GM the simulator "
                     "allocated)");
-    addr_ = a;
+    address_ = detail::GmPtr<T>(a);
     size_ = size ? size : (r->base + r->bytes - a) / sizeof(T);
   }
   uint64_t GetSize() const { return size_; }
-  uint64_t address() const { return addr_; }
-  __gm__ T* GetPhyAddr() const { return reinterpret_cast<T*>(addr_); }
+  uint64_t address() const { return address_.addr(); }
+  // The simulated GM address (as GM_ADDR carries it): to pass on, not to dereference.
+  __gm__ T* GetPhyAddr() const { return address_; }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
   GlobalTensor operator[](uint64_t offset) const {
     if (offset > size_)
       detail::fault("GlobalTensor[" + std::to_string(offset) + "] beyond its " +
                     std::to_string(size_) + " elements");
     GlobalTensor g;
-    g.addr_ = addr_ + offset * sizeof(T);
+    g.address_ = address_ + offset;
     g.size_ = size_ - offset;
     return g;
   }
   T GetValue(uint64_t i) const {
     check(i, "GetValue");
     T v;
-    detail::scalar_gm_read(addr_ + i * sizeof(T), &v, sizeof(T));
+    detail::scalar_gm_read(address() + i * sizeof(T), &v, sizeof(T));
     return v;
   }
   void SetValue(uint64_t i, T v) const {
     check(i, "SetValue");
-    detail::scalar_gm_write(addr_ + i * sizeof(T), &v, sizeof(T));
+    detail::scalar_gm_write(address() + i * sizeof(T), &v, sizeof(T));
   }
+
+  // Ascend C's public typed GM pointer; *(address_ + i) reads or writes element i as GetValue and
+  // SetValue do (GmPtr).
+  detail::GmPtr<T> address_;
 
  private:
   void check(uint64_t i, const char* what) const {
@@ -57,7 +139,6 @@ class GlobalTensor {
       detail::fault(std::string(what) + "(" + std::to_string(i) + ") on a GlobalTensor of " +
                     std::to_string(size_) + " elements");
   }
-  uint64_t addr_ = 0;
   uint64_t size_ = 0;
 };
 
@@ -88,6 +169,18 @@ class LocalTensor {
     std::memcpy(core_->ub() + offset_ + i * sizeof(T), &v, sizeof(T));
   }
   uint32_t GetSize() const { return size_; }
+  // Ascend C lets a kernel set a tensor's element count; it must stay inside the UB.
+  void SetSize(uint32_t size) {
+    if (core_) detail::check_ub(core_, offset_, uint64_t{size} * sizeof(T), "SetSize");
+    size_ = size;
+  }
+  // As on Ascend C's CPU-debug twin: a host pointer to the elements, valid until the next UB
+  // allocation. Accesses through it are not timed (GetValue/SetValue are).
+  T* GetPhyAddr() const {
+    if (!core_) detail::fault("GetPhyAddr on an unallocated LocalTensor");
+    return ptr();
+  }
+  T* GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset; }
   template <class U>
   LocalTensor<U> ReinterpretCast() const {
     return LocalTensor<U>(core_, offset_, static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)));

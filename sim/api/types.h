@@ -8,6 +8,26 @@
 #define __aicore__
 #define __gm__
 #define __global__
+// The device compiler's address-space qualifiers: UB, L1, L0A/L0B/L0C, the fixpipe buffer. One
+// host address space here, so they qualify nothing.
+#ifndef __ubuf__
+#define __ubuf__
+#endif
+#ifndef __cbuf__
+#define __cbuf__
+#endif
+#ifndef __ca__
+#define __ca__
+#endif
+#ifndef __cb__
+#define __cb__
+#endif
+#ifndef __cc__
+#define __cc__
+#endif
+#ifndef __fbuf__
+#define __fbuf__
+#endif
 using GM_ADDR = uint8_t*;  // a simulated GM address carried in a pointer; never dereferenced
 
 namespace AscendC::detail {
@@ -19,6 +39,19 @@ namespace AscendC::detail {
 #define ASSERT(expr) \
   ((expr) ? static_cast<void>(0) : ::AscendC::detail::assert_failed(#expr, __FILE__, __LINE__))
 #endif
+
+// The device compiler's event ids, a global name in Ascend C: what SetFlag/WaitFlag take and
+// TPipe::FetchEventID returns as a TEventID (static_cast<event_t>(pipe.FetchEventID(...))).
+enum event_t {
+  EVENT_ID0,
+  EVENT_ID1,
+  EVENT_ID2,
+  EVENT_ID3,
+  EVENT_ID4,
+  EVENT_ID5,
+  EVENT_ID6,
+  EVENT_ID7
+};
 
 namespace AscendC {
 
