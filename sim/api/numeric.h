@@ -134,6 +134,7 @@ inline I to_int(double v, RoundMode m) {
   return static_cast<I>(neg ? -mag : mag);
 }
 }  // namespace numeric_detail
+
 // The scalar side of the 16-bit float types: bit-level decoding and encoding that the types'
 // constructors, conversions and operators use.
 namespace numeric_detail {
@@ -205,7 +206,8 @@ inline T float_to(float f) {
     return static_cast<T>(f);
   } else {
     if (f != f) return 0;
-    // The limits as floats: min is a power of two (exact); max rounds up to one, so >= catches it.
+    // The limits as floats: min is 0 or a power of two (exact); max is exact or rounds up to a
+    // power of two, which >= catches as well.
     constexpr auto lo = static_cast<float>(std::numeric_limits<T>::min()),
                    hi = static_cast<float>(std::numeric_limits<T>::max());
     if (f <= lo) return std::numeric_limits<T>::min();
@@ -310,11 +312,12 @@ static_assert(sizeof(bfloat16_t) == 2 && std::is_trivially_copyable_v<bfloat16_t
 //     rounded (nearest even);
 //   half op float -> float, half op double -> double (the half widened exactly);
 //   the same for bfloat16_t; half op bfloat16_t does not compile (no common type on the device).
-// + - * on either type and / on half are computed in float and rounded once more: both inputs are
-// exact in float and float has at least 2p + 2 bits (p = 11 or 8) over the whole range of both
-// formats, so the second rounding gives the correctly rounded result. bfloat16_t / goes through
-// double, which covers bf16's subnormal range with room to spare. Comparisons are IEEE (a NaN
-// equals nothing, +0 == -0); an integer operand is converted to the 16-bit type first.
+// + - * on either type and / on half are computed in float, whose result is then rounded to the
+// 16-bit type. Rounding twice is innocuous for + - * / when the wider format has at least 2p + 2
+// bits: float's 24 over half's whole range (p = 11), and over bf16's normal range (p = 8); in
+// bf16's subnormal range a sum is exact in float, and the tests check + and * of every bf16 pair.
+// bfloat16_t / goes through double instead, whose range leaves no subnormal case. Comparisons are
+// IEEE (a NaN equals nothing, +0 == -0); an integer operand is converted to the 16-bit type first.
 // Compound assignment rounds the operation's result to the left operand's type, so h += 1.0f is
 // h = half(float(h) + 1.0f), as in C.
 namespace numeric_detail {
