@@ -82,16 +82,16 @@ TEST(ApiPad, PadsAFourBySevenHalfTensorToSixteenWithThreeAndUnPadsItBack) {
 
 TEST(ApiPad, UnalignedRowsAreAKernelFaultNamingPad) {
   ::PadTiling pt;
-  AscendC::PadTilingFunc(ge::Shape({4, 12}), ge::Shape({4, 7}), 0, sizeof(half), pt);
+  AscendC::PadTilingFunc(ge::Shape({4, 20}), ge::Shape({4, 15}), 0, sizeof(half), pt);
   Bench b;
   ascend::SimError e = b.run_expecting_error(1, [&] {
     TPipe pipe;
-    LocalTensor<half> x = ub_tensor<half>(pipe, 64), p = ub_tensor<half>(pipe, 64);
+    LocalTensor<half> x = ub_tensor<half>(pipe, 128), p = ub_tensor<half>(pipe, 128);
     PadParams pp(0, 5, 3);
     Pad(p, x, pp, pt);
   });
   EXPECT_EQ(e.code, ascend::kExitKernelFault);
-  EXPECT_NE(std::string(e.what()).find("Pad: rows of 24 B"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("Pad: rows of 40 B"), std::string::npos) << e.what();
 }
 
 }  // namespace

@@ -64,8 +64,7 @@ class TensorDesc {
 class ListTensorDesc {
  public:
   ListTensorDesc() = default;
-  ListTensorDesc(__gm__ void* data, uint32_t length = 0xffffffff,
-                 uint32_t shapeSize = 0xffffffff) {
+  ListTensorDesc(__gm__ void* data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff) {
     Init(data, length, shapeSize);
   }
   void Init(__gm__ void* data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff) {
@@ -77,8 +76,8 @@ class ListTensorDesc {
     words_ = dim_ == 0 ? 2 : 1 + dim_;
     data_ = head_ + ptr_offset;
     const uint32_t stated = static_cast<uint32_t>(first >> 32);
-    count_ = stated ? stated
-                    : static_cast<uint32_t>(detail::list_word(data_ - 8 * words_) >> 32) + 1;
+    count_ =
+        stated ? stated : static_cast<uint32_t>(detail::list_word(data_ - 8 * words_) >> 32) + 1;
     const bool laid_out =
         dim_ != 0 ? ptr_offset >= 8 && count_ == (ptr_offset - 8) / (8 * words_) : ptr_offset == 24;
     if (!laid_out)
@@ -105,7 +104,8 @@ class ListTensorDesc {
   template <class T>
   __gm__ T* GetDataPtr(uint32_t index) {
     check(index, "GetDataPtr");
-    return reinterpret_cast<__gm__ T*>(static_cast<uintptr_t>(detail::list_word(data_ + 8ull * index)));
+    return reinterpret_cast<__gm__ T*>(
+        static_cast<uintptr_t>(detail::list_word(data_ + 8ull * index)));
   }
   uint32_t GetSize() { return count_; }
 

@@ -63,7 +63,7 @@ void effect_fault(m::Core* c, const std::string& what) {
 namespace {
 HostGmMap host_gm_map = nullptr;
 GmBounds dma_gm_bounds = GmBounds::Tensor;
-}
+}  // namespace
 void set_gm_bounds(GmBounds b) {
   dma_gm_bounds = b;
 }
@@ -77,12 +77,14 @@ uint64_t gm_of(uint64_t addr) {
   return host_gm_map ? host_gm_map(addr) : addr;
 }
 
+std::string hex(uint64_t v) {
+  std::ostringstream os;
+  os << std::hex << v;
+  return os.str();
+}
+
 std::string describe_gm(uint64_t addr) {
   std::ostringstream os;
-  if (m::GlobalMemory::die_of(addr) >= 4096) {  // no die: a host pointer that is no GM
-    os << "host address 0x" << std::hex << addr << " (not simulated GM)";
-    return os.str();
-  }
   os << "die " << m::GlobalMemory::die_of(addr) << " GM 0x" << std::hex
      << (addr & m::GlobalMemory::kOffsetMask);
   return os.str();

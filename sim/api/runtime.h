@@ -147,6 +147,7 @@ inline uint32_t skipped_prefix(const CoreState& s) {
 // then): recorded as the run's fault, the simulation stops; the effect returns.
 void effect_fault(m::Core* c, const std::string& what);
 std::string describe_gm(uint64_t addr);
+std::string hex(uint64_t v);  // lower-case hexadecimal digits, no prefix
 
 // Host memory a program hands its kernels as GM, as the CPU-debug flow does (the SDK's GmAlloc
 // buffers): the simulated GM address of a host pointer into such memory, or the value unchanged

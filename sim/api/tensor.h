@@ -95,12 +95,17 @@ class GlobalTensor {
     if (size > UINT64_MAX / sizeof(T))
       detail::fault("SetGlobalBuffer: " + std::to_string(size) +
                     " elements overflow the address space");
-    const auto* r = detail::memory().region_of(a, size == 0 ? 1 : size * sizeof(T));
+    // A user's program may size a GlobalTensor past its allocation (the CPU twin and the hardware
+    // do not check it); under allocation bounds its DMAs are checked against the allocation.
+    const bool to_allocation = detail::gm_bounds() == detail::GmBounds::Allocation;
+    const auto* r =
+        detail::memory().region_of(a, size == 0 || to_allocation ? 1 : size * sizeof(T));
+    if (!r && to_allocation)  // a user's program: the pointer is host memory that is no GM
+      detail::fault("SetGlobalBuffer: host address 0x" + detail::hex(a) +
+                    " is neither a GmAlloc buffer nor GM the simulator allocated");
     if (!r)
       detail::fault("SetGlobalBuffer: [" + detail::describe_gm(a) + ", +" +
-                    std::to_string(size * sizeof(T)) +
-                    " B) is not inside one GM allocation (a GmAlloc buffer or GM the simulator "
-                    "allocated)");
+                    std::to_string(size * sizeof(T)) + " B) is not inside one GM allocation");
     address_ = detail::GmPtr<T>(a);
     size_ = size ? size : (r->base + r->bytes - a) / sizeof(T);
   }
@@ -109,13 +114,15 @@ class GlobalTensor {
   // The simulated GM address (as GM_ADDR carries it): to pass on, not to dereference.
   __gm__ T* GetPhyAddr() const { return address_; }
   __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
+  // Under allocation bounds (users' programs) an offset may pass the stated size: what is
+  // reached through the view is checked against the GM allocation instead.
   GlobalTensor operator[](uint64_t offset) const {
-    if (offset > size_)
+    if (offset > size_ && detail::gm_bounds() == detail::GmBounds::Tensor)
       detail::fault("GlobalTensor[" + std::to_string(offset) + "] beyond its " +
                     std::to_string(size_) + " elements");
     GlobalTensor g;
     g.address_ = address_ + offset;
-    g.size_ = size_ - offset;
+    g.size_ = offset < size_ ? size_ - offset : 0;
     return g;
   }
   T GetValue(uint64_t i) const {
@@ -135,11 +142,22 @@ class GlobalTensor {
 
  private:
   void check(uint64_t i, const char* what) const {
-    if (i >= size_)
+    if (i >= size_ && detail::gm_bounds() == detail::GmBounds::Tensor)
       detail::fault(std::string(what) + "(" + std::to_string(i) + ") on a GlobalTensor of " +
                     std::to_string(size_) + " elements");
   }
   uint64_t size_ = 0;
+};
+
+// Ascend C's operator forms of the binary vector instructions: `dst = a * b` is Mul(dst, a, b)
+// over dst's whole size (sim/api/vector.h defines the operators).
+template <class T>
+struct SymbolOverride {
+  using Apply = void (*)(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,
+                         uint32_t);
+  const LocalTensor<T>& a;
+  const LocalTensor<T>& b;
+  Apply apply;
 };
 
 template <class T>
@@ -147,6 +165,9 @@ class LocalTensor {
  public:
   using PrimType = T;
   LocalTensor() = default;
+  LocalTensor(const LocalTensor&) = default;
+  LocalTensor& operator=(const LocalTensor&) = default;
+  void operator=(const SymbolOverride<T>& op) const { op.apply(*this, op.a, op.b, size_); }
   LocalTensor(ascend::model::Core* core, uint32_t offset, uint32_t size)
       : core_(core), offset_(offset), size_(size) {}
 

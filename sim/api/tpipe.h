@@ -73,7 +73,7 @@ class TQueBind : public detail::QueueBase {
 template <TPosition POS, int DEPTH = 1>
 class TQue : public TQueBind<POS, POS, DEPTH> {};
 
-template <TPosition POS>
+template <TPosition POS = TPosition::VECCALC>  // TBuf<> is a VECCALC buffer, as in Ascend C
 class TBuf {
  public:
   template <class T>

@@ -145,6 +145,23 @@ void Div(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T
          uint32_t count) {
   detail::binary("Div", dst, a, b, count, [](T x, T y) { return detail::div(x, y); });
 }
+// The operator forms: dst = a + b (Add), a - b, a * b, a / b over dst's size.
+template <class T>
+SymbolOverride<T> operator+(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+  return {a, b, &Add<T>};
+}
+template <class T>
+SymbolOverride<T> operator-(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+  return {a, b, &Sub<T>};
+}
+template <class T>
+SymbolOverride<T> operator*(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+  return {a, b, &Mul<T>};
+}
+template <class T>
+SymbolOverride<T> operator/(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+  return {a, b, &Div<T>};
+}
 template <class T>
 void Max(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
          uint32_t count) {

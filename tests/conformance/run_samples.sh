@@ -18,6 +18,10 @@ shift 3
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=("")
 here=$(dirname "$(realpath "$0")")
+# The samples' scripts need NumPy: the python3 on PATH if it has it, else Debian's, where the
+# project's bootstrap installs python3-numpy.
+py=python3
+python3 -c "import numpy" 2>/dev/null || py=/usr/bin/python3
 
 if [ ! -d "$samples/$name" ]; then
   echo "conformance $name: skipped: $samples/$name is absent (the public samples are not beside" \
@@ -44,7 +48,7 @@ gen=$(grep -o "python3 [^ ]*gen_data.py" run.sh 2>/dev/null | head -1 | awk '{pr
 [ -n "$gen" ] || gen=$(ls ./*.py 2>/dev/null | grep -v verify | head -1)
 [ -n "$gen" ] || fail "input generation: no generator found"
 for mod in torch tensorflow; do
-  if grep -q "^import $mod\|^from $mod" "$gen" && ! python3 -c "import $mod" 2>/dev/null; then
+  if grep -q "^import $mod\|^from $mod" "$gen" && ! "$py" -c "import $mod" 2>/dev/null; then
     echo "conformance $name: inputs from tests/conformance/gen/$name.py ($gen needs $mod)"
     gen=$here/gen/$name.py
   fi
@@ -56,15 +60,16 @@ verify=$(grep -o "python3 scripts/verify_result.py.*" run.sh 2>/dev/null | head 
 for c in "${cases[@]}"; do
   label=${c:+ $c}
   # shellcheck disable=SC2086
-  python3 "$gen" $c >"$work/gen.log" 2>&1 || fail "input generation$label" "$work/gen.log"
+  "$py" "$gen" $c >"$work/gen.log" 2>&1 || fail "input generation$label" "$work/gen.log"
   # shellcheck disable=SC2086
   ASCEND_SIM_OUT="$work/out" "$app" $c >"$work/run.log" 2>&1 \
     || fail "run$label (exit $?)" "$work/run.log"
   if [ -n "$verify" ]; then
     # shellcheck disable=SC2086
-    python3 $verify >"$work/verify.log" 2>&1 || fail "verification$label" "$work/verify.log"
+    "$py" $verify >"$work/verify.log" 2>&1 || fail "verification$label" "$work/verify.log"
   elif [ -f "$here/verify/$name.sh" ]; then
-    bash "$here/verify/$name.sh" >"$work/verify.log" 2>&1 || fail "verification$label" "$work/verify.log"
+    PYTHON=$py bash "$here/verify/$name.sh" >"$work/verify.log" 2>&1 \
+      || fail "verification$label" "$work/verify.log"
   else
     fail "verification$label: the sample has no verification script and tests/conformance/verify/$name.sh is absent"
   fi

@@ -3,7 +3,7 @@
 # x + y as output/golden.bin. The kernel adds fp16 with one rounding, so the output must equal it
 # bit for bit (the other add samples' scripts allow 1e-3 relative; this is stricter).
 set -euo pipefail
-python3 - <<'PY'
+"${PYTHON:-python3}" - <<'PY'
 import numpy as np
 out = np.fromfile("output/output_z.bin", dtype=np.uint16)
 gold = np.fromfile("output/golden.bin", dtype=np.uint16)
