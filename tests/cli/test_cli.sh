@@ -330,7 +330,7 @@ import numpy as np, sys
 d = sys.argv[1]
 assert np.load(f"{d}/x_active_mask.npy").shape == (8, 8)
 assert np.load(f"{d}/expert_scales.npy").shape == (8, 8)
-assert np.load(f"{d}/scales.npy").shape == (10, 1024)  # E = 10 after the scale-down
+assert np.load(f"{d}/scales.npy").shape == (12, 1024)  # E0 = 12: kept after the scale-down
 e = np.load(f"{d}/elastic_info.npy")
 assert list(e[:4]) == [1, 5, 0, 10] and list(e[4:10]) == [0, 1, -1, 2, 3, 4], e
 assert np.load(f"{d}/expand_scales.npy").dtype == np.float32
