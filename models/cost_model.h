@@ -60,6 +60,7 @@ struct CoreTiming {
   double vector_bytes_per_cycle = 256;
   uint32_t vector_overhead_cycles = 16;
   uint32_t scalar_gm_latency_cycles = 241;
+  double system_counter_mhz = 50;  // the counter GetSystemCycle reads
   uint32_t syncall_cycles = 100;
   uint32_t crosscore_flag_cycles = 100;  // CrossCoreSetFlag -> the other core's counter
   CubeTiming cube;

@@ -189,6 +189,12 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
                     "est. = CA-model L2 read latency [SIM-CFG], L"),
           [](ClusterConfig & c) -> auto& { return c.core.scalar_gm_latency_cycles; }),
       field<ClusterConfig>(
+          real_param("core.system_counter_MHz", "MHz", kFromField, 1, 10000,
+                     "the system counter GetSystemCycle reads (its cycles over this rate are "
+                     "the time)",
+                     "[ASC-API] GetSystemCycle: 50 MHz on Atlas A2 and A3, H"),
+          [](ClusterConfig & c) -> auto& { return c.core.system_counter_mhz; }),
+      field<ClusterConfig>(
           int_param(
               "pipe.queue_depth", "instrs", kFromField, 1, 4096,
               "issue queue depth of each pipe; the scalar stalls while the target queue is full",

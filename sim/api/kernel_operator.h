@@ -14,6 +14,7 @@
 #include "sim/api/activation.h"    // SwiGLU, GeGLU, ReGlu (high-level activation APIs)
 #include "sim/api/cube.h"          // the AIC: Nd2Nz DataCopy, LoadData, Mmad, Fixpipe, cross-core
 #include "sim/api/data_copy.h"     // DataCopy, DataCopyPad, SetAtomicAdd/None
+#include "sim/api/debug.h"         // printf, PRINTF, DumpTensor (no simulated time)
 #include "sim/api/gather.h"        // Gather, GatherMask
 #include "sim/api/hccl.h"          // GetWindAddrByRankId, GetRankId, ...
 #include "sim/api/list_tensor.h"   // ListTensorDesc, TensorDesc

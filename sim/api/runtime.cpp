@@ -126,6 +126,12 @@ void poll_abandon(void* c) noexcept {
 }
 }  // namespace detail
 
+int64_t GetSystemCycle() {
+  const auto& c = detail::core();
+  return static_cast<int64_t>(static_cast<double>(c.scalar_now()) * c.timing().system_counter_mhz /
+                              1e6);
+}
+
 uint64_t SimLastWriteLandedPs() {
   return detail::core().last_write_landed();
 }

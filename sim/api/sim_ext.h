@@ -6,6 +6,9 @@
 #include "models/time.h"
 
 namespace AscendC {
+// Ascend C's system counter (PIPE_S) at the calling core's scalar time: core.system_counter_MHz
+// cycles per microsecond (50 on A2/A3), so (after - before) / 50 is microseconds there.
+int64_t GetSystemCycle();
 
 // The simulated time in ps as the calling core's scalar unit sees it (its program order), for
 // calibration kernels that time one instruction and for phase stamps.
