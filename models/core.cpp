@@ -179,7 +179,7 @@ void Core::handle(uint32_t op, uint32_t arg) {
       break;
     }
     case kCrossFlag:
-      if (++cross_flags_[arg] > kCrossFlagMax) {
+      if (++cross_flags_[arg] > kCrossFlagMax && arg < static_cast<uint32_t>(kCrossFlags)) {
         sched_.fault(SimError(
             kExitKernelFault,
             "kernel '" + kernel_name_ + "' die " + std::to_string(die_) + " " +
@@ -622,19 +622,29 @@ void Core::sync_all(bool mixed) {
   (mixed ? barriers_.mixed : kind_ == CoreKind::Aiv ? barriers_.aiv : barriers_.aic).arrive(*this);
 }
 
-void Core::cross_wait_flag(uint32_t id, int need) {
+void Core::cross_wait_flag(uint32_t id, int need, const char* what) {
   poll_irregular();
   scalar_advance(issue_ps_);
   if (cross_flags_[id] < need)
     block_on([this, id, need] { return cross_flags_[id] >= need; },
-             WaitName{"CrossCoreWaitFlag", nullptr, id},
-             [this, id, need] {
+             what ? WaitName{what} : WaitName{"CrossCoreWaitFlag", nullptr, id},
+             [this, id, need, what] {
+               if (what)
+                 return std::string(what) + ": " + std::to_string(cross_flags_[id]) + " of " +
+                        std::to_string(need) + " messages arrived";
                return "CrossCoreWaitFlag(" + std::to_string(id) +
                       "): " + std::to_string(cross_flags_[id]) + " of " + std::to_string(need) +
                       " sets arrived";
              },
              kNever, false);
   cross_flags_[id] -= need;
+}
+
+void Core::scalar_cross_set(Core& peer, uint32_t id) {
+  poll_irregular();
+  scalar_advance(issue_ps_);
+  sched_.post(scalar_now() + timing_.clock.cycles(timing_.crosscore_flag_cycles), EventClass::Model,
+              peer.uid_, &peer, kCrossFlag, id);
 }
 
 void SyncAllBarrier::arrive(Core& core) {
@@ -1063,8 +1073,13 @@ void Core::step(PipeId p) {
       if (in.kind == Instr::Kind::SetFlag) set_flag(in.event, in.event_id);
       if (in.kind == Instr::Kind::CrossSet) {
         Tick at = t + timing_.clock.cycles(timing_.crosscore_flag_cycles);
-        for (Core* peer : cross_peers_[in.work.amount])
+        if (in.work.amount >= kCrossToPeer) {
+          Core* peer = cross_peers_[2][in.work.amount - kCrossToPeer];
           sched_.post(at, EventClass::Model, peer->uid_, peer, kCrossFlag, in.event_id);
+        } else {
+          for (Core* peer : cross_peers_[in.work.amount])
+            sched_.post(at, EventClass::Model, peer->uid_, peer, kCrossFlag, in.event_id);
+        }
       }
     }
     pp.q.pop_front();

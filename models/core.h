@@ -393,8 +393,21 @@ class Core : public sc_core::sc_module, public EventTarget {
     cross_peers_[mode] = std::move(peers);
   }
   const std::vector<Core*>& cross_peers(int mode) const { return cross_peers_[mode]; }
-  // Blocks the scalar until flag `id` has counted `need` sets, then takes them.
-  void cross_wait_flag(uint32_t id, int need);
+  // Blocks the scalar until flag `id` has counted `need` sets, then takes them. `what` names the
+  // wait in a deadlock report (default: CrossCoreWaitFlag).
+  void cross_wait_flag(uint32_t id, int need, const char* what = nullptr);
+  // ---- the Matmul API's messages (KFC) between an AIC and its AIVs (sim/api/matmul.h) ----
+  // Flags past the kernel's 16, so that a kernel's own cross-core flags never meet them: an AIC's
+  // request flag (any of its AIVs has sent a message), an AIV's reply flag (its AIC answered) and
+  // block flag (an asynchronous Iterate's next block of C is in GM).
+  static constexpr uint32_t kKfcRequest = kCrossFlags, kKfcReply = kCrossFlags + 1,
+                            kKfcBlock = kCrossFlags + 2;
+  static constexpr int kAllCrossFlags = kCrossFlags + 3;
+  // The scalar sets `peer`'s flag `id`, which rises crosscore_flag_cycles after the scalar's time.
+  void scalar_cross_set(Core& peer, uint32_t id);
+  // CrossSet instructions whose mode (work.amount) is kCrossToPeer + i set flag event_id of
+  // cross_peers(2)[i] only (an AIC answering one of its AIVs from a pipe).
+  static constexpr uint64_t kCrossToPeer = 3;
   // A fault of this core's kernel (UB overflow, GM out of bounds, API misuse): recorded as the
   // run's kernel fault (exit status 5), then the kernel's thread unwinds.
   [[noreturn]] void kernel_fault(const std::string& msg);
@@ -609,7 +622,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   std::string stall_reason_;                     // stall_forever's
   std::unique_ptr<DmaEngine> mte2_, gm_writer_;  // gm_writer_: an AIV's mte3, an AIC's fixpipe
   std::array<std::vector<Core*>, 3> cross_peers_;
-  std::array<int, kCrossFlags> cross_flags_{};
+  std::array<int, kAllCrossFlags> cross_flags_{};
   std::array<Pipe, kPipes> pipes_;
   // SetFlag<S_X>s the scalar issued that have not reached their time yet (lazy scalar), in order.
   struct ScalarSet {

@@ -43,7 +43,9 @@ class Session {
 
   Settings settings;
   std::map<uint8_t*, Buffer> buffers;  // by host address
-  Mode mode = Mode::Aiv;
+  // MIX_MODE unless SetKernelMode says otherwise, as the CPU twin's default.
+  Mode mode = Mode::Mix;
+  bool mode_set = false;
   int mix_ratio = 2;                  // AIVs per AIC of a MIX_MODE launch
   const char* entry = "ICPU_RUN_KF";  // how the program launched (stats.json: run.entry)
   uint64_t key = 0;
@@ -52,6 +54,11 @@ class Session {
   Simulation& sim() {
     if (!sim_) start();
     return *sim_;
+  }
+  // The die's parameters (the preset and its overrides), read before the first launch too.
+  const Params& params() {
+    if (!params_loaded_) load_params();
+    return params_;
   }
   bool started() const { return sim_ != nullptr; }
   Buffer* find(const void* p) {
@@ -67,9 +74,11 @@ class Session {
 
  private:
   void start();
+  void load_params();
   void print_summary(const KernelRecord& r, double wall_s) const;
 
   Params params_;
+  bool params_loaded_ = false;
   std::string preset_;
   bool quiet_ = false;
   std::unique_ptr<Simulation> sim_;
@@ -99,10 +108,8 @@ uint64_t host_to_gm(uint64_t addr) {
   return b && b->gm ? b->gm + (addr - reinterpret_cast<uint64_t>(b->host)) : addr;
 }
 
-void Session::start() {
-  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
-  AscendC::detail::set_host_gm_map(host_to_gm);
-  AscendC::detail::set_gm_bounds(AscendC::detail::GmBounds::Allocation);
+void Session::load_params() {
+  params_loaded_ = true;
   declare_hardware_params(params_);
   params_.declare(int_param("run.racecheck", "", "0", 0, 1,
                             "check every core for pipes that touch the same UB or GM bytes with "
@@ -115,6 +122,13 @@ void Session::start() {
   for (const std::string& kv : settings.set ? settings.sets : split_sets(env("ASCEND_SIM_SET", "")))
     params_.set_assignment(kv, settings.set ? "configure()" : "ASCEND_SIM_SET");
   params_.set("ep.world_size", "1", "one die");
+}
+
+void Session::start() {
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+  AscendC::detail::set_host_gm_map(host_to_gm);
+  AscendC::detail::set_gm_bounds(AscendC::detail::GmBounds::Allocation);
+  if (!params_loaded_) load_params();
   RunOptions ro;
   ro.out_dir = settings.set ? settings.out_dir : env("ASCEND_SIM_OUT", "ascend-sim-out");
   ro.trace = !ro.out_dir.empty() && env("ASCEND_SIM_TRACE", "1") != "0";
@@ -271,6 +285,16 @@ const void* gm_buffer_of(const void* p, size_t* bytes_left) {
 
 void set_mode(Mode m) {
   Session::get().mode = m;
+  Session::get().mode_set = true;
+}
+
+int64_t platform_integer(const char* key) {
+  Session& s = Session::get();
+  try {
+    return s.params().integer(key);
+  } catch (const SimError& e) {
+    s.fail(e);
+  }
 }
 void set_tiling_key(uint64_t key) {
   Session::get().key = key;
@@ -316,6 +340,7 @@ void launch_as(const char* kernel, KernelKind kind, uint32_t block_dim,
   const Mode set = s.mode;
   switch (kind) {
     case KernelKind::Default:
+      if (!s.mode_set) s.mode = Mode::Aiv;
       break;
     case KernelKind::Vector:
       s.mode = Mode::Aiv;

@@ -77,6 +77,31 @@ void on_segv(int sig, siginfo_t* info, void* context) {
   sigaction(sig, &previous, nullptr);
 }
 
+// An integer division by zero (or INT_MIN / -1) in a kernel's own code: a kernel fault naming the
+// core, as a bare "Floating point exception" would name nothing.
+struct sigaction previous_fpe;
+void on_fpe(int sig, siginfo_t*, void*) {
+  const model::Core* core = model::Core::running();
+  if (core) {
+    char msg[512];
+    char* p = msg;
+    append(p, "ascend-sim: kernel fault: kernel '");
+    const char* name = core->kernel_name().c_str();
+    if (std::strlen(name) < 128) append(p, name);
+    append(p, "' die ");
+    append(p, static_cast<uint64_t>(core->die()));
+    append(p, core->core_kind() == model::CoreKind::Aiv ? " core " : " AIC ");
+    append(p, static_cast<uint64_t>(core->index()));
+    append(p,
+           ": an arithmetic exception in the kernel's code (an integer division by zero: a "
+           "tiling field the kernel divides by is 0?)\n");
+    ssize_t ignored = write(STDERR_FILENO, msg, static_cast<size_t>(p - msg));
+    (void)ignored;
+    _exit(kExitKernelFault);
+  }
+  sigaction(sig, &previous_fpe, nullptr);
+}
+
 }  // namespace
 
 void install_stack_overflow_report(uint64_t stack_bytes) {
@@ -92,6 +117,11 @@ void install_stack_overflow_report(uint64_t stack_bytes) {
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGSEGV, &sa, &previous);
+  struct sigaction fpe {};
+  fpe.sa_sigaction = on_fpe;
+  fpe.sa_flags = SA_SIGINFO;
+  sigemptyset(&fpe.sa_mask);
+  sigaction(SIGFPE, &fpe, &previous_fpe);
 }
 #else
 void install_stack_overflow_report(uint64_t) {}

@@ -11,7 +11,8 @@ namespace ascend {
 // full); `stack_bytes` is the size the message names. A fault is taken for a stack overflow when a
 // kernel core is running and the faulting address lies within reach of its stack pointer; any
 // other SIGSEGV goes to the handler installed before (by default: the process dies of it).
-// Sanitizer builds keep the sanitizer's own handler, which reports overflows itself.
+// Sanitizer builds keep the sanitizer's own handler, which reports overflows itself. A SIGFPE while
+// a kernel core runs (an integer division by zero in kernel code) is reported as a kernel fault too.
 void install_stack_overflow_report(uint64_t stack_bytes);
 
 }  // namespace ascend

@@ -11,6 +11,8 @@ using namespace matmul;
 
 constexpr uint16_t MM_DONE = 8;  // a cross-core flag id clear of the Matmul API's (0-7)
 constexpr int32_t BUFFER_NUM = 2;
+// The AIC runs its own Matmul calls (MixDualMaster): no AIV drives it.
+constexpr AscendC::MatmulConfig kDualMaster = {true, true};
 
 __aicore__ inline void CopyTiling(MatmulLeakyReluTiling* tiling, GM_ADDR tilingGm) {
   constexpr uint32_t words = sizeof(MatmulLeakyReluTiling) / sizeof(uint32_t);
@@ -40,7 +42,7 @@ class KernelMatmulLeakyRelu {
     Matmul<MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>,
            MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>,
            MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>,
-           MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>>
+           MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>, kDualMaster>
         mm;
     REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling.cube);
     mm.SetTensorA(aGlobal);

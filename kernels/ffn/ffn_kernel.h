@@ -23,6 +23,10 @@ namespace ascend::kernels {
 
 using namespace AscendC;
 
+// The FFN's AICs run their own Matmul calls, beside the AIVs' own code (Ascend C's MixDualMaster):
+// no AIV drives them.
+inline constexpr MatmulConfig kFfnMatmulConfig = {true, true};
+
 // The activation of `count` elements of x into dst, built from vector primitives in C (the
 // golden reference applies the same operations in the same order). t is a temporary of count.
 template <class C>
@@ -376,8 +380,8 @@ class KernelFfn {
   GlobalTensor<In> s1_, o1_, s2_, o2_;
   TQue<TPosition::VECIN, 1> cast_in_, channel_;
   TQue<TPosition::VECOUT, 1> cast_out_;
-  Matmul<AType, AType, MidType, BiasType> mm1_;
-  Matmul<AType, AType, AType, BiasType> mm2_;
+  Matmul<AType, AType, MidType, BiasType, kFfnMatmulConfig> mm1_;
+  Matmul<AType, AType, AType, BiasType, kFfnMatmulConfig> mm2_;
   TQue<TPosition::VECIN, 2> in_;
   TQue<TPosition::VECOUT, 2> out_;
   TBuf<TPosition::VECCALC> temp_, api_;
@@ -738,8 +742,8 @@ class KernelFfnQuant {
   GlobalTensor<float> deq1f_, deq2f_, scale_, offset_;
   GlobalTensor<uint64_t> deq1_, deq2_;
   GlobalTensor<uint32_t> deq_ws_;
-  Matmul<QType, QType, MidType, BiasType> mm1_;
-  Matmul<QType, QType, YType, BiasType> mm2_;
+  Matmul<QType, QType, MidType, BiasType, kFfnMatmulConfig> mm1_;
+  Matmul<QType, QType, YType, BiasType, kFfnMatmulConfig> mm2_;
   TQue<TPosition::VECIN, 2> in_;
   TQue<TPosition::VECOUT, 2> out_;
   TBuf<TPosition::VECCALC> temp_, api_, chan_, deq_idx_;

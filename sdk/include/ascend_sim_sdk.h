@@ -1,8 +1,8 @@
 // Runs a kernel engineer's own Ascend C kernel on one simulated die, from the CPU-debug entry
 // points of tikicpulib.h (GmAlloc, ICPU_RUN_KF, ...): the buffers GmAlloc hands out are mirrored
 // into the simulated GM for each launch, the kernel runs on `blockDim` AIVs (AIV_MODE), AICs
-// (AIC_MODE) or AI Cores of one AIC and two AIVs (MIX_MODE), the outputs come back into the same
-// buffers, and the run's stats.json, trace.json and waves.vcd are written.
+// (AIC_MODE) or AI Cores of one AIC and two AIVs (MIX_MODE, the default, as in the CPU twin), the
+// outputs come back into the same buffers, and the run's stats.json, trace.json and waves.vcd are written.
 //
 // Configuration, without touching main.cpp (environment), or with configure():
 //   ASCEND_SIM_PRESET  a3 (default), a2, 910b4
@@ -35,6 +35,9 @@ void gm_free(void* ptr);
 enum class Mode { Aiv, Aic, Mix };
 void set_mode(Mode m);
 void set_tiling_key(uint64_t key);
+// An integer parameter of the simulated die (the preset and its overrides), for the host's
+// platform queries (tiling/platform/platform_ascendc.h); a bad setting ends the program (exit 2).
+int64_t platform_integer(const char* key);
 uint64_t tiling_key();
 
 // The GmAlloc buffer holding `p`: its first byte and the bytes from `p` to its end; nullptr if
@@ -49,7 +52,8 @@ void launch(const char* kernel, uint32_t block_dim, std::function<void()> progra
 // A `kernel<<<blockDim, l2ctrl, stream>>>(args...)` launch of the .asc flow (ascend-sim-asc
 // rewrites it into launch_kernel). Its cores follow the kernel's qualifier: __vector__ AIVs,
 // __cube__ AICs, __mix__(1, 2) or __mix__(1, 1) AI Cores of an AIC and 2 or 1 AIVs; a kernel
-// declared __aicore__ (or outside the launching file) follows set_mode(), AIV_MODE by default.
+// declared __aicore__ (or outside the launching file) follows set_mode(), AIV_MODE when it was
+// not called (ICPU_RUN_KF's default is MIX_MODE, as the CPU twin's).
 enum class KernelKind { Default, Vector, Cube, Mix12, Mix11 };
 // Records the launch on `stream` (an aclrtStream; nullptr is the default stream) and fails the
 // program if the stream is not a live one.

@@ -86,6 +86,16 @@ void cross_set(int mode, pipe_t pipe, int flag) {
   c.issue(std::move(in));
 }
 
+void kfc_pipe_set(pipe_t pipe, int sub, uint32_t flag) {
+  m::Instr in;
+  in.kind = m::Instr::Kind::CrossSet;
+  in.pipe = pipe_of(pipe);
+  in.event_id = flag;
+  in.work.amount = m::Core::kCrossToPeer + static_cast<uint64_t>(sub);
+  in.name = "Matmul block written";
+  core().issue(std::move(in));
+}
+
 void cross_wait(int mode, int flag) {
   m::Core& c = core();
   if (mode < 0 || mode > 2)

@@ -621,6 +621,9 @@ inline int64_t GetTaskRation() {
 namespace detail {
 void cross_set(int mode, pipe_t pipe, int flag);
 void cross_wait(int mode, int flag);
+// An AIC sets flag `flag` (a KFC flag, models/core.h) of its AIV `sub` once `pipe`'s earlier
+// instructions are done.
+void kfc_pipe_set(pipe_t pipe, int sub, uint32_t flag);
 }  // namespace detail
 
 // Sets cross-core flag `flagId` of this core's peers once the earlier instructions of `pipe` have

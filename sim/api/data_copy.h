@@ -9,6 +9,8 @@
 
 namespace AscendC {
 
+constexpr uint32_t DEFAULT_C0_SIZE = 32;  // bytes of a data block, the unit of DataCopyParams
+
 struct DataCopyParams {  // lengths and gaps in 32-B blocks
   uint16_t blockCount = 1;
   uint16_t blockLen = 0;

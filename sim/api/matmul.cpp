@@ -1,13 +1,114 @@
 #include "sim/api/matmul.h"
 
+#include <algorithm>
+
+#include "sim/api/runtime.h"
+
 namespace AscendC::detail {
 
 void matmul_fault(const std::string& what) {
   fault("Matmul: " + what);
 }
 
-}  // namespace AscendC::detail
+KfcChannel& kfc_channel(m::Core& aic) {
+  std::shared_ptr<KfcChannel>& ch = Runtime::active().state_of(aic).kfc;
+  if (!ch) {
+    ch = std::make_shared<KfcChannel>();
+    ch->answers.resize(aic.cross_peers(2).size());
+  }
+  return *ch;
+}
 
+bool kfc_mode(bool dual_master) {
+#ifdef ASCENDC_CUBE_ONLY
+  (void)dual_master;
+  return false;
+#else
+  return !dual_master && !core().cross_peers(2).empty();
+#endif
+}
+
+namespace {
+m::Core& aic_of(m::Core& aiv) {
+  if (aiv.core_kind() != m::CoreKind::Aiv || aiv.cross_peers(2).empty())
+    fault("Matmul: an AIV-driven call outside a mixed launch");
+  return *aiv.cross_peers(2)[0];
+}
+// The scalar reads or writes a message in GM.
+void message_gm_access(m::Core& c) {
+  c.scalar_work(c.timing().scalar_gm_latency_cycles);
+}
+}  // namespace
+
+void kfc_send(KfcMessage msg) {
+  m::Core& c = core();
+  m::Core& aic = aic_of(c);
+  KfcChannel& ch = kfc_channel(aic);
+  message_gm_access(c);
+  msg.sub = c.sub_block_idx();
+  msg.arrival = c.scalar_now() + c.timing().clock.cycles(c.timing().crosscore_flag_cycles);
+  ch.requests.push_back(std::move(msg));
+  c.scalar_cross_set(aic, m::Core::kKfcRequest);
+}
+
+int64_t kfc_answer() {
+  m::Core& c = core();
+  KfcChannel& ch = kfc_channel(aic_of(c));
+  c.cross_wait_flag(m::Core::kKfcReply, 1, "Matmul: waiting for its AIC's answer");
+  message_gm_access(c);
+  std::vector<int64_t>& q = ch.answers[c.sub_block_idx()];
+  if (q.empty()) throw ascend::SimError(ascend::kExitInternal, "a KFC answer without its value");
+  const int64_t v = q.front();
+  q.erase(q.begin());
+  return v;
+}
+
+void kfc_wait_block() {
+  core().cross_wait_flag(m::Core::kKfcBlock, 1,
+                         "Matmul: GetTensorC<false> waiting for its AIC's next block of C");
+}
+
+KfcMessage kfc_receive() {
+  m::Core& c = core();
+  KfcChannel& ch = kfc_channel(c);
+  c.cross_wait_flag(m::Core::kKfcRequest, 1, "Matmul server: waiting for its AIVs' calls");
+  // The flag counts the messages that have arrived: the earliest sent is one of them (its
+  // sender's thread posted it before its flag could rise), ties in AIV order.
+  auto first = std::min_element(ch.requests.begin(), ch.requests.end(),
+                                [](const KfcMessage& a, const KfcMessage& b) {
+                                  return a.arrival != b.arrival ? a.arrival < b.arrival
+                                                                : a.sub < b.sub;
+                                });
+  if (first == ch.requests.end())
+    throw ascend::SimError(ascend::kExitInternal, "a KFC request flag without its message");
+  KfcMessage msg = std::move(*first);
+  ch.requests.erase(first);
+  message_gm_access(c);
+  return msg;
+}
+
+void kfc_answer_to(int sub, int64_t value) {
+  m::Core& c = core();
+  KfcChannel& ch = kfc_channel(c);
+  message_gm_access(c);
+  ch.answers[sub].push_back(value);
+  c.scalar_cross_set(*c.cross_peers(2)[sub], m::Core::kKfcReply);
+}
+
+void kfc_block_written(int sub, pipe_t pipe) {
+  kfc_pipe_set(pipe, sub, m::Core::kKfcBlock);
+}
+
+void kfc_reserve_staging(uint64_t slot) {
+  m::Core& c = core();
+  KfcChannel& ch = kfc_channel(c);
+  slot = (slot + 511) / 512 * 512;
+  if (ch.staging_slot >= slot) return;
+  ch.staging = Runtime::active().kfc_staging(c, slot * c.cross_peers(2).size());
+  ch.staging_slot = slot;
+}
+
+}  // namespace AscendC::detail
 namespace matmul_tiling {
 
 namespace {
@@ -53,6 +154,9 @@ int64_t MatmulApiTiling::GetTiling(AscendC::TCubeTiling& t) {
   int base_k = fix_k_ > 0 ? fix_k_
                           : std::min(up_to(k_, c0),
                                      down_to(static_cast<int>(lim_.l0b / 2) / (base_n * sa), c0));
+  // A fixed baseM bounds baseK by half of L0A too (the free baseM is fitted to baseK below).
+  if (fix_k_ <= 0 && fix_m_ > 0)
+    base_k = std::min(base_k, down_to(static_cast<int>(lim_.l0a / 2) / (fix_m_ * sa), c0));
   if (base_k <= 0) return fail("baseN " + std::to_string(base_n) + " leaves no baseK in L0B");
   int base_m = fix_m_ > 0
                    ? fix_m_
@@ -100,6 +204,48 @@ int64_t MatmulApiTiling::GetTiling(AscendC::TCubeTiling& t) {
   t.dbL0A = t.dbL0B = 2;
   t.dbL0C = 1;
   return 0;
+}
+
+int64_t MatmulApiTiling::GetMultiCoreTiling(AscendC::TCubeTiling& t) {
+  if (m_ <= 0 || n_ <= 0 || k_ <= 0) {
+    error_ = "SetShape with a zero or negative dimension";
+    return -1;
+  }
+  if (cores_ < 1) {
+    error_ = "SetDim with fewer than one core";
+    return -1;
+  }
+  const int align_m = fix_m_ > 0 ? fix_m_ : 16, align_n = fix_n_ > 0 ? fix_n_ : 16;
+  int best_m = m_, best_n = n_, best_used = 1;
+  uint64_t best_area = ~uint64_t{0};
+  for (int dm = 1; dm <= cores_; ++dm)
+    for (int dn = 1; dm * dn <= cores_; ++dn) {
+      const int sm = std::min(m_, up_to((m_ + dm - 1) / dm, align_m));
+      const int sn = std::min(n_, up_to((n_ + dn - 1) / dn, align_n));
+      const uint64_t area = uint64_t(sm) * uint64_t(sn);
+      const int used = ((m_ + sm - 1) / sm) * ((n_ + sn - 1) / sn);
+      // The smallest largest block; then the fewest cores; then the most along M (the later).
+      if (area < best_area || (area == best_area && used <= best_used)) {
+        best_area = area;
+        best_m = sm;
+        best_n = sn;
+        best_used = used;
+      }
+    }
+  const int m = m_, n = n_, om = org_m_, on = org_n_, ok = org_k_;
+  org_m_ = om > 0 ? om : m;
+  org_n_ = on > 0 ? on : n;
+  org_k_ = ok > 0 ? ok : k_;
+  m_ = best_m;
+  n_ = best_n;
+  const int64_t r = GetTiling(t);
+  m_ = m;
+  n_ = n;
+  org_m_ = om;
+  org_n_ = on;
+  org_k_ = ok;
+  if (r == 0) t.usedCoreNum = best_used;
+  return r;
 }
 
 }  // namespace matmul_tiling

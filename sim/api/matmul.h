@@ -16,15 +16,28 @@
 // or fp16 dequantized on the FIXPIPE: SetQuantScalar (DEQF16) or SetQuantVector (VDEQF16, the
 // block's uint64 scales GM -> L1 on MTE2 beside the bias, then L1 -> FB inside the Fixpipe). The
 // bias of an int8 Matmul is int32.
-// The API runs on the AIC that calls it, as in Ascend C's MixDualMaster mode (each kind runs its
-// own code, ordered by SyncAll or cross-core flags). The default mix mode, where an AIV drives the
-// AIC through messages, is not modelled (its message cost is unpublished).
+//
+// Who calls it. In a launch of AICs only, or with MatmulConfig::enableMixDualMaster (each kind
+// runs its own code, ordered by SyncAll or cross-core flags), the API runs on the AIC that calls
+// it. In a mixed launch otherwise (Ascend C's default), the AIVs drive it: REGIST_MATMUL_OBJ makes
+// the AIC a server that runs the Matmul calls its AIVs send it as messages (KFC) until each of
+// them is done, and the kernel's AIC part ends there. A message costs what it does on the
+// hardware: the sender's scalar writes it to GM (core.scalar_gm_latency_cycles), a cross-core
+// flag tells the other core (core.crosscore_flag_cycles), whose scalar reads it from GM
+// (core.scalar_gm_latency_cycles). C reaches an AIV's UB through GM, as on dav-2201, which has no
+// L0C -> UB path: FIX writes the block to GM, the AIV's MTE2 reads it.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <exception>
+#include <memory>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
+#include <utility>
+#include <vector>
 
 #include "sim/api/cube.h"
 #include "sim/api/sync.h"
@@ -34,19 +47,33 @@ namespace AscendC {
 
 enum class CubeFormat { ND, NZ, ND_ALIGN, VECTOR };
 
-// What the host tiling hands the kernel (TCubeTiling's fields).
+// What the host tiling hands the kernel: TCubeTiling's fields, in Ascend C's order (a kernel
+// copies the struct word by word from the buffer the host's optiling::TCubeTiling serialized,
+// tiling/tiling_api.h), with the defaults the Matmul API assumes. X(type, name, default).
+#define ASCEND_SIM_TCUBE_TILING_FIELDS(X)                                                          \
+  X(int32_t, usedCoreNum, 1)                                                                      \
+  X(int32_t, M, 0) X(int32_t, N, 0) X(int32_t, Ka, 0) X(int32_t, Kb, 0)                            \
+  X(int32_t, singleCoreM, 0) X(int32_t, singleCoreN, 0) X(int32_t, singleCoreK, 0)                 \
+  X(int32_t, baseM, 0) X(int32_t, baseN, 0) X(int32_t, baseK, 0)                                   \
+  X(int32_t, depthA1, 2) X(int32_t, depthB1, 2) X(int32_t, stepM, 1) X(int32_t, stepN, 1)          \
+  X(int32_t, isBias, 0) X(int32_t, transLength, 0)                                                \
+  X(int32_t, iterateOrder, 0) /* 0: along M first (m inner), 1: along N first */                  \
+  X(int32_t, shareMode, 0) X(int32_t, shareL1Size, 0) X(int32_t, shareL0CSize, 0)                  \
+  X(int32_t, shareUbSize, 0) X(int32_t, batchM, 0) X(int32_t, batchN, 0)                           \
+  X(int32_t, singleBatchM, 0) X(int32_t, singleBatchN, 0) X(int32_t, stepKa, 1)                    \
+  X(int32_t, stepKb, 1) X(int32_t, depthAL1CacheUB, 0) X(int32_t, depthBL1CacheUB, 0)              \
+  X(int32_t, dbL0A, 2) X(int32_t, dbL0B, 2) X(int32_t, dbL0C, 1)                                   \
+  X(int32_t, ALayoutInfoB, 0) X(int32_t, ALayoutInfoS, 0) X(int32_t, ALayoutInfoN, 0)              \
+  X(int32_t, ALayoutInfoG, 0) X(int32_t, ALayoutInfoD, 0) X(int32_t, BLayoutInfoB, 0)              \
+  X(int32_t, BLayoutInfoS, 0) X(int32_t, BLayoutInfoN, 0) X(int32_t, BLayoutInfoG, 0)              \
+  X(int32_t, BLayoutInfoD, 0) X(int32_t, CLayoutInfoB, 0) X(int32_t, CLayoutInfoS1, 0)             \
+  X(int32_t, CLayoutInfoN, 0) X(int32_t, CLayoutInfoG, 0) X(int32_t, CLayoutInfoS2, 0)             \
+  X(int32_t, BatchNum, 0) X(int32_t, mxTypePara, 0)
+
 struct TCubeTiling {
-  int32_t usedCoreNum = 1;
-  int32_t M = 0, N = 0, Ka = 0, Kb = 0;
-  int32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
-  int32_t baseM = 0, baseN = 0, baseK = 0;
-  int32_t depthA1 = 2, depthB1 = 2;
-  int32_t stepM = 1, stepN = 1, stepKa = 1, stepKb = 1;
-  int32_t isBias = 0;
-  int32_t transLength = 0;
-  int32_t iterateOrder = 0;  // 0: along M first (m inner), 1: along N first
-  int32_t shareMode = 0, shareL1Size = 0, shareL0CSize = 0, shareUbSize = 0;
-  int32_t dbL0A = 2, dbL0B = 2, dbL0C = 1;
+#define ASCEND_SIM_TCUBE_FIELD(type, name, init) type name = init;
+  ASCEND_SIM_TCUBE_TILING_FIELDS(ASCEND_SIM_TCUBE_FIELD)
+#undef ASCEND_SIM_TCUBE_FIELD
 };
 
 namespace matmul {
@@ -62,12 +89,53 @@ using matmul::MatmulType;
 
 struct MatmulConfig {
   bool doNorm = true;
+  // The AIC runs its own Matmul calls in a mixed kernel (no AIV drives it).
+  bool enableMixDualMaster = false;
 };
-constexpr MatmulConfig CFG_NORM = {true};
+constexpr MatmulConfig CFG_NORM = {true, false};
 
 namespace detail {
 void matmul_fault(const std::string& what);
-}
+
+// A Matmul call an AIV sends its AIC (KFC), with a copy of the object's settings (tensors, shapes,
+// quantization) as they stood when it was sent.
+struct KfcMessage {
+  enum class Op : uint8_t { IterateAll, Iterate, IterateAsync, End, Quit };
+  Op op = Op::Quit;
+  int object = 0;  // which registered Matmul object
+  int sub = 0;     // the sending AIV's index in its AI Core
+  bool sync = true;
+  uint64_t arrival = 0;  // simulated time at which the AIC's flag rises (ps)
+  std::shared_ptr<const void> settings;
+  const std::type_info* type = nullptr;  // of the settings: the same Matmul type on both sides
+};
+// An AI Core's mailbox: the messages sent to its AIC and not yet taken, its answers to each AIV,
+// and the GM its AIVs' blocks of C pass through (GetTensorC to UB).
+struct KfcChannel {
+  std::vector<KfcMessage> requests;
+  std::vector<std::vector<int64_t>> answers;  // per AIV, in order
+  uint64_t staging = 0, staging_slot = 0;     // GM, one slot of bytes per AIV
+  int objects = -1;                           // registered on the AIC (-1: not yet)
+};
+// The mailbox of `aic`'s AI Core (made at first use, by whichever core comes first).
+KfcChannel& kfc_channel(ascend::model::Core& aic);
+// Whether REGIST_MATMUL_OBJ makes the AIC a server: a mixed launch, and no dual-master config.
+bool kfc_mode(bool dual_master);
+// An AIV: sends `msg` to its AIC (the message written to GM, then the AIC's request flag).
+void kfc_send(KfcMessage msg);
+// An AIV: waits for its AIC's next answer and reads it from GM.
+int64_t kfc_answer();
+// An AIV: waits until its AIC's asynchronous Iterate has written one more block of C.
+void kfc_wait_block();
+// The AIC: waits for the earliest message of its AIVs and reads it from GM.
+KfcMessage kfc_receive();
+// The AIC: answers AIV `sub` (written to GM, then the AIV's reply flag).
+void kfc_answer_to(int sub, int64_t value);
+// The AIC: AIV `sub`'s block flag rises once `pipe`'s earlier instructions are done.
+void kfc_block_written(int sub, pipe_t pipe);
+// The AIC: GM for one block of C per AIV, at least `slot` bytes each.
+void kfc_reserve_staging(uint64_t slot);
+}  // namespace detail
 
 // The L1/L0/BiasTable queues a Matmul object computes in; one set can serve several objects.
 struct MatmulBuffers {
@@ -140,6 +208,21 @@ class Matmul {
   static_assert(!kInt8 || std::is_same_v<BiasT, int32_t>, "an int8 Matmul's bias is int32");
 
  public:
+  static constexpr bool kDualMaster = MM_CFG.enableMixDualMaster;
+
+  Matmul() = default;
+  Matmul(const Matmul&) = delete;
+  Matmul& operator=(const Matmul&) = delete;
+  // An AIV's object tells its AIC it is done when it goes (Ascend C's client does the same as the
+  // kernel's scope ends); not while a fault unwinds the kernel.
+  ~Matmul() {
+    if (role_ != Role::Client || std::uncaught_exceptions() > 0) return;
+    detail::KfcMessage msg;
+    msg.op = detail::KfcMessage::Op::Quit;
+    msg.object = object_;
+    detail::kfc_send(std::move(msg));
+  }
+
   // REGIST_MATMUL_OBJ: the tiling, and the TPipe whose L1/L0 the object takes. With `shared`,
   // the object uses another object's buffers (allocated for both tilings): the Matmul objects of
   // one kernel run one after another on the AIC, so they share L1 and L0 as in Ascend C.
@@ -147,18 +230,7 @@ class Matmul {
   void Init(const TCubeTiling* tiling, TPipe* tpipe = nullptr, MatmulBuffers* shared = nullptr,
             const MatmulBuffers::Sizes* reserve = nullptr) {
     detail::require_aic("Matmul::Init");
-    if (!tiling) detail::matmul_fault("Init without a tiling");
-    t_ = *tiling;
-    const int n_align = kInt8 ? 32 : 16;
-    if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.baseM % 16 || t_.baseN % n_align ||
-        t_.baseK % static_cast<int>(C0))
-      detail::matmul_fault("tiling base " + std::to_string(t_.baseM) + "/" +
-                           std::to_string(t_.baseN) + "/" + std::to_string(t_.baseK) +
-                           ": baseM a multiple of 16, baseN of " + std::to_string(n_align) +
-                           ", baseK of " + std::to_string(C0));
-    if (t_.stepKa != t_.stepKb)
-      detail::matmul_fault(
-          "stepKa * baseK != stepKb * baseK (one K chunk for A and B is modelled)");
+    check_tiling(tiling);
     chunk_k_ = static_cast<uint32_t>(t_.stepKa * t_.baseK);
     const MatmulBuffers::Sizes need = sizes(t_);
     if (shared) {
@@ -169,10 +241,15 @@ class Matmul {
       own_.init(tpipe ? tpipe : GetTPipePtr(), reserve ? need.max(*reserve) : need);
       buf_ = &own_;
     }
-    org_m_ = t_.M;
-    org_n_ = t_.N;
-    org_ka_ = t_.Ka;
-    SetSingleShape(t_.singleCoreM, t_.singleCoreN, t_.singleCoreK);
+    role_ = Role::Local;
+    reset_shapes();
+  }
+  // REGIST_MATMUL_OBJ on an AIV whose AIC serves it: object `object` of the registration.
+  void InitClient(const TCubeTiling* tiling, int object) {
+    check_tiling(tiling);
+    role_ = Role::Client;
+    object_ = object;
+    reset_shapes();
   }
   // The bytes this object's tiling needs in each of its buffers.
   static MatmulBuffers::Sizes sizes(const TCubeTiling& t) {
@@ -193,50 +270,67 @@ class Matmul {
     z.db_c1 = static_cast<uint8_t>(t.dbL0C);
     return z;
   }
+  // One block of C in bytes (what GetTensorC hands over).
+  uint64_t block_bytes() const { return uint64_t(t_.baseM) * t_.baseN * sizeof(DstT); }
   MatmulBuffers& buffers() { return *buf_; }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0) {
     (void)orgKb;
-    org_m_ = orgM;
-    org_n_ = orgN;
-    org_ka_ = orgKa;
+    s_.org_m = orgM;
+    s_.org_n = orgN;
+    s_.org_ka = orgKa;
   }
   void SetSingleShape(int m, int n, int k) {
-    single_m_ = m;
-    single_n_ = n;
-    single_k_ = k;
+    s_.single_m = m;
+    s_.single_n = n;
+    s_.single_k = k;
   }
   void SetTail(int m = -1, int n = -1, int k = -1) {
-    if (m > 0) single_m_ = m;
-    if (n > 0) single_n_ = n;
-    if (k > 0) single_k_ = k;
+    if (m > 0) s_.single_m = m;
+    if (n > 0) s_.single_n = n;
+    if (k > 0) s_.single_k = k;
   }
   void SetTensorA(const GlobalTensor<SrcT>& gm, bool isTransposeA = false) {
     if (isTransposeA) detail::matmul_fault("a transposed A is not modelled");
-    a_ = gm;
+    s_.a = gm;
   }
   void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = false) {
     if (isTransposeB) detail::matmul_fault("a transposed B is not modelled");
-    b_ = gm;
+    s_.b = gm;
   }
   void SetBias(const GlobalTensor<BiasT>& gm) {
     if (!t_.isBias) detail::matmul_fault("SetBias with a tiling whose isBias is 0");
-    bias_ = gm;
-    has_bias_ = true;
+    s_.bias = gm;
+    s_.has_bias = true;
   }
-  void DisableBias() { has_bias_ = false; }
+  void DisableBias() { s_.has_bias = false; }
+  void ClearBias() { s_.has_bias = false; }
   // int8 -> fp16: one dequantization scale for every column (DEQF16; the fp32 scale in the low 32
   // bits), or one per column of C, uint64 in GM (VDEQF16), indexed like B's columns.
   void SetQuantScalar(uint64_t quantScalar) {
     if (!kInt8) detail::matmul_fault("SetQuantScalar on a Matmul whose A and B are not int8");
-    quant_ = Quant::Scalar;
-    quant_scalar_ = quantScalar;
+    s_.quant = Quant::Scalar;
+    s_.quant_scalar = quantScalar;
   }
   void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
     if (!kInt8) detail::matmul_fault("SetQuantVector on a Matmul whose A and B are not int8");
-    quant_ = Quant::Vector;
-    quant_tensor_ = quantTensor;
+    s_.quant = Quant::Vector;
+    s_.quant_tensor = quantTensor;
   }
-  void ClearBias() { has_bias_ = false; }
+  // The GM an asynchronous Iterate<false> writes C's blocks into, one after another (baseM x
+  // baseN each, rows of baseN), for GetTensorC<false> to take.
+  void SetWorkspace(const GlobalTensor<DstT>& workspace) {
+    s_.workspace = workspace;
+    s_.has_workspace = true;
+  }
+  template <class T>
+  void SetWorkspace(__gm__ const T* addr, int size) {
+    GlobalTensor<DstT> w;
+    w.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(const_cast<T*>(addr)),
+                      static_cast<uint64_t>(size) * sizeof(T) / sizeof(DstT));
+    SetWorkspace(w);
+  }
+  // A UB work area (Atlas 200/500 A2 and 310P); dav-2201 needs none: accepted and unused.
+  void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
 
   // Computes C = A x B (+ bias) for the single-core shape into `gm` (row pitch N of SetOrgShape).
   template <bool sync = true>
@@ -247,67 +341,294 @@ class Matmul {
     (void)waitIterateAll;
     (void)fakeMsg;
     if (enAtomic) detail::matmul_fault("IterateAll with atomic accumulation is not modelled");
-    check_shapes();
-    const int mblocks = ceil(single_m_, t_.baseM), nblocks = ceil(single_n_, t_.baseN);
-    const int outer = t_.iterateOrder == 0 ? nblocks : mblocks,
-              inner = t_.iterateOrder == 0 ? mblocks : nblocks;
-    for (int o = 0; o < outer; ++o)
-      for (int i = 0; i < inner; ++i) {
-        int mi = t_.iterateOrder == 0 ? i : o, ni = t_.iterateOrder == 0 ? o : i;
-        block(mi, ni, gm);
-      }
-    release_cache();
-    // The synchronous IterateAll returns once C is in GM: the scalar waits for the FIX pipe.
-    if (sync) {
-      const TEventID id = GetTPipePtr()->FetchEventID(HardEvent::FIX_S);
-      SetFlag<HardEvent::FIX_S>(id);
-      WaitFlag<HardEvent::FIX_S>(id);
+    if (role_ == Role::Client) {
+      Settings s = s_;
+      s.dst = gm;
+      send(detail::KfcMessage::Op::IterateAll, s, sync);
+      if (sync) detail::kfc_answer();
+      else ++async_all_;
+      return;
     }
+    run_all(gm);
+    // The synchronous IterateAll returns once C is in GM: the scalar waits for the FIX pipe.
+    if (sync) wait_fix();
   }
   // After IterateAll<false>: the scalar waits until C is in GM.
   void WaitIterateAll() {
+    if (role_ == Role::Client) {
+      if (async_all_ == 0) detail::matmul_fault("WaitIterateAll without an IterateAll<false>");
+      --async_all_;
+      detail::kfc_answer();
+      return;
+    }
+    wait_fix();
+  }
+  // An AIV driving its AIC: the next baseM x baseN block of C (in iterateOrder). With `sync`, the
+  // AIC computes it and writes it to GM for GetTensorC to take; false once every block has been.
+  // Without `sync` (after SetWorkspace), the AIC computes every block into the workspace, and
+  // GetTensorC<false> takes them in turn.
+  template <bool sync = true>
+  bool Iterate(bool enPartialSum = false) {
+    if (enPartialSum) detail::matmul_fault("Iterate with enPartialSum is not modelled");
+    if (role_ != Role::Client)
+      detail::matmul_fault(
+          "Iterate/GetTensorC are modelled for an AIV driving its AIC (a mixed kernel without "
+          "enableMixDualMaster); on the AIC itself use IterateAll");
+    if constexpr (!sync) {
+      if (!s_.has_workspace)
+        detail::matmul_fault("Iterate<false> before SetWorkspace (the blocks of C go there)");
+      send(detail::KfcMessage::Op::IterateAsync, s_, false);
+      async_next_ = 0;
+      async_blocks_ = blocks_of(s_);
+      return true;
+    } else {
+      send(detail::KfcMessage::Op::Iterate, s_, true);
+      staged_ = detail::kfc_answer();  // where the AIC wrote the block; 0: no block left
+      return staged_ != 0;
+    }
+  }
+  // The block of C the last Iterate made, into UB (an AIV): rows of baseN, baseM of them. The
+  // AIV's vector pipe may use it at once (the copy's flag pair is inside).
+  template <bool sync = true>
+  void GetTensorC(const LocalTensor<DstT>& ub, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+    (void)enSequentialWrite;
+    if (enAtomic) detail::matmul_fault("GetTensorC with atomic accumulation is not modelled");
+    if (role_ != Role::Client)
+      detail::matmul_fault(
+          "GetTensorC into UB is modelled for an AIV driving its AIC (a mixed kernel)");
+    GlobalTensor<DstT> from;
+    if constexpr (sync) {
+      if (staged_ == 0) detail::matmul_fault("GetTensorC without a block from Iterate");
+      from.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(static_cast<uintptr_t>(staged_)),
+                           block_elems());
+      staged_ = 0;
+    } else {
+      if (async_next_ >= async_blocks_)
+        detail::matmul_fault("GetTensorC<false>: all " + std::to_string(async_blocks_) +
+                             " blocks of the asynchronous Iterate have been taken");
+      detail::kfc_wait_block();
+      from = s_.workspace[uint64_t(async_next_++) * block_elems()];
+    }
+    if (uint64_t(ub.GetSize()) < block_elems())
+      detail::matmul_fault("GetTensorC: a UB tensor of " + std::to_string(ub.GetSize()) +
+                           " elements for a block of " + std::to_string(block_elems()));
+    DataCopy(ub, from, static_cast<uint32_t>(block_elems()));
+    if constexpr (sync) {
+      // The AIC writes the next block into the same GM: the scalar asks for it only once this
+      // block is in UB.
+      const TEventID id = GetTPipePtr()->FetchEventID(HardEvent::MTE2_S);
+      SetFlag<HardEvent::MTE2_S>(id);
+      WaitFlag<HardEvent::MTE2_S>(id);
+    } else {
+      const TEventID id = GetTPipePtr()->FetchEventID(HardEvent::MTE2_V);
+      SetFlag<HardEvent::MTE2_V>(id);
+      WaitFlag<HardEvent::MTE2_V>(id);
+    }
+  }
+  void End() {
+    if (role_ == Role::Client) {
+      send(detail::KfcMessage::Op::End, s_, false);
+      return;
+    }
+    release_cache();
+  }
+
+  // ---- the AIC's side of an AIV-driven Matmul (detail::serve_matmul) ----
+  // Runs one message of AIV `msg.sub`; false for Quit.
+  bool Serve(const detail::KfcMessage& msg) {
+    using Op = detail::KfcMessage::Op;
+    if (msg.op == Op::Quit) return false;
+    if (msg.type != &typeid(Settings))
+      detail::matmul_fault("an AIV's Matmul object " + std::to_string(msg.object) +
+                           " is not of the type its AIC registered");
+    const Settings& s = *static_cast<const Settings*>(msg.settings.get());
+    switch (msg.op) {
+      case Op::IterateAll:
+        s_ = s;
+        run_all(s.dst);
+        wait_fix();
+        detail::kfc_answer_to(msg.sub, 0);
+        break;
+      case Op::Iterate:
+        detail::kfc_answer_to(msg.sub, serve_iterate(msg.sub, s));
+        break;
+      case Op::IterateAsync: {
+        s_ = s;
+        check_shapes();
+        uint64_t k = 0;
+        for_each_block([&](int mi, int ni) {
+          Pending p = compute(mi, ni);
+          fixpipe(p, s.workspace[k++ * block_elems()], static_cast<uint32_t>(t_.baseN));
+          detail::kfc_block_written(msg.sub, PIPE_FIX);
+        });
+        release_cache();
+        break;
+      }
+      case Op::End:
+        release_cache();
+        if (msg.sub < static_cast<int>(iter_.size())) iter_[msg.sub] = -1;
+        break;
+      case Op::Quit:
+        break;
+    }
+    return true;
+  }
+
+ private:
+  enum class Quant { None, Scalar, Vector };
+  enum class Role { None, Local, Client };
+  // What the kernel sets on the object between calls (and an AIV sends its AIC with each call).
+  struct Settings {
+    int org_m = 0, org_n = 0, org_ka = 0;
+    int single_m = 0, single_n = 0, single_k = 0;
+    GlobalTensor<SrcT> a, b;
+    GlobalTensor<BiasT> bias;
+    bool has_bias = false;
+    Quant quant = Quant::None;
+    uint64_t quant_scalar = 0;
+    GlobalTensor<uint64_t> quant_tensor;
+    GlobalTensor<DstT> workspace;
+    bool has_workspace = false;
+    GlobalTensor<DstT> dst;  // IterateAll's
+  };
+  // A block of C in L0C, its FIX still to come.
+  struct Pending {
+    LocalTensor<AccT> c;
+    LocalTensor<uint64_t> scale;
+    int m0 = 0, n0 = 0, cur_m = 0, cur_n = 0;
+  };
+
+  void check_tiling(const TCubeTiling* tiling) {
+    if (!tiling) detail::matmul_fault("Init without a tiling");
+    t_ = *tiling;
+    const int n_align = kInt8 ? 32 : 16;
+    if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.baseM % 16 || t_.baseN % n_align ||
+        t_.baseK % static_cast<int>(C0))
+      detail::matmul_fault("tiling base " + std::to_string(t_.baseM) + "/" +
+                           std::to_string(t_.baseN) + "/" + std::to_string(t_.baseK) +
+                           ": baseM a multiple of 16, baseN of " + std::to_string(n_align) +
+                           ", baseK of " + std::to_string(C0));
+    if (t_.stepKa != t_.stepKb)
+      detail::matmul_fault(
+          "stepKa * baseK != stepKb * baseK (one K chunk for A and B is modelled)");
+  }
+  void reset_shapes() {
+    s_.org_m = t_.M;
+    s_.org_n = t_.N;
+    s_.org_ka = t_.Ka;
+    SetSingleShape(t_.singleCoreM, t_.singleCoreN, t_.singleCoreK);
+  }
+  void send(detail::KfcMessage::Op op, const Settings& s, bool sync) {
+    detail::KfcMessage msg;
+    msg.op = op;
+    msg.object = object_;
+    msg.sync = sync;
+    msg.settings = std::make_shared<const Settings>(s);
+    msg.type = &typeid(Settings);
+    detail::kfc_send(std::move(msg));
+  }
+  uint64_t block_elems() const { return uint64_t(t_.baseM) * t_.baseN; }
+  uint32_t blocks_of(const Settings& s) const {
+    return static_cast<uint32_t>(ceil(s.single_m, t_.baseM) * ceil(s.single_n, t_.baseN));
+  }
+  void wait_fix() {
     const TEventID id = GetTPipePtr()->FetchEventID(HardEvent::FIX_S);
     SetFlag<HardEvent::FIX_S>(id);
     WaitFlag<HardEvent::FIX_S>(id);
   }
-  void End() { release_cache(); }
-
- private:
+  // Calls f(mi, ni) for each block in iterateOrder.
+  template <class F>
+  void for_each_block(F&& f) {
+    const int mblocks = ceil(s_.single_m, t_.baseM), nblocks = ceil(s_.single_n, t_.baseN);
+    const int outer = t_.iterateOrder == 0 ? nblocks : mblocks,
+              inner = t_.iterateOrder == 0 ? mblocks : nblocks;
+    for (int o = 0; o < outer; ++o)
+      for (int i = 0; i < inner; ++i) {
+        if (t_.iterateOrder == 0) {
+          f(i, o);
+        } else {
+          f(o, i);
+        }
+      }
+  }
+  void run_all(const GlobalTensor<DstT>& gm) {
+    check_shapes();
+    for_each_block([&](int mi, int ni) {
+      Pending p = compute(mi, ni);
+      fixpipe(p, gm[uint64_t(p.m0) * s_.org_n + p.n0], static_cast<uint32_t>(s_.org_n));
+    });
+    release_cache();
+  }
+  // An AIV's Iterate<true>: its next block computed and written to its GM slot (whose address is
+  // the answer; 0 once every block has been). Each AIV has its own sequence; L1's A and B are
+  // not reused across AIVs (theirs are other parts of the matrices).
+  int64_t serve_iterate(int sub, const Settings& s) {
+    if (iter_.size() <= static_cast<size_t>(sub)) iter_.resize(sub + 1, -1);
+    if (sub != last_sub_) release_cache();
+    last_sub_ = sub;
+    s_ = s;
+    int& it = iter_[sub];
+    if (it < 0) {
+      check_shapes();
+      it = 0;
+    }
+    const int mblocks = ceil(s_.single_m, t_.baseM), nblocks = ceil(s_.single_n, t_.baseN);
+    if (it >= mblocks * nblocks) {
+      release_cache();
+      it = -1;
+      return 0;
+    }
+    const int outer = it / (t_.iterateOrder == 0 ? mblocks : nblocks),
+              inner = it % (t_.iterateOrder == 0 ? mblocks : nblocks);
+    ++it;
+    Pending p = t_.iterateOrder == 0 ? compute(inner, outer) : compute(outer, inner);
+    detail::kfc_reserve_staging(block_bytes());
+    const detail::KfcChannel& ch = detail::kfc_channel(detail::core());
+    const uint64_t at = ch.staging + uint64_t(sub) * ch.staging_slot;
+    GlobalTensor<DstT> slot;
+    slot.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(static_cast<uintptr_t>(at)), block_elems());
+    fixpipe(p, slot, static_cast<uint32_t>(t_.baseN));
+    wait_fix();
+    return static_cast<int64_t>(at);
+  }
   static int ceil(int a, int b) { return (a + b - 1) / b; }
   static uint32_t up16(uint32_t v) { return (v + 15) / 16 * 16; }
   // B's K rows per column block in L1: 16 (b16), 32 for int8 (whole 32 x 32 squares).
   static uint32_t up_rows(uint32_t v) { return (v + C0 - 1) / C0 * C0; }
   void check_shapes() {
-    // Ascend C's default mix mode lets an AIV drive its AIC's Matmul through messages; that path
-    // is not modelled (its cost is unpublished): the cube part runs under ASCEND_IS_AIC.
     if (!IsAic())
       detail::matmul_fault(
-          "called on an AIV: the AIV-driven Matmul of the default mix mode is not modelled; run "
-          "the Matmul on the AIC (under ASCEND_IS_AIC) and hand its result over through GM");
-    if (single_m_ <= 0 || single_n_ <= 0 || single_k_ <= 0)
+          "called on an AIV that no AIC serves: in a launch of AIVs only the Matmul API has no "
+          "cube to run on");
+    if (role_ != Role::Local) detail::matmul_fault("a Matmul call before REGIST_MATMUL_OBJ");
+    if (s_.single_m <= 0 || s_.single_n <= 0 || s_.single_k <= 0)
       detail::matmul_fault("IterateAll before SetSingleShape / a tiling's singleCore shape");
-    if (a_.GetSize() == 0 || b_.GetSize() == 0)
+    if (s_.a.GetSize() == 0 || s_.b.GetSize() == 0)
       detail::matmul_fault("IterateAll before SetTensorA/B");
-    if (kInt8 && std::is_same_v<DstT, half> && quant_ == Quant::None)
+    if (kInt8 && std::is_same_v<DstT, half> && s_.quant == Quant::None)
       detail::matmul_fault("an int8 Matmul with fp16 C needs SetQuantScalar or SetQuantVector");
-    if (quant_ == Quant::Vector && uint64_t(single_n_) > quant_tensor_.GetSize())
-      detail::matmul_fault("SetQuantVector: " + std::to_string(single_n_) +
+    if (s_.quant == Quant::Vector && uint64_t(s_.single_n) > s_.quant_tensor.GetSize())
+      detail::matmul_fault("SetQuantVector: " + std::to_string(s_.single_n) +
                            " columns beyond its GlobalTensor of " +
-                           std::to_string(quant_tensor_.GetSize()));
-    if (uint64_t(single_m_ - 1) * org_ka_ + single_k_ > a_.GetSize())
-      detail::matmul_fault("A: " + std::to_string(single_m_) + " x " + std::to_string(single_k_) +
-                           " rows of " + std::to_string(org_ka_) + " beyond its GlobalTensor");
-    if (uint64_t(single_k_ - 1) * org_n_ + single_n_ > b_.GetSize())
-      detail::matmul_fault("B: " + std::to_string(single_k_) + " x " + std::to_string(single_n_) +
-                           " rows of " + std::to_string(org_n_) + " beyond its GlobalTensor");
+                           std::to_string(s_.quant_tensor.GetSize()));
+    if (uint64_t(s_.single_m - 1) * s_.org_ka + s_.single_k > s_.a.GetSize())
+      detail::matmul_fault("A: " + std::to_string(s_.single_m) + " x " +
+                           std::to_string(s_.single_k) + " rows of " + std::to_string(s_.org_ka) +
+                           " beyond its GlobalTensor");
+    if (uint64_t(s_.single_k - 1) * s_.org_n + s_.single_n > s_.b.GetSize())
+      detail::matmul_fault("B: " + std::to_string(s_.single_k) + " x " +
+                           std::to_string(s_.single_n) + " rows of " + std::to_string(s_.org_n) +
+                           " beyond its GlobalTensor");
   }
   // A's [cur_m x cur_k] chunk at (m0, k0) into L1, NZ.
   LocalTensor<SrcT> load_a(int m0, int cur_m, int k0, int cur_k) {
-    return load_nz(buf_->qa1, a_[uint64_t(m0) * org_ka_ + k0], cur_m, cur_k, org_ka_, up16(cur_m));
+    return load_nz(buf_->qa1, s_.a[uint64_t(m0) * s_.org_ka + k0], cur_m, cur_k, s_.org_ka,
+                   up16(cur_m));
   }
   // B's [cur_k x cur_n] chunk at (k0, n0) into L1, NZ.
   LocalTensor<SrcT> load_b(int k0, int cur_k, int n0, int cur_n) {
-    return load_nz(buf_->qb1, b_[uint64_t(k0) * org_n_ + n0], cur_k, cur_n, org_n_, up_rows(cur_k));
+    return load_nz(buf_->qb1, s_.b[uint64_t(k0) * s_.org_n + n0], cur_k, cur_n, s_.org_n,
+                   up_rows(cur_k));
   }
   // `rows` x `cols` of an ND matrix of row pitch `pitch` into a buffer of `queue`, NZ with
   // `c0_stride` rows per fractal column (GM -> L1 on MTE2).
@@ -330,11 +651,18 @@ class Matmul {
     cached_a_ = cached_b_ = -1;
   }
 
-  void block(int mi, int ni, const GlobalTensor<DstT>& gm) {
+  // Block (mi, ni) of C into L0C: its bias (and VDEQF16 scales) loaded, every K chunk of A and B
+  // through L1 and L0, one Mmad per baseK step.
+  Pending compute(int mi, int ni) {
+    Pending out;
     const int m0 = mi * t_.baseM, n0 = ni * t_.baseN;
-    const int cur_m = std::min(t_.baseM, single_m_ - m0),
-              cur_n = std::min(t_.baseN, single_n_ - n0);
-    const int kchunks = ceil(single_k_, static_cast<int>(chunk_k_));
+    const int cur_m = std::min(t_.baseM, s_.single_m - m0),
+              cur_n = std::min(t_.baseN, s_.single_n - n0);
+    out.m0 = m0;
+    out.n0 = n0;
+    out.cur_m = cur_m;
+    out.cur_n = cur_n;
+    const int kchunks = ceil(s_.single_k, static_cast<int>(chunk_k_));
     // A chunk holding all of K stays in L1 for the next block of the same m (B: of the same n).
     const bool keep = kchunks == 1;
     if (cached_a_ >= 0 && cached_a_ != mi) {
@@ -346,9 +674,9 @@ class Matmul {
       cached_b_ = -1;
     }
     LocalTensor<AccT> bt;
-    if (has_bias_) {  // GM -> L1 (C1) -> BiasTable (C2)
+    if (s_.has_bias) {  // GM -> L1 (C1) -> BiasTable (C2)
       LocalTensor<BiasT> b1 = buf_->qbias1.template AllocTensor<BiasT>();
-      DataCopy(b1, bias_[n0],
+      DataCopy(b1, s_.bias[n0],
                static_cast<uint32_t>((cur_n * sizeof(BiasT) + 31) / 32 * 32 / sizeof(BiasT)));
       buf_->qbias1.EnQue(b1);
       b1 = buf_->qbias1.template DeQue<BiasT>();
@@ -360,12 +688,11 @@ class Matmul {
       buf_->qbt.EnQue(bt);
       bt = buf_->qbt.template DeQue<AccT>();
     }
-    LocalTensor<uint64_t> scale;
-    if (quant_ == Quant::Vector) {  // the block's uint64 scales GM -> L1 (C1)
-      scale = buf_->qscale1.template AllocTensor<uint64_t>();
-      DataCopy(scale, quant_tensor_[n0], static_cast<uint32_t>((cur_n + 3) / 4 * 4));
-      buf_->qscale1.EnQue(scale);
-      scale = buf_->qscale1.template DeQue<uint64_t>();
+    if (s_.quant == Quant::Vector) {  // the block's uint64 scales GM -> L1 (C1)
+      out.scale = buf_->qscale1.template AllocTensor<uint64_t>();
+      DataCopy(out.scale, s_.quant_tensor[n0], static_cast<uint32_t>((cur_n + 3) / 4 * 4));
+      buf_->qscale1.EnQue(out.scale);
+      out.scale = buf_->qscale1.template DeQue<uint64_t>();
     }
     LocalTensor<AccT> c = buf_->qc1.template AllocTensor<AccT>();
     // int8: B's n padded to 32 in L0B (whole transposed squares) and in the Mmad.
@@ -374,7 +701,7 @@ class Matmul {
     const uint32_t mb = up16(cur_m) / 16, nb = up16(n_mmad) / 16;
     for (int kc = 0; kc < kchunks; ++kc) {
       const int k0 = kc * static_cast<int>(chunk_k_);
-      const int cur_kc = std::min(static_cast<int>(chunk_k_), single_k_ - k0);
+      const int cur_kc = std::min(static_cast<int>(chunk_k_), s_.single_k - k0);
       LocalTensor<SrcT> a1, b1;
       if (keep && cached_a_ == mi) {
         a1 = a_cache_;
@@ -410,9 +737,9 @@ class Matmul {
         mp.n = static_cast<uint16_t>(n_mmad);
         mp.k = static_cast<uint16_t>(cur_k);
         const bool first = kc == 0 && kk0 == 0;
-        mp.cmatrixInitVal = first && !has_bias_;
-        mp.cmatrixSource = first && has_bias_;
-        if (has_bias_) {
+        mp.cmatrixInitVal = first && !s_.has_bias;
+        mp.cmatrixSource = first && s_.has_bias;
+        if (s_.has_bias) {
           Mmad(c, a2, b2, bt, mp);
         } else {
           Mmad(c, a2, b2, mp);
@@ -430,30 +757,36 @@ class Matmul {
         buf_->qb1.FreeTensor(b1);
       }
     }
-    if (has_bias_) buf_->qbt.FreeTensor(bt);
+    if (s_.has_bias) buf_->qbt.FreeTensor(bt);
     buf_->qc1.EnQue(c);
-    c = buf_->qc1.template DeQue<AccT>();
+    out.c = buf_->qc1.template DeQue<AccT>();
+    return out;
+  }
+  // A computed block L0C -> GM at `out` (rows `dst_stride` elements apart), cast or dequantized
+  // on the way; its L0C (and scales) freed.
+  void fixpipe(Pending& p, const GlobalTensor<DstT>& out, uint32_t dst_stride) {
     FixpipeParamsV220 f;
-    f.mSize = static_cast<uint16_t>(cur_m);
-    f.nSize = static_cast<uint16_t>(cur_n);
-    f.srcStride = static_cast<uint16_t>(up16(cur_m));
-    f.dstStride = static_cast<uint32_t>(org_n_);
-    GlobalTensor<DstT> out = gm[uint64_t(m0) * org_n_ + n0];
+    f.mSize = static_cast<uint16_t>(p.cur_m);
+    f.nSize = static_cast<uint16_t>(p.cur_n);
+    f.srcStride = static_cast<uint16_t>(up16(p.cur_m));
+    f.dstStride = dst_stride;
     if constexpr (kInt8) {
-      f.quantPre = quant_ == Quant::Vector ? VDEQF16 : quant_ == Quant::Scalar ? DEQF16 : NoQuant;
-      f.deqScalar = quant_scalar_;
+      f.quantPre = s_.quant == Quant::Vector   ? VDEQF16
+                   : s_.quant == Quant::Scalar ? DEQF16
+                                               : NoQuant;
+      f.deqScalar = s_.quant_scalar;
     } else {
       f.quantPre = std::is_same_v<DstT, half>         ? F322F16
                    : std::is_same_v<DstT, bfloat16_t> ? F322BF16
                                                       : NoQuant;
     }
-    if (quant_ == Quant::Vector) {
-      Fixpipe(out, c, scale, f);
-      buf_->qscale1.FreeTensor(scale);
+    if (s_.quant == Quant::Vector) {
+      Fixpipe(out, p.c, p.scale, f);
+      buf_->qscale1.FreeTensor(p.scale);
     } else {
-      Fixpipe(out, c, f);
+      Fixpipe(out, p.c, f);
     }
-    buf_->qc1.FreeTensor(c);
+    buf_->qc1.FreeTensor(p.c);
   }
   // B's fractals for K rows [k0, k0 + kb * C0) of the chunk into L0B: (kb, nb), n-major inside.
   void load_b_fractals(const LocalTensor<SrcT>& b2, const LocalTensor<SrcT>& b1, uint32_t k0,
@@ -484,18 +817,18 @@ class Matmul {
 
   TCubeTiling t_;
   uint32_t chunk_k_ = 0;
-  int org_m_ = 0, org_n_ = 0, org_ka_ = 0;
-  int single_m_ = 0, single_n_ = 0, single_k_ = 0;
-  GlobalTensor<SrcT> a_, b_;
-  GlobalTensor<BiasT> bias_;
-  bool has_bias_ = false;
-  enum class Quant { None, Scalar, Vector } quant_ = Quant::None;
-  uint64_t quant_scalar_ = 0;
-  GlobalTensor<uint64_t> quant_tensor_;
+  Settings s_;
+  Role role_ = Role::None;
+  int object_ = 0;
   MatmulBuffers own_;
   MatmulBuffers* buf_ = &own_;
   LocalTensor<SrcT> a_cache_, b_cache_;
   int cached_a_ = -1, cached_b_ = -1;
+  std::vector<int> iter_;  // the AIC: each AIV's next block of its Iterates (-1: none begun)
+  int last_sub_ = -1;      // the AIC: the AIV whose A and B L1 holds
+  int64_t staged_ = 0;     // an AIV: where its AIC wrote the block of its last Iterate
+  int async_all_ = 0;      // an AIV: IterateAll<false> not yet waited for
+  uint32_t async_next_ = 0, async_blocks_ = 0;  // an AIV: its asynchronous Iterate
 };
 
 }  // namespace matmul
@@ -503,26 +836,90 @@ using matmul::Matmul;
 
 }  // namespace AscendC
 
-// Ascend C's registration of Matmul objects: here each takes its tiling and the kernel's TPipe.
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
-  ::AscendC::detail::regist_matmul((tpipe), (workspace), __VA_ARGS__)
+// Ascend C's registration of Matmul objects: each takes its tiling and the kernel's TPipe. Where
+// the AIVs drive the AIC (a mixed launch, no dual-master config), the AIC serves them here until
+// they are done, and the kernel's AIC part returns (the rest of the kernel is the AIVs').
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                      \
+  do {                                                                                \
+    if (::AscendC::detail::regist_matmul((tpipe), (workspace), __VA_ARGS__)) return; \
+  } while (0)
 
 namespace AscendC::detail {
+// The AIC: serves `objects`' messages until every AIV has quit each of them.
+template <class... MM>
+void serve_matmul(MM&... objects) {
+  KfcChannel& ch = kfc_channel(core());
+  ch.objects = static_cast<int>(sizeof...(MM));
+  const int expected =
+      static_cast<int>(sizeof...(MM)) * static_cast<int>(core().cross_peers(2).size());
+  for (int quits = 0; quits < expected;) {
+    KfcMessage msg = kfc_receive();
+    if (msg.object < 0 || msg.object >= static_cast<int>(sizeof...(MM)))
+      matmul_fault("a message for Matmul object " + std::to_string(msg.object) + " of " +
+                   std::to_string(sizeof...(MM)) + " registered on the AIC");
+    int i = 0;
+    bool served = true;
+    ((i++ == msg.object ? (served = objects.Serve(msg), 0) : 0), ...);
+    if (!served) ++quits;
+  }
+}
+
 template <class MM>
-void regist_matmul(TPipe* pipe, GM_ADDR, MM& mm, const TCubeTiling* tiling) {
-  if (IsAic()) mm.Init(tiling, pipe);
+bool regist_matmul(TPipe* pipe, GM_ADDR, MM& mm, const TCubeTiling* tiling) {
+  const bool kfc = kfc_mode(MM::kDualMaster);
+  if (IsAic()) {
+    mm.Init(tiling, pipe);
+    if (!kfc) return false;
+    serve_matmul(mm);
+    return true;
+  }
+  if (kfc) mm.InitClient(tiling, 0);
+  return false;
 }
 // Two objects share one buffer set sized for both tilings (they run one after the other).
 template <class MM1, class MM2>
-void regist_matmul(TPipe* pipe, GM_ADDR, MM1& a, const TCubeTiling* ta, MM2& b,
+bool regist_matmul(TPipe* pipe, GM_ADDR, MM1& a, const TCubeTiling* ta, MM2& b,
                    const TCubeTiling* tb) {
-  if (!IsAic()) return;
   if (!ta || !tb) matmul_fault("REGIST_MATMUL_OBJ without a tiling");
+  const bool kfc = kfc_mode(MM1::kDualMaster && MM2::kDualMaster);
+  if (!IsAic()) {
+    if (kfc) {
+      a.InitClient(ta, 0);
+      b.InitClient(tb, 1);
+    }
+    return false;
+  }
   const MatmulBuffers::Sizes both = MM2::sizes(*tb);
   a.Init(ta, pipe, nullptr, &both);
   b.Init(tb, pipe, &a.buffers());
+  if (!kfc) return false;
+  serve_matmul(a, b);
+  return true;
 }
 }  // namespace AscendC::detail
+
+// The host's tiling data as Ascend C's optiling classes hold it: a set_/get_ pair per field of the
+// kernel's TCubeTiling, serialized byte for byte as the kernel reads it back.
+namespace optiling {
+class TCubeTiling {
+ public:
+#define ASCEND_SIM_TCUBE_ACCESSORS(type, name, init) \
+  void set_##name(type v) { data_.name = v; }        \
+  type get_##name() const { return data_.name; }
+  ASCEND_SIM_TCUBE_TILING_FIELDS(ASCEND_SIM_TCUBE_ACCESSORS)
+#undef ASCEND_SIM_TCUBE_ACCESSORS
+  size_t GetDataSize() const { return sizeof(data_); }
+  // Writes the fields into `buf` (at least GetDataSize() bytes; a smaller one is left alone).
+  void SaveToBuffer(void* buf, size_t capacity) const {
+    if (buf && capacity >= sizeof(data_)) std::memcpy(buf, &data_, sizeof(data_));
+  }
+  AscendC::TCubeTiling& data() { return data_; }
+  const AscendC::TCubeTiling& data() const { return data_; }
+
+ private:
+  AscendC::TCubeTiling data_;
+};
+}  // namespace optiling
 
 // The host side: MatmulApiTiling's role, reduced to what the kernels here use.
 namespace matmul_tiling {
@@ -530,6 +927,8 @@ namespace matmul_tiling {
 enum class DataType { DT_FLOAT16, DT_BF16, DT_INT8, DT_FLOAT, DT_INT32 };
 enum class TPosition { GM, VECIN, VECOUT, TSCM };
 enum class CubeFormat { ND, NZ };
+// The order the blocks of C are computed in: FIRSTM along M first (TCubeTiling::iterateOrder 0).
+enum class MatrixTraverse { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 
 // The buffers one AIC has (bytes) and what the tiling must respect.
 struct CubeLimits {
@@ -539,6 +938,9 @@ struct CubeLimits {
 class MatmulApiTiling {
  public:
   explicit MatmulApiTiling(CubeLimits limits = {}) : lim_(limits) {}
+  // From the host's platform (platform_ascendc::PlatformAscendC): its buffers.
+  template <class Platform, class = decltype(std::declval<const Platform&>().cube_limits())>
+  explicit MatmulApiTiling(const Platform& platform) : lim_(platform.cube_limits()) {}
   void SetAType(TPosition, CubeFormat, DataType t, bool trans = false) {
     a_ = t;
     trans_a_ = trans;
@@ -574,11 +976,19 @@ class MatmulApiTiling {
     if (bt > 0) lim_.bt = static_cast<uint32_t>(bt);
   }
   void SetTraverse(int order) { order_ = order; }  // 0: FIRSTM, 1: FIRSTN
+  void SetTraverse(MatrixTraverse t) { order_ = t == MatrixTraverse::FIRSTN ? 1 : 0; }
   void SetDim(int cores) { cores_ = cores; }
   void SetDoubleBuffer(bool, bool, bool, bool, bool = false, bool = false) {}
   // Fills `t`; -1 (and why, in error()) when the shape or a fixed split breaks a limit.
   int64_t GetTiling(AscendC::TCubeTiling& t);
+  int64_t GetTiling(optiling::TCubeTiling& t) { return GetTiling(t.data()); }
   const std::string& error() const { return error_; }
+
+ protected:
+  // SetShape's M x N split over at most SetDim's cores (usedCoreNum of them), each a singleCoreM x
+  // singleCoreN block: the split whose block is smallest, then the one of fewest cores, then the
+  // one with more cores along M.
+  int64_t GetMultiCoreTiling(AscendC::TCubeTiling& t);
 
  private:
   static uint32_t size_of(DataType t) {
@@ -591,6 +1001,14 @@ class MatmulApiTiling {
   int m_ = 0, n_ = 0, k_ = 0, org_m_ = 0, org_n_ = 0, org_k_ = 0;
   int fix_m_ = -1, fix_n_ = -1, fix_k_ = -1, order_ = 0, cores_ = 1;
   std::string error_;
+};
+
+// Ascend C's multi-core tiling: SetShape is the whole problem, split over SetDim cores.
+class MultiCoreMatmulTiling : public MatmulApiTiling {
+ public:
+  using MatmulApiTiling::MatmulApiTiling;
+  int64_t GetTiling(AscendC::TCubeTiling& t) { return GetMultiCoreTiling(t); }
+  int64_t GetTiling(optiling::TCubeTiling& t) { return GetMultiCoreTiling(t.data()); }
 };
 
 }  // namespace matmul_tiling

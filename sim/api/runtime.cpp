@@ -47,6 +47,30 @@ CoreState& Runtime::current() {
   return *last_state_;
 }
 
+CoreState& Runtime::state_of(const m::Core& c) {
+  const size_t i =
+      static_cast<size_t>(c.die()) * cores_per_die_ + static_cast<size_t>(c.index());
+  if (i >= states_.size() || states_[i].core != &c)
+    throw ascend::SimError(ascend::kExitInternal, "a core outside this simulation");
+  return states_[i];
+}
+
+uint64_t Runtime::kfc_staging(const m::Core& aic, uint64_t bytes) {
+  const size_t i = static_cast<size_t>(&state_of(aic) - states_.data());
+  if (kfc_staging_.size() < states_.size()) kfc_staging_.resize(states_.size(), {0, 0});
+  auto& [addr, have] = kfc_staging_[i];
+  if (have < bytes) {
+    std::optional<uint64_t> a = memory_.allocate(aic.die(), "Matmul KFC staging", bytes);
+    if (!a)
+      throw ascend::SimError(ascend::kExitBadInput,
+                             "GM is full: no room for the Matmul API's " + std::to_string(bytes) +
+                                 " B of staging");
+    addr = *a;
+    have = bytes;
+  }
+  return addr;
+}
+
 void fault(const std::string& what) {
   m::Core& c = core();
   c.kernel_fault("kernel '" + c.kernel_name() + "' die " + std::to_string(c.die()) + " core " +

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ class TPipe;
 
 namespace AscendC::detail {
 namespace m = ascend::model;
+struct KfcChannel;  // sim/api/matmul.h
 
 // Every rank's HCCL windows: data (windowsIn) and status (windowsExp), in that rank's HBM.
 // Communicators: with tp = 1 the EP group is every die (rank = die). With tp = 2 (a host's
@@ -79,6 +81,7 @@ struct CoreState {
   uint32_t next_queue_event = m::kQueueEventBase;
   bool has_mrgsort = false;
   std::array<uint16_t, 4> mrgsort{};  // per-list counts of the last MrgSort
+  std::shared_ptr<KfcChannel> kfc = nullptr;  // an AIC's: the Matmul messages of its AIVs
 };
 
 class Runtime {
@@ -96,6 +99,11 @@ class Runtime {
   // The state of the core whose scalar program is running now; a call from anywhere else is an
   // internal error.
   CoreState& current();
+  // The state of `c` (a core of this simulation), whichever core is running.
+  CoreState& state_of(const m::Core& c);
+  // GM for the Matmul API's blocks of C on their way from AIC `aic` to its AIVs' UB: `bytes` at
+  // least, on its die, kept for later launches (grown when a larger one is asked for).
+  uint64_t kfc_staging(const m::Core& aic, uint64_t bytes);
   m::GlobalMemory& memory() { return memory_; }
   const HcclWindows& windows() const { return cfg_.windows; }
   // The TP communicators (before a launch): tp ranks per group and each die's TP windows.
@@ -119,6 +127,7 @@ class Runtime {
   m::GlobalMemory& memory_;
   std::vector<CoreState> states_;
   size_t cores_per_die_ = 0;            // how states_ is laid out
+  std::vector<std::pair<uint64_t, uint64_t>> kfc_staging_;  // per core: GM address, bytes
   const m::Core* last_core_ = nullptr;  // one-entry cache of the lookup
   CoreState* last_state_ = nullptr;
   static Runtime* active_;

@@ -111,6 +111,7 @@ int QueueBase::slot_of(uint32_t offset, const char* what) {
 
 // AllocTensor hands out the next free buffer in turn (round-robin, skipping buffers still in use).
 uint32_t QueueBase::alloc() {
+  if (slots_.empty() && elsewhere_) fault(std::string("AllocTensor on a queue ") + elsewhere_);
   if (slots_.empty()) fault("AllocTensor on a queue without InitBuffer");
   size_t n = slots_.size(), id = next_;
   while (slots_[id].state != SlotState::Free) {
@@ -178,6 +179,13 @@ void SetSysWorkspace(GM_ADDR workspace) {
 
 GM_ADDR GetSysWorkSpacePtr() {
   return detail::state().sys_workspace;
+}
+
+const char* TPipe::other_kind(TPosition pos) const {
+  const bool aic = core_->core_kind() == ascend::model::CoreKind::Aic;
+  if (aic == detail::is_cube_position(pos) || core_->cross_peers(2).empty()) return nullptr;
+  return aic ? "initialised on an AIC, which has no UB (VECIN/VECOUT/VECCALC)"
+             : "initialised on an AIV, which has no L1/L0 buffers (A1/B1/C1/A2/B2/C2/CO1)";
 }
 
 uint32_t TPipe::allocate(TPosition pos, uint64_t bytes, const char* kind, int num, uint32_t len,

@@ -26,6 +26,8 @@ class QueueBase {
   void free(uint32_t offset);
   uint32_t len() const { return len_; }
   ascend::model::Core* core() const { return core_; }
+  // InitBuffer on a core of the other kind in a mixed kernel (an AIC's VECOUT queue): no buffer.
+  void init_elsewhere(const char* why) { elsewhere_ = why; }
 
  private:
   enum class SlotState { Free, Allocated, Queued, Dequeued };
@@ -43,6 +45,7 @@ class QueueBase {
   size_t next_ = 0;
   uint32_t len_ = 0;
   uint32_t event_base_ = 0;
+  const char* elsewhere_ = nullptr;
 };
 }  // namespace detail
 
@@ -106,6 +109,10 @@ class TPipe {
   template <TPosition S, TPosition D, int N>
   void InitBuffer(TQueBind<S, D, N>& que, uint8_t num, uint32_t len,
                   const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    if (const char* why = other_kind(D)) {
+      que.init_elsewhere(why);
+      return;
+    }
     uint32_t aligned = align32(len);
     uint32_t base =
         allocate(D, static_cast<uint64_t>(num) * aligned, "queue", num, len, file, line);
@@ -124,6 +131,10 @@ class TPipe {
 
  private:
   static uint32_t align32(uint32_t n) { return (n + 31) / 32 * 32; }
+  // In a mixed kernel each kind of core runs the whole kernel, and Ascend C builds it once per
+  // kind: a queue in the other kind's buffers (an AIC's VECIN/VECOUT, an AIV's A1...) gets no
+  // buffer there, and using it is a fault naming why. Elsewhere such an InitBuffer is a fault.
+  const char* other_kind(TPosition pos) const;
   uint32_t allocate(TPosition pos, uint64_t bytes, const char* kind, int num, uint32_t len,
                     const char* file, int line);
   detail::CoreState* state_;
