@@ -19,13 +19,9 @@ KfcChannel& kfc_channel(m::Core& aic) {
   return *ch;
 }
 
+// A cube-only launch (a __cube__ kernel, AIC_MODE) has no AIVs: its AIC runs the calls itself.
 bool kfc_mode(bool dual_master) {
-#ifdef ASCENDC_CUBE_ONLY
-  (void)dual_master;
-  return false;
-#else
   return !dual_master && !core().cross_peers(2).empty();
-#endif
 }
 
 namespace {

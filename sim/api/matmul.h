@@ -78,13 +78,26 @@ struct TCubeTiling {
 #undef ASCEND_SIM_TCUBE_FIELD
 };
 
+namespace tiling {
+using TCubeTiling = ::AscendC::TCubeTiling;  // the name the newer examples use
+}
+
+// How a batched operand is laid out (NONE: one matrix); only NONE is modelled.
+enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+
 namespace matmul {
-template <TPosition POS, CubeFormat FORMAT, class T, bool ISTRANS = false>
+// IBSHARE (an operand's L1 copy shared by the AIVs of an AI Core) is accepted: it changes how
+// often the AIC loads it, not what C is; the model loads it as for an unshared operand.
+template <TPosition POS, CubeFormat FORMAT, class T, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
 struct MatmulType {
+  static_assert(LAYOUT == LayoutMode::NONE,
+                "ascend-sim: a batched MatmulType layout (LayoutMode) is not modelled");
   using Type = T;
   static constexpr TPosition pos = POS;
   static constexpr CubeFormat format = FORMAT;
   static constexpr bool isTrans = ISTRANS;
+  static constexpr bool ibShare = IBSHARE;
 };
 }  // namespace matmul
 using matmul::MatmulType;

@@ -12,6 +12,7 @@
 // host address space here, so they qualify nothing.
 #ifndef __ubuf__
 #define __ubuf__
+#define __kfc_workspace__  // marks the workspace argument of a kernel that uses the Matmul API
 #endif
 #ifndef __cbuf__
 #define __cbuf__
