@@ -29,7 +29,7 @@ get_filename_component(_ASC_SIM_PREFIX ${CMAKE_CURRENT_LIST_DIR}/../../.. ABSOLU
 set(ASC_SIM_COMPILER ${_ASC_SIM_PREFIX}/bin/ascend-sim-asc)
 
 foreach(lib tiling_api register platform unified_dlog graph_base ascendcl runtime error_manager
-            profapi ge_common_base mmpa c_sec ascend_dump nnopbase opapi acl_rt)
+            profapi ge_common_base mmpa c_sec ascend_dump nnopbase opapi acl_rt ascendalog)
   if(NOT TARGET ${lib})
     add_library(${lib} INTERFACE IMPORTED)
     set_target_properties(${lib} PROPERTIES INTERFACE_LINK_LIBRARIES ascend_sim::sdk_runtime)

@@ -224,4 +224,41 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
   });
 }
 
+// Gatherb: repeatTime repeats of 8 blocks of 32 B; block j of repeat r is copied from src at
+// byte offset[r x 8 + j] (uint32_t, a 32-B multiple) to dst block r x dstRepStride +
+// j x dstBlkStride (a dstBlkStride of 0 counts as 1).
+struct GatherRepeatParams {
+  GatherRepeatParams() = default;
+  GatherRepeatParams(uint8_t dstBlk, uint8_t dstRep) : dstBlkStride(dstBlk), dstRepStride(dstRep) {}
+  uint32_t blockNumber = 8;  // reserved
+  uint8_t dstBlkStride = 1;
+  uint8_t dstRepStride = 8;
+};
+template <class T>
+void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+             const LocalTensor<uint32_t>& offset, uint8_t repeatTime, const GatherRepeatParams& p) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Gatherb: 16- or 32-bit elements");
+  if (repeatTime == 0) return;
+  const uint32_t blk = p.dstBlkStride ? p.dstBlkStride : 1, rep = p.dstRepStride;
+  detail::check_operand(offset, uint64_t{repeatTime} * 8 * 4, "Gatherb", detail::kRead);
+  const uint64_t src_bytes = uint64_t{src.GetSize()} * sizeof(T);
+  detail::check_operand(src, src_bytes, "Gatherb", detail::kRead);
+  detail::check_operand(dst, ((uint64_t{repeatTime} - 1) * rep + 7ull * blk + 1) * 32, "Gatherb",
+                        detail::kWrite);
+  detail::issue_vector("Gatherb", repeatTime, [=] {
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
+    const uint32_t* o = offset.ptr();
+    for (uint32_t i = 0; i < uint32_t{repeatTime} * 8; ++i)
+      if (o[i] % 32 || o[i] + 32ull > src_bytes)
+        return detail::effect_fault(dst.owner(), "Gatherb: offset[" + std::to_string(i) +
+                                                     "] = " + std::to_string(o[i]) +
+                                                     " B is not a 32-B block of its src of " +
+                                                     std::to_string(src_bytes) + " B");
+    for (uint32_t r = 0; r < repeatTime; ++r)
+      for (uint32_t j = 0; j < 8; ++j)
+        std::memcpy(d + (uint64_t{r} * rep + uint64_t{j} * blk) * 32, s + o[r * 8 + j], 32);
+  });
+}
+
 }  // namespace AscendC

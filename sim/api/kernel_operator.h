@@ -24,14 +24,20 @@
 #include "sim/api/reduce.h"        // ReduceMax/Min/Sum, WholeReduceSum, BlockReduceMax, Brcb
 #include "sim/api/sim_ext.h"       // simulator extensions: SimNowPs, SimStall, PayloadScope
 #include "sim/api/sort.h"          // Sort, Sort32, MrgSort, CreateVecIndex, GetMrgSortResult
+#include "sim/api/static_alloc.h"  // InitSocState, block_idx, LocalMemAllocator
 #include "sim/api/sync.h"          // GetBlockIdx/Num, SetFlag/WaitFlag, PipeBarrier, SyncAll
 #include "sim/api/tensor.h"        // GlobalTensor, LocalTensor
 #include "sim/api/tpipe.h"         // TPipe, TQue, TQueBind, TBuf, GetTPipePtr
 #include "sim/api/types.h"         // GM_ADDR, pipe_t, TPosition, HardEvent, ASSERT
 #include "sim/api/vector.h"  // Duplicate, Adds, Muls, Abs, Add, ..., Exp, Ln, Relu, Cast, Copy, ShiftLeft/Right
+// The mask register, the level-0 forms, Compare, Select, And/Or/Not, Transpose
+#include "sim/api/vector_level0.h"
 
 // As in Ascend C, the element types and the pipes are global names too.
 using AscendC::bfloat16_t;
+using AscendC::GetBlockIdx;  // global names too, as on the device
+using AscendC::GetBlockNum;
+using AscendC::GetTPipePtr;  // GetTPipePtr()->FetchEventID(...)
 using AscendC::half;
 using AscendC::PIPE_ALL;
 using AscendC::PIPE_FIX;
@@ -42,3 +48,4 @@ using AscendC::PIPE_MTE3;
 using AscendC::PIPE_S;
 using AscendC::pipe_t;
 using AscendC::PIPE_V;
+using AscendC::QuantMode_t;

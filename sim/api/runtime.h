@@ -80,7 +80,15 @@ struct CoreState {
   void (*atomic_add)(uint8_t* gm, const uint8_t* src, uint64_t bytes) = nullptr;
   uint32_t next_queue_event = m::kQueueEventBase;
   bool has_mrgsort = false;
-  std::array<uint16_t, 4> mrgsort{};          // per-list counts of the last MrgSort
+  std::array<uint16_t, 4> mrgsort{};  // per-list counts of the last MrgSort
+  // The vector unit's mask register (SetVectorMask; all elements after a launch) and its mode
+  // (SetMaskCount: the low word counts the elements of a whole instruction; SetMaskNorm: a
+  // per-repeat bit mask), and the 128-bit CMPMASK register (Compare into the register,
+  // GetCmpMask/SetCmpMask, Select's mode 0 mask).
+  std::array<uint64_t, 2> vector_mask{~uint64_t{0}, ~uint64_t{0}};
+  bool mask_counter = false;
+  std::array<uint64_t, 2> cmp_mask{};
+  double reduce_sum_spr = 0;                  // the last ReduceSum's result (GetReduceRepeatSumSpr)
   std::shared_ptr<KfcChannel> kfc = nullptr;  // an AIC's: the Matmul messages of its AIVs
 };
 

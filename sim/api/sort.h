@@ -37,14 +37,19 @@ std::array<uint16_t, 4> last_mrgsort_result();
 // dst[i] = firstValue + i, i in [0, count).
 template <class T>
 void CreateVecIndex(const LocalTensor<T>& dst, T firstValue, uint32_t count) {
-  static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, float>,
-                "CreateVecIndex: int32_t or float");
+  static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, float> ||
+                    std::is_same_v<T, int16_t> || std::is_same_v<T, half>,
+                "CreateVecIndex: int16_t, int32_t, half or float");
   detail::check_operand(dst, uint64_t{count} * sizeof(T), "CreateVecIndex", detail::kWrite);
   detail::issue_vector("CreateVecIndex", detail::repeats_for(count, sizeof(T)),
                        [dst, firstValue, count] {
                          T* d = dst.ptr();
-                         for (uint32_t i = 0; i < count; ++i)
-                           d[i] = static_cast<T>(firstValue + static_cast<T>(i));
+                         for (uint32_t i = 0; i < count; ++i) {
+                           if constexpr (std::is_integral_v<T>)  // wraps, as integer adds
+                             d[i] = detail::add(firstValue, detail::wrap<T>(i));
+                           else  // firstValue + i rounded to T
+                             d[i] = cast_to<T>(to_double(firstValue) + i, RoundMode::CAST_RINT);
+                         }
                        });
 }
 
@@ -174,6 +179,45 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& list,
     state->mrgsort = pos;  // read by GetMrgSortResult
     state->has_mrgsort = true;
   });
+}
+
+// The MrgSort4Info form: repeatTimes merges, each of 4 lists that lie one after another (list i
+// of repeat r starts where the lists before it end); repeat r reads from src1 + r x (the 4
+// lists' elements) proposals on and writes dst as far on.
+struct MrgSort4Info {
+  MrgSort4Info() = default;
+  MrgSort4Info(const uint16_t elementLengthsIn[4], bool ifExhaustedSuspensionIn,
+               uint16_t validBitIn, uint16_t repeatTimesIn)
+      : ifExhaustedSuspension(ifExhaustedSuspensionIn),
+        validBit(validBitIn),
+        repeatTimes(repeatTimesIn) {
+    for (int i = 0; i < 4; ++i) elementLengths[i] = elementLengthsIn[i];
+  }
+  uint16_t elementLengths[4] = {0, 0, 0, 0};
+  bool ifExhaustedSuspension = false;
+  uint16_t validBit = 0;
+  uint16_t repeatTimes = 1;
+};
+template <class T>
+void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& list, const MrgSort4Info& p) {
+  if (p.repeatTimes > 1 && p.ifExhaustedSuspension)
+    detail::fault("MrgSort: ifExhaustedSuspension with repeatTimes > 1");
+  uint32_t total = 0;
+  for (int i = 0; i < 4; ++i)
+    if ((p.validBit >> i) & 1) total += p.elementLengths[i];
+  constexpr uint32_t per_proposal = 8 / sizeof(T);  // elements of T in one (score, index) pair
+  for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+    const uint32_t at = r * total * per_proposal;
+    MrgSortSrcList<T> l;
+    l.src1 = list.src1[at];
+    l.src2 = list.src2[at];
+    l.src3 = (p.validBit >> 2) & 1 ? list.src3[at] : list.src3;
+    l.src4 = (p.validBit >> 3) & 1 ? list.src4[at] : list.src4;
+    if (p.ifExhaustedSuspension)
+      MrgSort<T, true>(dst[at], l, p.elementLengths, p.validBit);
+    else
+      MrgSort<T, false>(dst[at], l, p.elementLengths, p.validBit);
+  }
 }
 
 // The per-list counts of the last MrgSort with exhausted suspension on this core (the scalar must

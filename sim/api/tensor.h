@@ -11,6 +11,29 @@
 namespace AscendC {
 
 namespace detail {
+int buffer_of(TPosition p);  // sim/api/tpipe.cpp
+bool is_cube_position(TPosition p);
+// The core whose scalar program is running.
+inline ascend::model::Core* current_core() {
+  return &core();
+}
+// [addr, addr + bytes) of the core's buffer of pos, made usable (as TPipe::InitBuffer makes its
+// buffers); its offset in the core's local space. Out of the buffer, not 32-B aligned, or a
+// position of the other kind of core: a kernel fault.
+inline uint32_t place_static(ascend::model::Core* c, TPosition pos, uint32_t addr, uint64_t bytes) {
+  const bool aic = c->core_kind() == ascend::model::CoreKind::Aic;
+  if (aic != is_cube_position(pos))
+    fault(std::string("LocalTensor(pos, addr, tileSize): ") +
+          (aic ? "an AIC has no UB (VECIN/VECOUT/VECCALC)"
+               : "an AIV has no L1/L0 buffers (A1/B1/C1/A2/B2/C2/CO1)"));
+  ascend::model::LocalBuffer& buf = *c->buffers()[static_cast<size_t>(buffer_of(pos))];
+  if (addr % 32 || addr + bytes > buf.capacity())
+    fault("LocalTensor(pos, addr " + std::to_string(addr) + ", " + std::to_string(bytes) +
+          " B): not 32-B aligned or beyond the " + std::to_string(buf.capacity()) + " B buffer");
+  buf.reserve(static_cast<uint32_t>(addr + bytes));
+  return buf.base() + addr;
+}
+
 // An element of GM reached through GlobalTensor::address_: reading or assigning it is a scalar GM
 // access of the core's scalar unit, timed and bounds-checked as GetValue/SetValue are. (A GM
 // address is simulated, so it cannot be dereferenced as a host pointer.)
@@ -149,6 +172,19 @@ class GlobalTensor {
   uint64_t size_ = 0;
 };
 
+// A scalar GM access that bypasses the data cache (the scalar's own loads and stores are timed as
+// GlobalTensor::GetValue/SetValue; no cache is modelled).
+template <class T>
+void WriteGmByPassDCache(__gm__ T* addr, T value) {
+  detail::scalar_gm_write(detail::gm_of(reinterpret_cast<uint64_t>(addr)), &value, sizeof(T));
+}
+template <class T>
+T ReadGmByPassDCache(__gm__ T* addr) {
+  T v;
+  detail::scalar_gm_read(detail::gm_of(reinterpret_cast<uint64_t>(addr)), &v, sizeof(T));
+  return v;
+}
+
 // Ascend C's operator forms of the binary vector instructions: `dst = a * b` is Mul(dst, a, b)
 // over dst's whole size (sim/api/vector.h defines the operators).
 template <class T>
@@ -170,6 +206,12 @@ class LocalTensor {
   void operator=(const SymbolOverride<T>& op) const { op.apply(*this, op.a, op.b, size_); }
   LocalTensor(ascend::model::Core* core, uint32_t offset, uint32_t size)
       : core_(core), offset_(offset), size_(size) {}
+  // Static tensor programming: tileSize elements at byte address addr of the calling core's
+  // buffer of pos (UB for VECIN/VECOUT/VECCALC), which becomes usable up to their end.
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)
+      : core_(detail::current_core()), size_(tileSize) {
+    offset_ = detail::place_static(core_, pos, addr, uint64_t{tileSize} * sizeof(T));
+  }
 
   LocalTensor operator[](uint32_t offset) const {
     if (offset > size_)

@@ -41,6 +41,11 @@ namespace AscendC::detail {
   ((expr) ? static_cast<void>(0) : ::AscendC::detail::assert_failed(#expr, __FILE__, __LINE__))
 #endif
 
+// The newer examples' kernel-side assertion (ascendc_assert(cond && "message")): as ASSERT.
+#ifndef ascendc_assert
+#define ascendc_assert(...) ASSERT((__VA_ARGS__))
+#endif
+
 // The device compiler's event ids, a global name in Ascend C: what SetFlag/WaitFlag take and
 // TPipe::FetchEventID returns as a TEventID (static_cast<event_t>(pipe.FetchEventID(...))).
 enum event_t {
@@ -65,6 +70,39 @@ enum pipe_t { PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE1, PIPE_M,
 // VDEQF16 Fixpipe's scales, which it moves L1 -> FB itself).
 enum class TPosition { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2, C2PIPE2GM };
 using QuePosition = TPosition;
+
+// Ascend C's type comparison (IsSameType<T, U>::value), as std::is_same.
+template <class T, class U>
+struct IsSameType {
+  static constexpr bool value = false;
+};
+template <class T>
+struct IsSameType<T, T> {
+  static constexpr bool value = true;
+};
+
+// Ascend C's compile-time type choice (Conditional<b, T, U>::type), as std::conditional.
+template <bool B, class T, class U>
+struct Conditional {
+  using type = T;
+};
+template <class T, class U>
+struct Conditional<false, T, U> {
+  using type = U;
+};
+// a / b rounded up (b > 0).
+template <class T, class U>
+constexpr auto DivCeil(T a, U b) {
+  return (a + b - 1) / b;
+}
+template <class T, class U>
+constexpr auto CeilDivision(T a, U b) {
+  return (a + b - 1) / b;
+}
+
+// The packed 4-bit integer: declared only, so a kernel may name it (IsSameType<T, int4b_t>) but
+// a tensor or cast of it does not compile (its half-byte elements are not modelled).
+struct int4b_t;
 
 template <class T>
 class LocalTensor;

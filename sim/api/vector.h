@@ -223,103 +223,27 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, 
   });
 }
 
-// Level-0 form: `repeatTimes` repeats of 8 blocks of 32 B; `mask` elements per repeat (count
-// mode); block and repeat strides in 32-B blocks. Lets one instruction sweep a strided region
-// or revisit the same data (repStride 0).
+// Level-0 forms: `repeatTimes` repeats of 8 blocks of 32 B, block and repeat strides in 32-B
+// blocks (sim/api/vector_level0.h has the element-wise ones and BinaryRepeatParams).
 struct UnaryRepeatParams {
+  UnaryRepeatParams() = default;
+  UnaryRepeatParams(uint16_t dstBlk, uint16_t srcBlk, uint8_t dstRep, uint8_t srcRep)
+      : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep) {}
+  UnaryRepeatParams(uint16_t dstBlk, uint16_t srcBlk, uint8_t dstRep, uint8_t srcRep,
+                    bool halfBlockIn)
+      : dstBlkStride(dstBlk),
+        srcBlkStride(srcBlk),
+        dstRepStride(dstRep),
+        srcRepStride(srcRep),
+        halfBlock(halfBlockIn) {}
+  uint32_t blockNumber = 8;  // reserved
   uint16_t dstBlkStride = 1;
   uint16_t srcBlkStride = 1;
   uint8_t dstRepStride = 8;
   uint8_t srcRepStride = 8;
+  bool repeatStrideMode = false;  // reserved
+  bool strideSizeMode = false;    // reserved
+  bool halfBlock = false;         // reserved
 };
-namespace detail {
-template <class T, class F>
-void unary_level0(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                  uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams& p, F f) {
-  constexpr uint32_t per_block = 32 / sizeof(T);
-  if (mask == 0 || mask > 8 * per_block)
-    fault(std::string(name) + ": mask " + std::to_string(mask) + " outside [1, " +
-          std::to_string(8 * per_block) + "]");
-  auto span = [&](uint16_t blk, uint8_t rep) {
-    uint64_t last = mask - 1;
-    return (uint64_t{repeatTimes ? repeatTimes - 1u : 0u} * rep + (last / per_block) * blk) * 32 +
-           (last % per_block + 1) * sizeof(T);
-  };
-  check_operand(dst, span(p.dstBlkStride, p.dstRepStride), name, kWrite);
-  check_operand(src, span(p.srcBlkStride, p.srcRepStride), name, kRead);
-  issue_vector(name, repeatTimes, [dst, src, mask, repeatTimes, p, f] {
-    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
-    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
-    for (uint32_t r = 0; r < repeatTimes; ++r)
-      for (uint64_t e = 0; e < mask; ++e) {
-        uint64_t blk = e / per_block, in = (e % per_block) * sizeof(T);
-        T x;
-        std::memcpy(&x, s + (r * p.srcRepStride + blk * p.srcBlkStride) * 32 + in, sizeof(T));
-        T y = f(x);
-        std::memcpy(d + (r * p.dstRepStride + blk * p.dstBlkStride) * 32 + in, &y, sizeof(T));
-      }
-  });
-}
-}  // namespace detail
-template <class T>
-void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint64_t mask,
-          uint8_t repeatTimes, const UnaryRepeatParams& p) {
-  detail::unary_level0("Muls", dst, src, mask, repeatTimes, p,
-                       [s](T x) { return detail::mul(x, s); });
-}
-template <class T>
-void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, T s, uint64_t mask,
-          uint8_t repeatTimes, const UnaryRepeatParams& p) {
-  detail::unary_level0("Adds", dst, src, mask, repeatTimes, p,
-                       [s](T x) { return detail::add(x, s); });
-}
-
-// Level-0 Duplicate: value into the elements of repeatTimes repeats of dst (8 blocks each,
-// dstBlockStride blocks apart, repeats dstRepeatStride blocks apart) that the mask selects: a bit
-// mask (mask[0] elements 0-63 of a repeat, mask[1] 64-127, LSB first) or a count (the first
-// `mask` elements). The other elements keep their value.
-namespace detail {
-template <class T>
-void duplicate_level0(const LocalTensor<T>& dst, T value, uint64_t lo, uint64_t hi,
-                      uint8_t repeatTimes, uint16_t blk, uint8_t rep) {
-  constexpr uint32_t per_block = 32 / sizeof(T), per_repeat = 8 * per_block;
-  if (per_repeat < 128) hi = 0;
-  if (per_repeat < 64) lo &= (uint64_t{1} << per_repeat) - 1;
-  if (lo == 0 && hi == 0) fault("Duplicate: a mask that selects no element");
-  if (repeatTimes == 0) fault("Duplicate: repeatTimes 0");
-  const uint32_t last = hi ? 127 - static_cast<uint32_t>(__builtin_clzll(hi))
-                           : 63 - static_cast<uint32_t>(__builtin_clzll(lo));
-  const uint64_t span = (uint64_t{repeatTimes - 1u} * rep + (last / per_block) * blk) * 32 +
-                        (last % per_block + 1) * sizeof(T);
-  check_operand(dst, span, "Duplicate", kWrite);
-  issue_vector("Duplicate", repeatTimes, [dst, value, lo, hi, repeatTimes, blk, rep] {
-    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
-    for (uint32_t r = 0; r < repeatTimes; ++r)
-      for (uint32_t e = 0; e < per_repeat; ++e)
-        if (((e < 64 ? lo : hi) >> (e % 64)) & 1)
-          std::memcpy(d + (r * rep + (e / per_block) * blk) * 32 + (e % per_block) * sizeof(T),
-                      &value, sizeof(T));
-  });
-}
-}  // namespace detail
-template <class T, bool isSetMask = true>
-void Duplicate(const LocalTensor<T>& dst, const T& value, const uint64_t mask[2],
-               uint8_t repeatTimes, uint16_t dstBlockStride, uint8_t dstRepeatStride) {
-  detail::duplicate_level0(dst, value, mask[0], mask[1], repeatTimes, dstBlockStride,
-                           dstRepeatStride);
-}
-template <class T, bool isSetMask = true>
-void Duplicate(const LocalTensor<T>& dst, const T& value, uint64_t mask, uint8_t repeatTimes,
-               uint16_t dstBlockStride, uint8_t dstRepeatStride) {
-  constexpr uint64_t per_repeat = 256 / sizeof(T);
-  if (mask == 0 || mask > per_repeat)
-    detail::fault("Duplicate: mask " + std::to_string(mask) + " outside [1, " +
-                  std::to_string(per_repeat) + "]");
-  const uint64_t lo = mask >= 64 ? ~uint64_t{0} : (uint64_t{1} << mask) - 1;
-  const uint64_t hi = mask <= 64    ? 0
-                      : mask >= 128 ? ~uint64_t{0}
-                                    : (uint64_t{1} << (mask - 64)) - 1;
-  detail::duplicate_level0(dst, value, lo, hi, repeatTimes, dstBlockStride, dstRepeatStride);
-}
 
 }  // namespace AscendC
