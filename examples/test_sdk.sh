@@ -104,8 +104,8 @@ overflow 1024 2 5  # 100,000 nested calls
 echo "ok: a kernel overflowing its stack is exit 5 naming the core and sim.thread_stack_KiB"
 
 # Cube and mixed launches: blockDim beyond the die's AICs (AIC_MODE) or AI Cores (MIX_MODE) is
-# exit 2 naming the mode; a vector buffer on an AIC, and a Matmul driven from an AIV (the default
-# mix mode, not modelled), are kernel faults (exit 5) naming them.
+# exit 2 naming the mode; a vector buffer on an AIC of a cube launch, and a Matmul used before
+# REGIST_MATMUL_OBJ, are kernel faults (exit 5) naming them.
 cat > "$work/modes.cpp" <<'K'
 #include <cstdlib>
 #include <cstring>
@@ -151,9 +151,9 @@ expect() {  # expect STATUS TEXT ARG
 expect 2 "blockDim 25 outside \[1, 24\] (AIC_MODE" aic25
 expect 2 "blockDim 25 outside \[1, 24\] (MIX_MODE" mix25
 expect 5 "an AIC has no UB" vec
-expect 5 "Matmul: called on an AIV" mm
+expect 5 "a Matmul call before REGIST_MATMUL_OBJ on this AIV" mm
 echo "ok: AIC_MODE and MIX_MODE launches beyond the die are exit 2; a UB buffer on an AIC and a"
-echo "    Matmul driven from an AIV are exit 5"
+echo "    Matmul used before its registration are exit 5"
 
 # 3. The installed package from a clean folder: the example's own CMakeLists.txt.
 mkdir -p "$work/user"

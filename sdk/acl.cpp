@@ -20,6 +20,11 @@ struct Stream {
   uint64_t launches = 0;
 };
 
+// The most aclrtMalloc and aclrtMallocHost hand out at once: 1 TiB, the largest HBM a die can be
+// given (hbm.capacity_GiB <= 1024). Larger sizes are refused before any allocation is tried, so a
+// size near SIZE_MAX cannot wrap in the rounding to whole lines.
+constexpr size_t kMaxAllocBytes = size_t{1} << 40;
+
 struct Runtime {
   bool initialized = false;
   bool device_set = false;
@@ -45,6 +50,17 @@ struct Runtime {
   static bool device_range(const void* p, size_t n) {
     size_t left = 0;
     return gm_buffer_of(p, &left) && n <= left;
+  }
+  // The aclrtMallocHost buffer holding p (nullptr if none) and the bytes from p to its end.
+  const void* host_buffer_of(const void* p, size_t* left) const {
+    auto it = host.upper_bound(const_cast<void*>(p));
+    if (it == host.begin()) return nullptr;
+    --it;
+    const auto* b = static_cast<const uint8_t*>(it->first);
+    const auto* q = static_cast<const uint8_t*>(p);
+    if (q >= b + it->second) return nullptr;
+    *left = it->second - static_cast<size_t>(q - b);
+    return b;
   }
 };
 
@@ -183,6 +199,10 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
   if (size == 0) return rt.fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: size 0");
   if (!rt.device_set)
     return rt.fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtMalloc: no device set (aclrtSetDevice)");
+  if (size > ascend::sdk::kMaxAllocBytes)
+    return rt.fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                   "aclrtMalloc: " + std::to_string(size) +
+                       " bytes: more than a die's HBM can hold (1 TiB at most)");
   void* p = ascend::sdk::gm_alloc(size);
   if (!p)
     return rt.fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -206,6 +226,9 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   Runtime& rt = Runtime::get();
   if (!hostPtr) return rt.fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is null");
   if (size == 0) return rt.fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size 0");
+  if (size > ascend::sdk::kMaxAllocBytes)
+    return rt.fail(ACL_ERROR_BAD_ALLOC,
+                   "aclrtMallocHost: " + std::to_string(size) + " bytes: more than 1 TiB at once");
   void* p = std::aligned_alloc(64, (size + 63) / 64 * 64);
   if (!p)
     return rt.fail(ACL_ERROR_BAD_ALLOC,
@@ -225,17 +248,21 @@ aclError aclrtFreeHost(void* hostPtr) {
   return ACL_SUCCESS;
 }
 
-aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
-                     aclrtMemcpyKind kind) {
+namespace ascend::sdk {
+namespace {
+
+// aclrtMemcpy and aclrtMemcpyAsync; `call` names the one the program made in the messages.
+aclError memcpy_checked(const char* call_name, void* dst, size_t destMax, const void* src,
+                        size_t count, aclrtMemcpyKind kind) {
   Runtime& rt = Runtime::get();
-  const std::string call = "aclrtMemcpy";
+  const std::string call = call_name;
   if (!dst || !src)
     return rt.fail(ACL_ERROR_INVALID_PARAM, call + ": " + (dst ? "src" : "dst") + " is null");
   if (count > destMax)
     return rt.fail(ACL_ERROR_INVALID_PARAM, call + ": count " + std::to_string(count) +
                                                 " over destMax " + std::to_string(destMax));
-  const bool dst_dev = ascend::sdk::gm_buffer_of(dst, nullptr) != nullptr;
-  const bool src_dev = ascend::sdk::gm_buffer_of(src, nullptr) != nullptr;
+  const bool dst_dev = gm_buffer_of(dst, nullptr) != nullptr;
+  const bool src_dev = gm_buffer_of(src, nullptr) != nullptr;
   bool want_dst_dev = false, want_src_dev = false;
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST:
@@ -259,17 +286,23 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   }
   auto side = [&](const void* p, bool dev, bool is_dev, const char* which) -> aclError {
     if (dev && !is_dev)
-      return rt.fail(ACL_ERROR_INVALID_PARAM, call + ": " + which + " " + ascend::sdk::hex(p) +
+      return rt.fail(ACL_ERROR_INVALID_PARAM, call + ": " + which + " " + hex(p) +
                                                   " is not device memory " +
                                                   "(aclrtMalloc) though the copy kind says it is");
     if (!dev && is_dev)
-      return rt.fail(ACL_ERROR_INVALID_PARAM, call + ": " + which + " " + ascend::sdk::hex(p) +
+      return rt.fail(ACL_ERROR_INVALID_PARAM, call + ": " + which + " " + hex(p) +
                                                   " is device memory though the copy kind says "
                                                   "host");
     if (dev && !Runtime::device_range(p, count))
       return rt.fail(ACL_ERROR_INVALID_PARAM,
-                     call + ": " + std::to_string(count) + " bytes from " + which + " " +
-                         ascend::sdk::hex(p) + " run past the end of its aclrtMalloc allocation");
+                     call + ": " + std::to_string(count) + " bytes from " + which + " " + hex(p) +
+                         " run past the end of its aclrtMalloc allocation");
+    // Host memory is the program's; the runtime checks the buffers it handed out itself.
+    size_t left = 0;
+    if (!dev && rt.host_buffer_of(p, &left) && count > left)
+      return rt.fail(ACL_ERROR_INVALID_PARAM,
+                     call + ": " + std::to_string(count) + " bytes from " + which + " " + hex(p) +
+                         " run past the end of its aclrtMallocHost allocation");
     return ACL_SUCCESS;
   };
   if (aclError e = side(dst, want_dst_dev, dst_dev, "dst")) return e;
@@ -278,13 +311,21 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   return ACL_SUCCESS;
 }
 
+}  // namespace
+}  // namespace ascend::sdk
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind) {
+  return ascend::sdk::memcpy_checked("aclrtMemcpy", dst, destMax, src, count, kind);
+}
+
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
   Runtime& rt = Runtime::get();
   if (stream && !rt.streams.count(stream))
     return rt.fail(ACL_ERROR_RT_PARAM_INVALID,
                    "aclrtMemcpyAsync: " + ascend::sdk::hex(stream) + " is not a live stream");
-  return aclrtMemcpy(dst, destMax, src, count, kind);
+  return ascend::sdk::memcpy_checked("aclrtMemcpyAsync", dst, destMax, src, count, kind);
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {

@@ -59,3 +59,16 @@ bad '<<<1, 0, s>>>(x);' "'<<<' without a kernel name before it"
 bad 'add<<<1, 0, s>>>(x;' "add<<<...>>>(: the kernel's argument list is not closed"
 bad '__global__ __mix__(2, 3) void q() {}' '__mix__(2, 3): ascend-sim launches __mix__(1, 2) and __mix__(1, 1)'
 echo "ok: malformed launches are file:line errors, exit 2"
+
+set +e
+python3 "$asc" --rewrite "$work/absent.asc" > /dev/null 2> "$work/err"; s=$?
+set -e
+[ "$s" = 2 ] && grep -qF "ascend-sim-asc: cannot read $work/absent.asc" "$work/err" \
+  || { cat "$work/err"; fail "an absent file: exit $s, expected 2 and 'cannot read'"; }
+# Bytes that are not UTF-8 and carriage returns come back as they were (a UTF-8 terminal's strict
+# standard output included).
+printf 'k<<<1, 0, s>>>(x); /* \xff */\r\nint y; // \xc3\x28\r\n' > "$work/bytes.asc"
+PYTHONIOENCODING=utf-8:strict python3 "$asc" --rewrite "$work/bytes.asc" > "$work/bytes.out"
+printf '::ascend::sdk::launch_kernel("k", ::ascend::sdk::KernelKind::Default, k, 1, 0, s, x); /* \xff */\r\nint y; // \xc3\x28\r\n' \
+  | cmp -s - "$work/bytes.out" || { od -c "$work/bytes.out"; fail "bytes changed"; }
+echo "ok: an absent file is exit 2; bytes that are not UTF-8 and CRs kept"

@@ -2,7 +2,8 @@
 // points of tikicpulib.h (GmAlloc, ICPU_RUN_KF, ...): the buffers GmAlloc hands out are mirrored
 // into the simulated GM for each launch, the kernel runs on `blockDim` AIVs (AIV_MODE), AICs
 // (AIC_MODE) or AI Cores of one AIC and two AIVs (MIX_MODE, the default, as in the CPU twin), the
-// outputs come back into the same buffers, and the run's stats.json, trace.json and waves.vcd are written.
+// outputs come back into the same buffers, and the run's stats.json, trace.json and waves.vcd are
+// written.
 //
 // Configuration, without touching main.cpp (environment), or with configure():
 //   ASCEND_SIM_PRESET  a3 (default), a2, 910b4

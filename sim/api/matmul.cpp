@@ -74,11 +74,10 @@ KfcMessage kfc_receive() {
   c.cross_wait_flag(m::Core::kKfcRequest, 1, "Matmul server: waiting for its AIVs' calls");
   // The flag counts the messages that have arrived: the earliest sent is one of them (its
   // sender's thread posted it before its flag could rise), ties in AIV order.
-  auto first = std::min_element(ch.requests.begin(), ch.requests.end(),
-                                [](const KfcMessage& a, const KfcMessage& b) {
-                                  return a.arrival != b.arrival ? a.arrival < b.arrival
-                                                                : a.sub < b.sub;
-                                });
+  auto first = std::min_element(
+      ch.requests.begin(), ch.requests.end(), [](const KfcMessage& a, const KfcMessage& b) {
+        return a.arrival != b.arrival ? a.arrival < b.arrival : a.sub < b.sub;
+      });
   if (first == ch.requests.end())
     throw ascend::SimError(ascend::kExitInternal, "a KFC request flag without its message");
   KfcMessage msg = std::move(*first);

@@ -22,9 +22,9 @@
 // it. In a mixed launch otherwise (Ascend C's default), the AIVs drive it: REGIST_MATMUL_OBJ makes
 // the AIC a server that runs the Matmul calls its AIVs send it as messages (KFC) until each of
 // them is done, and the kernel's AIC part ends there. A message costs what it does on the
-// hardware: the sender's scalar writes it to GM (core.scalar_gm_latency_cycles), a cross-core
-// flag tells the other core (core.crosscore_flag_cycles), whose scalar reads it from GM
-// (core.scalar_gm_latency_cycles). C reaches an AIV's UB through GM, as on dav-2201, which has no
+// hardware: the sender's scalar writes it to GM (scalar.gm_latency_cycles), a cross-core
+// flag tells the other core (crosscore.flag_cycles), whose scalar reads it from GM
+// (scalar.gm_latency_cycles). C reaches an AIV's UB through GM, as on dav-2201, which has no
 // L0C -> UB path: FIX writes the block to GM, the AIV's MTE2 reads it.
 #pragma once
 
@@ -50,6 +50,7 @@ enum class CubeFormat { ND, NZ, ND_ALIGN, VECTOR };
 // What the host tiling hands the kernel: TCubeTiling's fields, in Ascend C's order (a kernel
 // copies the struct word by word from the buffer the host's optiling::TCubeTiling serialized,
 // tiling/tiling_api.h), with the defaults the Matmul API assumes. X(type, name, default).
+// clang-format off
 #define ASCEND_SIM_TCUBE_TILING_FIELDS(X)                                                          \
   X(int32_t, usedCoreNum, 1)                                                                      \
   X(int32_t, M, 0) X(int32_t, N, 0) X(int32_t, Ka, 0) X(int32_t, Kb, 0)                            \
@@ -69,6 +70,7 @@ enum class CubeFormat { ND, NZ, ND_ALIGN, VECTOR };
   X(int32_t, BLayoutInfoD, 0) X(int32_t, CLayoutInfoB, 0) X(int32_t, CLayoutInfoS1, 0)             \
   X(int32_t, CLayoutInfoN, 0) X(int32_t, CLayoutInfoG, 0) X(int32_t, CLayoutInfoS2, 0)             \
   X(int32_t, BatchNum, 0) X(int32_t, mxTypePara, 0)
+// clang-format on
 
 struct TCubeTiling {
 #define ASCEND_SIM_TCUBE_FIELD(type, name, init) type name = init;
@@ -345,8 +347,10 @@ class Matmul {
       Settings s = s_;
       s.dst = gm;
       send(detail::KfcMessage::Op::IterateAll, s, sync);
-      if (sync) detail::kfc_answer();
-      else ++async_all_;
+      if (sync)
+        detail::kfc_answer();
+      else
+        ++async_all_;
       return;
     }
     run_all(gm);
@@ -390,7 +394,8 @@ class Matmul {
   // The block of C the last Iterate made, into UB (an AIV): rows of baseN, baseM of them. The
   // AIV's vector pipe may use it at once (the copy's flag pair is inside).
   template <bool sync = true>
-  void GetTensorC(const LocalTensor<DstT>& ub, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+  void GetTensorC(const LocalTensor<DstT>& ub, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false) {
     (void)enSequentialWrite;
     if (enAtomic) detail::matmul_fault("GetTensorC with atomic accumulation is not modelled");
     if (role_ != Role::Client)
@@ -596,11 +601,9 @@ class Matmul {
   // B's K rows per column block in L1: 16 (b16), 32 for int8 (whole 32 x 32 squares).
   static uint32_t up_rows(uint32_t v) { return (v + C0 - 1) / C0 * C0; }
   void check_shapes() {
-    if (!IsAic())
-      detail::matmul_fault(
-          "called on an AIV that no AIC serves: in a launch of AIVs only the Matmul API has no "
-          "cube to run on");
-    if (role_ != Role::Local) detail::matmul_fault("a Matmul call before REGIST_MATMUL_OBJ");
+    if (role_ != Role::Local)
+      detail::matmul_fault(std::string("a Matmul call before REGIST_MATMUL_OBJ on this ") +
+                           (IsAic() ? "AIC" : "AIV"));
     if (s_.single_m <= 0 || s_.single_n <= 0 || s_.single_k <= 0)
       detail::matmul_fault("IterateAll before SetSingleShape / a tiling's singleCore shape");
     if (s_.a.GetSize() == 0 || s_.b.GetSize() == 0)
@@ -839,8 +842,8 @@ using matmul::Matmul;
 // Ascend C's registration of Matmul objects: each takes its tiling and the kernel's TPipe. Where
 // the AIVs drive the AIC (a mixed launch, no dual-master config), the AIC serves them here until
 // they are done, and the kernel's AIC part returns (the rest of the kernel is the AIVs').
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                      \
-  do {                                                                                \
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                     \
+  do {                                                                               \
     if (::AscendC::detail::regist_matmul((tpipe), (workspace), __VA_ARGS__)) return; \
   } while (0)
 
@@ -904,17 +907,27 @@ namespace optiling {
 class TCubeTiling {
  public:
 #define ASCEND_SIM_TCUBE_ACCESSORS(type, name, init) \
-  void set_##name(type v) { data_.name = v; }        \
-  type get_##name() const { return data_.name; }
+  void set_##name(type v) {                          \
+    data_.name = v;                                  \
+  }                                                  \
+  type get_##name() const {                          \
+    return data_.name;                               \
+  }
   ASCEND_SIM_TCUBE_TILING_FIELDS(ASCEND_SIM_TCUBE_ACCESSORS)
 #undef ASCEND_SIM_TCUBE_ACCESSORS
-  size_t GetDataSize() const { return sizeof(data_); }
+  size_t GetDataSize() const {
+    return sizeof(data_);
+  }
   // Writes the fields into `buf` (at least GetDataSize() bytes; a smaller one is left alone).
   void SaveToBuffer(void* buf, size_t capacity) const {
     if (buf && capacity >= sizeof(data_)) std::memcpy(buf, &data_, sizeof(data_));
   }
-  AscendC::TCubeTiling& data() { return data_; }
-  const AscendC::TCubeTiling& data() const { return data_; }
+  AscendC::TCubeTiling& data() {
+    return data_;
+  }
+  const AscendC::TCubeTiling& data() const {
+    return data_;
+  }
 
  private:
   AscendC::TCubeTiling data_;

@@ -48,8 +48,7 @@ CoreState& Runtime::current() {
 }
 
 CoreState& Runtime::state_of(const m::Core& c) {
-  const size_t i =
-      static_cast<size_t>(c.die()) * cores_per_die_ + static_cast<size_t>(c.index());
+  const size_t i = static_cast<size_t>(c.die()) * cores_per_die_ + static_cast<size_t>(c.index());
   if (i >= states_.size() || states_[i].core != &c)
     throw ascend::SimError(ascend::kExitInternal, "a core outside this simulation");
   return states_[i];
@@ -62,9 +61,8 @@ uint64_t Runtime::kfc_staging(const m::Core& aic, uint64_t bytes) {
   if (have < bytes) {
     std::optional<uint64_t> a = memory_.allocate(aic.die(), "Matmul KFC staging", bytes);
     if (!a)
-      throw ascend::SimError(ascend::kExitBadInput,
-                             "GM is full: no room for the Matmul API's " + std::to_string(bytes) +
-                                 " B of staging");
+      throw ascend::SimError(ascend::kExitBadInput, "GM is full: no room for the Matmul API's " +
+                                                        std::to_string(bytes) + " B of staging");
     addr = *a;
     have = bytes;
   }

@@ -80,7 +80,7 @@ struct CoreState {
   void (*atomic_add)(uint8_t* gm, const uint8_t* src, uint64_t bytes) = nullptr;
   uint32_t next_queue_event = m::kQueueEventBase;
   bool has_mrgsort = false;
-  std::array<uint16_t, 4> mrgsort{};  // per-list counts of the last MrgSort
+  std::array<uint16_t, 4> mrgsort{};          // per-list counts of the last MrgSort
   std::shared_ptr<KfcChannel> kfc = nullptr;  // an AIC's: the Matmul messages of its AIVs
 };
 
@@ -126,9 +126,9 @@ class Runtime {
   m::Cluster& cluster_;
   m::GlobalMemory& memory_;
   std::vector<CoreState> states_;
-  size_t cores_per_die_ = 0;            // how states_ is laid out
+  size_t cores_per_die_ = 0;                                // how states_ is laid out
   std::vector<std::pair<uint64_t, uint64_t>> kfc_staging_;  // per core: GM address, bytes
-  const m::Core* last_core_ = nullptr;  // one-entry cache of the lookup
+  const m::Core* last_core_ = nullptr;                      // one-entry cache of the lookup
   CoreState* last_state_ = nullptr;
   static Runtime* active_;
 };

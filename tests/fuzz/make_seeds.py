@@ -74,3 +74,49 @@ for line in readme.splitlines():
 for k in range(16):
     put("plan", "kernel%02d" % k, bytes([k]))
     put("plan", "kernel%02d_sets" % k, bytes([k, 3, 2, 1, 5, 9, 6, 2, 0x10, 0, 7, 3, 2, 5, 0]))
+
+# acl: call sequences of fuzz_acl.cpp (the first byte picks aclInit's path; then one record per
+# call: an op byte, op % 22, and its argument bytes, as fuzz_acl.cpp decodes them).
+INIT, FINALIZE, SET_DEV, RESET_DEV, DEV_COUNT, NEW_CTX, DEL_CTX, SET_CTX = range(8)
+NEW_STREAM, DEL_STREAM, SYNC_STREAM, MALLOC, FREE, MALLOC_HOST, FREE_HOST = 8, 9, 10, 11, 13, 14, 15
+MEMCPY, MEMCPY_ASYNC, MEMSET, LAST_ERROR, SYNC_DEV = 16, 18, 19, 20, 21
+u32 = lambda v: struct.pack("<I", v)
+DEV, HOST, ARENA, FREED_DEV, NUL = 1, 4, 5, 7, 0  # pointer modes; DEV and HOST add an index byte
+
+
+def ptr(mode, r=0, index=0):
+    return bytes([mode]) + u32(r) + (bytes([index]) if mode in (DEV, HOST, FREED_DEV) else b"")
+
+
+def copy(dst, src, kind, count_mode, r=0, dest_mode=2, stream=None):
+    rec = bytes([MEMCPY if stream is None else MEMCPY_ASYNC]) + dst + src + bytes([kind, count_mode])
+    rec += u32(r) + bytes([dest_mode])
+    return rec + (bytes([stream]) if stream is not None else b"")
+
+
+setup = bytes([0, INIT, SET_DEV, 0, NEW_STREAM, 1])
+alloc = bytes([MALLOC, 1, 4]) + u32(3) + b"\0"  # 2048 B
+host = bytes([MALLOC_HOST, 1, 4]) + u32(3)
+put("acl", "add_program", setup + alloc + alloc + host
+    + copy(ptr(DEV, 0, 0), ptr(HOST, 0, 0), 1, 0) + copy(ptr(DEV, 0, 1), ptr(DEV, 0, 0), 3, 0)
+    + copy(ptr(HOST, 0, 0), ptr(DEV, 0, 1), 2, 0) + bytes([SYNC_STREAM, 4, 0])
+    + bytes([FREE]) + ptr(DEV, 0, 0) + bytes([FREE]) + ptr(DEV, 0, 0)
+    + bytes([FREE_HOST]) + ptr(HOST, 0, 0) + bytes([DEL_STREAM, 4, 0, RESET_DEV, 0, FINALIZE]))
+put("acl", "double_free", setup + alloc + bytes([FREE]) + ptr(DEV, 0, 0) + bytes([FREE])
+    + ptr(FREED_DEV, 0, 0) + bytes([LAST_ERROR, 0]))
+put("acl", "past_the_end", setup + alloc + host + copy(ptr(DEV, 5, 0), ptr(ARENA, 0), 1, 1)
+    + copy(ptr(HOST, 7, 0), ptr(DEV, 0, 0), 2, 1) + bytes([MEMSET]) + ptr(DEV, 9, 0) + u32(0xab)
+    + bytes([1, 1]))
+put("acl", "wrong_kinds", setup + alloc + host + b"".join(
+    copy(ptr(DEV, 0, 0), ptr(HOST, 0, 0), k, 0) for k in range(16)))
+put("acl", "nulls_and_huge", setup + bytes([MALLOC, 0, 5]) + u32(1) + b"\0"
+    + bytes([MALLOC, 1, 1]) + u32(0) + b"\0" + bytes([MALLOC, 1, 3]) + u32(5) + b"\0"
+    + bytes([MALLOC_HOST, 1, 1]) + u32(0) + bytes([MALLOC, 1, 0]) + u32(0) + b"\0"
+    + copy(ptr(NUL), ptr(ARENA, 0), 0, 0) + bytes([DEV_COUNT, 1, NEW_STREAM, 0, LAST_ERROR, 0]))
+put("acl", "streams", bytes([0, NEW_STREAM, 1, SET_DEV, 3, SET_DEV, 0, NEW_STREAM, 1, NEW_STREAM, 1,
+                             DEL_STREAM, 4, 0, DEL_STREAM, 1, 0, SYNC_STREAM, 1, 0,
+                             SYNC_STREAM, 3, NEW_CTX, 1, 0, SET_CTX, 4, 0, DEL_CTX, 4, 0,
+                             DEL_CTX, 1, 0, SET_CTX, 2, 0])
+    + alloc + copy(ptr(DEV, 0, 0), ptr(ARENA, 0), 1, 0, stream=1))
+put("acl", "before_set_device", bytes([1, FINALIZE]) + alloc + bytes([NEW_STREAM, 1, INIT, INIT])
+    + bytes([RESET_DEV, 4, SYNC_DEV, LAST_ERROR, 0]))

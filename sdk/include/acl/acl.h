@@ -8,8 +8,11 @@
 // Calls check their arguments and return the runtime's error code, with a message on stderr: a
 // null pointer, a count over the destination's size or past a device allocation, or an unknown
 // copy kind is ACL_ERROR_INVALID_PARAM; a device other than 0 ACL_ERROR_RT_INVALID_DEVICEID; memory
-// or a stream before aclrtSetDevice ACL_ERROR_RT_CONTEXT_NULL; a stream or a pointer the runtime did
-// not hand out ACL_ERROR_RT_PARAM_INVALID.
+// or a stream before aclrtSetDevice ACL_ERROR_RT_CONTEXT_NULL; a stream or a pointer the runtime
+// did not hand out ACL_ERROR_RT_PARAM_INVALID. A size over 1 TiB is refused without trying
+// (aclrtMalloc: ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMallocHost: ACL_ERROR_BAD_ALLOC). Host memory
+// is the program's: the runtime checks a copy's host side only where it lies in an aclrtMallocHost
+// buffer (a count past its end is ACL_ERROR_INVALID_PARAM).
 #pragma once
 
 #include <cstddef>
@@ -39,7 +42,9 @@ inline aclFloat16 aclFloatToFloat16(float v) {
 
 using aclrtStream = void*;
 using aclrtContext = void*;
-enum aclrtMemMallocPolicy {
+// Each enum's underlying type is int, so that any value a program passes (an unknown copy kind,
+// refused with ACL_ERROR_INVALID_PARAM) is a value of the type.
+enum aclrtMemMallocPolicy : int {
   ACL_MEM_MALLOC_HUGE_FIRST,
   ACL_MEM_MALLOC_HUGE_ONLY,
   ACL_MEM_MALLOC_NORMAL_ONLY,
@@ -47,14 +52,14 @@ enum aclrtMemMallocPolicy {
   ACL_MEM_MALLOC_HUGE_ONLY_P2P,
   ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
 };
-enum aclrtMemcpyKind {
+enum aclrtMemcpyKind : int {
   ACL_MEMCPY_HOST_TO_HOST,
   ACL_MEMCPY_HOST_TO_DEVICE,
   ACL_MEMCPY_DEVICE_TO_HOST,
   ACL_MEMCPY_DEVICE_TO_DEVICE,
   ACL_MEMCPY_DEFAULT,  // the direction from where the pointers are
 };
-enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 };
+enum aclrtLastErrLevel : int { ACL_RT_THREAD_LEVEL = 0 };
 
 extern "C" {
 // The process: aclInit once (a second call without aclFinalize: ACL_ERROR_REPEAT_INITIALIZE).

@@ -6,12 +6,23 @@
 
 #include <cstdint>
 
-#include "ascend_sim_sdk.h"
-#include "kernel_operator.h"  // matmul_tiling::CubeLimits
+#include "../../ascend_sim_sdk.h"  // relative: the source tree and the package alike
+#include "../../kernel_operator.h"  // matmul_tiling::CubeLimits
 
 namespace platform_ascendc {
 
-enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, FB = 7, BT = 8, RESERVED };
+enum class CoreMemType {
+  L0_A = 0,
+  L0_B = 1,
+  L0_C = 2,
+  L1 = 3,
+  L2 = 4,
+  UB = 5,
+  HBM = 6,
+  FB = 7,
+  BT = 8,
+  RESERVED
+};
 
 // The values Ascend C numbers them with; every simulated die is of the ASCEND910B family (A2 and
 // A3 both report it).
