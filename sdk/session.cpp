@@ -257,6 +257,11 @@ void configure(const std::string& preset, const std::vector<std::string>& sets,
 
 void* gm_alloc(size_t bytes) {
   Session& s = Session::get();
+  // Beyond any die's HBM (and the rounding below would wrap): no buffer, as malloc would say.
+  if (bytes > (size_t{1} << 40)) {
+    std::cerr << "ascend-sim: GmAlloc of " << bytes << " B: more than 1 TiB, no buffer\n";
+    return nullptr;
+  }
   size_t padded = (bytes + 511) / 512 * 512;  // whole 512-B lines, 512-B aligned like GM
   void* p = std::aligned_alloc(512, padded ? padded : 512);
   if (!p) return nullptr;
