@@ -144,7 +144,7 @@ const std::vector<Shorthand> kMoeWorkloadV2 = {
     {"active-tokens", "dispatch.active_tokens", "the first N tokens are active"},
     {"routing", "dispatch.routing", "uniform | balanced | zipf:ALPHA"},
     kSeed};
-// The V3 inputs (issue 15): dispatch, combine and moe; not the alltoallv baseline.
+// The V3 inputs: dispatch, combine and moe; not the alltoallv baseline.
 const std::vector<Shorthand> kMoeWorkload = [] {
   std::vector<Shorthand> v = kMoeWorkloadV2;
   v.insert(v.end(),

@@ -1,8 +1,8 @@
 // The formulas that turn work into time: a vector instruction's duration, how long a DMA holds
 // its core's engine, and a path's fixed latency. They sit behind one interface so that a
 // calibrated variant is a new subclass plugged into the cluster (ClusterConfig::cost_model), not
-// an edit of the core or the cluster. DefaultCostModel is the documented model (README, "The
-// model").
+// an edit of the core or the cluster. DefaultCostModel is the documented model
+// (docs/model/core.md, docs/model/memory.md).
 #pragma once
 
 #include <cstdint>

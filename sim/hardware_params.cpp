@@ -15,7 +15,7 @@ namespace {
 using AscendC::detail::RuntimeConfig;
 using model::ClusterConfig;
 
-// Source keys follow ../shared/reference/hardware.md: H = official doc / platform ini / Huawei
+// Source keys and letters are defined in docs/sources.md: H = official doc / platform ini / Huawei
 // paper, M = consistent third party, L = estimate. "est." marks values derived by us.
 const char* kIniC = "[INI-C] 910PR_9363.ini (Ascend910C4, one die), H";
 const char* kCM = "[CM] Zuo et al., CloudMatrix384, arXiv 2506.12708";

@@ -9,7 +9,7 @@
   study.py list SPEC [--quick]
   study.py task MANIFEST INDEX            (what one Slurm array task runs)
 
-SPEC is an INI file (studies/studylib/spec.py, README "What-if studies"). Results go to the
+SPEC is an INI file (studies/studylib/spec.py, docs/guides/what-if-studies.md). Results go to the
 spec's folder (study.db, runs/, plots, README.md), or WORK; --quick uses the spec's [quick]
 values and SPEC_DIR/quick/. A and B of compare are --out folders or DB:RUN (run_id or run_key).
 The simulator is build/ascend-sim of this repository, or --sim PATH, or $ASCEND_SIM.

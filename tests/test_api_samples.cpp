@@ -1,4 +1,4 @@
-// The Ascend C names the official vector samples use beyond the basic set (issue 17): the
+// The Ascend C names the official vector samples use beyond the basic set: the
 // transcendental and activation functions, ReduceMin, WholeReduceSum, Copy, Sort32, GatherMask,
 // the atomic add of MTE3 writes, GetTPipePtr and ASSERT. Every expected value is computed here
 // from the definitions, independently of the facade.

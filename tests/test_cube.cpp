@@ -415,10 +415,10 @@ TEST(CubeFault, AnAicWaitingForASetNoneSendsIsADeadlockNamingTheFlag) {
 
 // The GEMM microbenchmark of the issue: one AIC issues Mmads of one shape back to back with its
 // operands in L0, and the cube's busy time per Mmad gives OPs/cycle = 2 m k n / cycles, against
-// mskpp's measured 910B3 table ([KPP], reference/cube.md 1.4, m = k = 16): within 15% at every n.
+// mskpp's measured 910B3 table ([KPP], docs/sources.md; m = k = 16): within 15% at every n.
 // mskpp's 910B1 table (m = 32, k = 16) is printed beside it and not asserted: it fits a fixed
 // cost of 2-3 cycles where the 910B3 table fits about 23 (the measurement method probably
-// differs, reference/cube.md 1.4), and the model has one fixed cost, cube.mmad_overhead_cycles.
+// differs), and the model has one fixed cost, cube.mmad_overhead_cycles.
 double ops_per_cycle(uint32_t m, uint32_t k, uint32_t n) {
   constexpr int kMmads = 16;
   nlohmann::json r = ascend::test::in_child([&] {

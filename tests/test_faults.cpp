@@ -1,4 +1,4 @@
-// Faults injected at run time (issue 19; fault.* of sim/hardware_params.cpp, injected in the API
+// Faults injected at run time (fault.* of sim/hardware_params.cpp, injected in the API
 // and the models): each with what the user sees. A stalled rank and a wrong window flip are a
 // hang report naming the fault (exit 3); a corrupted record and flags landing twice are a failed
 // check naming the tensor and the fault (exit 4); a degraded link is a plausibly slower run.

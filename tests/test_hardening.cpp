@@ -1,4 +1,4 @@
-// Issue 19, hardening: every finding of the fuzzers (tests/fuzz) and of the sanitizers as a
+// Hardening: every finding of the fuzzers (tests/fuzz) and of the sanitizers as a
 // regression test, and the promises of the exit statuses on input that is broken on purpose.
 #include <unistd.h>
 

@@ -59,7 +59,7 @@ TEST(Params, IssueKeysExistWithTheirDefaults) {
   EXPECT_DOUBLE_EQ(p.real("core.clock_GHz"), 1.85);
   EXPECT_EQ(p.integer("ub.size_KiB"), 192);
   EXPECT_DOUBLE_EQ(p.real("hbm.bandwidth_GBps"), 1600);
-  // The DMA engines as calibrated on the mskpp tables (tests/validation/README.md).
+  // The DMA engines as calibrated on the mskpp tables (docs/validation.md).
   EXPECT_DOUBLE_EQ(p.real("mte2.bytes_per_cycle"), 80);
   EXPECT_DOUBLE_EQ(p.real("mte3.bytes_per_cycle"), 78);
   EXPECT_EQ(p.integer("mte2.outstanding_bytes"), 9728);

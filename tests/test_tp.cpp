@@ -1,4 +1,4 @@
-// TP = 2 ([OLD], issue 15 item 6): dispatch's AllGatherV (kernels.md 1.4 step 8) and combine's
+// TP = 2 ([OLD]): dispatch's AllGatherV (kernels.md 1.4 step 8) and combine's
 // ReduceScatterV (2.4) between the two dies of a chip. A hand-computed worked example, the check
 // across EP sizes (odd ones included) and features, timing-only runs, the documented limits.
 #include <algorithm>

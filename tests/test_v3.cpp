@@ -1,4 +1,4 @@
-// MoeDistributeDispatchV3 and CombineV3 (issue 15): worked examples with hand-computed values for
+// MoeDistributeDispatchV3 and CombineV3: worked examples with hand-computed values for
 // each V3 input (special experts, 2-D masks, expert scales, smooth scales, elasticInfo), the
 // check across the V3 matrix at several EP sizes, dead ranks with and without scale-down, the
 // documented limits, and timing-only runs with every feature on.

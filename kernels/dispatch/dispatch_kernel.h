@@ -1,5 +1,5 @@
 // Device code of MoeDistributeDispatch (A3 fullmesh_v1, the [OLD] semantics of
-// ../shared/reference/kernels.md section 1), written against the Ascend C facade.
+// kernels.md section 1, docs/sources.md), written against the Ascend C facade.
 //
 // Every AIV core of every rank runs Process():
 //  1. InitWinState  read this core's dataState word, store its negation (the 0/1 window flip)

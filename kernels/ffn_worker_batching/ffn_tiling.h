@@ -1,6 +1,6 @@
 // FfnWorkerBatching (attention-FFN disaggregation): attributes, the ScheduleContext byte layout,
 // buffer sizes and the host-side tiling (core split, sort plan) as pure functions.
-// Semantics: ../shared/seeds/000_*.txt and ../shared/reference/kernels.md section 3.
+// Semantics: the operator's document (seeds/000) and kernels.md section 3 (docs/sources.md).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Ascend C names this facade does not model yet. A kernel that calls one fails to compile with
-// a message that names it, rather than running without it (README, "Time your own kernel").
+// a message that names it, rather than running without it (docs/guides/own-kernel.md).
 #pragma once
 
 #include <type_traits>

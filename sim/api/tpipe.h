@@ -148,7 +148,7 @@ TPipe* GetTPipePtr();
 
 // The GM workspace the host passes a kernel begins with the system's part (the Matmul API's
 // messages in the AIV-driven mix mode), then the user's. ops-transformer's FFN host reserves
-// 16 MB for it (reference/cube.md, "Workspace").
+// 16 MB for it ([CUBE], docs/sources.md).
 constexpr uint64_t kSysWorkspaceBytes = 16ull << 20;
 // The system workspace, as the kernel declares it (SetSysWorkspace) and the Matmul API's
 // registration reads it back (GetSysWorkSpacePtr; nullptr until set).

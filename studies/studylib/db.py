@@ -1,4 +1,4 @@
-"""The study's results: one SQLite file (schema in the README, "What-if studies").
+"""The study's results: one SQLite file (schema in docs/guides/what-if-studies.md).
 
 Every run goes in by one transaction (its runs row, config, kernels, figures, pipes, ports): a
 reader or a killed writer never sees half a run. A run's key is unique: a rerun of the same

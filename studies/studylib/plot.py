@@ -174,7 +174,7 @@ def summary_markdown(study, paths, command):
     if failed:
         md += ["", "Failed runs:", ""]
         md += [f"- run {r[2]} `{r[3]}`: exit {r[4]}: {r[5]}" for r in failed]
-    md += ["", "The database (`study.db`, schema in the project README, \"What-if studies\"):",
+    md += ["", "The database (`study.db`, schema in docs/guides/what-if-studies.md):",
            "", "```sh",
            f"sqlite3 -header -column {os.path.relpath(paths.db, paths.work)} "
            "'SELECT * FROM results LIMIT 5'", "```", "", "The spec:", "", "```ini",

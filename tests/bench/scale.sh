@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scale benchmarks (not part of the test suite): wall time and peak memory of the simulator on
-# the scenarios the README reports. Usage: bash tests/bench/scale.sh [path/to/ascend-sim]
+# the scenarios docs/performance.md reports. Usage: bash tests/bench/scale.sh [path/to/ascend-sim]
 set -euo pipefail
 sim=${1:-build/ascend-sim}
 out=$(mktemp -d)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The targets of the speed work (issue 13), measured on this machine: wall time and peak memory
+# The simulator's speed targets (docs/performance.md), measured on this machine: wall time and peak memory
 # of the scale runs, the event rate against a raw SystemC skeleton with the same number of
 # threads (measured in the same run, side by side), and how wall time scales with the EP size.
 # A benchmark, not a test: it takes minutes. Usage: bash tests/bench/targets.sh [BUILD_DIR]

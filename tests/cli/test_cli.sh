@@ -320,7 +320,7 @@ PY
 expect 2 "rank 1, assist_info_for_combine row 0 = \(.*, 99, .*\) names no active" -- --kernel combine "${c[@]}" --input "$tmp/moe/combine"
 expect 0 "match the golden chain" -- --kernel moe "${c[@]}" --set moe.dispatch=alltoallv --comm-quant int8
 
-# --- V3 (issue 15): every new tensor dumped and replayed, dead ranks, the TP limit
+# --- V3: every new tensor dumped and replayed, dead ranks, the TP limit
 v3=(--ep 6 --experts 12 --bs 8 --hidden 1024 --zero-experts 1 --copy-experts 1 --const-experts 1
     --mask 2d --expert-scales 1 --smooth-scales 1 --set dispatch.special_weight=3 --quiet)
 expect 0 "every output of every rank matches" -- "${v3[@]}" --dead-ranks 2 --scale-down 1 --dump "$tmp/v3"
@@ -341,7 +341,7 @@ expect 3 "dead ranks 4 \(fault.dead_ranks\) run nothing" -- "${v3[@]}" --dead-ra
 expect 2 "tp = 2 needs one MoE expert per MoE rank \(L = 1" -- --tp 2
 expect 2 "no MoE expert rank would be left" -- --ep 4 --experts 8 --dead-ranks 0-3 --scale-down 1
 
-# --- TP = 2 (issue 15 item 6): the tp tensors dumped and replayed, the round trip, the limits
+# --- TP = 2: the tp tensors dumped and replayed, the round trip, the limits
 tp=(--ep 3 --experts 3 --bs 8 --hidden 1024 --topk 2 --tp 2 --quiet)
 expect 0 "every output of every rank matches the golden reference \(3 ranks x TP 2" -- "${tp[@]}" --dump "$tmp/tp"
 "$py" - "$tmp/tp" <<'PY' && ok || bad "TP tensors in the dump"

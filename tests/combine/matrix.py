@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The full --check matrix of MoeDistributeCombine and the moe round trip (issue 5), as one command:
+"""The full --check matrix of MoeDistributeCombine and the moe round trip, as one command:
 
     python3 tests/combine/matrix.py [build/ascend-sim] [--jobs 2]
 
@@ -30,7 +30,7 @@ KNOBS = [
     {"set": ["moe.layers=3"], "active-tokens": 11},
     {"set": ["moe.dispatch=alltoallv"], "routing": "zipf:2"},
     {"set": ["moe.dispatch=alltoallv"], "quant": "none", "dtype": "fp16"},
-    # V3 (issue 15)
+    # V3
     {"set": ["combine.const_alpha=softmax", "dispatch.special_weight=4"], "const-experts": 3,
      "ep": 5, "experts": 20},
     {"set": ["combine.receiver=ready_first", "dispatch.masked_tokens=5"], "mask": "2d",
@@ -39,7 +39,7 @@ KNOBS = [
      "const-experts": 4, "topk": 4, "ep": 7, "experts": 14},
     {"set": ["moe.layers=2"], "dead-ranks": "2,5", "scale-down": 1, "mask": "2d", "ep": 8,
      "experts": 16, "expert-scales": 1, "smooth-scales": 1},
-    # TP = 2 (issue 15 item 6)
+    # TP = 2
     {"set": ["moe.layers=2"], "tp": 2, "ep": 7, "experts": 7, "topk": 4, "const-experts": 1},
     {"set": ["combine.receiver=ready_first"], "tp": 2, "ep": 4, "experts": 4, "topk": 4},
 ]

@@ -25,13 +25,13 @@ KERNELS = {
     "syncbug": [],
     "ub_write": [],
     "flag_ring": ["--ep", "4"],
-    # V3 (issue 15): special experts, a 2-D mask, expert and smooth scales, and a rank scaled
+    # V3: special experts, a 2-D mask, expert and smooth scales, and a rank scaled
     # down, through the round trip.
     "moe:v3": ["--ep", "5", "--experts", "10", "--bs", "8", "--hidden", "1024", "--topk", "4",
                "--zero-experts", "1", "--copy-experts", "1", "--const-experts", "1",
                "--mask", "2d", "--expert-scales", "1", "--smooth-scales", "1",
                "--dead-ranks", "2", "--scale-down", "1"],
-    # TP = 2 (issue 15 item 6): the AllGatherV and the ReduceScatterV through the round trip.
+    # TP = 2: the AllGatherV and the ReduceScatterV through the round trip.
     "moe:tp2": ["--ep", "3", "--experts", "3", "--bs", "8", "--hidden", "1024", "--topk", "2",
                 "--tp", "2"],
 }

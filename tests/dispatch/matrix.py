@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The full --check matrix of MoeDistributeDispatch (issue 4), as one command:
+"""The full --check matrix of MoeDistributeDispatch, as one command:
 
     python3 tests/dispatch/matrix.py [build/ascend-sim] [--jobs 2]
 
@@ -40,7 +40,7 @@ SCENARIOS = [
     {"ep": 7, "shared-experts": 1, "shared-expert-ranks": 2, "experts": 10, "topk": 4},  # W % R != 0
     {"ep": 4, "shared-experts": 1, "experts": 16},        # a local shared expert, never sent
     {"ep": 4, "experts": 16, "hidden": 1030, "dtype": "fp16"},  # H not a multiple of 16
-    # V3 (issue 15): special experts, 2-D masks, expert and smooth scales, scale-down
+    # V3: special experts, 2-D masks, expert and smooth scales, scale-down
     {"ep": 5, "experts": 20, "zero-experts": 2, "copy-experts": 2, "const-experts": 2},
     {"ep": 7, "experts": 14, "topk": 4, "zero-experts": 3, "copy-experts": 2, "const-experts": 3,
      "set": ["dispatch.special_weight=1e9"]},  # every token all-special
@@ -56,7 +56,7 @@ SCENARIOS = [
     {"ep": 16, "shared-experts": 1, "shared-expert-ranks": 2, "experts": 28,
      "dead-ranks": "1,4,9-10", "scale-down": 1, "mask": "2d", "const-experts": 2},
     {"ep": 32, "experts": 64, "dead-ranks": "0,31", "scale-down": 1, "expert-scales": 1},
-    # TP = 2 (issue 15 item 6): EP x 2 dies, L = 1 (E = EP - shared-expert ranks)
+    # TP = 2: EP x 2 dies, L = 1 (E = EP - shared-expert ranks)
     {"ep": 3, "experts": 3, "topk": 2, "tp": 2},
     {"ep": 8, "experts": 8, "bs": 32, "hidden": 7168, "tp": 2},
     {"ep": 5, "experts": 4, "topk": 3, "shared-experts": 1, "shared-expert-ranks": 1, "tp": 2,

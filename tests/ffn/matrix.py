@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The full --check matrix of FfnWorkerBatching (issue 6), as one command:
+"""The full --check matrix of FfnWorkerBatching, as one command:
 
     python3 tests/ffn/matrix.py [build/ascend-sim] [--jobs 2]
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the seed corpora of tests/fuzz/corpus/<harness>/ (committed; rerun after a change of
-the README's commands or the presets): usage make_seeds.py REPO_ROOT."""
+the documented commands or the presets): usage make_seeds.py REPO_ROOT."""
 import io
 import os
 import re
@@ -53,8 +53,11 @@ put("npy", "padded", good + b"\0" * 8)
 put("npy", "v2", good[:6] + b"\x02\x00" + struct.pack("<I", len(good) - 10) + good[10:])
 put("npy", "unsupported", npy(np.zeros(3, dtype="<c8")))
 
-# cli: 0xff starts a word of its own (to a NUL): the README's commands and the CLI test's.
-readme = open(os.path.join(root, "README.md")).read()
+# cli: 0xff starts a word of its own (to a NUL): the documented commands (README.md, docs/).
+docs = [os.path.join(root, "README.md")]
+for d, _, names in sorted(os.walk(os.path.join(root, "docs"))):
+    docs += [os.path.join(d, f) for f in sorted(names) if f.endswith(".md")]
+readme = "\n".join(open(f).read() for f in docs)
 n = 0
 for line in readme.splitlines():
     m = re.match(r"^build/ascend-sim(.*?)(#.*)?$", line)

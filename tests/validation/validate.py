@@ -10,7 +10,7 @@ writes a table of published, simulated and error.
 
 The table goes to the terminal. Exit status: 0 when every point marked must_hold is within its
 tolerance, 1 when one is not, 2 on a usage or run error. Points without must_hold are reported
-(OK or MISS) but do not fail the command: they are the open calibration targets (README).
+(OK or MISS) but do not fail the command: they are the open calibration targets (docs/validation.md).
 """
 import argparse
 import csv
