@@ -25,7 +25,9 @@ using namespace AscendC;
 
 // The FFN's AICs run their own Matmul calls, beside the AIVs' own code (Ascend C's MixDualMaster):
 // no AIV drives them.
-inline constexpr MatmulConfig kFfnMatmulConfig = {true, true};
+inline constexpr MatmulConfig kFfnMatmulConfig =
+    GetNormalConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1, true, IterateOrder::UNDEF,
+                    ScheduleType::INNER_PRODUCT, true, /*enableMixDualMaster=*/true);
 
 // The activation of `count` elements of x into dst, built from vector primitives in C (the
 // golden reference applies the same operations in the same order). t is a temporary of count.

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "sim/api/activation.h"    // SwiGLU, GeGLU, ReGlu (high-level activation APIs)
+#include "sim/api/block_sync.h"    // IBSet/IBWait, WaitPreBlock/NotifyNextBlock, GroupBarrier
 #include "sim/api/cube.h"          // the AIC: Nd2Nz DataCopy, LoadData, Mmad, Fixpipe, cross-core
 #include "sim/api/data_copy.h"     // DataCopy, DataCopyPad, SetAtomicAdd/None
 #include "sim/api/debug.h"         // printf, PRINTF, DumpTensor (no simulated time)

@@ -1,6 +1,9 @@
 #include "sim/api/matmul.h"
 
 #include <algorithm>
+#include <iostream>
+#include <set>
+#include <string>
 
 #include "sim/api/runtime.h"
 
@@ -8,6 +11,11 @@ namespace AscendC::detail {
 
 void matmul_fault(const std::string& what) {
   fault("Matmul: " + what);
+}
+
+void note_once(const char* what) {
+  static std::set<std::string> said;
+  if (said.insert(what).second) std::cerr << what << "\n";
 }
 
 KfcChannel& kfc_channel(m::Core& aic) {
