@@ -1,6 +1,6 @@
 // The high-level Matmul API on the AIC: a matrix of M/N/K (multiples of the base and not, K
 // chunks that fit L1 and do not), bias, fp16/bf16/fp32 outputs, a split over cores; every output
-// bit-exact against a sequential fp32 sum. The host tiling respects the L0 limits of seed 004 3.1.
+// bit-exact against a sequential fp32 sum. The host tiling respects the L0 limits of [FFN-NOTE] 3.1.
 #include <gtest/gtest.h>
 
 #include <cstring>
