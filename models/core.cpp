@@ -1079,6 +1079,14 @@ void Core::step(PipeId p) {
         if (in.work.amount >= kCrossToPeer) {
           Core* peer = cross_peers_[2][in.work.amount - kCrossToPeer];
           sched_.post(at, EventClass::Model, peer->uid_, peer, kCrossFlag, in.event_id);
+        } else if (in.work.amount == 0) {  // mode 0: a barrier of the kind's cores
+          int& sets = (kind_ == CoreKind::Aiv ? barriers_.group_sets_aiv
+                                              : barriers_.group_sets_aic)[in.event_id];
+          if (++sets == static_cast<int>(cross_peers_[0].size())) {
+            sets = 0;
+            for (Core* peer : cross_peers_[0])
+              sched_.post(at, EventClass::Model, peer->uid_, peer, kCrossFlag, in.event_id);
+          }
         } else {
           for (Core* peer : cross_peers_[in.work.amount])
             sched_.post(at, EventClass::Model, peer->uid_, peer, kCrossFlag, in.event_id);

@@ -792,6 +792,13 @@ class SyncAllBarrier {
 
 struct DieBarriers {
   SyncAllBarrier aiv, aic, mixed;
+  // CrossCoreSetFlag mode 0 (every core of a kind): the sets of the round under way, per flag. The
+  // group's flag rises on every core of the kind, once, when the last one has set it.
+  std::array<int, Core::kCrossFlags> group_sets_aiv{}, group_sets_aic{};
+  void reset_groups() {
+    group_sets_aiv.fill(0);
+    group_sets_aic.fill(0);
+  }
 };
 
 }  // namespace ascend::model

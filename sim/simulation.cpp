@@ -483,6 +483,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, const LaunchShape&
     die.barriers.aiv.reset(shape.aiv);
     die.barriers.aic.reset(shape.aic);
     die.barriers.mixed.reset(shape.aiv + shape.aic);
+    die.barriers.reset_groups();
     set_cross_peers(die, shape);
     for (int c = 0; c < shape.aiv; ++c) {
       model::Core& core = *die.cores[c];

@@ -234,4 +234,26 @@ TEST(ApiBasicMore, GroupBarrierReleasesTheWaitersAfterEveryArrival) {
   }
 }
 
+// A user's program (allocation bounds) may bind a GlobalTensor to a pointer that is no GM and never
+// use it; the first copy from it is the fault.
+TEST(ApiBasicMore, AnUnboundGlobalTensorFaultsWhereItIsUsed) {
+  Bench b;
+  AscendC::detail::set_gm_bounds(AscendC::detail::GmBounds::Allocation);
+  uint64_t x = b.alloc(256);
+  bool bound = false;
+  SimError e = b.run_expecting_error(1, [&] {
+    TPipe pipe;
+    GlobalTensor<float> unused, used = global<float>(x, 64);
+    unused.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(uintptr_t{0x10}));
+    bound = true;
+    LocalTensor<float> l = ub_tensor<float>(pipe, 64);
+    DataCopy(l, used, 64);
+    DataCopy(l, unused, 64);
+  });
+  AscendC::detail::set_gm_bounds(AscendC::detail::GmBounds::Tensor);
+  EXPECT_TRUE(bound);
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("outside its GM allocation"), std::string::npos) << e.what();
+}
+
 }  // namespace

@@ -4,6 +4,7 @@
 // fault.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -371,6 +372,28 @@ TEST(CubeSync, CrossCoreFlagsReleaseTheirPeersAfterTheFlagLatency) {
   // The AIC waits for the later AIV's set: its MTE3 write completes, then the flag travels.
   EXPECT_GT(v[1], v[5] + flag);
   (void)issue;
+}
+
+// Mode 0 is a barrier of the kind's cores: with 16 AIVs (more sets than a flag's counter holds)
+// each is released once, a flag latency after the last set.
+TEST(CubeSync, ModeZeroFlagsReleaseEveryCoreOfTheKindAfterTheLastSet) {
+  Bench b({}, 1, with_aic());
+  std::vector<uint64_t> set(16), left(16);
+  b.run(LaunchShape::mixed(8, 2), [&] {
+    if (ASCEND_IS_AIC) return;
+    const auto id = static_cast<size_t>(GetBlockIdx());
+    SimStall(100 * (id + 1));
+    set[id] = SimNowPs();
+    CrossCoreSetFlag<0, PIPE_MTE3>(4);
+    CrossCoreWaitFlag<0>(4);
+    left[id] = SimNowPs();
+  });
+  const m::CoreTiming& tm = b.timing();
+  const uint64_t last = *std::max_element(set.begin(), set.end());
+  for (size_t i = 0; i < 16; ++i) {
+    EXPECT_GT(left[i], last + tm.clock.cycles(tm.crosscore_flag_cycles) - 1) << i;
+    EXPECT_EQ(left[i], left[15]) << i;
+  }
 }
 
 TEST(CubeSync, MixedSyncAllWaitsForEveryAicAndAiv) {

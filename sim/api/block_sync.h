@@ -162,7 +162,8 @@ class GroupBarrier {
   void Arrive(uint32_t arriveIndex) {
     if (detail::core().core_kind() == ascend::model::CoreKind::Aic) return;
     check(arriveIndex, arrive_, "Arrive");
-    if (round_ > 1) poll_until(line(arriveIndex) + kWaitOffset, (round_ - 1) * wait_, true);
+    if (round_ > 1)
+      poll_until(line(arriveIndex) + kWaitOffset / sizeof(int32_t), (round_ - 1) * wait_, true);
     add_to_every_line(0);
     ++round_;
     arrived_ = true;

@@ -102,9 +102,10 @@ void cross_wait(int mode, int flag) {
     fault("CrossCoreWaitFlag: mode " + std::to_string(mode) + " (0, 1 or 2)");
   if (flag < 0 || flag >= m::Core::kCrossFlags)
     fault("CrossCoreWaitFlag: flag id " + std::to_string(flag) + " outside [0, 16)");
-  // Sets that reach this core for the mode: every core of the kind (0), both AIVs (1), the AIC
-  // (an AIV, 2) or its AIVs (an AIC, 2).
-  int need = mode == 0                           ? static_cast<int>(c.cross_peers(0).size())
+  // Sets that reach this core for the mode: one when every core of the kind has set it (0: the
+  // FFTS counts the group's sets and raises the flag on each once they are all in), both AIVs
+  // (1), the AIC (an AIV, 2) or its AIVs (an AIC, 2).
+  int need = mode == 0                           ? 1
              : mode == 1                         ? 2
              : c.core_kind() == m::CoreKind::Aic ? static_cast<int>(c.cross_peers(2).size())
                                                  : 1;

@@ -674,16 +674,22 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
   const char* name = "Fixpipe";
   require_aic(name);
   if (p.unitFlag != 0) wait_unit_flags();
-  if (layout != CO2Layout::ROW_MAJOR)
-    fault("Fixpipe: only the ND (CFG_ROW_MAJOR) output is modelled");
+  if (layout != CO2Layout::ROW_MAJOR && layout != CO2Layout::NZ)
+    fault("Fixpipe: the ND (CFG_ROW_MAJOR) and NZ (CFG_NZ) outputs are modelled");
+  // NZ: the L0C's 16-column blocks as they are, block j / 16 at j / 16 x dstStride 32-B blocks.
+  const bool nz = layout == CO2Layout::NZ;
   if (p.mSize == 0 || p.nSize == 0) fault("Fixpipe of 0 bytes");
-  if (p.nSize > 4095 || p.mSize > 8192)
+  if (p.nSize > 4095 || (!nz && p.mSize > 8192))
     fault("Fixpipe: nSize " + std::to_string(p.nSize) + " > 4095 or mSize " +
           std::to_string(p.mSize) + " > 8192 (NZ2ND)");
+  if (nz && (p.nSize % 16 || uint64_t{p.dstStride} * 32 < uint64_t{p.mSize} * 16 * sizeof(D)))
+    fault("Fixpipe (NZ): nSize " + std::to_string(p.nSize) +
+          " must be a multiple of 16 and dstStride (32-B blocks) cover mSize rows of 16");
+  const uint64_t nz_block = uint64_t{p.dstStride} * 32 / sizeof(D);  // elements between blocks
   if (p.srcStride < p.mSize || p.srcStride % 16)
     fault("Fixpipe: srcStride " + std::to_string(p.srcStride) +
           " must be a multiple of 16 and at least mSize " + std::to_string(p.mSize));
-  if (p.dstStride < p.nSize) fault("Fixpipe: dstStride below nSize");
+  if (!nz && p.dstStride < p.nSize) fault("Fixpipe: dstStride below nSize");
   const bool deq = p.quantPre == DEQF16 || p.quantPre == VDEQF16;
   const bool int_out = p.quantPre == NoQuant && std::is_same_v<S, int32_t>;
   if (deq && !std::is_same_v<S, int32_t>) fault("Fixpipe: DEQF16/VDEQF16 read an int32 L0C");
@@ -722,7 +728,8 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
                {{scales->ub_offset(), scales->ub_offset() + uint64_t{p.nSize} * 8}}, {}, 0, 0,
                false, nullptr);  // no effect of its own: the Fixpipe below reads the scales
   }
-  const uint64_t dst_elems = uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
+  const uint64_t dst_elems = nz ? uint64_t{nb - 1u} * nz_block + uint64_t{p.mSize} * 16
+                                : uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
   if (dst_elems > dst.GetSize())
     fault(std::string(name) + " to " + describe_gm(dst.address()) + ": " +
           std::to_string(dst_elems) + " elements beyond its GlobalTensor of " +
@@ -753,8 +760,15 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
               fix_convert<D>(s[uint64_t{j / 16} * p.srcStride * 16 + i * 16 + j % 16], p, scale);
       }
     });
-    op->on_finish([dst, p, self] {
+    op->on_finish([dst, p, self, nz, nz_block] {
       const D* staged = self->staged<D>();
+      if (nz) {
+        for (uint32_t b = 0; b < p.nSize / 16u; ++b)
+          for (uint32_t i = 0; i < p.mSize; ++i)
+            memory().write(dst.address() + (b * nz_block + uint64_t{i} * 16) * sizeof(D),
+                           staged + uint64_t{i} * p.nSize + b * 16u, 16 * sizeof(D));
+        return;
+      }
       for (uint32_t i = 0; i < p.mSize; ++i)
         memory().write(dst.address() + uint64_t{i} * p.dstStride * sizeof(D),
                        staged + uint64_t{i} * p.nSize, uint64_t{p.nSize} * sizeof(D));
@@ -871,9 +885,9 @@ template <uint8_t modeId, pipe_t pipe>
 void CrossCoreSetFlag(uint16_t flagId) {
   detail::cross_set(modeId, pipe, flagId);
 }
-// Waits (the scalar stops issuing) until the flag's counter covers the mode's sets (mode 0: every
-// core of the kind; 1: both AIVs; 2: an AIV waits for its AIC's set, an AIC for all its AIVs'),
-// then takes them.
+// Waits (the scalar stops issuing) until the flag's counter covers the mode's sets (mode 0: the
+// round in which every core of the kind has set it, a barrier; 1: both AIVs; 2: an AIV waits for
+// its AIC's set, an AIC for all its AIVs'), then takes them.
 template <uint8_t modeId = 2, pipe_t pipe = PIPE_S>
 void CrossCoreWaitFlag(uint16_t flagId) {
   detail::cross_wait(modeId, flagId);

@@ -179,4 +179,10 @@ void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, con
   PipeBarrier<PIPE_MTE3>();
 }
 
+// The older name of the same fill (Ascend C API: InitOutput, deprecated for Fill).
+template <class T>
+void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value) {
+  InitGlobalMemory(gmWorkspaceAddr, size, value);
+}
+
 }  // namespace AscendC

@@ -123,9 +123,11 @@ class GlobalTensor {
     const bool to_allocation = detail::gm_bounds() == detail::GmBounds::Allocation;
     const auto* r =
         detail::memory().region_of(a, size == 0 || to_allocation ? 1 : size * sizeof(T));
-    if (!r && to_allocation)  // a user's program: the pointer is host memory that is no GM
-      detail::fault("SetGlobalBuffer: host address 0x" + detail::hex(a) +
-                    " is neither a GmAlloc buffer nor GM the simulator allocated");
+    if (!r && to_allocation) {  // a user's program may bind a pointer it never uses (an input
+      address_ = detail::GmPtr<T>(a);  // its scenario leaves unallocated): each use is checked
+      size_ = size;                    // against the GM allocations and faults there
+      return;
+    }
     if (!r)
       detail::fault("SetGlobalBuffer: [" + detail::describe_gm(a) + ", +" +
                     std::to_string(size * sizeof(T)) + " B) is not inside one GM allocation");
