@@ -179,4 +179,11 @@ void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, con
   PipeBarrier<PIPE_MTE3>();
 }
 
+// Fill is InitGlobalMemory's newer name: `size` elements of the GlobalTensor set to `value` by
+// the same Duplicate and UB-to-GM copies. Ascend C API: Fill.
+template <class T>
+void Fill(GlobalTensor<T>& dstGlobal, const uint64_t size, const T value) {
+  InitGlobalMemory(dstGlobal, size, value);
+}
+
 }  // namespace AscendC
