@@ -363,6 +363,130 @@ void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTensor, cons
   }
 }
 
+// x^y for fp32/fp16 (Ascend C API: Power; the integer forms are not modelled). The magnitude is
+// exp(y ln|x|); a negative base takes the sign of (-1)^y where y is an integer and NaN where it
+// is not, chosen by a Compares of the base with 0 and a Select, as the hardware's sequence does:
+//   parity p = y - 2 floor(y / 2), sign s = 1 - 2p, plus sqrt(-|y - rint(y)|) (-0 for an integer
+//   y, NaN otherwise).
+// Per pass: five fp32 temporaries (base, exponent, magnitude, signed result, scratch) and the
+// comparison's bit per element, a pass a whole number of 64-element repeats (Compares compares
+// whole repeats). A scalar base or exponent is a Duplicate into its temporary.
+enum class PowerAlgo : uint8_t { INTRINSIC = 0, DOUBLE_FLOAT_TECH };
+struct PowerConfig {
+  PowerAlgo algo = PowerAlgo::INTRINSIC;  // the Ascend 950's choice; A2/A3 have the one below
+};
+inline constexpr PowerConfig kDefaultPowerConfig{};
+namespace detail {
+constexpr uint32_t kPowerFp32Temps = 5;
+// Bytes of temporaries per element of a pass: the fp32 temporaries and one mask bit.
+constexpr double kPowerBytesPerElement = 4.0 * kPowerFp32Temps + 1.0 / 8;
+template <class T>
+struct PowerOperand {  // a tensor, or a scalar when `tensor` is null
+  const LocalTensor<T>* tensor;
+  T scalar;
+};
+template <class T>
+void power_impl(const LocalTensor<T>& dst, PowerOperand<T> base, PowerOperand<T> exponent,
+                const LocalTensor<uint8_t>& tmp, uint32_t calCount) {
+  require_half_or_float<T>();
+  for (const PowerOperand<T>* o : {&base, &exponent})
+    if (o->tensor && calCount > o->tensor->GetSize())
+      fault("Power: calCount " + std::to_string(calCount) + " exceeds a source tensor");
+  if (calCount > dst.GetSize()) fault("Power: calCount exceeds dstTensor");
+  if (calCount == 0) return;
+  const uint32_t pass = static_cast<uint32_t>(tmp.GetSize() / kPowerBytesPerElement) / 64 * 64;
+  if (pass == 0)
+    fault("Power: sharedTmpBuffer of " + std::to_string(tmp.GetSize()) + " B is below the " +
+          std::to_string(static_cast<uint32_t>(64 * kPowerBytesPerElement)) +
+          " B of one 64-element pass");
+  const Fp32Temps t{tmp.template ReinterpretCast<float>(), pass};
+  const LocalTensor<float> x = t[0], y = t[1], mag = t[2], sgn = t[3], f = t[4];
+  const LocalTensor<uint8_t> negative = tmp[kPowerFp32Temps * 4 * pass];
+  auto widen = [&](const LocalTensor<float>& to, const PowerOperand<T>& o, uint32_t off,
+                   uint32_t n) {
+    if (!o.tensor)
+      Duplicate(to, static_cast<float>(to_double(o.scalar)), n);
+    else if constexpr (std::is_same_v<T, half>)
+      Cast(to, (*o.tensor)[off], RoundMode::CAST_NONE, n);
+    else
+      Adds(to, (*o.tensor)[off], 0.0f, n);
+  };
+  for (uint32_t off = 0; off < calCount; off += pass) {
+    const uint32_t n = std::min(pass, calCount - off);
+    widen(x, base, off, n);
+    widen(y, exponent, off, n);
+    Abs(mag, x, n);
+    Ln(mag, mag, n);
+    Mul(mag, y, mag, n);
+    Exp(mag, mag, n);
+    Muls(f, y, 0.5f, n);
+    Cast(f, f, RoundMode::CAST_FLOOR, n);
+    Muls(f, f, 2.0f, n);
+    Sub(f, y, f, n);
+    Muls(sgn, f, -2.0f, n);
+    Adds(sgn, sgn, 1.0f, n);
+    Cast(f, y, RoundMode::CAST_RINT, n);
+    Sub(f, y, f, n);
+    Abs(f, f, n);
+    Muls(f, f, -1.0f, n);
+    Sqrt(f, f, n);
+    Add(sgn, sgn, f, n);
+    Mul(sgn, mag, sgn, n);
+    Compares(negative, x, 0.0f, CMPMODE::LT, (n + 63) / 64 * 64);
+    if constexpr (std::is_same_v<T, float>) {
+      Select(dst[off], negative, sgn, mag, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+    } else {
+      Select(mag, negative, sgn, mag, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+      Cast(dst[off], mag, RoundMode::CAST_NONE, n);
+    }
+  }
+}
+}  // namespace detail
+template <class T, bool isReuseSource = false, const PowerConfig& config = kDefaultPowerConfig>
+void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+           const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+           const uint32_t calCount) {
+  detail::power_impl<T>(dstTensor, {&src0Tensor, T{}}, {&src1Tensor, T{}}, sharedTmpBuffer,
+                        calCount);
+}
+template <class T, bool isReuseSource = false, const PowerConfig& config = kDefaultPowerConfig>
+void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar,
+           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
+  detail::power_impl<T>(dstTensor, {&src0Tensor, T{}}, {nullptr, src1Scalar}, sharedTmpBuffer,
+                        calCount);
+}
+template <class T, bool isReuseSource = false, const PowerConfig& config = kDefaultPowerConfig>
+void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor,
+           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
+  detail::power_impl<T>(dstTensor, {nullptr, src0Scalar}, {&src1Tensor, T{}}, sharedTmpBuffer,
+                        calCount);
+}
+// Without calCount: all of the tensor operand; without sharedTmpBuffer: the stack buffer.
+template <class T, bool isReuseSource = false, const PowerConfig& config = kDefaultPowerConfig>
+void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+           const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  Power<T, isReuseSource, config>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer,
+                                  src0Tensor.GetSize());
+}
+template <class T, bool isReuseSource = false, const PowerConfig& config = kDefaultPowerConfig>
+void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar,
+           const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  Power<T, isReuseSource, config>(dstTensor, src0Tensor, src1Scalar, sharedTmpBuffer,
+                                  src0Tensor.GetSize());
+}
+template <class T, bool isReuseSource = false, const PowerConfig& config = kDefaultPowerConfig>
+void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor,
+           const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  Power<T, isReuseSource, config>(dstTensor, src0Scalar, src1Tensor, sharedTmpBuffer,
+                                  src1Tensor.GetSize());
+}
+template <class T, bool isReuseSource = false, const PowerConfig& config = kDefaultPowerConfig>
+void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+           const LocalTensor<T>& src1Tensor) {
+  Power<T, isReuseSource, config>(dstTensor, src0Tensor, src1Tensor,
+                                  detail::stack_buffer<uint8_t>("Power"), src0Tensor.GetSize());
+}
+
 #undef ASCEND_SIM_MATH_UNARY_OVERLOADS
 
 }  // namespace AscendC

@@ -88,6 +88,23 @@ inline uint32_t GetGeluMinTmpSize(const ge::Shape& srcShape, const uint32_t type
   return minValue;
 }
 
+// Power (sim/api/math.h): five fp32 temporaries and a mask bit per element, in passes of whole
+// 64-element repeats; the integer forms are not modelled.
+inline void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,
+                                  const bool typeIsInt, const uint32_t typeSize,
+                                  const bool /*isReuseSource*/, uint32_t& maxValue,
+                                  uint32_t& minValue) {
+  if (typeIsInt) math_tiling_detail::fail("GetPowerMaxMinTmpSize: integer Power is not modelled");
+  const uint64_t n = std::max(srcShape1.GetShapeSize(), srcShape2.GetShapeSize());
+  if (n == 0) math_tiling_detail::fail("GetPowerMaxMinTmpSize: shapes of no elements");
+  if (typeSize != 2 && typeSize != 4)
+    math_tiling_detail::fail("GetPowerMaxMinTmpSize: typeSize " + std::to_string(typeSize) +
+                             " (2 or 4)");
+  constexpr uint32_t per_pass = 64 * 4 * 5 + 64 / 8;  // bytes of one 64-element pass
+  minValue = per_pass;
+  maxValue = static_cast<uint32_t>((n + 63) / 64 * per_pass);
+}
+
 // Sum of rows of n elements (sim/api/reduce.h): the first WholeReduceSum pass leaves one partial
 // sum per 256-B repeat in the buffer, rounded up to a 32-B block; a row of one repeat needs none.
 inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize,
