@@ -152,7 +152,9 @@ void reduce_repeat(const char* name, ReduceType type, const LocalTensor<T>& dst,
                  rep = static_cast<uint32_t>(srcRepStride);
   const uint64_t dstep = uint64_t{unit} * static_cast<uint32_t>(dstRepStride);
   check_operand(src, span_of<T>(p, blk, rep), name, kRead);
-  check_operand(dst, (p.repeats - 1) * dstep + unit, name, kWrite);
+  // The destination is aligned to its result's unit, not 32 B (Ascend C API: ReduceRepeat,
+  // "目的操作数地址对齐约束").
+  check_operand(dst, (p.repeats - 1) * dstep + unit, name, kWrite, unit);
   issue_vector(name, p.repeats, [=] {
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
