@@ -363,6 +363,140 @@ void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTensor, cons
   }
 }
 
+// Rounding toward zero: one CAST_TRUNC in fp32 (Ascend C API: Trunc).
+template <class T, bool isReuseSource = false>
+void Trunc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
+  detail::math_elementwise<0>(
+      "Trunc", dstTensor, srcTensor, sharedTmpBuffer, calCount,
+      [](const LocalTensor<float>& out, const LocalTensor<float>& x, const detail::Fp32Temps&,
+         uint32_t n) { Cast(out, x, RoundMode::CAST_TRUNC, n); });
+}
+ASCEND_SIM_MATH_UNARY_OVERLOADS(Trunc)
+
+// fmod(a, b) = a - trunc(a / b) x b, with the sign of a (Ascend C API: Fmod; FmodConfig chooses
+// an algorithm on the Ascend 950 only). In fp32 with one temporary for the quotient; fp16
+// operands are widened into two more and the result narrowed from a third.
+constexpr uint32_t FMOD_ITERATION_NUM_MAX = 11;
+enum class FmodAlgo { NORMAL = 0, ITERATION_COMPENSATION = 1 };
+struct FmodConfig {
+  FmodAlgo algo = FmodAlgo::NORMAL;
+  uint32_t iterationNum = FMOD_ITERATION_NUM_MAX;
+};
+inline constexpr FmodConfig DEFAULT_FMOD_CONFIG{};
+template <class T, bool isReuseSource = false, const FmodConfig& config = DEFAULT_FMOD_CONFIG>
+void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+          const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+          const uint32_t calCount) {
+  detail::require_half_or_float<T>();
+  if (calCount > src0Tensor.GetSize() || calCount > src1Tensor.GetSize() ||
+      calCount > dstTensor.GetSize())
+    detail::fault("Fmod: calCount " + std::to_string(calCount) +
+                  " exceeds a source or destination tensor");
+  constexpr uint32_t temps = std::is_same_v<T, half> ? 4 : 1, per_block = 32 / sizeof(T);
+  const uint32_t pass = sharedTmpBuffer.GetSize() / 4 / temps / per_block * per_block;
+  if (pass == 0)
+    detail::fault("Fmod: sharedTmpBuffer of " + std::to_string(sharedTmpBuffer.GetSize()) +
+                  " B is below the " + std::to_string(temps * 4 * per_block) + " B of one pass");
+  const detail::Fp32Temps t{sharedTmpBuffer.ReinterpretCast<float>(), pass};
+  auto fmod = [](const LocalTensor<float>& out, const LocalTensor<float>& a,
+                 const LocalTensor<float>& b, const LocalTensor<float>& q, uint32_t n) {
+    Div(q, a, b, n);
+    Cast(q, q, RoundMode::CAST_TRUNC, n);
+    Mul(q, q, b, n);
+    Sub(out, a, q, n);
+  };
+  for (uint32_t off = 0; off < calCount; off += pass) {
+    const uint32_t n = std::min(pass, calCount - off);
+    if constexpr (std::is_same_v<T, float>) {
+      fmod(dstTensor[off], src0Tensor[off], src1Tensor[off], t[0], n);
+    } else {
+      Cast(t[1], src0Tensor[off], RoundMode::CAST_NONE, n);
+      Cast(t[2], src1Tensor[off], RoundMode::CAST_NONE, n);
+      fmod(t[3], t[1], t[2], t[0], n);
+      Cast(dstTensor[off], t[3], RoundMode::CAST_NONE, n);
+    }
+  }
+}
+template <class T, bool isReuseSource = false, const FmodConfig& config = DEFAULT_FMOD_CONFIG>
+void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+          const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  Fmod<T, isReuseSource, config>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer,
+                                 src0Tensor.GetSize());
+}
+template <class T, bool isReuseSource = false, const FmodConfig& config = DEFAULT_FMOD_CONFIG>
+void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+          const LocalTensor<T>& src1Tensor, const uint32_t calCount) {
+  Fmod<T, isReuseSource, config>(dstTensor, src0Tensor, src1Tensor,
+                                 detail::stack_buffer<uint8_t>("Fmod"), calCount);
+}
+template <class T, bool isReuseSource = false, const FmodConfig& config = DEFAULT_FMOD_CONFIG>
+void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+          const LocalTensor<T>& src1Tensor) {
+  Fmod<T, isReuseSource, config>(dstTensor, src0Tensor, src1Tensor,
+                                 detail::stack_buffer<uint8_t>("Fmod"), src0Tensor.GetSize());
+}
+
+// Cumulative sums of an outter x inner tensor (Ascend C API: CumSum). Along the first axis (each
+// row the sum of the rows up to it) the hardware adds row by row: a copy of row 0, then one Add a
+// row, in fp32 (fp16 operands widened into sharedTmpBuffer as a whole, outter x inner x 4 B);
+// outputLastRow copies the last row into lastRowTensor. The last axis needs TransDataTo5HD
+// transposes, which are not modelled. `algorithm` chooses on the Ascend 950 only.
+enum class CumSumAlgorithm { CUMSUM_ALGORITHM_LINEBYLINE = 0, CUMSUM_ALGORITHM_SKLANSKY = 1 };
+struct CumSumConfig {
+  bool isLastAxis{true};
+  bool isReuseSource{false};
+  bool outputLastRow{false};
+  CumSumAlgorithm algorithm{CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+};
+inline constexpr CumSumConfig defaultCumSumConfig{};
+struct CumSumInfo {
+  uint32_t outter{0};
+  uint32_t inner{0};
+};
+template <class T, const CumSumConfig& config = defaultCumSumConfig>
+void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor,
+            const LocalTensor<T>& srcTensor, LocalTensor<uint8_t>& sharedTmpBuffer,
+            const CumSumInfo& cumSumInfo) {
+  detail::require_half_or_float<T>();
+  static_assert(!config.isLastAxis,
+                "ascend-sim: AscendC::CumSum along the last axis is not modelled yet (it "
+                "transposes by TransDataTo5HD)");
+  const uint32_t rows = cumSumInfo.outter, inner = cumSumInfo.inner;
+  const uint64_t total = uint64_t{rows} * inner;
+  if (rows == 0 || inner == 0 || inner * sizeof(T) % 32 != 0)
+    detail::fault("CumSum: outter " + std::to_string(rows) + " and inner " + std::to_string(inner) +
+                  " (both above 0, inner a whole number of 32-B blocks)");
+  if (total > srcTensor.GetSize() || total > dstTensor.GetSize())
+    detail::fault("CumSum: " + std::to_string(rows) + " x " + std::to_string(inner) +
+                  " exceeds srcTensor or dstTensor");
+  if (config.outputLastRow && inner > lastRowTensor.GetSize())
+    detail::fault("CumSum: a row of " + std::to_string(inner) + " exceeds lastRowTensor");
+  const uint32_t n = static_cast<uint32_t>(total);
+  if constexpr (std::is_same_v<T, float>) {
+    Adds(dstTensor, srcTensor, 0.0f, inner);
+    for (uint32_t r = 1; r < rows; ++r)
+      Add(dstTensor[r * inner], dstTensor[(r - 1) * inner], srcTensor[r * inner], inner);
+  } else {
+    if (sharedTmpBuffer.GetSize() < total * 4)
+      detail::fault("CumSum: sharedTmpBuffer of " + std::to_string(sharedTmpBuffer.GetSize()) +
+                    " B is below the " + std::to_string(total * 4) + " B of the widened tensor");
+    const LocalTensor<float> wide = sharedTmpBuffer.ReinterpretCast<float>();
+    Cast(wide, srcTensor, RoundMode::CAST_NONE, n);
+    for (uint32_t r = 1; r < rows; ++r)
+      Add(wide[r * inner], wide[(r - 1) * inner], wide[r * inner], inner);
+    Cast(dstTensor, wide, RoundMode::CAST_NONE, n);
+  }
+  if constexpr (config.outputLastRow)
+    Adds(lastRowTensor, dstTensor[(rows - 1) * inner], static_cast<T>(0.0f), inner);
+}
+template <class T, const CumSumConfig& config = defaultCumSumConfig>
+void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor,
+            const LocalTensor<T>& srcTensor, const CumSumInfo& cumSumInfo) {
+  LocalTensor<uint8_t> tmp = detail::stack_buffer<uint8_t>("CumSum");
+  CumSum<T, config>(dstTensor, lastRowTensor, srcTensor, tmp, cumSumInfo);
+}
+
 // x^y for fp32/fp16 (Ascend C API: Power; the integer forms are not modelled). The magnitude is
 // exp(y ln|x|); a negative base takes the sign of (-1)^y where y is an integer and NaN where it
 // is not, chosen by a Compares of the base with 0 and a Select, as the hardware's sequence does:

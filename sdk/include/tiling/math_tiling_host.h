@@ -60,6 +60,9 @@ ASCEND_SIM_MATH_TMP_SIZE(GetFracMaxMinTmpSize, math_tiling_detail::fp32_bytes(ty
 ASCEND_SIM_MATH_TMP_SIZE(GetCeilMaxMinTmpSize, math_tiling_detail::fp32_bytes(typeSize, 0))
 ASCEND_SIM_MATH_TMP_SIZE(GetFloorMaxMinTmpSize, math_tiling_detail::fp32_bytes(typeSize, 0))
 ASCEND_SIM_MATH_TMP_SIZE(GetExpMaxMinTmpSize, math_tiling_detail::fp32_bytes(typeSize, 3))
+ASCEND_SIM_MATH_TMP_SIZE(GetTruncMaxMinTmpSize, math_tiling_detail::fp32_bytes(typeSize, 0))
+// Fmod: the quotient, plus both widened sources and the result for fp16 operands.
+ASCEND_SIM_MATH_TMP_SIZE(GetFmodMaxMinTmpSize, typeSize == 2 ? 16u : 4u)
 // Xor: one temporary of T (a | b); ClampMax/ClampMin: none; Axpy with fp16 sources: the widened
 // source (fp16 into fp32 is the only mixed pair, and typeSize is the source's).
 ASCEND_SIM_MATH_TMP_SIZE(GetXorMaxMinTmpSize, typeSize)
@@ -103,6 +106,15 @@ inline void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& s
   constexpr uint32_t per_pass = 64 * 4 * 5 + 64 / 8;  // bytes of one 64-element pass
   minValue = per_pass;
   maxValue = static_cast<uint32_t>((n + 63) / 64 * per_pass);
+}
+
+// CumSum (sim/api/math.h): none for fp32; for fp16 the whole tensor widened, 4 B an element
+// (min = max). Only the first axis is modelled; a last-axis query gets the same sizes.
+inline void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                   const bool /*isLastAxis*/, const bool /*isReuseSource*/,
+                                   uint32_t& maxValue, uint32_t& minValue) {
+  const uint64_t n = math_tiling_detail::elements("GetCumSumMaxMinTmpSize", srcShape, typeSize);
+  minValue = maxValue = typeSize == 2 ? static_cast<uint32_t>(4 * n) : 0;
 }
 
 // Sum of rows of n elements (sim/api/reduce.h): the first WholeReduceSum pass leaves one partial
