@@ -283,6 +283,114 @@ TEST(ReduceApi, SumOfRowsAcrossSeveralRepeats) {
   }
 }
 
+TEST(MathApi, PowerIsExpOfYLnXWithTheSignOfANegativeBase) {
+  std::vector<float> base = uniform(100, 0.1f, 10.0f, 12), expo = uniform(100, -5.0f, 5.0f, 13);
+  base[0] = -2.0f, expo[0] = 3.0f;   // odd integer: negative
+  base[1] = -2.0f, expo[1] = 2.0f;   // even integer: positive
+  base[2] = -2.0f, expo[2] = 0.5f;   // not an integer: NaN
+  base[3] = -3.0f, expo[3] = -1.0f;  // odd negative integer
+  std::vector<float> got(100);
+  {
+    Bench b;
+    const uint64_t gb = b.alloc(400), ge = b.alloc(400), gd = b.alloc(400);
+    b.sim().write(gb, base.data(), 400);
+    b.sim().write(ge, expo.data(), 400);
+    b.run(1, [&] {
+      TPipe pipe;
+      LocalTensor<float> x = ub_tensor<float>(pipe, 100), y = ub_tensor<float>(pipe, 100),
+                         d = ub_tensor<float>(pipe, 100);
+      uint32_t max_tmp = 0, min_tmp = 0;
+      GetPowerMaxMinTmpSize(ge::Shape({100}), ge::Shape({100}), false, 4, false, max_tmp, min_tmp);
+      LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, min_tmp);  // two passes
+      DataCopy(x, global<float>(gb, 100), 100);
+      DataCopy(y, global<float>(ge, 100), 100);
+      Order<HardEvent::MTE2_V>();
+      Power<float, false>(d, x, y, tmp, 100);
+      Order<HardEvent::V_MTE3>();
+      DataCopy(global<float>(gd, 100), d, 100);
+    });
+    b.sim().read(gd, got.data(), 400);
+  }
+  EXPECT_NEAR(got[0], -8.0, 1e-5);
+  EXPECT_NEAR(got[1], 4.0, 1e-5);
+  EXPECT_TRUE(std::isnan(got[2])) << got[2];
+  EXPECT_NEAR(got[3], -1.0 / 3, 1e-6);
+  for (size_t i = 4; i < base.size(); ++i) {
+    const double want = std::pow(static_cast<double>(base[i]), static_cast<double>(expo[i]));
+    EXPECT_NEAR(got[i], want, std::fabs(want) * 2e-6) << base[i] << " ^ " << expo[i];
+  }
+}
+
+TEST(MathApi, FmodAndTruncRoundTowardZero) {
+  std::vector<float> a = uniform(128, -100.0f, 100.0f, 14), c = uniform(128, 0.5f, 7.0f, 15);
+  for (size_t i = 0; i < c.size(); i += 2) c[i] = -c[i];
+  std::vector<float> got(128), trunc(128);
+  {
+    Bench b;
+    const uint64_t ga = b.alloc(512), gc = b.alloc(512), gd = b.alloc(512), gt = b.alloc(512);
+    b.sim().write(ga, a.data(), 512);
+    b.sim().write(gc, c.data(), 512);
+    b.run(1, [&] {
+      TPipe pipe;
+      LocalTensor<float> x = ub_tensor<float>(pipe, 128), y = ub_tensor<float>(pipe, 128),
+                         d = ub_tensor<float>(pipe, 128), t = ub_tensor<float>(pipe, 128);
+      LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, 256);
+      DataCopy(x, global<float>(ga, 128), 128);
+      DataCopy(y, global<float>(gc, 128), 128);
+      Order<HardEvent::MTE2_V>();
+      Fmod<float, false>(d, x, y, tmp, 128);
+      Trunc<float, false>(t, x, tmp, 128);
+      Order<HardEvent::V_MTE3>();
+      DataCopy(global<float>(gd, 128), d, 128);
+      DataCopy(global<float>(gt, 128), t, 128);
+    });
+    b.sim().read(gd, got.data(), 512);
+    b.sim().read(gt, trunc.data(), 512);
+  }
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float q = std::trunc(a[i] / c[i]);  // Div, Cast TRUNC, Mul, Sub in fp32
+    EXPECT_EQ(bits(got[i]), bits(a[i] - q * c[i])) << a[i] << " fmod " << c[i];
+    EXPECT_NEAR(got[i], std::fmod(a[i], c[i]), 1e-4) << a[i] << " fmod " << c[i];
+    EXPECT_EQ(bits(trunc[i]), bits(std::trunc(a[i]))) << a[i];
+  }
+}
+
+TEST(MathApi, CumSumAlongTheFirstAxisAddsRowByRow) {
+  static constexpr CumSumConfig kFirstAxisLastRow = {false, false, true,
+                                                     CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+  const uint32_t rows = 5, inner = 24;
+  const std::vector<float> x = uniform(rows * inner, -10.0f, 10.0f, 16);
+  std::vector<float> got(rows * inner), last(inner);
+  {
+    Bench b;
+    const uint64_t gs = b.alloc(x.size() * 4), gd = b.alloc(x.size() * 4), gl = b.alloc(inner * 4);
+    b.sim().write(gs, x.data(), x.size() * 4);
+    b.run(1, [&] {
+      TPipe pipe;
+      LocalTensor<float> s = ub_tensor<float>(pipe, rows * inner),
+                         d = ub_tensor<float>(pipe, rows * inner),
+                         l = ub_tensor<float>(pipe, inner);
+      LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, 32);
+      DataCopy(s, global<float>(gs, rows * inner), rows * inner);
+      Order<HardEvent::MTE2_V>();
+      CumSum<float, kFirstAxisLastRow>(d, l, s, tmp, CumSumInfo{rows, inner});
+      Order<HardEvent::V_MTE3>();
+      DataCopy(global<float>(gd, rows * inner), d, rows * inner);
+      DataCopy(global<float>(gl, inner), l, inner);
+    });
+    b.sim().read(gd, got.data(), x.size() * 4);
+    b.sim().read(gl, last.data(), inner * 4);
+  }
+  std::vector<float> want(x.begin(), x.begin() + inner);  // fp32 running sums, row by row
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t j = 0; j < inner; ++j) {
+      if (r > 0) want[j] = want[j] + x[r * inner + j];
+      EXPECT_EQ(bits(got[r * inner + j]), bits(want[j])) << "row " << r << " col " << j;
+    }
+  }
+  for (uint32_t j = 0; j < inner; ++j) EXPECT_EQ(bits(last[j]), bits(want[j])) << j;
+}
+
 TEST(MathApi, ASmallerBufferTakesMorePassesAndLonger) {
   const std::vector<float> x = uniform(4096, 1.0f, 10.0f, 11);
   const Unary<float> op = [](auto& d, auto& s, auto& t) { Acosh<float, false>(d, s, t, 4096); };
