@@ -256,6 +256,13 @@ TEST(ActivationApi, SigmoidGeluSiluSwishAreTheirFormulas) {
     EXPECT_NEAR(silu.first[i], v / (1.0 + std::exp(-v)), 1e-5) << v;
     EXPECT_NEAR(swish.first[i], v / (1.0 + std::exp(-1.5 * v)), 1e-5) << v;
   }
+  // Gelu in fp32 is x / (1 + exp(-|y|)) x exp(min(y, 0)), each step rounded in fp32
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float v = x[i], y = (v + (v * (v * v)) * 0.044715f) * 1.5957691216057308f;
+    const float e = f32(std::exp(static_cast<double>(std::min(y, 0.0f))));
+    const float d = f32(std::exp(static_cast<double>(std::fabs(y) * -1.0f))) + 1.0f;
+    EXPECT_EQ(bits(gelu.first[i]), bits((v / d) * e)) << v;
+  }
   // Sigmoid in fp32 is Muls, Exp, Adds, Div of ones: bit for bit in host fp32
   for (size_t i = 0; i < x.size(); ++i) {
     const float e = f32(std::exp(static_cast<double>(x[i] * -1.0f)));

@@ -167,16 +167,18 @@ void GeGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTen
 
 // Single-operand activations: Gelu, Sigmoid, Silu, Swish.
 
-// GELU by its tanh approximation, Gelu(x) = x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3))),
-// computed in T with two temporaries of T per element (x^2 then the scaled cube, the inner sum
-// then the denominator), in passes as large as sharedTmpBuffer holds. highPrecision and
-// highPerformance select other instruction sequences on the hardware; this is the default one.
-// Ascend C API: Gelu.
+// GELU by its tanh approximation, Gelu(x) = x sigmoid(y), y = 2 sqrt(2/pi) (x + 0.044715 x^3),
+// in the form that cannot overflow: x / (1 + exp(-|y|)) x exp(min(y, 0)). Computed in T with two
+// temporaries of T per element, in passes as large as sharedTmpBuffer holds; highPerformance
+// divides by a Reciprocal and a Mul. highPrecision (fp16 widened to fp32 on the hardware) is not
+// modelled for fp16. Ascend C API: Gelu.
 template <class T, bool highPrecision = false, bool highPerformance = false>
 void Gelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "Gelu takes fp16 or fp32 operands");
+  static_assert(!highPrecision || std::is_same_v<T, float>,
+                "ascend-sim: AscendC::Gelu with highPrecision on fp16 is not modelled yet");
   if (dataSize > srcLocal.GetSize() || dataSize > dstLocal.GetSize())
     detail::fault("Gelu: dataSize " + std::to_string(dataSize) + " exceeds src or dst");
   constexpr uint32_t per_block = 32 / sizeof(T);
@@ -185,17 +187,27 @@ void Gelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
     detail::fault("Gelu: sharedTmpBuffer of " + std::to_string(sharedTmpBuffer.GetSize()) +
                   " B is below the 64 B of one pass");
   const LocalTensor<T> tmp = sharedTmpBuffer.ReinterpretCast<T>();
-  const T cube_coef = static_cast<T>(0.044715f), exp_coef = static_cast<T>(-1.5957691216057308f);
+  const T cube_coef = static_cast<T>(0.044715f), y_coef = static_cast<T>(1.5957691216057308f);
   detail::glu_chunks(dataSize, pass, [&](uint32_t off, uint32_t n) {
     const LocalTensor<T> a = tmp, b = tmp[pass], x = srcLocal[off];
-    Mul(a, x, x, n);
+    Mul(a, x, x, n);  // y = 1.5957691 (x + 0.044715 x^3)
     Mul(b, x, a, n);
     Muls(a, b, cube_coef, n);
     Add(b, x, a, n);
-    Muls(a, b, exp_coef, n);
+    Muls(a, b, y_coef, n);
+    Mins(b, a, static_cast<T>(0.0f), n);  // exp(min(y, 0))
+    Exp(b, b, n);
+    Abs(a, a, n);  // x / (1 + exp(-|y|))
+    Muls(a, a, static_cast<T>(-1.0f), n);
     Exp(a, a, n);
     Adds(a, a, static_cast<T>(1.0f), n);
-    Div(dstLocal[off], x, a, n);
+    if constexpr (highPerformance) {
+      Reciprocal(a, a, n);
+      Mul(a, x, a, n);
+    } else {
+      Div(a, x, a, n);
+    }
+    Mul(dstLocal[off], a, b, n);
   });
 }
 template <class T, bool highPrecision = false, bool highPerformance = false>
