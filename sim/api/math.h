@@ -1,6 +1,7 @@
 // Ascend C's high-level math APIs (Ascend C API: Acosh, Erf, Log, Log2, Log10, Exp, Frac, Ceil,
-// Floor, Xor, ClampMax, ClampMin, Axpy), each built from the vector instructions the hardware
-// runs for it, so its numerics are those instructions' and its time the time they take.
+// Floor, Trunc, Xor, ClampMax, ClampMin, Axpy, Fmod, CumSum, Power), each built from the vector
+// instructions the hardware runs for it, so its numerics are those instructions' and its time the
+// time they take.
 //
 // Most work element by element in fp32: an fp16 source is widened into the caller's
 // sharedTmpBuffer, computed there and narrowed back (CAST_NONE), an fp32 one is computed in
@@ -63,23 +64,23 @@ void math_elementwise(const char* api, const LocalTensor<T>& dst, const LocalTen
   constexpr uint32_t temps = math_fp32_temps<T>(scratch);
   if constexpr (temps == 0) {  // fp32 needing no temporary: one pass
     body(dst, src, Fp32Temps{}, calCount);
-    return;
-  }
-  constexpr uint32_t per_block = 32 / sizeof(T);
-  const uint32_t pass = tmp.GetSize() / 4 / temps / per_block * per_block;
-  if (pass == 0)
-    fault(std::string(api) + ": sharedTmpBuffer of " + std::to_string(tmp.GetSize()) +
-          " B is below the " + std::to_string(temps * 4 * per_block) + " B of one pass");
-  const Fp32Temps t{tmp.template ReinterpretCast<float>(), pass};
-  for (uint32_t off = 0; off < calCount; off += pass) {
-    const uint32_t n = std::min(pass, calCount - off);
-    if constexpr (std::is_same_v<T, float>) {
-      if constexpr (temps != 0) body(dst[off], src[off], t, n);
-    } else {
-      const LocalTensor<float> in = t[scratch], out = t[scratch + 1];
-      Cast(in, src[off], RoundMode::CAST_NONE, n);
-      body(out, in, t, n);
-      Cast(dst[off], out, RoundMode::CAST_NONE, n);
+  } else {
+    constexpr uint32_t per_block = 32 / sizeof(T);
+    const uint32_t pass = tmp.GetSize() / 4 / temps / per_block * per_block;
+    if (pass == 0)
+      fault(std::string(api) + ": sharedTmpBuffer of " + std::to_string(tmp.GetSize()) +
+            " B is below the " + std::to_string(temps * 4 * per_block) + " B of one pass");
+    const Fp32Temps t{tmp.template ReinterpretCast<float>(), pass};
+    for (uint32_t off = 0; off < calCount; off += pass) {
+      const uint32_t n = std::min(pass, calCount - off);
+      if constexpr (std::is_same_v<T, float>) {
+        body(dst[off], src[off], t, n);
+      } else {
+        const LocalTensor<float> in = t[scratch], out = t[scratch + 1];
+        Cast(in, src[off], RoundMode::CAST_NONE, n);
+        body(out, in, t, n);
+        Cast(dst[off], out, RoundMode::CAST_NONE, n);
+      }
     }
   }
 }
