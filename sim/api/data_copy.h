@@ -88,10 +88,6 @@ inline void SetAtomicNone() {
 inline void DisableDmaAtomic() {
   SetAtomicNone();
 }
-// The newer name of SetAtomicNone (Ascend C API: DisableDmaAtomic).
-inline void DisableDmaAtomic() {
-  SetAtomicNone();
-}
 
 namespace detail {
 // The descriptor of a copy between `g` and `l`, bounded by both tensors, in the direction given.
