@@ -12,6 +12,7 @@
 #include <string>
 #include <type_traits>
 
+#include "sim/api/pad.h"  // detail::stack_buffer
 #include "sim/api/vector.h"
 
 namespace AscendC {
@@ -34,14 +35,14 @@ template <class T>
 void glu_check(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                const LocalTensor<T>& src1, uint32_t calCount) {
   if (calCount > src0.GetSize() || calCount > src1.GetSize() || calCount > dst.GetSize())
-    fault(std::string(name) + ": calCount " + std::to_string(calCount) +
-          " exceeds a source or destination tensor");
+    detail::fault(std::string(name) + ": calCount " + std::to_string(calCount) +
+                  " exceeds a source or destination tensor");
 }
 template <class T>
 void glu_tmp_check(const char* name, const LocalTensor<uint8_t>& tmp, uint32_t least) {
   if (tmp.GetSize() < least)
-    fault(std::string(name) + ": sharedTmpBuffer of " + std::to_string(tmp.GetSize()) +
-          " B is below the " + std::to_string(least) + " B one chunk needs");
+    detail::fault(std::string(name) + ": sharedTmpBuffer of " + std::to_string(tmp.GetSize()) +
+                  " B is below the " + std::to_string(least) + " B one chunk needs");
 }
 }  // namespace detail
 
@@ -146,6 +147,136 @@ void ReGlu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTen
       Cast(dst[off], y, RoundMode::CAST_RINT, n);
     });
   }
+}
+
+// GeGLU without a sharedTmpBuffer (the stack buffer) or without calCount (all of srcTensor0).
+template <class T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+           const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  GeGLU<T, isReuseSource>(dst, src0, src1, sharedTmpBuffer, src0.GetSize());
+}
+template <class T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+           uint32_t calCount) {
+  GeGLU<T, isReuseSource>(dst, src0, src1, detail::stack_buffer<uint8_t>("GeGLU"), calCount);
+}
+template <class T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1) {
+  GeGLU<T, isReuseSource>(dst, src0, src1, detail::stack_buffer<uint8_t>("GeGLU"), src0.GetSize());
+}
+
+// Single-operand activations: Gelu, Sigmoid, Silu, Swish.
+
+// GELU by its tanh approximation, Gelu(x) = x sigmoid(y), y = 2 sqrt(2/pi) (x + 0.044715 x^3),
+// in the form that cannot overflow: x / (1 + exp(-|y|)) x exp(min(y, 0)). Computed in T with two
+// temporaries of T per element, in passes as large as sharedTmpBuffer holds; highPerformance
+// divides by a Reciprocal and a Mul. highPrecision (fp16 widened to fp32 on the hardware) is not
+// modelled for fp16. Ascend C API: Gelu.
+template <class T, bool highPrecision = false, bool highPerformance = false>
+void Gelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "Gelu takes fp16 or fp32 operands");
+  static_assert(!highPrecision || std::is_same_v<T, float>,
+                "ascend-sim: AscendC::Gelu with highPrecision on fp16 is not modelled yet");
+  if (dataSize > srcLocal.GetSize() || dataSize > dstLocal.GetSize())
+    detail::fault("Gelu: dataSize " + std::to_string(dataSize) + " exceeds src or dst");
+  constexpr uint32_t per_block = 32 / sizeof(T);
+  const uint32_t pass = sharedTmpBuffer.GetSize() / sizeof(T) / 2 / per_block * per_block;
+  if (pass == 0)
+    detail::fault("Gelu: sharedTmpBuffer of " + std::to_string(sharedTmpBuffer.GetSize()) +
+                  " B is below the 64 B of one pass");
+  const LocalTensor<T> tmp = sharedTmpBuffer.ReinterpretCast<T>();
+  const T cube_coef = static_cast<T>(0.044715f), y_coef = static_cast<T>(1.5957691216057308f);
+  detail::glu_chunks(dataSize, pass, [&](uint32_t off, uint32_t n) {
+    const LocalTensor<T> a = tmp, b = tmp[pass], x = srcLocal[off];
+    Mul(a, x, x, n);  // y = 1.5957691 (x + 0.044715 x^3)
+    Mul(b, x, a, n);
+    Muls(a, b, cube_coef, n);
+    Add(b, x, a, n);
+    Muls(a, b, y_coef, n);
+    Mins(b, a, static_cast<T>(0.0f), n);  // exp(min(y, 0))
+    Exp(b, b, n);
+    Abs(a, a, n);  // x / (1 + exp(-|y|))
+    Muls(a, a, static_cast<T>(-1.0f), n);
+    Exp(a, a, n);
+    Adds(a, a, static_cast<T>(1.0f), n);
+    if constexpr (highPerformance) {
+      Reciprocal(a, a, n);
+      Mul(a, x, a, n);
+    } else {
+      Div(a, x, a, n);
+    }
+    Mul(dstLocal[off], a, b, n);
+  });
+}
+template <class T, bool highPrecision = false, bool highPerformance = false>
+void Gelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dataSize) {
+  Gelu<T, highPrecision, highPerformance>(dstLocal, srcLocal, detail::stack_buffer<uint8_t>("Gelu"),
+                                          dataSize);
+}
+
+// Sigmoid(x) = 1 / (1 + exp(-x)) in T: Muls, Exp, Adds, then a Div of a Duplicate of ones, the
+// ones one temporary of T per element of a pass. Ascend C API: Sigmoid.
+template <class T, bool isReuseSource = false>
+void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+             const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "Sigmoid takes fp16 or fp32 operands");
+  if (calCount > srcTensor.GetSize() || calCount > dstTensor.GetSize())
+    detail::fault("Sigmoid: calCount " + std::to_string(calCount) + " exceeds src or dst");
+  constexpr uint32_t per_block = 32 / sizeof(T);
+  const uint32_t pass = sharedTmpBuffer.GetSize() / sizeof(T) / per_block * per_block;
+  if (pass == 0)
+    detail::fault("Sigmoid: sharedTmpBuffer of " + std::to_string(sharedTmpBuffer.GetSize()) +
+                  " B is below one 32-B block");
+  const LocalTensor<T> ones = sharedTmpBuffer.ReinterpretCast<T>();
+  detail::glu_chunks(calCount, pass, [&](uint32_t off, uint32_t n) {
+    const LocalTensor<T> y = dstTensor[off];
+    Muls(y, srcTensor[off], static_cast<T>(-1.0f), n);
+    Exp(y, y, n);
+    Adds(y, y, static_cast<T>(1.0f), n);
+    Duplicate(ones, static_cast<T>(1.0f), n);
+    Div(y, ones, y, n);
+  });
+}
+template <class T, bool isReuseSource = false>
+void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+             const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  Sigmoid<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize());
+}
+template <class T, bool isReuseSource = false>
+void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+             const uint32_t calCount) {
+  Sigmoid<T, isReuseSource>(dstTensor, srcTensor, detail::stack_buffer<uint8_t>("Sigmoid"),
+                            calCount);
+}
+template <class T, bool isReuseSource = false>
+void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {
+  Sigmoid<T, isReuseSource>(dstTensor, srcTensor, detail::stack_buffer<uint8_t>("Sigmoid"),
+                            srcTensor.GetSize());
+}
+
+// Swish(x) = x / (1 + exp(-beta x)) in T, no temporary: Muls, Exp, Adds, Div into dst.
+// Silu is Swish with beta = 1. Ascend C API: Swish, Silu.
+template <class T, bool isReuseSource = false>
+void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize,
+           const T scalarValue) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "Swish takes fp16 or fp32 operands");
+  if (dataSize > srcLocal.GetSize() || dataSize > dstLocal.GetSize())
+    detail::fault("Swish: dataSize " + std::to_string(dataSize) + " exceeds src or dst");
+  const T neg_beta = static_cast<T>(-1.0f * static_cast<float>(to_double(scalarValue)));
+  Muls(dstLocal, srcLocal, neg_beta, dataSize);
+  Exp(dstLocal, dstLocal, dataSize);
+  Adds(dstLocal, dstLocal, static_cast<T>(1.0f), dataSize);
+  Div(dstLocal, srcLocal, dstLocal, dataSize);
+}
+template <class T, bool isReuseSource = false>
+void Silu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize) {
+  if (dataSize > srcLocal.GetSize() || dataSize > dstLocal.GetSize())
+    detail::fault("Silu: dataSize " + std::to_string(dataSize) + " exceeds src or dst");
+  Swish<T, isReuseSource>(dstLocal, srcLocal, dataSize, static_cast<T>(1.0f));
 }
 
 }  // namespace AscendC

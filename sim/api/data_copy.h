@@ -261,6 +261,26 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
   detail::issue_dma(d);
 }
 
+// The older form (Ascend C API: DataCopyPad with DataCopyParams and DataCopyPadParams): the same
+// copy, blockLen in bytes here too; paddingValue's low sizeof(T) bytes are the element.
+struct DataCopyPadParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;   // elements
+  uint8_t rightPadding = 0;  // elements
+  uint64_t paddingValue = 0;
+};
+template <class T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                 const DataCopyPadParams& pad) {
+  DataCopyPadExtParams<T> ext;
+  ext.isPad = pad.isPad;
+  ext.leftPadding = pad.leftPadding;
+  ext.rightPadding = pad.rightPadding;
+  std::memcpy(&ext.paddingValue, &pad.paddingValue, sizeof(T));
+  DataCopyPad(dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0},
+              ext);
+}
+
 template <class T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                  const DataCopyExtParams& p) {

@@ -25,10 +25,12 @@ enum Access : bool { kRead = false, kWrite = true };
 // A UB range must lie inside what this kernel's TPipe allocated (and so inside the UB).
 void check_ub(const m::Core* c, uint64_t offset, uint64_t bytes, const char* instr);
 void check_ub_aligned(uint64_t offset, const char* instr);
-// Checks a vector operand (an allocated tensor starting on a 32-B boundary, `bytes` inside it)
-// and, under the race check, notes the UB range the next issued instruction reads or writes.
+// Checks a vector operand (an allocated tensor starting on an `align` boundary, 32 B but where an
+// instruction documents less; `bytes` inside it) and, under the race check, notes the UB range
+// the next issued instruction reads or writes.
 template <class T>
-void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr, Access access);
+void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr, Access access,
+                   uint32_t align = 32);
 void note_ub(uint64_t offset, uint64_t bytes, Access access);
 
 // One DMA between GM and UB, possibly strided: blocks of `block_bytes`, GM blocks `gm_stride`

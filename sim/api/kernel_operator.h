@@ -11,7 +11,7 @@
 // with exit status 5 and a message naming the kernel, core and instruction.
 #pragma once
 
-#include "sim/api/activation.h"    // SwiGLU, GeGLU, ReGlu (high-level activation APIs)
+#include "sim/api/activation.h"    // SwiGLU, GeGLU, ReGlu, Gelu, Sigmoid, Silu, Swish
 #include "sim/api/block_sync.h"    // IBSet/IBWait, WaitPreBlock/NotifyNextBlock, GroupBarrier
 #include "sim/api/cube.h"          // the AIC: Nd2Nz DataCopy, LoadData, Mmad, Fixpipe, cross-core
 #include "sim/api/data_copy.h"     // DataCopy, DataCopyPad, SetAtomicAdd/None
@@ -19,6 +19,7 @@
 #include "sim/api/gather.h"        // Gather, GatherMask
 #include "sim/api/hccl.h"          // GetWindAddrByRankId, GetRankId, ...
 #include "sim/api/list_tensor.h"   // ListTensorDesc, TensorDesc
+#include "sim/api/math.h"          // Acosh, Erf, Log, Exp, Frac, Ceil, Power, Fmod, CumSum, ...
 #include "sim/api/matmul.h"        // Matmul (the high-level API), TCubeTiling, MatmulApiTiling
 #include "sim/api/not_modelled.h"  // names not modelled yet: a compile error naming them
 #include "sim/api/pad.h"           // Pad, UnPad, InitGlobalMemory (high-level APIs)
@@ -26,6 +27,7 @@
 #include "sim/api/sim_ext.h"       // simulator extensions: SimNowPs, SimStall, PayloadScope
 #include "sim/api/sort.h"          // Sort, Sort32, MrgSort, CreateVecIndex, GetMrgSortResult
 #include "sim/api/static_alloc.h"  // InitSocState, block_idx, LocalMemAllocator
+#include "sim/api/std_traits.h"    // AscendC::Std: type traits, min/max, tuple
 #include "sim/api/sync.h"          // GetBlockIdx/Num, SetFlag/WaitFlag, PipeBarrier, SyncAll
 #include "sim/api/tensor.h"        // GlobalTensor, LocalTensor
 #include "sim/api/tpipe.h"         // TPipe, TQue, TQueBind, TBuf, GetTPipePtr

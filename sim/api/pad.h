@@ -179,7 +179,13 @@ void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, con
   PipeBarrier<PIPE_MTE3>();
 }
 
-// The older name of the same fill (Ascend C API: InitOutput, deprecated for Fill).
+// Fill is InitGlobalMemory's newer name: `size` elements of the GlobalTensor set to `value` by
+// the same Duplicate and UB-to-GM copies (Ascend C API: Fill); InitOutput its older, deprecated
+// one.
+template <class T>
+void Fill(GlobalTensor<T>& dstGlobal, const uint64_t size, const T value) {
+  InitGlobalMemory(dstGlobal, size, value);
+}
 template <class T>
 void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value) {
   InitGlobalMemory(gmWorkspaceAddr, size, value);

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "sim/api/pad.h"  // detail::stack_buffer
 #include "sim/api/tensor.h"
 #include "sim/api/vector_level0.h"
 
@@ -151,7 +152,9 @@ void reduce_repeat(const char* name, ReduceType type, const LocalTensor<T>& dst,
                  rep = static_cast<uint32_t>(srcRepStride);
   const uint64_t dstep = uint64_t{unit} * static_cast<uint32_t>(dstRepStride);
   check_operand(src, span_of<T>(p, blk, rep), name, kRead);
-  check_operand(dst, (p.repeats - 1) * dstep + unit, name, kWrite);
+  // The destination is aligned to its result's unit, not 32 B (Ascend C API: ReduceRepeat,
+  // "目的操作数地址对齐约束").
+  check_operand(dst, (p.repeats - 1) * dstep + unit, name, kWrite, unit);
   issue_vector(name, p.repeats, [=] {
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
@@ -488,6 +491,58 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint8_t repeatTi
         for (uint32_t i = 0; i < per_block; ++i) std::memcpy(blk + i * sizeof(T), &v, sizeof(T));
       }
   });
+}
+
+// Sum of each of `outter` rows of `n` elements (rows `inner` elements apart, inner a 32-B
+// multiple) into dstTensor[row]. The hardware's sequence, per row: WholeReduceSum in counter mode
+// over the n elements (one partial sum per 256-B repeat) into sharedTmpBuffer, then again over the
+// partials until one is left; a row of one repeat is one WholeReduceSum into dst. The additions
+// are therefore in the repeat tree's order. Ascend C API: Sum.
+struct SumParams {
+  uint32_t outter = 1;
+  uint32_t inner = 0;
+  uint32_t n = 0;
+};
+template <class T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         const LocalTensor<uint8_t>& sharedTmpBuffer, const SumParams& sumParams) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "Sum takes fp16 or fp32 operands");
+  const uint32_t per_repeat = 256 / sizeof(T), per_block = 32 / sizeof(T);
+  const SumParams& p = sumParams;
+  if (p.n == 0 || p.n > p.inner || p.inner % per_block != 0)
+    detail::fault("Sum: n " + std::to_string(p.n) + " and inner " + std::to_string(p.inner) +
+                  " (0 < n <= inner, inner a multiple of " + std::to_string(per_block) + ")");
+  if (uint64_t{p.outter} * p.inner > srcTensor.GetSize() || p.outter > dstTensor.GetSize())
+    detail::fault("Sum: " + std::to_string(p.outter) + " rows of " + std::to_string(p.inner) +
+                  " exceed srcTensor or dstTensor");
+  const uint32_t partials = (p.n + per_repeat - 1) / per_repeat;
+  const LocalTensor<T> tmp = sharedTmpBuffer.ReinterpretCast<T>();
+  if (partials > 1 && sharedTmpBuffer.GetSize() < partials * sizeof(T))
+    detail::fault("Sum: sharedTmpBuffer of " + std::to_string(sharedTmpBuffer.GetSize()) +
+                  " B is below the " + std::to_string(partials * sizeof(T)) +
+                  " B of a row's partial sums");
+  const bool was_counter = detail::state().mask_counter;
+  SetMaskCount();
+  for (uint32_t row = 0; row < p.outter; ++row) {
+    uint32_t count = p.n;
+    LocalTensor<T> from = srcTensor[row * p.inner];
+    for (;;) {
+      const bool last = count <= per_repeat;
+      SetVectorMask<T>(0, count);
+      WholeReduceSum<T, false>(last ? dstTensor[row] : tmp, from, MASK_PLACEHOLDER, 1, 1, 1, 8);
+      if (last) break;
+      count = (count + per_repeat - 1) / per_repeat;
+      from = tmp;
+    }
+  }
+  if (!was_counter) SetMaskNorm();
+}
+template <class T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         const SumParams& sumParams) {
+  Sum<T, reduceDim, isReuseSource, isBasicBlock>(dstTensor, srcTensor,
+                                                 detail::stack_buffer<uint8_t>("Sum"), sumParams);
 }
 
 }  // namespace AscendC

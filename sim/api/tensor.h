@@ -286,9 +286,14 @@ void bind_ub(DmaDesc& d, const LocalTensor<T>& t) {
   d.ub_hi = t.ub_offset() + uint64_t{t.GetSize()} * sizeof(T);
 }
 template <class T>
-void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr, Access access) {
+void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr, Access access,
+                   uint32_t align) {
   check_ub(t.owner(), t.ub_offset(), bytes, instr);
-  check_ub_aligned(t.ub_offset(), instr);
+  if (align == 32)
+    check_ub_aligned(t.ub_offset(), instr);
+  else if (t.ub_offset() % align)
+    fault(std::string(instr) + ": UB address " + std::to_string(t.ub_offset()) + " is not " +
+          std::to_string(align) + "-B aligned");
   if (bytes > uint64_t{t.GetSize()} * sizeof(T))
     fault(std::string(instr) + ": " + std::to_string(bytes) + " B beyond a LocalTensor of " +
           std::to_string(uint64_t{t.GetSize()} * sizeof(T)) + " B");

@@ -88,6 +88,10 @@ class TBuf {
     if (count * sizeof(T) > len_) detail::fault("TBuf::Get beyond the buffer");
     return LocalTensor<T>(core_, base_, count);
   }
+  // A TBuf's tensor is its own buffer for as long as the TPipe lives, so handing it back frees
+  // nothing (Ascend C API: TBuf, FreeTensor inherited from TQueBind).
+  template <class T>
+  void FreeTensor(LocalTensor<T>& /*tensor*/) {}
   void bind(ascend::model::Core* c, uint32_t base, uint32_t len) {
     core_ = c;
     base_ = base;

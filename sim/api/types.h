@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 
 #include "models/events.h"
 
@@ -44,6 +45,32 @@ namespace AscendC::detail {
 // The newer examples' kernel-side assertion (ascendc_assert(cond && "message")): as ASSERT.
 #ifndef ascendc_assert
 #define ascendc_assert(...) ASSERT((__VA_ARGS__))
+#endif
+
+// Ascend C's assertion with a logging action, ASCENDC_ASSERT(cond, { KERNEL_LOG(KERNEL_ERROR,
+// fmt, ...); }): when cond is false the action runs (KERNEL_LOG prints to stderr), then as ASSERT.
+namespace AscendC::detail {
+template <class... Args>
+void kernel_log(const char* level, const char* fmt, Args... args) {
+  std::fprintf(stderr, "[%s] ", level);
+  if constexpr (sizeof...(Args) == 0)
+    std::fputs(fmt, stderr);
+  else
+    std::fprintf(stderr, fmt, args...);
+  std::fputc('\n', stderr);
+}
+}  // namespace AscendC::detail
+#ifndef KERNEL_LOG
+#define KERNEL_LOG(level, ...) ::AscendC::detail::kernel_log(#level, __VA_ARGS__)
+#endif
+#ifndef ASCENDC_ASSERT
+#define ASCENDC_ASSERT(cond, ...)                                  \
+  do {                                                             \
+    if (!(cond)) {                                                 \
+      __VA_ARGS__;                                                 \
+      ::AscendC::detail::assert_failed(#cond, __FILE__, __LINE__); \
+    }                                                              \
+  } while (0)
 #endif
 
 // The device compiler's event ids, a global name in Ascend C: what SetFlag/WaitFlag take and

@@ -210,10 +210,43 @@ void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, T scalarVal
                 [by](T x) { return static_cast<T>(static_cast<U>(static_cast<U>(x) << by)); });
 }
 
+namespace detail {
+// x rounded to an integral value of its own type by m (CAST_NONE: x unchanged). Values of 2^52
+// and beyond, infinities and NaN are integral already.
+template <class T>
+T round_integral(T x, RoundMode m) {
+  const double v = to_double(x);
+  if (m == RoundMode::CAST_NONE || !(std::fabs(v) < 4503599627370496.0)) return x;
+  double r = v;
+  switch (m) {
+    case RoundMode::CAST_FLOOR:
+      r = std::floor(v);
+      break;
+    case RoundMode::CAST_CEIL:
+      r = std::ceil(v);
+      break;
+    case RoundMode::CAST_ROUND:
+      r = std::round(v);
+      break;
+    case RoundMode::CAST_TRUNC:
+      r = std::trunc(v);
+      break;
+    default:
+      r = std::nearbyint(v);  // RINT (and ODD): ties to even in the default FP environment
+  }
+  return cast_to<T>(std::copysign(r, v), RoundMode::CAST_RINT);
+}
+}  // namespace detail
+
 template <class D, class S>
 void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, uint32_t count) {
   with_round_mode(mode, [&](auto m) {
-    if constexpr (std::is_same_v<D, half> && std::is_integral_v<S>) {
+    if constexpr (std::is_same_v<D, S> && !std::is_integral_v<D>) {
+      // A float-to-same-float Cast rounds to an integral value by the mode (Ascend C API: Cast,
+      // float to float "取整"); CAST_NONE leaves the value as it is.
+      detail::unary("Cast", dst, src, count,
+                    [](S x) { return detail::round_integral(x, decltype(m)::value); });
+    } else if constexpr (std::is_same_v<D, half> && std::is_integral_v<S>) {
       detail::unary("Cast", dst, src, count,
                     [](S x) { return int_to_half(x, decltype(m)::value); });
     } else {

@@ -4,5 +4,6 @@
 #pragma once
 
 #include "kernel_operator.h"
-#include "tiling/pad_tiling_host.h"  // PadTilingFunc, UnPadTilingFunc, Get(Un)PadMaxMinTmpSize
+#include "tiling/math_tiling_host.h"  // Get*MaxMinTmpSize of the math, activation, Sum APIs
+#include "tiling/pad_tiling_host.h"   // PadTilingFunc, UnPadTilingFunc, Get(Un)PadMaxMinTmpSize
 #include "tiling/platform/platform_ascendc.h"
