@@ -154,6 +154,69 @@ TEST(CubePrimitives, MatmulByHandGivesTheSequentialFp32SumRoundedOnce) {
   }
 }
 
+// Two 16 x 16 products side by side in L0C leave in one Fixpipe with ndNum 2: matrix k from
+// k x srcNdStride 16 x 16 blocks, to k x dstNdStride elements of GM.
+TEST(CubePrimitives, FixpipeMovesNdNumMatricesAtTheirStrides) {
+  auto r = ascend::test::in_child([] {
+    Bench b({}, 1, with_aic());
+    std::vector<half> a = random_half(2 * 256, 5), w = random_half(256, 6);
+    uint64_t ga = b.alloc(a.size() * 2), gw = b.alloc(w.size() * 2), gc = b.alloc(2 * 320 * 2);
+    b.sim().write(ga, a.data(), a.size() * 2);
+    b.sim().write(gw, w.data(), w.size() * 2);
+    b.run(LaunchShape::mixed(1, 0), [&] {
+      TPipe pipe;
+      LocalTensor<half> a1 = local<half, TPosition::A1>(pipe, 2 * 256);
+      LocalTensor<half> b1 = local<half, TPosition::B1>(pipe, 256);
+      LocalTensor<half> a2 = local<half, TPosition::A2>(pipe, 2 * 256);
+      LocalTensor<half> b2 = local<half, TPosition::B2>(pipe, 256);
+      LocalTensor<float> c1 = local<float, TPosition::CO1>(pipe, 2 * 256);
+      Nd2NzParams pa;  // both A matrices, one after the other (ndNum 2)
+      pa.ndNum = 2;
+      pa.nValue = 16;
+      pa.dValue = 16;
+      pa.srcNdMatrixStride = 256;
+      pa.srcDValue = 16;
+      pa.dstNzC0Stride = 16;
+      pa.dstNzMatrixStride = 256;
+      DataCopy(a1, global<half>(ga, a.size()), pa);
+      Nd2NzParams pb;
+      pb.nValue = 16;
+      pb.dValue = 16;
+      pb.srcDValue = 16;
+      pb.dstNzC0Stride = 16;
+      DataCopy(b1, global<half>(gw, w.size()), pb);
+      Order<HardEvent::MTE2_MTE1>();
+      LoadData2DParams la;
+      la.repeatTimes = 2;
+      la.srcStride = 1;
+      LoadData(a2, a1, la);
+      LoadData2DParams lb;
+      lb.repeatTimes = 1;
+      lb.ifTranspose = true;
+      LoadData(b2, b1, lb);
+      Order<HardEvent::MTE1_M>();
+      for (int k = 0; k < 2; ++k) {
+        MmadParams mm;
+        mm.m = mm.n = mm.k = 16;
+        Mmad(c1[k * 256], a2[k * 256], b2, mm);
+      }
+      Order<HardEvent::M_FIX>();
+      FixpipeParamsV220 f(16, 16, 16, 16, false, F322F16, 0, 2, 1, 320, 0);
+      Fixpipe(global<half>(gc, 2 * 320), c1, f);
+    });
+    std::vector<half> got(2 * 320);
+    b.sim().read(gc, got.data(), got.size() * 2);
+    int bad = 0;
+    for (int k = 0; k < 2; ++k) {
+      std::vector<half> ak(a.begin() + k * 256, a.begin() + (k + 1) * 256);
+      std::vector<half> want = reference(ak, w, 16, 16, 16);
+      for (int i = 0; i < 256; ++i) bad += got[k * 320 + i].bits != want[i].bits;
+    }
+    return nlohmann::json{{"bad", bad}};
+  });
+  EXPECT_EQ(r["bad"], 0) << r.dump();
+}
+
 // A 3 x 3 convolution (pad 1, stride 1) of a 4 x 4 x 16 fp16 map by LoadData (3D) into L0A and
 // one Mmad with 16 filters: each output is the sequential fp32 sum over the unrolled window
 // (plane, window point, channel), rounded once, with the padding's points 0.

@@ -709,7 +709,14 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
   if (p.quantPre != VDEQF16 && scales)
     fault("Fixpipe: a scale tensor in L1 is read by VDEQF16 only");
   const uint32_t nb = ceil_div(p.nSize, 16);
-  const uint64_t src_bytes = uint64_t{nb} * p.srcStride * 16 * sizeof(S);
+  // ndNum matrices (NZ2ND): matrix k from k x srcNdStride 16 x 16 blocks of L0C into
+  // k x dstNdStride elements of dst, each as the first.
+  const uint32_t mats = nz ? 1u : p.ndNum;
+  if (mats == 0) fault("Fixpipe of 0 matrices (ndNum 0)");
+  if (nz && p.ndNum > 1) fault("Fixpipe (NZ): ndNum > 1 is for the ND output");
+  const uint64_t src_mat = uint64_t{p.srcNdStride} * 256, dst_mat = p.dstNdStride;
+  const uint64_t src_bytes =
+      (uint64_t{mats - 1u} * src_mat + uint64_t{nb} * p.srcStride * 16) * sizeof(S);
   if (src_bytes > uint64_t{src.GetSize()} * sizeof(S)) fault("Fixpipe: beyond its L0C LocalTensor");
   local_buffer(src.owner(), src.ub_offset(), src_bytes, 3, name, "src (L0C)");
   if (scales) {
@@ -728,39 +735,44 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
                {{scales->ub_offset(), scales->ub_offset() + uint64_t{p.nSize} * 8}}, {}, 0, 0,
                false, nullptr);  // no effect of its own: the Fixpipe below reads the scales
   }
-  const uint64_t dst_elems = nz ? uint64_t{nb - 1u} * nz_block + uint64_t{p.mSize} * 16
-                                : uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
+  const uint64_t dst_elems =
+      nz ? uint64_t{nb - 1u} * nz_block + uint64_t{p.mSize} * 16
+         : uint64_t{mats - 1u} * dst_mat + uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
   if (dst_elems > dst.GetSize())
     fault(std::string(name) + " to " + describe_gm(dst.address()) + ": " +
           std::to_string(dst_elems) + " elements beyond its GlobalTensor of " +
           std::to_string(dst.GetSize()));
   ascend::model::Work w;
   w.kind = ascend::model::Work::Kind::DmaOut;
-  w.amount = uint64_t{p.mSize} * p.nSize * sizeof(D);
+  w.amount = uint64_t{mats} * p.mSize * p.nSize * sizeof(D);
   w.gm = dst.address();
   CubeOpPtr op = cube_op();
   if (op) {
     CubeOp* self = op.get();
     LocalTensor<uint64_t> sc = scales ? *scales : LocalTensor<uint64_t>();
     const bool vector_scale = p.quantPre == VDEQF16;
-    op->on_start([src, sc, p, self, vector_scale] {  // L0C read and converted on the way
-      D* staged = self->staged<D>(uint64_t{p.mSize} * p.nSize);
-      const S* s = src.ptr();
+    op->on_start([src, sc, p, self, vector_scale, mats, src_mat] {  // L0C read, converted
+      const uint64_t per = uint64_t{p.mSize} * p.nSize;
+      D* staged = self->staged<D>(mats * per);
       float scalar;
       uint32_t low = static_cast<uint32_t>(p.deqScalar);
       std::memcpy(&scalar, &low, 4);
-      for (uint32_t j = 0; j < p.nSize; ++j) {
-        float scale = scalar;
-        if (vector_scale) {
-          uint32_t l = static_cast<uint32_t>(sc.ptr()[j]);
-          std::memcpy(&scale, &l, 4);
+      for (uint32_t k = 0; k < mats; ++k) {
+        const S* s = src.ptr() + k * src_mat;
+        D* out = staged + k * per;
+        for (uint32_t j = 0; j < p.nSize; ++j) {
+          float scale = scalar;
+          if (vector_scale) {
+            uint32_t l = static_cast<uint32_t>(sc.ptr()[j]);
+            std::memcpy(&scale, &l, 4);
+          }
+          for (uint32_t i = 0; i < p.mSize; ++i)
+            out[uint64_t{i} * p.nSize + j] =
+                fix_convert<D>(s[uint64_t{j / 16} * p.srcStride * 16 + i * 16 + j % 16], p, scale);
         }
-        for (uint32_t i = 0; i < p.mSize; ++i)
-          staged[uint64_t{i} * p.nSize + j] =
-              fix_convert<D>(s[uint64_t{j / 16} * p.srcStride * 16 + i * 16 + j % 16], p, scale);
       }
     });
-    op->on_finish([dst, p, self, nz, nz_block] {
+    op->on_finish([dst, p, self, nz, nz_block, mats, dst_mat] {
       const D* staged = self->staged<D>();
       if (nz) {
         for (uint32_t b = 0; b < p.nSize / 16u; ++b)
@@ -769,9 +781,11 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
                            staged + uint64_t{i} * p.nSize + b * 16u, 16 * sizeof(D));
         return;
       }
-      for (uint32_t i = 0; i < p.mSize; ++i)
-        memory().write(dst.address() + uint64_t{i} * p.dstStride * sizeof(D),
-                       staged + uint64_t{i} * p.nSize, uint64_t{p.nSize} * sizeof(D));
+      for (uint32_t k = 0; k < mats; ++k)
+        for (uint32_t i = 0; i < p.mSize; ++i)
+          memory().write(dst.address() + (k * dst_mat + uint64_t{i} * p.dstStride) * sizeof(D),
+                         staged + (uint64_t{k} * p.mSize + i) * p.nSize,
+                         uint64_t{p.nSize} * sizeof(D));
     });
   }
   std::initializer_list<LocalRange> none = {};
