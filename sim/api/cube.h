@@ -800,6 +800,75 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
 // int32 converted to fp32 (nearest even), times the fp32 scale in the low 32 bits of its uint64
 // (one fp32 rounding), then rounded once to fp16; the hardware's internal order is not published.
 // VDEQF16 first moves its nSize uint64 scales L1 -> FB on the FIX pipe (cube.fb_bytes_per_cycle).
+// The older L0C -> GM form (Ascend C API: DataCopy with DataCopyCO12DstParams): the same move as
+// Fixpipe, its scalar quantization parameter and its NZ2ND matrices set beforehand in the FIX
+// pipe's registers (SetFixpipePreQuantFlag, SetFixpipeNz2ndFlag). nz2ndEn false leaves NZ. The
+// per-channel modes (VDEQF16 ...) read an FB tensor set by SetFixPipeConfig, which is not
+// modelled here: Fixpipe with the L1 scale tensor is.
+struct DataCopyCO12DstParams {
+  DataCopyCO12DstParams() = default;
+  DataCopyCO12DstParams(uint16_t n, uint16_t m, uint32_t dst_stride, uint16_t src_stride,
+                        QuantMode_t quant, uint8_t relu, bool channel_split, bool nz2nd)
+      : nSize(n),
+        mSize(m),
+        dstStride(dst_stride),
+        srcStride(src_stride),
+        quantPre(quant),
+        reluPre(relu),
+        channelSplit(channel_split),
+        nz2ndEn(nz2nd) {}
+  uint8_t sid = 0;
+  uint16_t nSize = 0;
+  uint16_t mSize = 0;
+  uint32_t dstStride = 0;
+  uint16_t srcStride = 0;
+  uint8_t unitFlag = 0;
+  uint8_t clipReluPre = 0;
+  uint8_t eltWiseOp = 0;
+  QuantMode_t quantPre = NoQuant;
+  uint8_t reluPre = 0;
+  bool channelSplit = false;
+  bool nz2ndEn = false;
+};
+inline void SetFixpipePreQuantFlag(uint64_t config) {
+  detail::state().fix_pre_quant = config;
+}
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint32_t dstNdStride) {
+  detail::CoreState& st = detail::state();
+  st.fix_nd_num = ndNum;
+  st.fix_src_nd_stride = srcNdStride;
+  st.fix_dst_nd_stride = dstNdStride;
+}
+template <class D, class S>
+void DataCopy(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
+              const DataCopyCO12DstParams& c) {
+  if (c.quantPre == VDEQF16 || c.quantPre == VQF322B8_PRE || c.quantPre == VREQ8)
+    detail::fault(
+        "DataCopy (L0C -> GM): the per-channel modes read SetFixPipeConfig's FB tensor, which is "
+        "not modelled (Fixpipe with the L1 scale tensor is)");
+  if (c.channelSplit || c.clipReluPre || c.eltWiseOp)
+    detail::fault("DataCopy (L0C -> GM): channelSplit, clipReluPre and eltWiseOp are not modelled");
+  const detail::CoreState& st = detail::state();
+  FixpipeParamsV220 p;
+  p.nSize = c.nSize;
+  p.mSize = c.mSize;
+  p.srcStride = c.srcStride;
+  p.dstStride = c.dstStride;
+  p.quantPre = c.quantPre;
+  p.deqScalar = st.fix_pre_quant;
+  p.reluEn = c.reluPre != 0;
+  p.unitFlag = c.unitFlag;
+  if (c.nz2ndEn) {
+    if (st.fix_dst_nd_stride > UINT16_MAX)
+      detail::fault("DataCopy (L0C -> GM): dstNdStride " + std::to_string(st.fix_dst_nd_stride) +
+                    " beyond 65535 is not modelled");
+    p.ndNum = st.fix_nd_num;
+    p.srcNdStride = st.fix_src_nd_stride;
+    p.dstNdStride = static_cast<uint16_t>(st.fix_dst_nd_stride);
+  }
+  detail::fixpipe(dst, src, nullptr, p, c.nz2ndEn ? CO2Layout::ROW_MAJOR : CO2Layout::NZ);
+}
+
 // The FIX pipe's configuration register (Ascend C API: SetFixPipeConfig): the address of the
 // per-channel quantization parameters in the fixpipe buffer, and a clear of L0C's unit flags.
 // Unit flags are not modelled (an Mmad's or Fixpipe's unitFlag changes nothing: the M -> FIX

@@ -86,6 +86,11 @@ struct CoreState {
   // queues' ids at first use); a Fixpipe with a unitFlag waits for all of them.
   uint32_t unit_flag_event = 0;
   uint32_t unit_flags_raised = 0;
+  // The FIX pipe's registers the L0C -> GM DataCopy reads: the scalar quantization parameter
+  // (SetFixpipePreQuantFlag) and the NZ2ND matrices (SetFixpipeNz2ndFlag).
+  uint64_t fix_pre_quant = 0;
+  uint16_t fix_nd_num = 1, fix_src_nd_stride = 0;
+  uint32_t fix_dst_nd_stride = 0;
   uint32_t next_queue_event = m::kQueueEventBase;
   bool has_mrgsort = false;
   std::array<uint16_t, 4> mrgsort{};  // per-list counts of the last MrgSort
