@@ -4,5 +4,6 @@
 #pragma once
 
 #include "kernel_operator.h"
-#include "tiling/pad_tiling_host.h"  // PadTilingFunc, UnPadTilingFunc, Get(Un)PadMaxMinTmpSize
+#include "register/tilingdata_base.h"  // BEGIN_TILING_DATA_DEF and the other definition macros
+#include "tiling/pad_tiling_host.h"    // PadTilingFunc, UnPadTilingFunc, Get(Un)PadMaxMinTmpSize
 #include "tiling/platform/platform_ascendc.h"
