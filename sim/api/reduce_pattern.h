@@ -107,7 +107,6 @@ void reduce_pattern(const char* name, const LocalTensor<T>& dst, const LocalTens
     if (row_blocks > 255)
       fault(std::string(name) + ": rows of " + std::to_string(stride * sizeof(T)) +
             " B, beyond a repeat stride of 255 blocks");
-    constexpr ReduceType type = isMax ? ReduceType::MAX : ReduceType::MIN;
     LocalTensor<T> in = src;
     int32_t in_rep = static_cast<int32_t>(row_blocks);
     uint32_t width = cols;

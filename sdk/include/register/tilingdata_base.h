@@ -36,10 +36,9 @@ constexpr size_t kReserveBytes = 256;
 }  // namespace tiling_data_detail
 }  // namespace optiling
 
-// The class's first member is a zero-size marker, so the fields' size is measured from it.
+// GetDataSize() is where the reserve after the fields begins.
 #define BEGIN_TILING_DATA_DEF(class_name)                                                      \
   class class_name {                                                                           \
-    using ascend_sim_self_ = class_name;                                                       \
     static constexpr const char* ascend_sim_name_() { return #class_name; }                    \
                                                                                                \
    public:                                                                                     \
@@ -54,22 +53,22 @@ constexpr size_t kReserveBytes = 256;
       std::memcpy(buffer, this, need);                                                         \
     }
 
+// Each field macro ends with its data member, so the `;` after it in a definition closes it.
 #define TILING_DATA_FIELD_DEF(data_type, field_name)                                       \
  public:                                                                                   \
   static_assert(std::is_arithmetic<data_type>::value,                                      \
                 "TILING_DATA_FIELD_DEF: " #field_name " should be of an arithmetic type"); \
-  data_type field_name##_ = 0;                                                             \
   void set_##field_name(data_type v) {                                                     \
     field_name##_ = v;                                                                     \
   }                                                                                        \
   data_type get_##field_name() const {                                                     \
     return field_name##_;                                                                  \
-  }
+  }                                                                                        \
+  data_type field_name##_ = 0
 
 // An array field: set_NAME copies arr_size elements from a pointer, get_NAME gives the array.
 #define TILING_DATA_FIELD_DEF_ARR(arr_type, arr_size, field_name) \
  public:                                                          \
-  arr_type field_name##_[arr_size] = {};                          \
   void set_##field_name(const arr_type* v) {                      \
     std::memcpy(field_name##_, v, sizeof(field_name##_));         \
   }                                                               \
@@ -78,12 +77,13 @@ constexpr size_t kReserveBytes = 256;
   }                                                               \
   const arr_type* get_##field_name() const {                      \
     return field_name##_;                                         \
-  }
+  }                                                               \
+  arr_type field_name##_[arr_size] = {}
 
 // A struct field: an optiling tiling class (or another definition), used by name.
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name) \
  public:                                                      \
-  struct_type field_name;
+  struct_type field_name
 
 #define END_TILING_DATA_DEF                                                              \
  public:                                                                                 \

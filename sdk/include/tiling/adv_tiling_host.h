@@ -9,7 +9,7 @@
 #include <string>
 
 #include "../graph/tensor.h"
-#include "tiling/pad_tiling_host.h"  // optiling::detail::tiling_fail, AscendC::TensorShape
+#include "pad_tiling_host.h"  // optiling::detail::tiling_fail, AscendC::TensorShape
 
 namespace AscendC {
 namespace adv_tiling_detail {
@@ -136,6 +136,18 @@ inline void GetAscendQuantMaxMinTmpSize(const TensorShape& srcShape, const uint3
   minValue = 2 * kRepeatBytes;
   maxValue = std::max(n * 2, 2 * kRepeatBytes + 0u);
   maxValue = (maxValue + 31) / 32 * 32;
+}
+
+// AscendDequant (Ascend C API: GetAscendDequantMaxMinTmpSize): sim/api/quant.h casts rows of the
+// int32 source [m, n] to float in the buffer: one row at least, all m for max.
+inline void GetAscendDequantMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
+                                          uint32_t& maxValue, uint32_t& minValue) {
+  using namespace adv_tiling_detail;
+  check_type_size("GetAscendDequantMaxMinTmpSize", typeSize, 4, 4);
+  const uint32_t n = elements("GetAscendDequantMaxMinTmpSize", srcShape);
+  const uint32_t row = static_cast<uint32_t>(srcShape.GetDim(srcShape.GetDimNum() - 1));
+  minValue = row * 4;
+  maxValue = n * 4;
 }
 
 }  // namespace AscendC

@@ -1,0 +1,315 @@
+// The tiling-data macros of register/tilingdata_base.h (host class and kernel struct agree byte
+// for byte) and the high-level APIs of the tiling examples (ReduceMax AR/RA, Arange, Select with
+// a byte mask, AscendQuant, AscendDequant, Broadcast, SwiGLU without a temporary), each against a
+// reference computed here element by element.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "sdk/include/register/tilingdata_base.h"
+#include "sdk/include/tiling/adv_tiling_host.h"
+#include "sim/api/kernel_operator.h"
+#include "tests/harness.h"
+#include "tests/kernel_helpers.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(AdvTilingTestData)
+TILING_DATA_FIELD_DEF(uint32_t, rows);
+TILING_DATA_FIELD_DEF(float, alpha);
+TILING_DATA_FIELD_DEF_STRUCT(PadTiling, pad);
+TILING_DATA_FIELD_DEF_ARR(uint32_t, 3, dims);
+TILING_DATA_FIELD_DEF(bool, largest);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(AdvTilingTest, AdvTilingTestData)
+}  // namespace optiling
+
+namespace {
+
+using namespace AscendC;
+using ascend::test::Bench;
+using ascend::test::global;
+using ascend::test::Order;
+using ascend::test::ub_tensor;
+
+// The struct a kernel declares for the same fields.
+struct KernelSide {
+  uint32_t rows;
+  float alpha;
+  ::PadTiling pad;
+  uint32_t dims[3];
+  bool largest;
+};
+
+TEST(AdvTiling, TheHostClassSavesTheKernelStructsBytes) {
+  optiling::AdvTilingTestData t;
+  t.set_rows(17);
+  t.set_alpha(0.25f);
+  t.pad.set_srcWidth(48);
+  t.pad.set_reserved(9);
+  const uint32_t dims[3] = {4, 5, 6};
+  t.set_dims(dims);
+  t.set_largest(true);
+  EXPECT_EQ(t.get_rows(), 17u);
+  EXPECT_EQ(t.pad.get_srcWidth(), 48u);
+  EXPECT_EQ(t.GetDataSize(), offsetof(KernelSide, largest) + sizeof(bool));
+  EXPECT_GE(sizeof(t), sizeof(KernelSide));  // a program copies sizeof(the class) bytes
+  std::vector<uint8_t> buf(sizeof(t), 0xAB);
+  t.SaveToBuffer(buf.data(), buf.size());
+  KernelSide k{};
+  std::memcpy(&k, buf.data(), t.GetDataSize());
+  EXPECT_EQ(k.rows, 17u);
+  EXPECT_EQ(k.alpha, 0.25f);
+  EXPECT_EQ(k.pad.srcWidth, 48u);
+  EXPECT_EQ(k.pad.reserved, 9u);
+  EXPECT_EQ(k.pad.srcHeight, 0u);
+  EXPECT_EQ(k.dims[2], 6u);
+  EXPECT_TRUE(k.largest);
+}
+
+TEST(AdvTilingDeathTest, SaveToBufferIntoTooSmallABufferEndsWithStatusTwo) {
+  optiling::AdvTilingTestData t;
+  std::vector<uint8_t> buf(8);
+  EXPECT_EXIT(t.SaveToBuffer(buf.data(), buf.size()), ::testing::ExitedWithCode(2),
+              "AdvTilingTestData::SaveToBuffer");
+}
+
+template <class T>
+std::vector<T> run_unary(const std::vector<T>& in, uint32_t out_count,
+                         const std::function<void(const LocalTensor<T>&, const LocalTensor<T>&,
+                                                  const LocalTensor<uint8_t>&)>& body,
+                         uint32_t tmp_bytes, double* busy = nullptr) {
+  Bench b;
+  const uint64_t xa = b.alloc(in.size() * sizeof(T)), ya = b.alloc(out_count * sizeof(T));
+  b.sim().write(xa, in.data(), in.size() * sizeof(T));
+  auto& rec = b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<T> x = ub_tensor<T>(pipe, static_cast<uint32_t>(in.size()));
+    LocalTensor<T> y = ub_tensor<T>(pipe, out_count);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, std::max(tmp_bytes, 32u));
+    DataCopy(x, global<T>(xa, static_cast<uint32_t>(in.size())), static_cast<uint32_t>(in.size()));
+    Order<HardEvent::MTE2_V>();
+    body(y, x, tmp);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<T>(ya, out_count), y, out_count);
+  });
+  if (busy) *busy = rec.pipe_busy_pct(0, 0, ascend::model::Lane::VECTOR);
+  std::vector<T> out(out_count);
+  b.sim().read(ya, out.data(), out.size() * sizeof(T));
+  return out;
+}
+
+std::vector<float> uniform(size_t n, float lo, float hi, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(g);
+  return v;
+}
+
+TEST(AdvReduce, ReduceMaxRaTakesEachColumnsMaximum) {
+  constexpr uint32_t kRows = 13, kCols = 40;  // 13 rows: a fold of 5 onto 8, then halving
+  const std::vector<float> x = uniform(kRows * kCols, -10, 10, 1);
+  uint32_t maxTmp = 0, minTmp = 0;
+  GetReduceMaxMaxMinTmpSize(ge::Shape({kRows, kCols}), ge::DT_FLOAT, ReducePattern::RA, true, false,
+                            maxTmp, minTmp);
+  EXPECT_EQ(minTmp, 8u * kCols * 4);
+  double busy = 0;
+  const auto y = run_unary<float>(
+      x, kCols,
+      [&](auto& dst, auto& src, auto& tmp) {
+        const uint32_t shape[2] = {kRows, kCols};
+        ReduceMax<float, Pattern::Reduce::RA>(dst, src, tmp, shape, true);
+      },
+      minTmp, &busy);
+  for (uint32_t c = 0; c < kCols; ++c) {
+    float m = x[c];
+    for (uint32_t r = 1; r < kRows; ++r) m = std::max(m, x[r * kCols + c]);
+    EXPECT_EQ(y[c], m) << "column " << c;
+  }
+  EXPECT_GT(busy, 0.0);
+}
+
+TEST(AdvReduce, ReduceMinArFoldsLongRowsAndReducesShortOnes) {
+  for (uint32_t cols : {24u, 200u}) {  // within one repeat; three repeats folded in tmp
+    constexpr uint32_t kRows = 5;
+    const std::vector<float> x = uniform(kRows * cols, -10, 10, cols);
+    uint32_t maxTmp = 0, minTmp = 0;
+    GetReduceMinMaxMinTmpSize(ge::Shape({kRows, cols}), ge::DT_FLOAT, ReducePattern::AR, true,
+                              false, maxTmp, minTmp);
+    const auto y = run_unary<float>(
+        x, 8,
+        [&](auto& dst, auto& src, auto& tmp) {
+          const uint32_t shape[2] = {kRows, cols};
+          ReduceMin<float, Pattern::Reduce::AR>(dst, src, tmp, shape, true);
+        },
+        minTmp);
+    for (uint32_t r = 0; r < kRows; ++r)
+      EXPECT_EQ(y[r], *std::min_element(x.begin() + r * cols, x.begin() + (r + 1) * cols))
+          << cols << " columns, row " << r;
+  }
+}
+
+TEST(AdvArange, ArangeIsWithinFloatRoundingOfFirstPlusIDiff) {
+  constexpr int32_t kCount = 200;  // a scalar block, blocks to a repeat, repeats, a tail
+  const float first = 1.234f, diff = 5.678f;
+  const auto y = run_unary<float>(
+      std::vector<float>(8), 200,
+      [&](auto& dst, auto&, auto&) { Arange<float>(dst, first, diff, kCount); }, 32);
+  for (int32_t i = 0; i < kCount; ++i) {
+    const double want = double{first} + double{diff} * i;
+    EXPECT_NEAR(y[i], want, 1e-5 * std::abs(want) + 1e-6) << "element " << i;
+  }
+  EXPECT_EQ(y[0], first);
+}
+
+TEST(AdvSelect, SelectTakesTheScalarWhereTheByteMaskIsSet) {
+  constexpr uint32_t kRows = 3, kCols = 96;  // 288 elements: chunks of 128 with a 32-element tail
+  const std::vector<float> x = uniform(kRows * kCols, -4, 4, 7);
+  std::vector<uint8_t> mask(kRows * kCols);
+  std::mt19937 g(3);
+  for (uint8_t& m : mask) m = static_cast<uint8_t>(g() % 3 == 0 ? 0 : g() % 5);
+  uint32_t maxTmp = 0, minTmp = 0;
+  GetSelectMaxMinTmpSize(ge::Shape({kRows, kCols}), ge::Shape({1}), 4, ge::Shape({kRows, kCols}), 1,
+                         false, maxTmp, minTmp);
+  Bench b;
+  const uint64_t xa = b.alloc(x.size() * 4), ma = b.alloc(mask.size()), ya = b.alloc(x.size() * 4);
+  b.sim().write(xa, x.data(), x.size() * 4);
+  b.sim().write(ma, mask.data(), mask.size());
+  b.run(1, [&] {
+    TPipe pipe;
+    const uint32_t n = kRows * kCols;
+    LocalTensor<float> xs = ub_tensor<float>(pipe, n), ys = ub_tensor<float>(pipe, n);
+    LocalTensor<uint8_t> ms = ub_tensor<uint8_t>(pipe, n), tmp = ub_tensor<uint8_t>(pipe, minTmp);
+    DataCopy(xs, global<float>(xa, n), n);
+    DataCopy(ms, global<uint8_t>(ma, n), n);
+    Order<HardEvent::MTE2_V>();
+    SelectWithBytesMaskShapeInfo info;
+    info.firstAxis = kRows;
+    info.srcLastAxis = kCols;
+    info.maskLastAxis = kCols;
+    Select(ys, xs, 1.5f, ms, tmp, info);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ya, n), ys, n);
+  });
+  std::vector<float> y(x.size());
+  b.sim().read(ya, y.data(), y.size() * 4);
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_EQ(y[i], mask[i] == 0 ? x[i] : 1.5f) << "element " << i;
+}
+
+// round(half(half(half(x) * scale) + offset)) to nearest even, saturated to int8.
+int8_t quant_reference(float x, float scale, float offset) {
+  auto h = [](double v) { return to_double(cast_to<half>(v, RoundMode::CAST_RINT)); };
+  const double v = h(h(h(x) * h(scale)) + h(offset));
+  return static_cast<int8_t>(std::clamp(std::nearbyint(v), -128.0, 127.0));
+}
+
+TEST(AdvQuant, AscendQuantRoundsInHalfChunkByChunk) {
+  constexpr uint32_t kCount = 1024;
+  std::vector<float> x = uniform(kCount, -80, 80, 11);
+  x[0] = 0.3f;  // 0.3 x 2 + 0.9 = 1.5 in half: even rounding gives 2
+  uint32_t maxTmp = 0, minTmp = 0;
+  GetAscendQuantMaxMinTmpSize(ge::Shape({kCount}), 4, maxTmp, minTmp);
+  EXPECT_EQ(minTmp, 512u);
+  Bench b;
+  const uint64_t xa = b.alloc(kCount * 4), ya = b.alloc(kCount);
+  b.sim().write(xa, x.data(), kCount * 4);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> xs = ub_tensor<float>(pipe, kCount);
+    LocalTensor<int8_t> ys = ub_tensor<int8_t>(pipe, kCount);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, minTmp);  // four chunks of 256
+    DataCopy(xs, global<float>(xa, kCount), kCount);
+    Order<HardEvent::MTE2_V>();
+    AscendQuant<float>(ys, xs, tmp, 2.0f, 0.9f, kCount);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<int8_t>(ya, kCount), ys, kCount);
+  });
+  std::vector<int8_t> y(kCount);
+  b.sim().read(ya, y.data(), kCount);
+  for (uint32_t i = 0; i < kCount; ++i)
+    EXPECT_EQ(y[i], quant_reference(x[i], 2.0f, 0.9f)) << "element " << i << " of " << x[i];
+  EXPECT_EQ(y[0], 2);
+}
+
+TEST(AdvQuant, AscendDequantMultipliesEachRowByTheScales) {
+  constexpr uint32_t kRows = 6, kCols = 80, kCal = 72;  // 72 of 80: two Mul columns, one masked
+  std::vector<int32_t> x(kRows * kCols);
+  std::mt19937 g(5);
+  for (int32_t& v : x) v = static_cast<int32_t>(g() % 2001) - 1000;
+  const std::vector<float> scale = uniform(kCal, -100, 100, 9);
+  Bench b;
+  const uint64_t xa = b.alloc(x.size() * 4), sa = b.alloc(kCal * 4), ya = b.alloc(x.size() * 4);
+  b.sim().write(xa, x.data(), x.size() * 4);
+  b.sim().write(sa, scale.data(), kCal * 4);
+  const std::vector<float> sentinel(x.size(), -7.0f);
+  b.sim().write(ya, sentinel.data(), sentinel.size() * 4);
+  b.run(1, [&] {
+    TPipe pipe;
+    const uint32_t n = kRows * kCols;
+    LocalTensor<int32_t> xs = ub_tensor<int32_t>(pipe, n);
+    LocalTensor<float> ss = ub_tensor<float>(pipe, kCal), ys = ub_tensor<float>(pipe, n);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, 4 * kCols * 4);  // 4 rows a chunk
+    DataCopy(xs, global<int32_t>(xa, n), n);
+    DataCopy(ss, global<float>(sa, kCal), kCal);
+    DataCopy(ys, global<float>(ya, n), n);
+    Order<HardEvent::MTE2_V>();
+    AscendDequant(ys, xs, ss, tmp, DequantParams{kRows, kCols, kCal});
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ya, n), ys, n);
+  });
+  std::vector<float> y(x.size());
+  b.sim().read(ya, y.data(), y.size() * 4);
+  for (uint32_t r = 0; r < kRows; ++r)
+    for (uint32_t c = 0; c < kCols; ++c)
+      EXPECT_EQ(y[r * kCols + c],
+                c < kCal ? static_cast<float>(x[r * kCols + c]) * scale[c] : -7.0f)
+          << "row " << r << " column " << c;
+}
+
+TEST(AdvBroadcast, BroadcastCopiesARowOrAColumn) {
+  const std::vector<float> row = uniform(48, -10, 10, 21);
+  const auto a = run_unary<float>(
+      row, 20 * 48,
+      [&](auto& dst, auto& src, auto&) {
+        const uint32_t d[2] = {20, 48}, s[2] = {1, 48};
+        Broadcast<float, 2, 0>(dst, src, d, s);
+      },
+      32);
+  for (uint32_t i = 0; i < 20 * 48; ++i) EXPECT_EQ(a[i], row[i % 48]) << "axis 0, " << i;
+  const std::vector<float> col = uniform(24, -10, 10, 22);  // 13 rows used: a tail of 5
+  const auto b = run_unary<float>(
+      col, 13 * 32,
+      [&](auto& dst, auto& src, auto& tmp) {
+        const uint32_t d[2] = {13, 32}, s[2] = {13, 1};
+        Broadcast<float, 2, 1>(dst, src, d, s, tmp);
+      },
+      2 * 256);
+  for (uint32_t i = 0; i < 13 * 32; ++i) EXPECT_EQ(b[i], col[i / 32]) << "axis 1, " << i;
+}
+
+TEST(AdvSwiGLU, TheOverloadWithoutATemporaryMatchesSrc0TimesSwish) {
+  constexpr uint32_t kCount = 64;
+  const std::vector<float> x0 = uniform(kCount, -4, 4, 31), x1 = uniform(kCount, -4, 4, 32);
+  std::vector<float> both(x0);
+  both.insert(both.end(), x1.begin(), x1.end());
+  uint32_t maxTmp = 1, minTmp = 1;
+  GetSwiGLUMaxMinTmpSize(ge::Shape({kCount}), 4, maxTmp, minTmp, false);
+  EXPECT_EQ(minTmp, 0u);
+  const auto y = run_unary<float>(
+      both, kCount,
+      [&](auto& dst, auto& src, auto&) { SwiGLU<float>(dst, src, src[kCount], 1.0f); }, 32);
+  for (uint32_t i = 0; i < kCount; ++i) {
+    const double want = x0[i] * (x1[i] / (1.0 + std::exp(-double{x1[i]})));
+    EXPECT_NEAR(y[i], want, 1e-5 * std::abs(want) + 1e-6) << "element " << i;
+  }
+}
+
+}  // namespace
