@@ -28,6 +28,7 @@
 #include "sim/api/reduce_pattern.h"  // ReduceMax/ReduceMin<T, Pattern::Reduce::AR/RA> (high-level)
 #include "sim/api/select.h"          // Select with a byte mask (high-level)
 #include "sim/api/sim_ext.h"         // simulator extensions: SimNowPs, SimStall, PayloadScope
+#include "sim/api/softmax.h"         // SoftMax, AdjustSoftMaxRes (high-level)
 #include "sim/api/sort.h"            // Sort, Sort32, MrgSort, CreateVecIndex, GetMrgSortResult
 #include "sim/api/static_alloc.h"    // InitSocState, block_idx, LocalMemAllocator
 #include "sim/api/sync.h"            // GetBlockIdx/Num, SetFlag/WaitFlag, PipeBarrier, SyncAll

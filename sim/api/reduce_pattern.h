@@ -37,16 +37,40 @@ inline uint32_t fold_rows(uint32_t n) {
   return k;
 }
 
-template <class T, bool isMax>
+// The binary step of a reduction: Max, Min or Add (count form and level-0 form).
+template <class T, ReduceType op>
 void reduce_pattern_binary(const LocalTensor<T>& dst, const LocalTensor<T>& a,
                            const LocalTensor<T>& b, uint32_t count) {
-  if constexpr (isMax)
+  if constexpr (op == ReduceType::MAX)
     Max(dst, a, b, count);
-  else
+  else if constexpr (op == ReduceType::MIN)
     Min(dst, a, b, count);
+  else
+    Add(dst, a, b, count);
+}
+template <class T, ReduceType op>
+void reduce_pattern_binary(const LocalTensor<T>& dst, const LocalTensor<T>& a,
+                           const LocalTensor<T>& b, uint64_t mask, uint8_t repeats,
+                           const BinaryRepeatParams& p) {
+  if constexpr (op == ReduceType::MAX)
+    Max(dst, a, b, mask, repeats, p);
+  else if constexpr (op == ReduceType::MIN)
+    Min(dst, a, b, mask, repeats, p);
+  else
+    Add(dst, a, b, mask, repeats, p);
+}
+template <class T, ReduceType op>
+void reduce_pattern_whole(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t mask,
+                          int32_t repeats, int32_t srcRepStride) {
+  if constexpr (op == ReduceType::MAX)
+    WholeReduceMax(dst, src, mask, repeats, 1, 1, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE);
+  else if constexpr (op == ReduceType::MIN)
+    WholeReduceMin(dst, src, mask, repeats, 1, 1, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE);
+  else
+    WholeReduceSum(dst, src, mask, repeats, 1, 1, srcRepStride);
 }
 
-template <class T, class pattern, bool isReuseSource, bool isMax>
+template <class T, class pattern, bool isReuseSource, ReduceType op>
 void reduce_pattern(const char* name, const LocalTensor<T>& dst, const LocalTensor<T>& src,
                     const LocalTensor<uint8_t>& tmpBytes, const uint32_t srcShape[],
                     bool srcInnerPad) {
@@ -85,18 +109,18 @@ void reduce_pattern(const char* name, const LocalTensor<T>& dst, const LocalTens
     // Rows [k, rows) onto rows [0, rows - k); rows [rows - k, k) carried over as they are.
     const uint32_t extra = rows - k;
     if (k == 1) {
-      reduce_pattern_binary<T, isMax>(dst, src, src[stride], cols);
+      reduce_pattern_binary<T, op>(dst, src, src[stride], cols);
       return;
     }
-    reduce_pattern_binary<T, isMax>(work, src, src[k * stride], extra * stride);
+    reduce_pattern_binary<T, op>(work, src, src[k * stride], extra * stride);
     if (!isReuseSource && extra < k)
       Copy(work[extra * stride], src[extra * stride], (k - extra) * stride);
     PipeBarrier<PIPE_V>();
     for (uint32_t h = k / 2; h >= 1; h /= 2) {
       if (h == 1)
-        reduce_pattern_binary<T, isMax>(dst, work, work[stride], cols);
+        reduce_pattern_binary<T, op>(dst, work, work[stride], cols);
       else
-        reduce_pattern_binary<T, isMax>(work, work, work[h * stride], h * stride);
+        reduce_pattern_binary<T, op>(work, work, work[h * stride], h * stride);
       PipeBarrier<PIPE_V>();
     }
   } else {
@@ -122,10 +146,8 @@ void reduce_pattern(const char* name, const LocalTensor<T>& dst, const LocalTens
         for (uint32_t c = per_repeat; c < cols; c += per_repeat) {
           const uint64_t m = std::min(per_repeat, cols - c);
           const BinaryRepeatParams p(1, 1, 1, 8, 8, static_cast<uint8_t>(row_blocks));
-          if constexpr (isMax)
-            Max(tmp[r0 * per_repeat], tmp[r0 * per_repeat], src[r0 * stride + c], m, n, p);
-          else
-            Min(tmp[r0 * per_repeat], tmp[r0 * per_repeat], src[r0 * stride + c], m, n, p);
+          reduce_pattern_binary<T, op>(tmp[r0 * per_repeat], tmp[r0 * per_repeat],
+                                       src[r0 * stride + c], m, n, p);
           PipeBarrier<PIPE_V>();
         }
       }
@@ -136,12 +158,7 @@ void reduce_pattern(const char* name, const LocalTensor<T>& dst, const LocalTens
     for (uint32_t r0 = 0; r0 < rows; r0 += 255) {
       const int32_t n = static_cast<int32_t>(std::min(255u, rows - r0));
       const LocalTensor<T> from = in[r0 * static_cast<uint32_t>(in_rep) * per_block];
-      if constexpr (isMax)
-        WholeReduceMax(dst[r0], from, static_cast<int32_t>(width), n, 1, 1, in_rep,
-                       ReduceOrder::ORDER_ONLY_VALUE);
-      else
-        WholeReduceMin(dst[r0], from, static_cast<int32_t>(width), n, 1, 1, in_rep,
-                       ReduceOrder::ORDER_ONLY_VALUE);
+      reduce_pattern_whole<T, op>(dst[r0], from, static_cast<int32_t>(width), n, in_rep);
     }
   }
 }
@@ -151,13 +168,13 @@ template <class T, class pattern, bool isReuseSource = false>
 void ReduceMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[],
                bool srcInnerPad) {
-  detail::reduce_pattern<T, pattern, isReuseSource, true>("ReduceMax", dstTensor, srcTensor,
-                                                          sharedTmpBuffer, srcShape, srcInnerPad);
+  detail::reduce_pattern<T, pattern, isReuseSource, ReduceType::MAX>(
+      "ReduceMax", dstTensor, srcTensor, sharedTmpBuffer, srcShape, srcInnerPad);
 }
 template <class T, class pattern, bool isReuseSource = false>
 void ReduceMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                const uint32_t srcShape[], bool srcInnerPad) {
-  detail::reduce_pattern<T, pattern, isReuseSource, true>(
+  detail::reduce_pattern<T, pattern, isReuseSource, ReduceType::MAX>(
       "ReduceMax", dstTensor, srcTensor, detail::stack_buffer<uint8_t>("ReduceMax"), srcShape,
       srcInnerPad);
 }
@@ -165,13 +182,13 @@ template <class T, class pattern, bool isReuseSource = false>
 void ReduceMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[],
                bool srcInnerPad) {
-  detail::reduce_pattern<T, pattern, isReuseSource, false>("ReduceMin", dstTensor, srcTensor,
-                                                           sharedTmpBuffer, srcShape, srcInnerPad);
+  detail::reduce_pattern<T, pattern, isReuseSource, ReduceType::MIN>(
+      "ReduceMin", dstTensor, srcTensor, sharedTmpBuffer, srcShape, srcInnerPad);
 }
 template <class T, class pattern, bool isReuseSource = false>
 void ReduceMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                const uint32_t srcShape[], bool srcInnerPad) {
-  detail::reduce_pattern<T, pattern, isReuseSource, false>(
+  detail::reduce_pattern<T, pattern, isReuseSource, ReduceType::MIN>(
       "ReduceMin", dstTensor, srcTensor, detail::stack_buffer<uint8_t>("ReduceMin"), srcShape,
       srcInnerPad);
 }

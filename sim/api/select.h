@@ -8,6 +8,11 @@
 // tensor-scalar mode. A chunk is a multiple of 128 elements (one half repeat of the compare),
 // taking 2 B of half mask and 1 bit an element. A mask whose rows are longer than the source's
 // (Ascend C compacts it with GatherMask first) is not modelled: a kernel fault says so.
+//
+// DropOut (Ascend C API: DropOut): dst = src where the mask keeps it, else 0, then Muls by
+// 1 / keepProb (rounded to float first, as the hardware's scalar is). A mask of one bit an element
+// (maskLastAxis x 8 = srcLastAxis) is one Select over the bits; a mask of one byte an element
+// (maskLastAxis = srcLastAxis) is the byte-mask Select above. Other mask widths are not modelled.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +20,7 @@
 #include <string>
 #include <type_traits>
 
+#include "sim/api/stack_buffer.h"
 #include "sim/api/vector.h"
 #include "sim/api/vector_level0.h"
 
@@ -91,6 +97,61 @@ void Select(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1,
             const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
             const SelectWithBytesMaskShapeInfo& info) {
   detail::select_bytes_mask<true>(dst, src1, src0, mask, sharedTmpBuffer, info);
+}
+
+struct DropOutShapeInfo {
+  uint32_t firstAxis = 0;
+  uint32_t srcLastAxis = 0;
+  uint32_t maskLastAxis = 0;
+};
+
+namespace detail {
+template <class T>
+void dropout_impl(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                  const LocalTensor<uint8_t>& mask, const LocalTensor<uint8_t>& tmp, float keepProb,
+                  const DropOutShapeInfo& info) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "DropOut takes half or float on A2/A3");
+  if (!(keepProb > 0.0f && keepProb < 1.0f) && keepProb != 1.0f)
+    fault("DropOut: keepProb " + std::to_string(keepProb) + " is outside (0, 1]");
+  const uint64_t total = uint64_t{info.firstAxis} * info.srcLastAxis;
+  if (total == 0) return;
+  if (total > src.GetSize() || total > dst.GetSize())
+    fault("DropOut: firstAxis x srcLastAxis = " + std::to_string(total) +
+          " exceeds the source or destination tensor");
+  if (uint64_t{info.maskLastAxis} * 8 == info.srcLastAxis) {  // a bit an element
+    if (total / 8 > mask.GetSize())
+      fault("DropOut: " + std::to_string(total) + " mask bits exceed the mask tensor");
+    Select(dst, mask, src, static_cast<T>(0.0f), SELMODE::VSEL_TENSOR_SCALAR_MODE,
+           static_cast<uint32_t>(total));
+  } else if (info.maskLastAxis == info.srcLastAxis) {  // a byte an element
+    SelectWithBytesMaskShapeInfo s;
+    s.firstAxis = info.firstAxis;
+    s.srcLastAxis = info.srcLastAxis;
+    s.maskLastAxis = info.maskLastAxis;
+    select_bytes_mask<true>(dst, src, static_cast<T>(0.0f), mask, tmp, s);
+  } else {
+    fault("DropOut: mask rows of " + std::to_string(info.maskLastAxis) +
+          " bytes for source rows of " + std::to_string(info.srcLastAxis) +
+          ": only a bit or a byte an element is modelled (not a mask to compact)");
+  }
+  PipeBarrier<PIPE_V>();
+  Muls(dst, dst, static_cast<T>(1.0f / keepProb), static_cast<uint32_t>(total));
+}
+}  // namespace detail
+
+template <class T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+             const LocalTensor<uint8_t>& maskLocal, const LocalTensor<uint8_t>& sharedTmpBuffer,
+             const float keepProb, const DropOutShapeInfo& info) {
+  detail::dropout_impl(dstLocal, srcLocal, maskLocal, sharedTmpBuffer, keepProb, info);
+}
+template <class T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+             const LocalTensor<uint8_t>& maskLocal, const float keepProb,
+             const DropOutShapeInfo& info) {
+  detail::dropout_impl(dstLocal, srcLocal, maskLocal, detail::stack_buffer<uint8_t>("DropOut"),
+                       keepProb, info);
 }
 
 }  // namespace AscendC

@@ -2,5 +2,6 @@
 // kernel copies from its tiling buffer in GM, as the host's optiling classes serialized them.
 #pragma once
 
-#include "kernel_tiling/matmul_tiling_data.h"  // TCubeTiling
-#include "kernel_tiling/pad_tiling_data.h"     // PadTiling, UnPadTiling
+#include "kernel_tiling/matmul_tiling_data.h"   // TCubeTiling
+#include "kernel_tiling/pad_tiling_data.h"      // PadTiling, UnPadTiling
+#include "kernel_tiling/softmax_tiling_data.h"  // SoftMaxTiling

@@ -63,8 +63,7 @@ inline void reduce_minmax_tmp(const char* fn, const TensorShape& srcShape, ge::D
                                   ", should be DT_FLOAT or DT_FLOAT16 on A2/A3");
   if (srcShape.GetDimNum() != 2 || srcShape.GetDim(0) <= 0 || srcShape.GetDim(1) <= 0)
     optiling::detail::tiling_fail(std::string(fn) + ": srcShape should be a positive 2-D shape");
-  if (!isSrcInnerPad)
-    optiling::detail::tiling_fail(std::string(fn) + ": isSrcInnerPad should be true on A2/A3");
+  (void)isSrcInnerPad;  // the kernel call decides (true on A2/A3); the sizes are the same
   if (pattern != ReducePattern::AR && pattern != ReducePattern::RA)
     optiling::detail::tiling_fail(std::string(fn) + ": the pattern should be AR or RA");
   maxValue = minValue = 0;
@@ -148,6 +147,24 @@ inline void GetAscendDequantMaxMinTmpSize(const TensorShape& srcShape, const uin
   const uint32_t row = static_cast<uint32_t>(srcShape.GetDim(srcShape.GetDimNum() - 1));
   minValue = row * 4;
   maxValue = n * 4;
+}
+
+// DropOut (Ascend C API: GetDropOutMaxMinTmpSize): srcShape {firstAxis, srcLastAxis,
+// maskLastAxis}; a byte mask takes Select's chunks (above), a bit mask none, but the minimum stays
+// one chunk so that a buffer of it can be allocated.
+inline void GetDropOutMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
+                                    const bool /*isReuseSource*/, uint32_t& maxValue,
+                                    uint32_t& minValue) {
+  using namespace adv_tiling_detail;
+  check_type_size("GetDropOutMaxMinTmpSize", typeSize, 2, 4);
+  if (srcShape.GetDimNum() != 3 || srcShape.GetDim(0) <= 0 || srcShape.GetDim(1) <= 0 ||
+      srcShape.GetDim(2) <= 0)
+    optiling::detail::tiling_fail(
+        "GetDropOutMaxMinTmpSize: srcShape should be {firstAxis, srcLastAxis, maskLastAxis}");
+  const uint64_t n = static_cast<uint64_t>(srcShape.GetDim(0)) * srcShape.GetDim(1);
+  auto bucket_bytes = [](uint64_t bucket) { return (bucket / 8 + 31) / 32 * 32 + bucket * 2; };
+  minValue = static_cast<uint32_t>(bucket_bytes(128));
+  maxValue = static_cast<uint32_t>(bucket_bytes((n + 127) / 128 * 128));
 }
 
 }  // namespace AscendC
