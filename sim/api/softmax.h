@@ -8,6 +8,9 @@
 // (source block stride 0, a repeat a row), Exp, the sums likewise (an Add fold, then
 // WholeReduceSum), Brcb, and a Div by each row's block. float only; rows of srcK elements with
 // oriSrcK = srcK (no padding columns to leave out).
+// SoftmaxGrad: dst = (grad - sum(grad x src)) x src per row; SoftmaxGradFront: dst = the row
+// sums as a 32-B block of copies a row. Per pass: Mul into the temporary, the row sums (Add fold,
+// WholeReduceSum), Brcb, then a Sub of each row's block and a Mul by src (dst may be src).
 // AdjustSoftMaxRes: the rows whose max has the bits `from` are set to `to` (the scalar unit reads
 // each max, a Duplicate rewrites the row); returns whether any was.
 #pragma once
@@ -143,6 +146,97 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
              const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
   detail::softmax_impl(dstTensor, sumTensor, maxTensor, srcTensor,
                        detail::stack_buffer<uint8_t>("SoftMax"), tiling, softmaxShapeInfo);
+}
+
+namespace detail {
+// The temporary a SoftmaxGrad pass takes a row: the products, a sum block, the reduction's value
+// and, for rows longer than 256 B, the fold row.
+inline uint32_t softmax_grad_row_bytes(uint32_t k) {
+  return k * 4 + 64 + (k * 4 > 256 ? 256 : 0);
+}
+template <class T>
+void softmax_grad_impl(const LocalTensor<T>& dst, const LocalTensor<T>& grad,
+                       const LocalTensor<T>& src, const LocalTensor<uint8_t>& tmp,
+                       const SoftMaxTiling& tiling, bool isFront, const SoftMaxShapeInfo& info) {
+  static_assert(std::is_same_v<T, float>, "ascend-sim: SoftmaxGrad is modelled for float only");
+  const char* name = isFront ? "SoftmaxGradFront" : "SoftmaxGrad";
+  const uint32_t m = info.srcM ? info.srcM : tiling.srcM, k = info.srcK ? info.srcK : tiling.srcK;
+  if (m == 0 || k == 0) fault(std::string(name) + ": an empty shape");
+  if (info.oriSrcK != 0 && info.oriSrcK != k)
+    fault(std::string(name) + ": oriSrcK below srcK (padding columns) is not modelled");
+  if (k % 8 != 0 || k / 8 > 255)
+    fault(std::string(name) + ": rows of " + std::to_string(k) +
+          " floats, not 32-B aligned or beyond 8160");
+  if (uint64_t{m} * k > src.GetSize() || uint64_t{m} * k > grad.GetSize() ||
+      uint64_t{m} * (isFront ? 8 : k) > dst.GetSize())
+    fault(std::string(name) + ": [" + std::to_string(m) + ", " + std::to_string(k) +
+          "] exceeds a source or the destination");
+  const uint32_t row = softmax_grad_row_bytes(k);
+  const uint32_t split = std::min<uint32_t>(
+      {m, tiling.splitM ? tiling.splitM : m, static_cast<uint32_t>(tmp.GetSize() / row)});
+  if (split == 0)
+    fault(std::string(name) + ": sharedTmpBuffer of " + std::to_string(tmp.GetSize()) +
+          " B is below one row's " + std::to_string(row) + " B");
+  const LocalTensor<float> prod = tmp.template ReinterpretCast<float>();
+  const LocalTensor<float> blk = prod[split * k];
+  const LocalTensor<float> red = prod[split * k + split * 8];
+  const LocalTensor<uint8_t> fold = tmp[(split * k + split * 16) * 4];
+  for (uint32_t r0 = 0; r0 < m; r0 += split) {
+    const uint32_t n = std::min(split, m - r0);
+    const uint32_t shape[2] = {n, k};
+    Mul(prod, grad[r0 * k], src[r0 * k], n * k);
+    PipeBarrier<PIPE_V>();
+    reduce_pattern<float, Pattern::Reduce::AR, false, ReduceType::SUM>(name, red, prod, fold, shape,
+                                                                       true);
+    PipeBarrier<PIPE_V>();
+    if (isFront) {
+      softmax_blocks(dst[r0 * 8], red, n);
+      continue;
+    }
+    softmax_blocks(blk, red, n);
+    PipeBarrier<PIPE_V>();
+    softmax_rows_by_block<true>(prod, grad[r0 * k], blk, n, k);
+    PipeBarrier<PIPE_V>();
+    Mul(dst[r0 * k], prod, src[r0 * k], n * k);
+    PipeBarrier<PIPE_V>();
+  }
+}
+}  // namespace detail
+
+template <class T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                 const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                 const SoftMaxTiling& tiling, bool isFront = false,
+                 const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "ascend-sim: SoftmaxGrad of the NZ format is not modelled");
+  detail::softmax_grad_impl(dstTensor, gradTensor, srcTensor, sharedTmpBuffer, tiling, isFront,
+                            softmaxShapeInfo);
+}
+template <class T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                 const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, bool isFront = false,
+                 const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "ascend-sim: SoftmaxGrad of the NZ format is not modelled");
+  detail::softmax_grad_impl(dstTensor, gradTensor, srcTensor,
+                            detail::stack_buffer<uint8_t>("SoftmaxGrad"), tiling, isFront,
+                            softmaxShapeInfo);
+}
+template <class T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                      const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                      const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "ascend-sim: SoftmaxGradFront of the NZ format is not modelled");
+  detail::softmax_grad_impl(dstTensor, gradTensor, srcTensor, sharedTmpBuffer, tiling, true,
+                            softmaxShapeInfo);
+}
+template <class T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                      const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+                      const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "ascend-sim: SoftmaxGradFront of the NZ format is not modelled");
+  detail::softmax_grad_impl(dstTensor, gradTensor, srcTensor,
+                            detail::stack_buffer<uint8_t>("SoftmaxGradFront"), tiling, true,
+                            softmaxShapeInfo);
 }
 
 template <class T1, class T2, bool isDataFormatNZ = false>

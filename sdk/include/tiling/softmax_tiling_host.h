@@ -119,4 +119,52 @@ inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTy
   t.SaveToBuffer(&softmaxTiling, sizeof(softmaxTiling));
 }
 
+// SoftmaxGrad (Ascend C API: SoftmaxGrad-Tiling): a row takes its products (K floats), a sum
+// block, the reduction's value and, for rows longer than 256 B, the fold row.
+namespace softmax_tiling_detail {
+inline uint32_t grad_row_bytes(uint32_t k) {
+  return k * 4 + 64 + (k * 4 > 256 ? 256 : 0);
+}
+}  // namespace softmax_tiling_detail
+inline uint32_t GetSoftMaxGradMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
+                                         const bool /*isFront*/, const bool /*isReuseSource*/) {
+  using namespace softmax_tiling_detail;
+  check("GetSoftMaxGradMinTmpSize", srcShape, typeSize);
+  uint32_t m = 0, k = 0;
+  split(srcShape, m, k);
+  return std::min(m, 8u) * grad_row_bytes(k);
+}
+inline uint32_t GetSoftMaxGradMaxTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
+                                         const bool /*isFront*/, const bool /*isReuseSource*/) {
+  using namespace softmax_tiling_detail;
+  check("GetSoftMaxGradMaxTmpSize", srcShape, typeSize);
+  uint32_t m = 0, k = 0;
+  split(srcShape, m, k);
+  return (m + 7) / 8 * 8 * grad_row_bytes(k);
+}
+inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t typeSize,
+                                  const uint32_t localWorkSpaceSize,
+                                  optiling::SoftMaxTiling& softmaxGradTiling,
+                                  const bool /*isFront*/ = false) {
+  using namespace softmax_tiling_detail;
+  check("SoftMaxGradTilingFunc", srcShape, typeSize);
+  uint32_t m = 0, k = 0;
+  split(srcShape, m, k);
+  // The pass of SoftMaxTilingFunc, for a temporary of grad_row_bytes a row.
+  const uint32_t fit = localWorkSpaceSize / grad_row_bytes(k);
+  SoftMaxTilingFunc(srcShape, typeSize, std::max(fit, 1u) * row_bytes(k, typeSize),
+                    softmaxGradTiling);
+  if (fit == 0)
+    optiling::detail::tiling_fail("SoftMaxGradTilingFunc: localWorkSpaceSize " +
+                                  std::to_string(localWorkSpaceSize) + " B holds no row of " +
+                                  std::to_string(grad_row_bytes(k)) + " B");
+}
+inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t typeSize,
+                                  const uint32_t localWorkSpaceSize,
+                                  ::SoftMaxTiling& softmaxGradTiling, const bool isFront = false) {
+  optiling::SoftMaxTiling t;
+  SoftMaxGradTilingFunc(srcShape, typeSize, localWorkSpaceSize, t, isFront);
+  t.SaveToBuffer(&softmaxGradTiling, sizeof(softmaxGradTiling));
+}
+
 }  // namespace AscendC
