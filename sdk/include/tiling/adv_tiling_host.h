@@ -167,4 +167,26 @@ inline void GetDropOutMaxMinTmpSize(const TensorShape& srcShape, const uint32_t 
   maxValue = static_cast<uint32_t>(bucket_bytes((n + 127) / 128 * 128));
 }
 
+// Sort (Ascend C API: GetSortMaxMinTmpSize): the full sort of sim/api/sort.h writes its
+// proposals (8 B an element: the score and the uint32 index) through a temporary of their size.
+enum class SortType { RADIX_SORT, MERGE_SORT };
+struct SortConfig {
+  SortType type = SortType::RADIX_SORT;
+  bool isDescend = false;
+};
+inline void GetSortMaxMinTmpSize(const TensorShape& srcShape, ge::DataType valueType,
+                                 ge::DataType indexType, bool /*isReuseSource*/,
+                                 const SortConfig& /*config*/, uint32_t& maxValue,
+                                 uint32_t& minValue) {
+  using namespace adv_tiling_detail;
+  if (valueType != ge::DT_FLOAT && valueType != ge::DT_FLOAT16)
+    optiling::detail::tiling_fail(
+        "GetSortMaxMinTmpSize: valueType should be DT_FLOAT or "
+        "DT_FLOAT16 on A2/A3");
+  if (indexType != ge::DT_UINT32)
+    optiling::detail::tiling_fail("GetSortMaxMinTmpSize: indexType should be DT_UINT32");
+  const uint32_t n = elements("GetSortMaxMinTmpSize", srcShape);
+  minValue = maxValue = (n + 31) / 32 * 32 * 8;
+}
+
 }  // namespace AscendC
