@@ -61,3 +61,28 @@ void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize)
 #ifndef PRINTF
 #define PRINTF AscendC::printf
 #endif
+
+// Ascend C's kernel assertion and log (ASCENDC_ASSERT(cond, { behaviour; }), KERNEL_LOG(level,
+// fmt, ...)): a false condition runs the behaviour (usually a KERNEL_LOG) and faults the kernel
+// naming the condition.
+#ifndef ASCENDC_ASSERT
+#define ASCENDC_ASSERT(cond, behaviour)                                            \
+  do {                                                                             \
+    if (!(cond)) {                                                                 \
+      behaviour;                                                                   \
+      AscendC::detail::fault(std::string("ASCENDC_ASSERT(") + #cond + ") failed"); \
+    }                                                                              \
+  } while (0)
+#endif
+#ifndef KERNEL_LOG
+#define KERNEL_ERROR "ERROR"
+#define KERNEL_WARN "WARN"
+#define KERNEL_INFO "INFO"
+#define KERNEL_DEBUG "DEBUG"
+#define KERNEL_LOG(level, ...)            \
+  do {                                    \
+    std::fprintf(stderr, "[%s] ", level); \
+    std::fprintf(stderr, __VA_ARGS__);    \
+    std::fprintf(stderr, "\n");           \
+  } while (0)
+#endif

@@ -2,6 +2,7 @@
 // kernel copies from its tiling buffer in GM, as the host's optiling classes serialized them.
 #pragma once
 
-#include "kernel_tiling/matmul_tiling_data.h"   // TCubeTiling
-#include "kernel_tiling/pad_tiling_data.h"      // PadTiling, UnPadTiling
-#include "kernel_tiling/softmax_tiling_data.h"  // SoftMaxTiling
+#include "kernel_tiling/confusion_transpose_tiling_data.h"  // ConfusionTransposeTiling
+#include "kernel_tiling/matmul_tiling_data.h"               // TCubeTiling
+#include "kernel_tiling/pad_tiling_data.h"                  // PadTiling, UnPadTiling
+#include "kernel_tiling/softmax_tiling_data.h"              // SoftMaxTiling

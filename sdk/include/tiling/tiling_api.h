@@ -8,4 +8,5 @@
 #include "tiling/adv_tiling_host.h"    // the vector family's Get*MaxMinTmpSize and tiling functions
 #include "tiling/pad_tiling_host.h"    // PadTilingFunc, UnPadTilingFunc, Get(Un)PadMaxMinTmpSize
 #include "tiling/platform/platform_ascendc.h"
-#include "tiling/softmax_tiling_host.h"  // SoftMaxTilingFunc, GetSoftMaxMin/MaxTmpSize
+#include "tiling/softmax_tiling_host.h"
+#include "tiling/transpose_tiling_host.h"  // GetTransposeTilingInfo, GetTransposeMaxMinTmpSize  // SoftMaxTilingFunc, GetSoftMaxMin/MaxTmpSize
