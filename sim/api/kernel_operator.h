@@ -34,6 +34,7 @@
 #include "sim/api/static_alloc.h"    // InitSocState, block_idx, LocalMemAllocator
 #include "sim/api/sync.h"            // GetBlockIdx/Num, SetFlag/WaitFlag, PipeBarrier, SyncAll
 #include "sim/api/tensor.h"          // GlobalTensor, LocalTensor
+#include "sim/api/topk.h"            // TopK (high-level)
 #include "sim/api/tpipe.h"           // TPipe, TQue, TQueBind, TBuf, GetTPipePtr
 #include "sim/api/types.h"           // GM_ADDR, pipe_t, TPosition, HardEvent, ASSERT
 #include "sim/api/vector.h"  // Duplicate, Adds, Muls, Abs, Add, ..., Exp, Ln, Relu, Cast, Copy, ShiftLeft/Right

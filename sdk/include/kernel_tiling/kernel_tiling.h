@@ -6,3 +6,4 @@
 #include "kernel_tiling/matmul_tiling_data.h"               // TCubeTiling
 #include "kernel_tiling/pad_tiling_data.h"                  // PadTiling, UnPadTiling
 #include "kernel_tiling/softmax_tiling_data.h"              // SoftMaxTiling
+#include "kernel_tiling/topk_tiling_data.h"                 // TopkTiling

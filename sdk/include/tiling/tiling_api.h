@@ -9,4 +9,5 @@
 #include "tiling/pad_tiling_host.h"    // PadTilingFunc, UnPadTilingFunc, Get(Un)PadMaxMinTmpSize
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/softmax_tiling_host.h"
+#include "tiling/topk_tiling_host.h"  // TopKTilingFunc, GetTopKMaxMinTmpSize
 #include "tiling/transpose_tiling_host.h"  // GetTransposeTilingInfo, GetTransposeMaxMinTmpSize  // SoftMaxTilingFunc, GetSoftMaxMin/MaxTmpSize
