@@ -1,7 +1,7 @@
 // The tiling-data macros of register/tilingdata_base.h (host class and kernel struct agree byte
 // for byte) and the high-level APIs of the tiling examples (ReduceMax AR/RA, Arange, Select with
-// a byte mask, AscendQuant, AscendDequant, Broadcast, SwiGLU without a temporary), each against a
-// reference computed here element by element.
+// a byte mask, DropOut, AscendQuant, AscendDequant, Broadcast, SwiGLU without a temporary, SoftMax,
+// SoftmaxGrad, TopK, Transpose NZ2ND_0213), each against a reference computed here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +15,9 @@
 
 #include "sdk/include/register/tilingdata_base.h"
 #include "sdk/include/tiling/adv_tiling_host.h"
+#include "sdk/include/tiling/softmax_tiling_host.h"
+#include "sdk/include/tiling/topk_tiling_host.h"
+#include "sdk/include/tiling/transpose_tiling_host.h"
 #include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
@@ -309,6 +312,190 @@ TEST(AdvSwiGLU, TheOverloadWithoutATemporaryMatchesSrc0TimesSwish) {
   for (uint32_t i = 0; i < kCount; ++i) {
     const double want = x0[i] * (x1[i] / (1.0 + std::exp(-double{x1[i]})));
     EXPECT_NEAR(y[i], want, 1e-5 * std::abs(want) + 1e-6) << "element " << i;
+  }
+}
+
+TEST(AdvSoftMax, SoftMaxAndSoftmaxGradMatchARowByRowReference) {
+  constexpr uint32_t kRows = 11, kCols = 96;  // passes of 8 rows and a tail of 3; a fold of 2
+  const std::vector<float> x = uniform(kRows * kCols, -5, 5, 41);
+  const std::vector<float> g = uniform(kRows * kCols, -1, 1, 42);
+  const ge::Shape shape({kRows, kCols});
+  const uint32_t tmpBytes = GetSoftMaxMinTmpSize(shape, 4, false);
+  ::SoftMaxTiling tiling;
+  SoftMaxTilingFunc(shape, 4, tmpBytes, tiling);
+  EXPECT_EQ(tiling.splitM, 8u);
+  const uint32_t gradBytes = GetSoftMaxGradMinTmpSize(shape, 4, false, false);
+  ::SoftMaxTiling gradTiling;
+  SoftMaxGradTilingFunc(shape, 4, gradBytes, gradTiling, false);
+  Bench b;
+  const uint32_t n = kRows * kCols;
+  const uint64_t xa = b.alloc(n * 4), ga = b.alloc(n * 4), ya = b.alloc(n * 4),
+                 ma = b.alloc(kRows * 32), sa = b.alloc(kRows * 32), da = b.alloc(n * 4);
+  b.sim().write(xa, x.data(), n * 4);
+  b.sim().write(ga, g.data(), n * 4);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> xs = ub_tensor<float>(pipe, n), gs = ub_tensor<float>(pipe, n),
+                       ys = ub_tensor<float>(pipe, n), ms = ub_tensor<float>(pipe, kRows * 8),
+                       ss = ub_tensor<float>(pipe, kRows * 8), ds = ub_tensor<float>(pipe, n);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, std::max(tmpBytes, gradBytes));
+    DataCopy(xs, global<float>(xa, n), n);
+    DataCopy(gs, global<float>(ga, n), n);
+    Order<HardEvent::MTE2_V>();
+    SoftMax<float>(ys, ss, ms, xs, tmp, tiling, SoftMaxShapeInfo{kRows, kCols, kRows, kCols});
+    PipeBarrier<PIPE_V>();
+    SoftmaxGrad<float>(ds, gs, ys, tmp, gradTiling, false, {kRows, kCols, kRows, kCols});
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ya, n), ys, n);
+    DataCopy(global<float>(ma, kRows * 8), ms, kRows * 8);
+    DataCopy(global<float>(sa, kRows * 8), ss, kRows * 8);
+    DataCopy(global<float>(da, n), ds, n);
+  });
+  std::vector<float> y(n), mx(kRows * 8), sm(kRows * 8), d(n);
+  b.sim().read(ya, y.data(), n * 4);
+  b.sim().read(ma, mx.data(), kRows * 32);
+  b.sim().read(sa, sm.data(), kRows * 32);
+  b.sim().read(da, d.data(), n * 4);
+  for (uint32_t r = 0; r < kRows; ++r) {
+    double m = -1e30, s = 0, dot = 0;
+    for (uint32_t c = 0; c < kCols; ++c) m = std::max(m, double{x[r * kCols + c]});
+    for (uint32_t c = 0; c < kCols; ++c) s += std::exp(x[r * kCols + c] - m);
+    for (uint32_t j = 0; j < 8; ++j) {
+      EXPECT_EQ(mx[r * 8 + j], static_cast<float>(m)) << "max of row " << r;
+      EXPECT_NEAR(sm[r * 8 + j], s, 1e-5 * s) << "sum of row " << r;
+    }
+    for (uint32_t c = 0; c < kCols; ++c) {
+      const double p = std::exp(x[r * kCols + c] - m) / s;
+      EXPECT_NEAR(y[r * kCols + c], p, 1e-5 * p + 1e-7) << "row " << r << " column " << c;
+      dot += double{g[r * kCols + c]} * y[r * kCols + c];
+    }
+    for (uint32_t c = 0; c < kCols; ++c) {
+      const double want = (g[r * kCols + c] - dot) * y[r * kCols + c];
+      EXPECT_NEAR(d[r * kCols + c], want, 1e-5 * std::abs(want) + 1e-6)
+          << "grad row " << r << " column " << c;
+    }
+  }
+}
+
+TEST(AdvSort, TopKTakesTheSmallestWithTheirIndicesAndMarksFinishedRows) {
+  constexpr int32_t kRows = 3, kInner = 64, kN = 60, kK = 5;
+  std::vector<float> x = uniform(kRows * kInner, -100, 100, 51);
+  for (int32_t r = 0; r < kRows; ++r)
+    for (int32_t c = kN; c < kInner; ++c) x[r * kInner + c] = 1e30f;  // padding that never wins
+  x[7] = x[3];  // a tie: the lower index first
+  const uint8_t finish[32] = {0, 1, 0};
+  uint32_t maxTmp = 0, minTmp = 0;
+  platform_ascendc::PlatformAscendC& plat =
+      *platform_ascendc::PlatformAscendCManager::GetInstance();
+  GetTopKMaxMinTmpSize(plat, kInner, kRows, false, false, TopKMode::TOPK_NORMAL, false, 4, maxTmp,
+                       minTmp);
+  ::TopkTiling tiling;
+  TopKTilingFunc(plat, kInner, kRows, kK, 4, false, TopKMode::TOPK_NORMAL, false, tiling);
+  EXPECT_EQ(tiling.sortRepeat, 2u);
+  Bench b;
+  const uint64_t xa = b.alloc(x.size() * 4), fa = b.alloc(32), va = b.alloc(kRows * 32),
+                 ia = b.alloc(kRows * 32);
+  b.sim().write(xa, x.data(), x.size() * 4);
+  b.sim().write(fa, finish, 32);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> xs = ub_tensor<float>(pipe, kRows * kInner), vs = ub_tensor<float>(pipe, 24);
+    LocalTensor<int32_t> is = ub_tensor<int32_t>(pipe, 24), none = ub_tensor<int32_t>(pipe, 8);
+    LocalTensor<bool> fs = ub_tensor<bool>(pipe, 32);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, minTmp);
+    DataCopy(xs, global<float>(xa, kRows * kInner), kRows * kInner);
+    DataCopy(fs, global<bool>(fa, 32), 32);
+    Order<HardEvent::MTE2_V>();
+    TopKInfo info;
+    info.outter = kRows;
+    info.inner = kInner;
+    info.n = kN;
+    TopK<float, false, true>(vs, is, xs, none, fs, tmp, kK, tiling, info, false);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(va, 24), vs, 24);
+    DataCopy(global<int32_t>(ia, 24), is, 24);
+  });
+  std::vector<float> v(24);
+  std::vector<int32_t> ix(24);
+  b.sim().read(va, v.data(), 96);
+  b.sim().read(ia, ix.data(), 96);
+  for (int32_t r = 0; r < kRows; ++r) {
+    std::vector<int32_t> order(kN);
+    for (int32_t i = 0; i < kN; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int32_t a, int32_t c) { return x[r * kInner + a] < x[r * kInner + c]; });
+    for (int32_t j = 0; j < kK; ++j) {
+      EXPECT_EQ(v[r * 8 + j], x[r * kInner + order[j]]) << "row " << r << " rank " << j;
+      EXPECT_EQ(ix[r * 8 + j], finish[r] ? kN : order[j]) << "row " << r << " rank " << j;
+    }
+  }
+}
+
+TEST(AdvTranspose, Nz2Nd0213SwapsTheSecondAndThirdAxes) {
+  constexpr uint32_t kB = 2, kN = 3, kS = 16, kH = 32;  // [B, N, S, H/N] from its NZ fractals
+  optiling::ConfusionTransposeTiling host;
+  GetTransposeTilingInfo(ge::Shape({kB, kN, kS, kH}), 0, 2, 1, host);
+  ::ConfusionTransposeTiling tiling;
+  host.SaveToBuffer(&tiling, sizeof(tiling));
+  const uint32_t total = kB * kN * kS * kH;
+  std::vector<int16_t> nz(total);
+  auto nd_value = [](uint32_t b, uint32_t n, uint32_t s, uint32_t h) {
+    return static_cast<int16_t>(b * 4000 + n * 1000 + s * 40 + h);
+  };
+  for (uint32_t b = 0; b < kB; ++b)
+    for (uint32_t n = 0; n < kN; ++n)
+      for (uint32_t f = 0; f < kH / 16; ++f)
+        for (uint32_t s = 0; s < kS; ++s)
+          for (uint32_t e = 0; e < 16; ++e)
+            nz[(((b * kN + n) * (kH / 16) + f) * kS + s) * 16 + e] = nd_value(b, n, s, f * 16 + e);
+  std::vector<int16_t> in(nz);
+  const auto y = run_unary<int16_t>(
+      in, total,
+      [&](auto& dst, auto& src, auto&) {
+        Transpose(dst, src, TransposeType::TRANSPOSE_NZ2ND_0213, tiling);
+      },
+      32);
+  for (uint32_t b = 0; b < kB; ++b)
+    for (uint32_t s = 0; s < kS; ++s)
+      for (uint32_t n = 0; n < kN; ++n)
+        for (uint32_t h = 0; h < kH; ++h)
+          EXPECT_EQ(y[((b * kS + s) * kN + n) * kH + h], nd_value(b, n, s, h))
+              << b << " " << s << " " << n << " " << h;
+}
+
+TEST(AdvFilter, DropOutWithABitMaskKeepsTheSetBitsScaled) {
+  constexpr uint32_t kRows = 2, kCols = 128;
+  const std::vector<float> x = uniform(kRows * kCols, -100, 100, 61);
+  std::vector<uint8_t> mask(kRows * kCols / 8);
+  std::mt19937 g(62);
+  for (uint8_t& m : mask) m = static_cast<uint8_t>(g());
+  const float keep = 0.7f;
+  Bench b;
+  const uint32_t n = kRows * kCols;
+  const uint64_t xa = b.alloc(n * 4), ma = b.alloc(64), ya = b.alloc(n * 4);
+  b.sim().write(xa, x.data(), n * 4);
+  b.sim().write(ma, mask.data(), mask.size());
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> xs = ub_tensor<float>(pipe, n), ys = ub_tensor<float>(pipe, n);
+    LocalTensor<uint8_t> ms = ub_tensor<uint8_t>(pipe, 64), tmp = ub_tensor<uint8_t>(pipe, 288);
+    DataCopy(xs, global<float>(xa, n), n);
+    DataCopy(ms, global<uint8_t>(ma, 64), 64);
+    Order<HardEvent::MTE2_V>();
+    DropOutShapeInfo info;
+    info.firstAxis = kRows;
+    info.srcLastAxis = kCols;
+    info.maskLastAxis = kCols / 8;
+    DropOut(ys, xs, ms, tmp, keep, info);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ya, n), ys, n);
+  });
+  std::vector<float> y(n);
+  b.sim().read(ya, y.data(), n * 4);
+  const float scale = 1.0f / keep;
+  for (uint32_t i = 0; i < n; ++i) {
+    const bool kept = (mask[i / 8] >> (i % 8)) & 1;
+    EXPECT_EQ(y[i], kept ? x[i] * scale : 0.0f) << "element " << i;
   }
 }
 
