@@ -20,6 +20,7 @@
 #include "sim/api/debug.h"           // printf, PRINTF, DumpTensor (no simulated time)
 #include "sim/api/gather.h"          // Gather, GatherMask
 #include "sim/api/hccl.h"            // GetWindAddrByRankId, GetRankId, ...
+#include "sim/api/layernorm.h"       // LayerNorm, LayerNormGrad, LayerNormGradBeta (high-level)
 #include "sim/api/list_tensor.h"     // ListTensorDesc, TensorDesc
 #include "sim/api/matmul.h"          // Matmul (the high-level API), TCubeTiling, MatmulApiTiling
 #include "sim/api/not_modelled.h"    // names not modelled yet: a compile error naming them

@@ -3,7 +3,8 @@
 #pragma once
 
 #include "kernel_tiling/confusion_transpose_tiling_data.h"  // ConfusionTransposeTiling
-#include "kernel_tiling/matmul_tiling_data.h"               // TCubeTiling
-#include "kernel_tiling/pad_tiling_data.h"                  // PadTiling, UnPadTiling
-#include "kernel_tiling/softmax_tiling_data.h"              // SoftMaxTiling
-#include "kernel_tiling/topk_tiling_data.h"                 // TopkTiling
+#include "kernel_tiling/layernorm_tiling_data.h"  // LayerNormTiling, LayerNormGrad(Beta)Tiling
+#include "kernel_tiling/matmul_tiling_data.h"     // TCubeTiling
+#include "kernel_tiling/pad_tiling_data.h"        // PadTiling, UnPadTiling
+#include "kernel_tiling/softmax_tiling_data.h"    // SoftMaxTiling
+#include "kernel_tiling/topk_tiling_data.h"       // TopkTiling
