@@ -1,7 +1,8 @@
 // The tiling-data macros of register/tilingdata_base.h (host class and kernel struct agree byte
 // for byte) and the high-level APIs of the tiling examples (ReduceMax AR/RA, Arange, Select with
 // a byte mask, DropOut, AscendQuant, AscendDequant, Broadcast, SwiGLU without a temporary, SoftMax,
-// SoftmaxGrad, TopK, Transpose NZ2ND_0213), each against a reference computed here.
+// SoftmaxGrad, TopK, Transpose NZ2ND_0213, LayerNorm and its gradients), each against a reference
+// computed here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "sdk/include/register/tilingdata_base.h"
 #include "sdk/include/tiling/adv_tiling_host.h"
+#include "sdk/include/tiling/layernorm_tiling_host.h"
 #include "sdk/include/tiling/softmax_tiling_host.h"
 #include "sdk/include/tiling/topk_tiling_host.h"
 #include "sdk/include/tiling/transpose_tiling_host.h"
@@ -496,6 +498,111 @@ TEST(AdvFilter, DropOutWithABitMaskKeepsTheSetBitsScaled) {
   for (uint32_t i = 0; i < n; ++i) {
     const bool kept = (mask[i / 8] >> (i % 8)) & 1;
     EXPECT_EQ(y[i], kept ? x[i] * scale : 0.0f) << "element " << i;
+  }
+}
+
+TEST(AdvLayerNorm, LayerNormAndItsGradientsMatchTheFormulas) {
+  constexpr uint32_t kB = 2, kS = 5, kH = 80;  // 10 rows (a tail of 2 blocks), rows of 320 B
+  constexpr uint32_t kM = kB * kS, kN = kM * kH;
+  const float eps = 1e-4f;
+  const std::vector<float> x = uniform(kN, -10, 10, 71), dy = uniform(kN, -10, 10, 72);
+  const std::vector<float> gamma = uniform(kH, -2, 2, 73), beta = uniform(kH, -2, 2, 74);
+  const ge::Shape shape({kB, kS, kH});
+  uint32_t mx = 0, t1 = 0, t2 = 0, t3 = 0;
+  GetLayerNormMaxMinTmpSize(shape, 4, false, mx, t1);
+  GetLayerNormGradMaxMinTmpSize(shape, 4, false, mx, t2);
+  GetLayerNormGradBetaMaxMinTmpSize(shape, 4, false, mx, t3);
+  const uint32_t tmpBytes = std::max({t1, t2, t3});
+  optiling::LayerNormTiling h1;
+  optiling::LayerNormGradTiling h2;
+  optiling::LayerNormGradBetaTiling h3;
+  GetLayerNormNDTilingInfo(shape, tmpBytes, 4, false, h1);
+  GetLayerNormGradNDTilingInfo(shape, tmpBytes, 4, false, h2);
+  GetLayerNormGradBetaNDTilingInfo(shape, tmpBytes, 4, false, h3);
+  ::LayerNormTiling k1;
+  ::LayerNormGradTiling k2;
+  ::LayerNormGradBetaTiling k3;
+  h1.SaveToBuffer(&k1, sizeof(k1));
+  h2.SaveToBuffer(&k2, sizeof(k2));
+  h3.SaveToBuffer(&k3, sizeof(k3));
+  Bench b;
+  const uint64_t xa = b.alloc(kN * 4), da = b.alloc(kN * 4), ga = b.alloc(kH * 4),
+                 ba = b.alloc(kH * 4), ya = b.alloc(kN * 4), pa = b.alloc(kN * 4), sa = b.alloc(64),
+                 va = b.alloc(64), gg = b.alloc(kH * 4), bb = b.alloc(kH * 4);
+  b.sim().write(xa, x.data(), kN * 4);
+  b.sim().write(da, dy.data(), kN * 4);
+  b.sim().write(ga, gamma.data(), kH * 4);
+  b.sim().write(ba, beta.data(), kH * 4);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> xs = ub_tensor<float>(pipe, kN), ds = ub_tensor<float>(pipe, kN),
+                       gs = ub_tensor<float>(pipe, kH), bs = ub_tensor<float>(pipe, kH),
+                       ys = ub_tensor<float>(pipe, kN), ps = ub_tensor<float>(pipe, kN),
+                       rg = ub_tensor<float>(pipe, kN), ms = ub_tensor<float>(pipe, 16),
+                       vs = ub_tensor<float>(pipe, 16), pg = ub_tensor<float>(pipe, kH),
+                       pb = ub_tensor<float>(pipe, kH);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, tmpBytes);
+    DataCopy(xs, global<float>(xa, kN), kN);
+    DataCopy(ds, global<float>(da, kN), kN);
+    DataCopy(gs, global<float>(ga, kH), kH);
+    DataCopy(bs, global<float>(ba, kH), kH);
+    Order<HardEvent::MTE2_V>();
+    LayerNorm<float>(ys, ms, vs, xs, gs, bs, tmp, eps, k1);
+    PipeBarrier<PIPE_V>();
+    LayerNormGrad<float>(ps, rg, ds, xs, vs, ms, gs, tmp, eps, k2);
+    PipeBarrier<PIPE_V>();
+    LayerNormGradBeta<float>(pg, pb, rg, ds, tmp, k3);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ya, kN), ys, kN);
+    DataCopy(global<float>(pa, kN), ps, kN);
+    DataCopy(global<float>(sa, 16), ms, 16);
+    DataCopy(global<float>(va, 16), vs, 16);
+    DataCopy(global<float>(gg, kH), pg, kH);
+    DataCopy(global<float>(bb, kH), pb, kH);
+  });
+  std::vector<float> y(kN), pdx(kN), mean(16), var(16), pg(kH), pb(kH);
+  b.sim().read(ya, y.data(), kN * 4);
+  b.sim().read(pa, pdx.data(), kN * 4);
+  b.sim().read(sa, mean.data(), 64);
+  b.sim().read(va, var.data(), 64);
+  b.sim().read(gg, pg.data(), kH * 4);
+  b.sim().read(bb, pb.data(), kH * 4);
+  std::vector<double> wantG(kH, 0.0), wantB(kH, 0.0);
+  for (uint32_t r = 0; r < kM; ++r) {
+    const float* xr = &x[r * kH];
+    const float* dr = &dy[r * kH];
+    double mu = 0, v = 0;
+    for (uint32_t c = 0; c < kH; ++c) mu += xr[c];
+    mu /= kH;
+    for (uint32_t c = 0; c < kH; ++c) v += (xr[c] - mu) * (xr[c] - mu);
+    v /= kH;
+    EXPECT_NEAR(mean[r], mu, 1e-5 * std::abs(mu) + 1e-5) << "mean of row " << r;
+    EXPECT_NEAR(var[r], v, 1e-5 * v) << "variance of row " << r;
+    const double rs = 1.0 / std::sqrt(v + eps);
+    double sumA = 0, sumB = 0, sumC = 0;
+    for (uint32_t c = 0; c < kH; ++c) {
+      const double pdxl = double{dr[c]} * gamma[c];
+      sumA += pdxl * (xr[c] - mu);
+      sumB += -pdxl * rs;
+      sumC += -2.0 * (xr[c] - mu);
+    }
+    const double pdVar = -0.5 * sumA * rs * rs * rs;
+    const double pdMean = sumB + pdVar / kH * sumC;
+    for (uint32_t c = 0; c < kH; ++c) {
+      const double res = (xr[c] - mu) * rs;
+      const double want = gamma[c] * res + beta[c];
+      EXPECT_NEAR(y[r * kH + c], want, 1e-4 * std::abs(want) + 1e-4) << "y " << r << " " << c;
+      const double wantPd =
+          pdMean / kH + pdVar * 2.0 / kH * (xr[c] - mu) + double{dr[c]} * gamma[c] * rs;
+      EXPECT_NEAR(pdx[r * kH + c], wantPd, 1e-4 * std::abs(wantPd) + 1e-4)
+          << "pdX " << r << " " << c;
+      wantG[c] += dr[c] * res;
+      wantB[c] += dr[c];
+    }
+  }
+  for (uint32_t c = 0; c < kH; ++c) {
+    EXPECT_NEAR(pg[c], wantG[c], 1e-4 * std::abs(wantG[c]) + 1e-4) << "pdGamma " << c;
+    EXPECT_NEAR(pb[c], wantB[c], 1e-5 * std::abs(wantB[c]) + 1e-4) << "pdBeta " << c;
   }
 }
 
