@@ -141,24 +141,29 @@ TEST(AdvReduce, ReduceMaxRaTakesEachColumnsMaximum) {
   EXPECT_GT(busy, 0.0);
 }
 
-TEST(AdvReduce, ReduceMinArFoldsLongRowsAndReducesShortOnes) {
-  for (uint32_t cols : {24u, 200u}) {  // within one repeat; three repeats folded in tmp
-    constexpr uint32_t kRows = 5;
-    const std::vector<float> x = uniform(kRows * cols, -10, 10, cols);
-    uint32_t maxTmp = 0, minTmp = 0;
-    GetReduceMinMaxMinTmpSize(ge::Shape({kRows, cols}), ge::DT_FLOAT, ReducePattern::AR, true,
-                              false, maxTmp, minTmp);
-    const auto y = run_unary<float>(
-        x, 8,
-        [&](auto& dst, auto& src, auto& tmp) {
-          const uint32_t shape[2] = {kRows, cols};
-          ReduceMin<float, Pattern::Reduce::AR>(dst, src, tmp, shape, true);
-        },
-        minTmp);
-    for (uint32_t r = 0; r < kRows; ++r)
-      EXPECT_EQ(y[r], *std::min_element(x.begin() + r * cols, x.begin() + (r + 1) * cols))
-          << cols << " columns, row " << r;
-  }
+// ReduceMin AR over rows of `cols` (one Bench a test: SystemC elaborates once per process).
+void check_reduce_min_ar(uint32_t cols) {
+  constexpr uint32_t kRows = 5;
+  const std::vector<float> x = uniform(kRows * cols, -10, 10, cols);
+  uint32_t maxTmp = 0, minTmp = 0;
+  GetReduceMinMaxMinTmpSize(ge::Shape({kRows, cols}), ge::DT_FLOAT, ReducePattern::AR, true, false,
+                            maxTmp, minTmp);
+  const auto y = run_unary<float>(
+      x, 8,
+      [&](auto& dst, auto& src, auto& tmp) {
+        const uint32_t shape[2] = {kRows, cols};
+        ReduceMin<float, Pattern::Reduce::AR>(dst, src, tmp, shape, true);
+      },
+      minTmp);
+  for (uint32_t r = 0; r < kRows; ++r)
+    EXPECT_EQ(y[r], *std::min_element(x.begin() + r * cols, x.begin() + (r + 1) * cols))
+        << cols << " columns, row " << r;
+}
+TEST(AdvReduce, ReduceMinArReducesRowsWithinOneRepeat) {
+  check_reduce_min_ar(24);
+}
+TEST(AdvReduce, ReduceMinArFoldsRowsOfThreeRepeats) {
+  check_reduce_min_ar(200);
 }
 
 TEST(AdvArange, ArangeIsWithinFloatRoundingOfFirstPlusIDiff) {
@@ -279,7 +284,7 @@ TEST(AdvQuant, AscendDequantMultipliesEachRowByTheScales) {
           << "row " << r << " column " << c;
 }
 
-TEST(AdvBroadcast, BroadcastCopiesARowOrAColumn) {
+TEST(AdvBroadcast, BroadcastCopiesARowToEveryRow) {
   const std::vector<float> row = uniform(48, -10, 10, 21);
   const auto a = run_unary<float>(
       row, 20 * 48,
@@ -289,6 +294,9 @@ TEST(AdvBroadcast, BroadcastCopiesARowOrAColumn) {
       },
       32);
   for (uint32_t i = 0; i < 20 * 48; ++i) EXPECT_EQ(a[i], row[i % 48]) << "axis 0, " << i;
+}
+
+TEST(AdvBroadcast, BroadcastCopiesAColumnAcrossEachRow) {
   const std::vector<float> col = uniform(24, -10, 10, 22);  // 13 rows used: a tail of 5
   const auto b = run_unary<float>(
       col, 13 * 32,
@@ -303,14 +311,26 @@ TEST(AdvBroadcast, BroadcastCopiesARowOrAColumn) {
 TEST(AdvSwiGLU, TheOverloadWithoutATemporaryMatchesSrc0TimesSwish) {
   constexpr uint32_t kCount = 64;
   const std::vector<float> x0 = uniform(kCount, -4, 4, 31), x1 = uniform(kCount, -4, 4, 32);
-  std::vector<float> both(x0);
-  both.insert(both.end(), x1.begin(), x1.end());
   uint32_t maxTmp = 1, minTmp = 1;
   GetSwiGLUMaxMinTmpSize(ge::Shape({kCount}), 4, maxTmp, minTmp, false);
   EXPECT_EQ(minTmp, 0u);
-  const auto y = run_unary<float>(
-      both, kCount,
-      [&](auto& dst, auto& src, auto&) { SwiGLU<float>(dst, src, src[kCount], 1.0f); }, 32);
+  Bench b;
+  const uint64_t a0 = b.alloc(kCount * 4), a1 = b.alloc(kCount * 4), ya = b.alloc(kCount * 4);
+  b.sim().write(a0, x0.data(), kCount * 4);
+  b.sim().write(a1, x1.data(), kCount * 4);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> s0 = ub_tensor<float>(pipe, kCount), s1 = ub_tensor<float>(pipe, kCount),
+                       ys = ub_tensor<float>(pipe, kCount);
+    DataCopy(s0, global<float>(a0, kCount), kCount);
+    DataCopy(s1, global<float>(a1, kCount), kCount);
+    Order<HardEvent::MTE2_V>();
+    SwiGLU<float>(ys, s0, s1, 1.0f);  // every element of src0, the UB left as the temporary
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ya, kCount), ys, kCount);
+  });
+  std::vector<float> y(kCount);
+  b.sim().read(ya, y.data(), kCount * 4);
   for (uint32_t i = 0; i < kCount; ++i) {
     const double want = x0[i] * (x1[i] / (1.0 + std::exp(-double{x1[i]})));
     EXPECT_NEAR(y[i], want, 1e-5 * std::abs(want) + 1e-6) << "element " << i;
