@@ -615,9 +615,12 @@ void Core::effect_fault(const std::string& msg) {
   sched_.fault(SimError(kExitKernelFault, msg));
 }
 
+// SyncAll begins with PipeBarrier<PIPE_ALL>, as the kit's dav-c220 implementation does: what a core
+// copied out before the barrier has landed when any core leaves it.
 void Core::sync_all(bool mixed) {
   poll_irregular();
   scalar_advance(issue_ps_);
+  drain();
   scalar_sync();
   (mixed ? barriers_.mixed : kind_ == CoreKind::Aiv ? barriers_.aiv : barriers_.aic).arrive(*this);
 }
@@ -1124,7 +1127,7 @@ Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
     bool write = in.work.kind == Work::Kind::DmaOut;
     DmaEngine& engine = write ? *gm_writer_ : *mte2_;
     uint64_t hit = 0;
-    if (!write && l2_) {
+    if (!write && l2_ && !w.l2_bypass) {
       const uint64_t rows = std::max<uint32_t>(w.gm_rows, 1);
       hit = l2_->read({w.gm, rows, w.amount / rows, rows > 1 ? w.gm_pitch : w.amount});
     }

@@ -121,6 +121,7 @@ struct Work {
   GmAddr gm = 0;                 // DMA: GM-side address
   uint32_t gm_rows = 1;          // an AIC MTE2 read: its GM side as rows of amount / gm_rows B
   uint32_t gm_pitch = 0;         //   at this pitch (for the L2's residency)
+  bool l2_bypass = false;        // an AIC MTE2 read that does not go through the L2
 };
 
 // A UB or GM byte range an instruction reads or writes (recorded only under the race check).

@@ -326,7 +326,7 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
           choice_param(
               "fabric.topology", kFromField, {"a3", "a2"},
               "a3: CloudMatrix384 UB supernode; a2: 8-die HCCS full mesh per server, RoCE between",
-              "hardware.md 1.2"),
+              "[CM] 3.3.2-3.3.3 (a3); [ARTH] (a2)"),
           [](ClusterConfig & c) -> auto& { return c.fabric.topology; }),
       field<ClusterConfig>(
           int_param("fabric.dies_per_chip", "dies", kFromField, 1, 2,
@@ -523,7 +523,7 @@ const std::vector<FieldParam<RuntimeConfig>>& runtime_fields() {
                     "[NEW] status area = first 1 MB"),
           [](RuntimeConfig & c) -> auto& { return c.windows.status_bytes; }, uint64_t{1} << 10),
       // ---- sorting instructions (sim/api/sort.h: Sort, MrgSort), used by FfnWorkerBatching.
-      // No published cycle counts were found (reference/kernels.md section 6); both are estimates.
+      // No published cycle counts were found; both are estimates.
       field<RuntimeConfig>(
           real_param("sort.sort32_cycles", "cycles", kFromField, 1, 100000,
                      "Sort: cycles to sort one group of 32 (score, index) proposals (one "
@@ -578,7 +578,7 @@ void declare_hardware_params(Params& p) {
                       "a fault: this rank's 0/1 window flip (MC2 kernels: dispatch, combine, "
                       "alltoallv) takes the wrong half; -1 for none",
                       "workload"));
-  // ---- the fabric between dies (hardware.md 1.2)
+  // ---- the fabric between dies ([CM] 3.3, [ARTH])
   p.declare(
       int_param("ep.world_size", "ranks", "0", 0, 768,
                 "ranks (dies) of the run; --ep sets it; 0: the kernel's default (dispatch 16, "

@@ -40,6 +40,18 @@ void append(char*& p, uint64_t v) {
   while (n > 0) *p++ = digits[--n];
 }
 
+// "ascend-sim: kernel fault: kernel 'NAME' die D core|AIC I: " for the core whose thread faulted.
+void append_fault_prefix(char*& p, const model::Core& core) {
+  append(p, "ascend-sim: kernel fault: kernel '");
+  const char* name = core.kernel_name().c_str();
+  if (std::strlen(name) < 128) append(p, name);
+  append(p, "' die ");
+  append(p, static_cast<uint64_t>(core.die()));
+  append(p, core.core_kind() == model::CoreKind::Aiv ? " core " : " AIC ");
+  append(p, static_cast<uint64_t>(core.index()));
+  append(p, ": ");
+}
+
 void on_segv(int sig, siginfo_t* info, void* context) {
   const model::Core* core = model::Core::running();
 #if defined(__x86_64__)
@@ -57,14 +69,8 @@ void on_segv(int sig, siginfo_t* info, void* context) {
   if (core && sp != 0 && addr + kReach > sp && addr < sp + kReach) {
     char msg[512];
     char* p = msg;
-    append(p, "ascend-sim: kernel fault: kernel '");
-    const char* name = core->kernel_name().c_str();
-    if (std::strlen(name) < 128) append(p, name);
-    append(p, "' die ");
-    append(p, static_cast<uint64_t>(core->die()));
-    append(p, core->core_kind() == model::CoreKind::Aiv ? " core " : " AIC ");
-    append(p, static_cast<uint64_t>(core->index()));
-    append(p, ": the kernel overflowed its stack (sim.thread_stack_KiB = ");
+    append_fault_prefix(p, *core);
+    append(p, "the kernel overflowed its stack (sim.thread_stack_KiB = ");
     append(p, stack_kib);
     append(p,
            "): a deep recursion or a large local array; raise sim.thread_stack_KiB or keep large "
@@ -85,15 +91,9 @@ void on_fpe(int sig, siginfo_t*, void*) {
   if (core) {
     char msg[512];
     char* p = msg;
-    append(p, "ascend-sim: kernel fault: kernel '");
-    const char* name = core->kernel_name().c_str();
-    if (std::strlen(name) < 128) append(p, name);
-    append(p, "' die ");
-    append(p, static_cast<uint64_t>(core->die()));
-    append(p, core->core_kind() == model::CoreKind::Aiv ? " core " : " AIC ");
-    append(p, static_cast<uint64_t>(core->index()));
+    append_fault_prefix(p, *core);
     append(p,
-           ": an arithmetic exception in the kernel's code (an integer division by zero: a "
+           "an arithmetic exception in the kernel's code (an integer division by zero: a "
            "tiling field the kernel divides by is 0?)\n");
     ssize_t ignored = write(STDERR_FILENO, msg, static_cast<size_t>(p - msg));
     (void)ignored;

@@ -58,7 +58,7 @@ TEST(CombineTiling, OptionsOutsideTheirLimitsAreBadInput) {
   EXPECT_EQ(code([](combine::Attrs& a) { a.d.topk = 17; }), kExitBadInput);  // dispatch's limits
 }
 
-// The dispatch worked example (kernels.md 1.2) on the way back: W = 2, E = 4, BS = 2, K = 2.
+// The dispatch worked example ([OLD]) on the way back: W = 2, E = 4, BS = 2, K = 2.
 // Every expert output row is a constant, so x_out is a hand-computed weighted sum.
 TEST(CombineGolden, TheWorkedExampleSumsTheWeightedExpertOutputs) {
   combine::Attrs a;

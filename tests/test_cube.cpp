@@ -58,7 +58,8 @@ std::vector<half> reference(const std::vector<half>& a, const std::vector<half>&
 }
 
 // One AIC multiplies A (M x K) by B (K x N), both ND fp16 in GM, in K steps of kstep: ND -> NZ
-// into L1, fractals into L0A/L0B, Mmads accumulating in L0C, Fixpipe to fp16 ND.
+// into L1, fractals into L0A/L0B, Mmads accumulating in L0C, Fixpipe to fp16 ND. M = 1 is the
+// GEMV mode: A stays a vector of K elements in L1 and L0A (kstep a multiple of 256).
 void matmul_by_hand(uint64_t ga, uint64_t gb, uint64_t gc, int M, int K, int N, int kstep) {
   const uint32_t mp = (M + 15) / 16 * 16, kp = (K + 15) / 16 * 16, np = (N + 15) / 16 * 16;
   const uint32_t mb = mp / 16, nb = np / 16;
@@ -72,7 +73,7 @@ void matmul_by_hand(uint64_t ga, uint64_t gb, uint64_t gc, int M, int K, int N, 
   pa.nValue = M;
   pa.dValue = K;
   pa.srcDValue = K;
-  pa.dstNzC0Stride = mp;
+  pa.dstNzC0Stride = M == 1 ? 1 : mp;  // GEMV: row 0's C0 chunks one after another
   DataCopy(a1, global<half>(ga, uint64_t(M) * K), pa);
   Nd2NzParams pb;
   pb.nValue = K;
@@ -84,7 +85,14 @@ void matmul_by_hand(uint64_t ga, uint64_t gb, uint64_t gc, int M, int K, int N, 
   for (int k0 = 0; k0 < K; k0 += kstep) {
     const uint32_t kk = std::min(kstep, K - k0), kb = (kk + 15) / 16, kb0 = k0 / 16;
     if (k0 > 0) Order<HardEvent::M_MTE1>();  // the last Mmad has read L0A/L0B
-    for (uint32_t i = 0; i < mb; ++i) {      // A: fractal (i, kb0 + j) -> L0A (i, j)
+    if (M == 1) {  // GEMV: A's elements [k0, k0 + kk) as whole 512-B fractals
+      LoadData2DParams l;
+      l.startIndex = k0 / 256;
+      l.repeatTimes = (kk + 255) / 256;
+      l.srcStride = 1;
+      LoadData(a2, a1, l);
+    }
+    for (uint32_t i = 0; i < mb && M > 1; ++i) {  // A: fractal (i, kb0 + j) -> L0A (i, j)
       LoadData2DParams l;
       l.startIndex = kb0 * mb + i;
       l.repeatTimes = kb;
@@ -122,7 +130,7 @@ struct Shape {
 };
 
 TEST(CubePrimitives, MatmulByHandGivesTheSequentialFp32SumRoundedOnce) {
-  for (Shape s : {Shape{40, 70, 50, 32}, Shape{16, 16, 16, 16}, Shape{1, 100, 33, 64},
+  for (Shape s : {Shape{40, 70, 50, 32}, Shape{16, 16, 16, 16}, Shape{1, 300, 33, 256},
                   Shape{64, 256, 128, 256}}) {
     SCOPED_TRACE(testing::Message() << s.m << "x" << s.k << "x" << s.n << " k step " << s.kstep);
     auto r = ascend::test::in_child([&] {
@@ -143,6 +151,82 @@ TEST(CubePrimitives, MatmulByHandGivesTheSequentialFp32SumRoundedOnce) {
     });
     EXPECT_EQ(r["bad"], 0) << r.dump();
   }
+}
+
+// A 3 x 3 convolution (pad 1, stride 1) of a 4 x 4 x 16 fp16 map by LoadData (3D) into L0A and
+// one Mmad with 16 filters: each output is the sequential fp32 sum over the unrolled window
+// (plane, window point, channel), rounded once, with the padding's points 0.
+TEST(CubePrimitives, LoadData3DUnrollsTheMapSoThatMmadConvolves) {
+  auto r = ascend::test::in_child([] {
+    Bench b({}, 1, with_aic());
+    const int H = 4, W = 4, C = 16, F = 3, N = 16, K = C * F * F, M = H * W;
+    std::vector<half> map = random_half(size_t(H) * W * C, 3), wts = random_half(size_t(K) * N, 4);
+    uint64_t gm = b.alloc(map.size() * 2), gw = b.alloc(wts.size() * 2), gc = b.alloc(M * N * 2);
+    b.sim().write(gm, map.data(), map.size() * 2);
+    b.sim().write(gw, wts.data(), wts.size() * 2);
+    b.run(LaunchShape::mixed(1, 0), [&] {
+      TPipe pipe;
+      LocalTensor<half> m1 = local<half, TPosition::A1>(pipe, H * W * C);
+      LocalTensor<half> b1 = local<half, TPosition::B1>(pipe, K * N);
+      LocalTensor<half> a2 = local<half, TPosition::A2>(pipe, M * K);
+      LocalTensor<half> b2 = local<half, TPosition::B2>(pipe, K * N);
+      LocalTensor<float> c1 = local<float, TPosition::CO1>(pipe, M * N);
+      Nd2NzParams pm;  // the map's pixels as rows of C0 channels: NC1HWC0 with C1 = 1
+      pm.nValue = H * W;
+      pm.dValue = C;
+      pm.srcDValue = C;
+      pm.dstNzC0Stride = H * W;
+      DataCopy(m1, global<half>(gm, map.size()), pm);
+      Nd2NzParams pb;
+      pb.nValue = K;
+      pb.dValue = N;
+      pb.srcDValue = N;
+      pb.dstNzC0Stride = K;
+      DataCopy(b1, global<half>(gw, wts.size()), pb);
+      Order<HardEvent::MTE2_MTE1>();
+      LoadData3DParamsV2<half> l;
+      l.padList[0] = l.padList[1] = l.padList[2] = l.padList[3] = 1;
+      l.l1H = H;
+      l.l1W = W;
+      l.channelSize = C;
+      l.kExtension = K;
+      l.mExtension = M;
+      l.filterH = l.filterW = F;
+      LoadData(a2, m1, l);
+      for (int j = 0; j < K / 16; ++j) {  // B: fractal (j, n) -> L0B (j, n), transposed
+        LoadData2DParams t;
+        t.startIndex = j;
+        t.repeatTimes = N / 16;
+        t.srcStride = K / 16;
+        t.ifTranspose = true;
+        LoadData(b2[j * N * 16], b1, t);
+      }
+      Order<HardEvent::MTE1_M>();
+      MmadParams mm;
+      mm.m = M;
+      mm.n = N;
+      mm.k = K;
+      Mmad(c1, a2, b2, mm);
+      Order<HardEvent::M_FIX>();
+      FixpipeParamsV220 f(N, M, M, N, false, F322F16, 0, 1, 0, 0, 0);
+      Fixpipe(global<half>(gc, M * N), c1, f);
+    });
+    std::vector<half> unrolled(size_t(M) * K, half(0.0f));
+    for (int y = 0; y < H; ++y)
+      for (int x = 0; x < W; ++x)
+        for (int p = 0; p < F * F; ++p)
+          for (int c = 0; c < C; ++c) {
+            const int iy = y - 1 + p / F, ix = x - 1 + p % F;
+            if (iy >= 0 && iy < H && ix >= 0 && ix < W)
+              unrolled[size_t(y * W + x) * K + p * C + c] = map[size_t(iy * W + ix) * C + c];
+          }
+    std::vector<half> want = reference(unrolled, wts, M, K, N), got(size_t(M) * N);
+    b.sim().read(gc, got.data(), got.size() * 2);
+    int bad = 0;
+    for (size_t i = 0; i < got.size(); ++i) bad += got[i].bits != want[i].bits;
+    return nlohmann::json{{"bad", bad}};
+  });
+  EXPECT_EQ(r["bad"], 0) << r.dump();
 }
 
 // A cube instruction with payload allocates no effect of its own: the ops are recycled, so once

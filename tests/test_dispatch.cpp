@@ -98,7 +98,7 @@ TEST(DispatchTiling, AttributesOutsideTheA3LimitsAreBadInput) {
   EXPECT_EQ(code([](Attrs& a) { a.active_tokens = 129; }), kExitBadInput);
 }
 
-// kernels.md 1.2 (docs/sources.md): W=2, E=4 (L=2), BS=2, K=2.
+// [OLD] (docs/sources.md): W=2, E=4 (L=2), BS=2, K=2.
 Attrs worked_example_attrs() {
   Attrs a;
   a.ep = 2;

@@ -1,4 +1,4 @@
-// The FFN fused operator (kernels/ffn, seed 004): the check matrix over templates, dtypes,
+// The FFN fused operator (kernels/ffn, [FFN-NOTE]): the check matrix over templates, dtypes,
 // activations, expert counts and core splits; the schedule and the UB split against the seed;
 // its timing properties; its limits.
 #include <gtest/gtest.h>
@@ -189,7 +189,7 @@ TEST(FfnOp, PseudoQuantChecksInEveryTemplateWithAndWithoutOverlap) {
       }
 }
 
-// The quant template (seed 004 2.2): int8 x and weights, int32 accumulation, deq_scale1 on the
+// The quant template ([FFN-NOTE] 2.2): int8 x and weights, int32 accumulation, deq_scale1 on the
 // FIXPIPE, the activation in fp16 and its requant to int8 on the AIVs, mm2 int8, deq_scale2: y
 // bit for bit against the golden, for every activation, both requant scales (per tensor, per
 // channel), both deq_scale dtypes (fp32 converted on the AIVs by the gather, uint64 as given),

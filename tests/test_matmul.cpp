@@ -1,6 +1,6 @@
 // The high-level Matmul API on the AIC: a matrix of M/N/K (multiples of the base and not, K
 // chunks that fit L1 and do not), bias, fp16/bf16/fp32 outputs, a split over cores; every output
-// bit-exact against a sequential fp32 sum. The host tiling respects the L0 limits of seed 004 3.1.
+// bit-exact against a sequential fp32 sum. The host tiling respects the L0 limits of [FFN-NOTE] 3.1.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -52,7 +52,7 @@ struct Case {
 
 // Runs C = A x B (+ bias) with the Matmul API on `cores` AICs (each a slice of N) and returns the
 // number of output elements that differ from the reference, and the tiling used.
-template <class In, class Out>
+template <class In, class Out, const MatmulConfig& CFG = CFG_NORM>
 nlohmann::json run_case(const Case& c) {
   return ascend::test::in_child([&] {
     RunOptions o;
@@ -77,12 +77,12 @@ nlohmann::json run_case(const Case& c) {
     if (c.fix_k > 0) tiling.SetFixSplit(-1, -1, c.fix_k);
     TCubeTiling t;
     if (tiling.GetTiling(t) != 0) return nlohmann::json{{"error", tiling.error()}};
-    b.run(LaunchShape::mixed(c.cores, 0), [&] {
+    const ascend::KernelRecord& run = b.run(LaunchShape::mixed(c.cores, 0), [&] {
       TPipe pipe;
       using AT = MatmulType<TPosition::GM, CubeFormat::ND, In>;
       using CT = MatmulType<TPosition::GM, CubeFormat::ND, Out>;
       using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
-      Matmul<AT, AT, CT, BiasT> mm;
+      Matmul<AT, AT, CT, BiasT, CFG> mm;
       REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
       const int n0 = static_cast<int>(GetBlockIdx()) * per;
       const int cur = std::min(per, c.n - n0);
@@ -100,11 +100,31 @@ nlohmann::json run_case(const Case& c) {
     int bad = 0;
     for (size_t i = 0; i < got.size(); ++i) bad += std::memcmp(&got[i], &want[i], sizeof(Out)) != 0;
     return nlohmann::json{{"bad", bad},
+                          {"latency_ps", run.latency()},
                           {"baseM", t.baseM},
                           {"baseN", t.baseN},
                           {"baseK", t.baseK},
                           {"stepK", t.stepKa}};
   });
+}
+
+// Ascend C's config builders give its templates' fields (Ascend C API: GetMMConfig).
+static_assert(CFG_MDL.doMultiDataLoad && !CFG_MDL.doNorm && CFG_NORM.doNorm);
+static_assert(GetMMConfig<MatmulConfigMode::CONFIG_MDL>(MatmulShapeParams{128, 256, 64, 64, 128, 32})
+                  .basicN == 128);
+constexpr MatmulConfig kOrderN = GetNormalConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1,
+                                                 true, IterateOrder::ORDER_N);
+
+// A config that picks another of Ascend C's schedules runs the model's one schedule: the same
+// bits, the same time; a config's iterateOrder changes the order of the blocks, not the result.
+TEST(Matmul, TheMdlConfigAndAnIterateOrderGiveTheSameBits) {
+  const Case c{96, 160, 64, true, 1};
+  nlohmann::json norm = run_case<half, half>(c), mdl = run_case<half, half, CFG_MDL>(c),
+                 by_n = run_case<half, half, kOrderN>(c);
+  EXPECT_EQ(norm["bad"], 0) << norm.dump();
+  EXPECT_EQ(mdl["bad"], 0) << mdl.dump();
+  EXPECT_EQ(by_n["bad"], 0) << by_n.dump();
+  EXPECT_EQ(mdl["latency_ps"], norm["latency_ps"]);
 }
 
 TEST(Matmul, MatrixOfShapesIsBitExactInFp16) {

@@ -261,6 +261,30 @@ TEST(TimingGate, SyncAllReleasesEveryCoreAfterTheLastArrival) {
   for (Tick l : left) EXPECT_EQ(l, release);
 }
 
+// SyncAll starts with PipeBarrier<PIPE_ALL>: core 0's copy-out lands before any core leaves, so
+// core 1 reads it right after the barrier.
+TEST(TimingGate, SyncAllWaitsForTheCallersCopyOut) {
+  Bench b;
+  const auto& t = b.timing();
+  const uint32_t n = 16384;
+  uint64_t y = b.alloc(n);
+  std::vector<uint8_t> ones(n, 0x11);  // the UB holds zeros
+  b.sim().write(y, ones.data(), n);
+  Tick release = lone_dma_done(t, n, true) + t.clock.cycles(t.syncall_cycles);
+  Tick left[2] = {};
+  uint8_t seen = 0x11;
+  b.run(2, [&] {
+    TPipe pipe;
+    if (GetBlockIdx() == 0) DataCopy(global<uint8_t>(y, n), ub_tensor<uint8_t>(pipe, n), n);
+    SyncAll();
+    left[GetBlockIdx()] = SimNowPs();
+    if (GetBlockIdx() == 1) b.sim().read(y + n - 1, &seen, 1);
+  });
+  EXPECT_EQ(seen, 0) << "core 1 left SyncAll before core 0's copy-out landed";
+  EXPECT_EQ(left[0], release);
+  EXPECT_EQ(left[1], release);
+}
+
 TEST(TimingGate, PipeBarrierAllWaitsForEveryPipe) {
   Bench b;
   const auto& t = b.timing();

@@ -1,4 +1,4 @@
-// TP = 2 ([OLD]): dispatch's AllGatherV (kernels.md 1.4 step 8) and combine's
+// TP = 2 ([OLD]): dispatch's AllGatherV and combine's
 // ReduceScatterV (2.4) between the two dies of a chip. A hand-computed worked example, the check
 // across EP sizes (odd ones included) and features, timing-only runs, the documented limits.
 #include <algorithm>
@@ -121,7 +121,7 @@ TEST(TpWorkedExample, TheKernelGivesTheHandComputedOutputs) {
     EXPECT_EQ(dispatch::compare(a, want[g], b.sim(), ex.bufs[0][g], g, 0), "");
 }
 
-// Combine (kernels.md 2.4) with W 2, E 2 (L 1), BS 1, K 2: every token picks experts 0 and 1
+// Combine ([OLD]) with W 2, E 2 (L 1), BS 1, K 2: every token picks experts 0 and 1
 // with weights (1, 0.5). Dispatch laid the rows out as: die 0 (EP rank 0 of group 0) holds
 // (0, 0, 0) and (1, 0, 0), die 2 (EP rank 1) holds (0, 0, 1) and (1, 0, 1); dies 1 and 3 the same
 // in group 1; each die's rows 2 and 3 are its partial results for its TP peer's rows 0 and 1.

@@ -21,7 +21,7 @@ namespace {
 using AscendC::RoundMode;
 using dispatch::Attrs;
 
-// The worked example of kernels.md 1.2 (W 2, E 4, BS 2, K 2) with V3 inputs: id 4 is a zero
+// The worked example of [OLD] (W 2, E 4, BS 2, K 2) with V3 inputs: id 4 is a zero
 // expert; rank 0's (0, 1) and rank 1's whole token 0 are masked out.
 Attrs v3_attrs() {
   Attrs a;
@@ -85,7 +85,7 @@ TEST(V3WorkedExample, TheKernelGivesTheHandComputedOutputs) {
     EXPECT_EQ(dispatch::compare(a, want[r], b.sim(), ex.bufs[0][r], r, 0), "");
 }
 
-// kernels.md 1.5: x = (1, -2, 4, 0.5) times the smooth scales (2, 1, 0.5, 4) is (2, -2, 2, 2):
+// [OLD]: x = (1, -2, 4, 0.5) times the smooth scales (2, 1, 0.5, 4) is (2, -2, 2, 2):
 // max 2, d = 127 / 2, q = (127, -127, 127, 127), scale 2 / 127. Without them: max 4, d = 31.75,
 // x d = (31.75, -63.5, 127, 15.875) -> RINT (32, -64, 127, 16).
 TEST(V3WorkedExample, SmoothScalesMultiplyTheTokenBeforeItsMaximumIsTaken) {
@@ -101,7 +101,7 @@ TEST(V3WorkedExample, SmoothScalesMultiplyTheTokenBeforeItsMaximumIsTaken) {
   EXPECT_EQ(scale, 1.0f / 31.75f);
 }
 
-// Combine (kernels.md 2.2) with W 2, E 2 (L 1), BS 1, K 3, a zero expert (2), a copy expert (3)
+// Combine ([OLD]) with W 2, E 2 (L 1), BS 1, K 3, a zero expert (2), a copy expert (3)
 // and a const expert (4: alpha1 0.5, alpha2 0.25, v 4). Expert output rows are constants: rank 0
 // row 0 = 1 ((0, 0, 0)), row 1 = 2 ((1, 0, 2)); rank 1 row 0 = 11 ((1, 0, 0)). oriX is 2 on rank
 // 0 and 3 on rank 1.
@@ -183,7 +183,7 @@ TEST(V3WorkedExample, TheConstExpertRowIsWeightedInFp32WithoutRounding) {
   EXPECT_EQ(bf(out[0][0]), 1.0f + 1.0f / 128);
 }
 
-// [NEW] softmax-gated const expert (kernels.md 1.7): gate1 = 1/16 everywhere and gate2 = 0 give
+// [NEW] softmax-gated const expert ([V3-API]): gate1 = 1/16 everywhere and gate2 = 0 give
 // a1 = <gate1, oriX = 2> = 2 and a2 = 0; (p1, p2) = softmax(2, 0) = (1 / (1 + e^-2), e^-2 /
 // (1 + e^-2)); c = p1 x 2 + p2 x 4 in fp32; rank 0's x_out = RINT_bf16(1 x 0.5 + c x 0.125).
 TEST(V3WorkedExample, TheNewConstExpertGatesOriXAndVWithASoftmax) {

@@ -12,7 +12,9 @@ using namespace matmul;
 constexpr uint16_t MM_DONE = 8;  // a cross-core flag id clear of the Matmul API's (0-7)
 constexpr int32_t BUFFER_NUM = 2;
 // The AIC runs its own Matmul calls (MixDualMaster): no AIV drives it.
-constexpr AscendC::MatmulConfig kDualMaster = {true, true};
+constexpr AscendC::MatmulConfig kDualMaster = AscendC::GetNormalConfig(
+    false, false, false, AscendC::BatchMode::BATCH_LESS_THAN_L1, true, AscendC::IterateOrder::UNDEF,
+    AscendC::ScheduleType::INNER_PRODUCT, true, /*enableMixDualMaster=*/true);
 
 __aicore__ inline void CopyTiling(MatmulLeakyReluTiling* tiling, GM_ADDR tilingGm) {
   constexpr uint32_t words = sizeof(MatmulLeakyReluTiling) / sizeof(uint32_t);

@@ -1,4 +1,4 @@
-// Device code of the baseline the dispatch design talk argues against (seeds/002, 解决方案思考):
+// Device code of the baseline the dispatch design talk argues against ([DC-TALK], 解决方案思考):
 // the traditional alltoallv dispatch, written against the same Ascend C facade and run on the
 // same simulated machine. It produces exactly the outputs of MoeDistributeDispatch (checked with
 // its golden reference), in three steps with a barrier between each:

@@ -442,7 +442,7 @@ namespace {
 
 void declare(Params& p) {
   const char* w = "workload";
-  const char* doc = "MoeDistributeCombineV2 (kernels.md 2)";
+  const char* doc = "MoeDistributeCombineV2 ([OLD])";
   p.declare(choice_param("combine.comm_quant", "none", {"none", "int8"},
                          "communication quantization (commQuantMode 2): int8 blocks of 8 with an "
                          "XType scale each",
@@ -462,7 +462,7 @@ void declare(Params& p) {
   p.declare(choice_param("combine.const_alpha", "scalar", {"scalar", "softmax"},
                          "const experts: scalar ([OLD]: alpha1[i] x oriX + alpha2[i] x v[i]) or "
                          "softmax ([NEW]: alphas (constNum, H), gates softmax(<alpha_j[i], oriX>))",
-                         "MoeDistributeCombineV3 (kernels.md 1.7)"));
+                         "MoeDistributeCombineV3 ([V3-API])"));
   p.declare(choice_param("combine.expert_scales", "random", {"random", "uniform"},
                          "generated weights: random (softmax of random logits) or uniform (1/K)",
                          w));

@@ -1,4 +1,4 @@
-// The golden reference of MoeDistributeCombine in plain C++ (kernels.md 2.2 and 2.5): for every
+// The golden reference of MoeDistributeCombine in plain C++ ([OLD]): for every
 // active token of every rank, its expert outputs are found through the triples on the ranks that
 // computed them and summed in fp32 in the documented order, with the kernel's rounding.
 #pragma once
@@ -63,7 +63,7 @@ struct Origin {
 // With tp = 2, `in` holds every host rank (EP x TP) and each EP group is located apart.
 std::vector<std::vector<Origin>> locate(const Attrs& a, const std::vector<RankInputs>& in);
 
-// tp = 2 (kernels.md 2.4): the inputs of EP group `tp` (its EP ranks in order) as a tp = 1 combine
+// tp = 2 ([OLD]): the inputs of EP group `tp` (its EP ranks in order) as a tp = 1 combine
 // sees them after the ReduceScatterV: each own row i is CustomAdd(own row i, the TP peer's row
 // nSend_peer + i) (bf16: fp32 add, RINT; fp16: one rounding of the exact sum), counts the own
 // ones. Throws SimError(kExitBadInput) when tp_send_counts disagree with the peers' rows.

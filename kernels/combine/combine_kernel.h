@@ -1,4 +1,4 @@
-// Device code of MoeDistributeCombine (A3 fullmesh_v1, kernels.md section 2), written against the
+// Device code of MoeDistributeCombine (A3 fullmesh_v1, [OLD]), written against the
 // Ascend C facade.
 //
 // Every AIV core of every rank runs Process():
@@ -14,7 +14,7 @@
 //                   whichever is ready ([NEW]). Then the flags are cleared and the token combined
 //                   in fp32: weighted MoE slots, unweighted shared slots, unweighted
 //                   sharedExpertX, cast (RINT) to the token dtype and written to xOut.
-// TP = 2 ([OLD] ReduceScatterV, kernels.md 2.4), before the send: expandX rows [nSend, nSend +
+// TP = 2 ([OLD] ReduceScatterV), before the send: expandX rows [nSend, nSend +
 // tpSendCounts[peer]) (this rank's partial results for the TP peer's rows) go to the peer's TP
 // window, split over the cores as the peer splits its own rows; each core hands its peer core a
 // flag and waits for the peer's; then every row sent is the own row plus the peer's partial row
@@ -245,7 +245,7 @@ class KernelCombine {
     if (static_cast<int>(pending_.size()) >= g_.attrs.rows_per_barrier) FlushFlags();
   }
 
-  // ---- TP = 2: ReduceScatterV (kernels.md 2.4)
+  // ---- TP = 2: ReduceScatterV ([OLD])
   // Row i of TP rank `tp`'s TP window (combine's area, this call's half) and its handshake block
   // of this core.
   GM_ADDR TpRow(int tp, int64_t i) const {

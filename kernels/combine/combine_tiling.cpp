@@ -52,7 +52,7 @@ void validate(const Attrs& a) {
   if (a.d.tp == 2 && a.comm_quant)
     throw SimError(kExitBadInput,
                    "combine: communication quantization (--comm-quant int8, commQuantMode 2) is "
-                   "tp < 2 only (kernels.md 2.5); with dispatch.tp = 2 use --comm-quant none");
+                   "tp < 2 only ([OLD]); with dispatch.tp = 2 use --comm-quant none");
   if (a.rows_per_barrier < 1 || a.rows_per_barrier > 64)
     throw SimError(kExitBadInput, "combine.rows_per_barrier = " +
                                       std::to_string(a.rows_per_barrier) + " is outside [1, 64]");

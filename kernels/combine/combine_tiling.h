@@ -1,4 +1,4 @@
-// Host-side tiling of MoeDistributeCombine (A3 fullmesh_v1, kernels.md section 2): the
+// Host-side tiling of MoeDistributeCombine (A3 fullmesh_v1, [OLD]): the
 // attributes (the dispatch workload plus combine's own options), the window layout of the return
 // trip, the communication-quantization record, and the UB plan. Pure functions.
 #pragma once
@@ -64,7 +64,7 @@ int effective_buffer_num(const Attrs& a, uint64_t ub_bytes);
 // V3: a token's slots depend on its ids (special experts) and 2-D flags.
 bool per_token_slots(const Attrs& a);
 
-// Byte offsets inside the status window ([OLD] layout, kernels.md 1.3 and 2.3).
+// Byte offsets inside the status window ([OLD] layout).
 constexpr uint64_t kFlagBase = 64 * 1024;        // combine's flags: +64 KB in each half
 constexpr uint64_t kStateWordBase = 975 * 1024;  // combine's per-core dataState words
 constexpr float kFlagValue = 1.0f;               // each flag block is eight fp32 1.0

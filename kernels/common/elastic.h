@@ -1,4 +1,4 @@
-// Fault injection and elastic scale-down (kernels.md 1.7), shared by the MC2 kernels. Dead ranks
+// Fault injection and elastic scale-down ([V3-API]), shared by the MC2 kernels. Dead ranks
 // run nothing. With scale-down the host gives the survivors elasticInfo, int32
 // [isScaledDown, W, S, E, Table1 (W0), Table2 (W0)], Table1[rank] = the rank in the new EP group
 // or -1, Table2[new rank] = the rank; the kernel works in the new rank space and turns every

@@ -20,7 +20,7 @@ using dispatch::Attrs;
 
 void declare(Params& p) {
   const char* w = "workload";
-  const char* doc = "MoeDistributeDispatchV2 A3 limits (kernels.md 1.1)";
+  const char* doc = "MoeDistributeDispatchV2 A3 limits ([OLD])";
   p.declare(int_param("dispatch.bs", "tokens", "128", 1, 512, "tokens per rank (BS)", doc));
   p.declare(int_param("dispatch.hidden", "", "7168", 1024, 8192, "hidden size H", doc));
   p.declare(int_param("dispatch.topk", "", "8", 1, 16, "experts per token (K)", doc));
@@ -61,8 +61,8 @@ void declare(Params& p) {
   p.declare(int_param("dispatch.delay_rank", "rank", "-1", -1, 767,
                       "a rank that stalls before its local copy in call 1 (-1: none)", w));
   p.declare(real_param("dispatch.delay_us", "us", "20", 0, 1e6, "how long it stalls", w));
-  // V3 (seed 001, kernels.md 1.1, 1.5, 1.7).
-  const char* v3 = "MoeDistributeDispatchV3 (seed 001, kernels.md 1.7)";
+  // V3 ([V3-API], [OLD]).
+  const char* v3 = "MoeDistributeDispatchV3 ([V3-API])";
   p.declare(int_param("dispatch.zero_experts", "experts", "0", 0, 1024,
                       "zero experts, ids [E, E + z): masked out of dispatch, 0 in combine", v3));
   p.declare(int_param("dispatch.copy_experts", "experts", "0", 0, 1024,
@@ -153,7 +153,7 @@ common::Elastic plan_elastic(const Params& p, Attrs& a) {
   if (a.tp == 2 && p.integer("fault.scale_down") != 0)
     throw SimError(kExitBadInput,
                    "fault.scale_down = 1 with dispatch.tp = 2: elastic scale-down is tp = 1 only "
-                   "(seed 001: 动态缩容功能不支持在TP并行场景下使能; kernels.md 1.7)");
+                   "([V3-API]: 动态缩容功能不支持在TP并行场景下使能)");
   if (a.tp == 2 && !dead.empty())
     throw SimError(kExitBadInput,
                    "fault.dead_ranks with dispatch.tp = 2: dead ranks are modelled with tp = 1 "
@@ -185,7 +185,7 @@ common::Elastic plan_elastic(const Params& p, Attrs& a) {
   el.world = a.ep - static_cast<int>(el.dead.size());
   el.shared_ranks = a.shared_expert_ranks - dead_shared;
   el.experts = a.experts - l * (static_cast<int>(el.dead.size()) - dead_shared);
-  // The documented limits ([OLD] aclnnMoeDistributeDispatchV3.md, InitElasticInfo; seed 001).
+  // The documented limits ([OLD] aclnnMoeDistributeDispatchV3.md, InitElasticInfo; [V3-API]).
   auto refuse = [&](const std::string& why) {
     throw SimError(kExitBadInput,
                    "elastic scale-down of dead ranks " + el.dead_list() + ": " + why);

@@ -128,7 +128,7 @@ std::vector<RankOutputs> golden_group(const Attrs& a, bool is_bf16,
 
 }  // namespace
 
-// tp = 2 (kernels.md 1.4 step 8): host rank g is EP rank g / 2 of EP group g % 2. Each EP group
+// tp = 2 ([OLD]): host rank g is EP rank g / 2 of EP group g % 2. Each EP group
 // runs its own all-to-all; then each rank appends its TP peer's received rows (expandX,
 // dynamicScales) and cumulative counts (epRecvCounts), tpRecvCounts = {own, peer} by TP rank,
 // and expertTokenNums counts both. Triples and expand scales stay the own rows' (A rows).

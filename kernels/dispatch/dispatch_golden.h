@@ -1,5 +1,5 @@
 // The golden reference of MoeDistributeDispatch in plain C++: every output of every rank from the
-// inputs, following kernels.md section 1 (docs/sources.md) (row order, triples, cumulative
+// inputs, following [OLD] (docs/sources.md: row order, triples, cumulative
 // counts, quantization with the kernel's exact rounding chain).
 #pragma once
 

@@ -1,5 +1,5 @@
 // Device code of MoeDistributeDispatch (A3 fullmesh_v1, the [OLD] semantics of
-// kernels.md section 1, docs/sources.md), written against the Ascend C facade.
+// [OLD], docs/sources.md), written against the Ascend C facade.
 //
 // Every AIV core of every rank runs Process():
 //  1. InitWinState  read this core's dataState word, store its negation (the 0/1 window flip)
@@ -13,12 +13,12 @@
 //  5. LocalWindowCopy  prefix of the earlier cores' counts, then copy every received record into
 //                   expandX / dynamicScales / assistInfoForCombine; epRecvCounts (cumulative)
 //  6. token counts  after SyncAll, the last core derives expertTokenNums from epRecvCounts
-// V3 (kernels.md 1.4 step 1, 1.5, 1.7): with a 2-D mask or special experts the scalar compacts
+// V3 ([V3-API], [OLD]): with a 2-D mask or special experts the scalar compacts
 // the (token, k) list to the valid MoE entries first (the real kernel: GatherMask); smooth scales
 // multiply the token before each destination's quantization; [NEW] expert scales ride in the
 // record after the triple; with elasticInfo the kernel works in the new rank space and turns
 // every destination into a die (Table2) before any window address is looked up.
-// TP = 2 ([OLD], kernels.md 1.4 step 8): the local copy also writes every received record into
+// TP = 2 ([OLD]): the local copy also writes every received record into
 // the TP peer's window; then each core hands its peer core {1.0f, count, prefix} (and its
 // cumulative counts), waits for the peer's, and copies the peer's records after its own rows:
 // expandX = [own received | peer's received], epRecvCounts = [own | peer's], tpRecvCounts.
@@ -192,7 +192,7 @@ class KernelDispatch {
     return m;
   }
 
-  // ---- 1. masks (kernels.md 1.4 step 1): the scalar compacts the id list in place to the
+  // ---- 1. masks ([OLD]): the scalar compacts the id list in place to the
   // entries whose 2-D flag is set and whose expert is a MoE one (special experts never leave the
   // rank), keeping each one's original index; with a 2-D mask the active tokens are those with
   // any flag set. The vector counts then run over the compacted list.
@@ -642,7 +642,7 @@ class KernelDispatch {
     }
   }
 
-  // ---- 8. TP = 2 AllGatherV ([OLD] IsNeedAllgather; kernels.md 1.4 step 8)
+  // ---- 8. TP = 2 AllGatherV ([OLD] IsNeedAllgather)
   // The TP communicator's windows of TP rank `tp` (this die's or its peer's), this call's half.
   GM_ADDR TpSlot(int tp, int row) const {
     return GetWindAddrByRankId(static_cast<uint32_t>(tp), COMM_TP_IDX) +

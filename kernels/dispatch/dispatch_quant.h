@@ -1,4 +1,4 @@
-// Dynamic per-token int8 quantization (quantMode 2, kernels.md 1.5) as dispatch computes it on
+// Dynamic per-token int8 quantization (quantMode 2, [OLD]) as dispatch computes it on
 // VECTOR; shared by MoeDistributeDispatch and the alltoallv baseline so that both produce the
 // same bytes.
 #pragma once
@@ -10,7 +10,7 @@ namespace ascend::dispatch {
 // xf = fp32(x); d = 127 / max|xf|; xh = fp16(CAST_ROUND(int32(CAST_RINT(xf * d)))). Returns the
 // scale 1/d; the caller casts xh to int8 with CAST_TRUNC into its record. xf and ax hold H
 // floats, mx at least one 32-B block, xh H halves. `smooth` (H floats, may be ax itself): the
-// smooth scales xf is multiplied by before its maximum is taken (kernels.md 1.5).
+// smooth scales xf is multiplied by before its maximum is taken ([OLD]).
 template <class T>
 float QuantizeToHalf(const AscendC::LocalTensor<T>& tok, const AscendC::LocalTensor<float>& xf,
                      const AscendC::LocalTensor<float>& ax, const AscendC::LocalTensor<float>& mx,

@@ -63,7 +63,7 @@ void validate(const Attrs& a) {
                        " (use --experts " + std::to_string(moe_ranks) + ")");
 }
 
-// The V3 inputs' limits (seed 001, kernels.md 1.1 and 1.5). The simulator routes over every id,
+// The V3 inputs' limits ([V3-API], [OLD]). The simulator routes over every id,
 // so each kind of special expert is capped at 1024 (the operator allows up to 2^31 - 1).
 void validate_v3(const Attrs& a) {
   for (auto [what, n] :
@@ -79,7 +79,7 @@ void validate_v3(const Attrs& a) {
     throw SimError(
         kExitBadInput,
         "dispatch: send_split = token (the fullmesh_v2 template) supports neither 2-D "
-        "masks nor special experts (seed 001: fullmesh_v2 不支持 xActiveMask 和特殊专家)");
+        "masks nor special experts ([V3-API]: fullmesh_v2 不支持 xActiveMask 和特殊专家)");
   if (a.smooth_scales && !a.quant)
     throw SimError(kExitBadInput,
                    "dispatch: smooth scales (--smooth-scales 1) scale the token before int8 "

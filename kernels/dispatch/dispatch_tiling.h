@@ -30,7 +30,7 @@ struct Attrs {
   int buffer_num = 2;             // UB buffers per queue (2 -> 1 when UB is short)
   int shared_send_cores = -1;     // override of the shared-expert send cores (-1: the real rule)
   std::string split = "entry";    // send core split, a name of send_splits()
-  // V3 (kernels.md 1.1, 1.5 and 1.7). Special expert ids follow the MoE ones: zero experts
+  // V3 ([V3-API], [OLD]). Special expert ids follow the MoE ones: zero experts
   // [E, E + z), copy experts [E + z, E + z + c), const experts after those.
   int zero_experts = 0, copy_experts = 0, const_experts = 0;
   bool mask_2d = false;        // xActiveMask (BS, K): a flag per (token, k)
@@ -61,7 +61,7 @@ int experts0(const Attrs& a);         // E0: the special experts' first id (E wi
 bool valid_expert_id(const Attrs& a, int id);
 std::string expert_id_ranges(const Attrs& a);  // "[0, 12) or [16, 18)", for messages
 // 2-D masks and special experts: the (token, k) list is compacted to the valid MoE entries
-// before anything is sent (kernels.md 1.4 step 1).
+// before anything is sent ([OLD]).
 bool compacts(const Attrs& a);
 uint64_t out_row_bytes(const Attrs& a);  // H x (1 B int8 or dtype): an expandX row
 bool int8_on_wire(const Attrs& a);       // records carry int8 (quantized before sending)

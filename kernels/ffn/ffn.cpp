@@ -1,4 +1,4 @@
-// Host side of `ffn`, the FFN fused operator of seed 004 on one die: its attributes and limits,
+// Host side of `ffn`, the FFN fused operator of [FFN-NOTE] on one die: its attributes and limits,
 // the host tiling, the inputs (generated, or read with --input), the mixed launch, figures
 // (per-pipe busy of the AICs and AIVs, the bound), --dump and the check against the golden.
 #include <algorithm>
@@ -50,7 +50,7 @@ void declare(Params& p) {
   p.declare(
       int_param("ffn_op.bias", "", "0", 0, 1, "1: bias1 [E, N1] and bias2 [E, N2] (fp32)", w));
   p.declare(choice_param("ffn_op.split", "mixed", {"plain", "expert_parallel", "mixed"},
-                         "mm1's core split when an expert cannot fill the cores (seed 004 3.1): "
+                         "mm1's core split when an expert cannot fill the cores ([FFN-NOTE] 3.1): "
                          "plain, expert_parallel (P experts side by side), mixed (the token "
                          "cache: experts above baseM alone, the others P at a time)",
                          "what-if"));
@@ -60,18 +60,18 @@ void declare(Params& p) {
                       "what-if"));
   p.declare(int_param("ffn_op.min_single_n", "elements", "256", 128, 256,
                       "the plain split's singleN unit: 256, or 128 to spread one expert's mm1 "
-                      "over more cores (seed 004 3.1, option 2)",
+                      "over more cores ([FFN-NOTE] 3.1, option 2)",
                       "what-if"));
   p.declare(int_param("ffn_op.antiquant", "", "0", 0, 1,
                       "1: the pseudo-quant template: int8 weights with per-channel scale and "
-                      "offset (in the x dtype), cast on the AIVs (seed 004 2.3)",
+                      "offset (in the x dtype), cast on the AIVs ([FFN-NOTE] 2.3)",
                       w));
   p.declare(int_param("ffn_op.antiquant_overlap", "", "1", 0, 1,
                       "pseudo-quant: 1 casts CastWeight2 beside mm1 and the next CastWeight1 "
-                      "beside mm2 (seed 004 4.2); 0 gives each cast the cores to itself",
+                      "beside mm2 ([FFN-NOTE] 4.2); 0 gives each cast the cores to itself",
                       "what-if"));
   p.declare(int_param("ffn_op.quant", "", "0", 0, 1,
-                      "1: the quant template (seed 004 2.2): int8 x and weights, int32 "
+                      "1: the quant template ([FFN-NOTE] 2.2): int8 x and weights, int32 "
                       "accumulation and bias, deq_scale1/2 dequantize to fp16 on the FIXPIPE, the "
                       "activation's output requantized to int8 on the AIVs (x * scale + offset); "
                       "fp16 y",
@@ -163,7 +163,7 @@ class FfnRun : public KernelRun {
       throw SimError(kExitBadInput,
                      "ffn: quant with " + p.text("ffn_op.dtype") +
                          " y and deq_scale_dtype = " + p.text("ffn_op.deq_scale_dtype") +
-                         ": seed 004 2.2 pairs fp16 y with uint64 or fp32 deq scales and bf16 y "
+                         ": [FFN-NOTE] 2.2 pairs fp16 y with uint64 or fp32 deq scales and bf16 y "
                          "with bf16 ones (set ffn_op.deq_scale_dtype)");
     if (t_.antiquant && !p.text("run.input_dir").empty())
       throw SimError(kExitBadInput,
@@ -675,7 +675,7 @@ std::unique_ptr<KernelRun> plan(const Params& p, int) {
 
 KernelDef ffn_kernel_def() {
   KernelDef k{"ffn",
-              "the FFN fused operator (seed 004): mm1 on the AICs -> activation on the AIVs -> "
+              "the FFN fused operator ([FFN-NOTE]): mm1 on the AICs -> activation on the AIVs -> "
               "mm2, over the local experts of one die",
               declare, dies, plan};
   k.cube = [](const Params&) { return true; };

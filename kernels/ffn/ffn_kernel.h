@@ -1,4 +1,4 @@
-// Device code of the FFN fused operator (seed 004): y = act(x W1[e] + b1[e]) W2[e] + b2[e] over
+// Device code of the FFN fused operator ([FFN-NOTE]): y = act(x W1[e] + b1[e]) W2[e] + b2[e] over
 // the tokens of each local expert, on a mixed launch of AICs with two AIVs each.
 //
 // Per round of the schedule (ffn_tiling.h: one expert, or several side by side):
@@ -25,7 +25,9 @@ using namespace AscendC;
 
 // The FFN's AICs run their own Matmul calls, beside the AIVs' own code (Ascend C's MixDualMaster):
 // no AIV drives them.
-inline constexpr MatmulConfig kFfnMatmulConfig = {true, true};
+inline constexpr MatmulConfig kFfnMatmulConfig =
+    GetNormalConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1, true, IterateOrder::UNDEF,
+                    ScheduleType::INNER_PRODUCT, true, /*enableMixDualMaster=*/true);
 
 // The activation of `count` elements of x into dst, built from vector primitives in C (the
 // golden reference applies the same operations in the same order). t is a temporary of count.
@@ -163,7 +165,7 @@ class KernelFfn {
     w2_base_ = w2_;
     if (ASCEND_IS_AIC) {
       REGIST_MATMUL_OBJ(pipe, nullptr, mm1_, &t_.mm1, mm2_, &t_.mm2);
-    } else {  // the UB split of seed 004 section 3.2, in shares of ubCalcSize
+    } else {  // the UB split of [FFN-NOTE] section 3.2, in shares of ubCalcSize
       const ffn_op::UbShares& s = ffn_op::ub_shares(t.high_performance, t.activation);
       const uint32_t calc = t.ub_calc_elems;
       pipe->InitBuffer(in_, static_cast<uint8_t>(s.buffer_num), s.in * calc);
@@ -202,7 +204,7 @@ class KernelFfn {
     for (int32_t e = 0; e < t_.experts; ++e) counts[static_cast<size_t>(e)] = tokens_.GetValue(e);
     const std::vector<ffn_op::Round> rounds = ffn_op::schedule(counts, t_);
     PayloadScope payload;  // hidden states and weights; a timing-only run skips their effect
-    // Pseudo-quant (seed 004 4.2): with overlap, CastWeight2 runs beside mm1 and the next
+    // Pseudo-quant ([FFN-NOTE] 4.2): with overlap, CastWeight2 runs beside mm1 and the next
     // round's CastWeight1 beside mm2, three SyncAlls a round; without, each cast has the cores
     // to itself (the same work serialized).
     const bool aq = t_.antiquant, overlap = t_.overlap;
@@ -387,7 +389,7 @@ class KernelFfn {
   TBuf<TPosition::VECCALC> temp_, api_;
 };
 
-// The quant template (seed 004 2.2; the operator's tiling keys 1/13/14): int8 x and weights,
+// The quant template ([FFN-NOTE] 2.2; the operator's tiling keys 1/13/14): int8 x and weights,
 // int32 accumulation in L0C from the int32 bias, fp16 y. Per round of the schedule:
 //   AIC: mm1 (int8 Matmul) dequantized on the FIXPIPE by deq_scale1 (VDEQF16, one uint64 per
 //        column) into workspace 1 in fp16;
@@ -450,7 +452,7 @@ class KernelFfnQuant {
       REGIST_MATMUL_OBJ(pipe, nullptr, mm1_, &t_.mm1, mm2_, &t_.mm2);
       return;
     }
-    // The UB split of seed 004 3.2, "quant, fp16 output": fp16 in, int8 out, the fp16 activation
+    // The UB split of [FFN-NOTE] 3.2, "quant, fp16 output": fp16 in, int8 out, the fp16 activation
     // output (temp) and the activation's temporary (API temp); "quant, bf16 output": int32 in,
     // bf16 (or int8) out, temp for the fp32 values and an fp16 staging, API temp in fp32.
     const ffn_op::UbShares& s = ffn_op::ub_shares(!kBf16, t.activation, true, kBf16);

@@ -177,7 +177,7 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
     bad("intermediate (N1) = " + std::to_string(n1) + ": the operator needs K2 = N1" +
         (glu == 2 ? " / 2" : "") + " < 65536; the model needs K2 a multiple of 16");
   if (bf16 && high_performance && !quant)
-    bad("bf16 runs the high-precision template only (seed 004 section 2.1): inner_precise = 0");
+    bad("bf16 runs the high-precision template only ([FFN-NOTE] section 2.1): inner_precise = 0");
   if (is_glu(act) && (experts != 1 || bf16))
     bad(std::string(activation_name(act)) +
         " supports only one expert (no expert_tokens) and fp16 (the operator's GLU limits)");
@@ -267,7 +267,7 @@ Tiling make_tiling(int32_t experts, const std::vector<int64_t>& expert_tokens, i
   t.cast_rows = 8192 / t.cast_cols;
   t.quant = quant ? 1 : 0;
   // fp16 y: mm1 to fp16, the activation in fp16; bf16 y: mm1 to int32, the dequant and the
-  // activation in fp32 on the AIVs (seed 004 2.2).
+  // activation in fp32 on the AIVs ([FFN-NOTE] 2.2).
   if (quant) t.high_performance = bf16 ? 0 : 1;
   t.quant_bf16 = quant && bf16 ? 1 : 0;
   t.quant_per_channel = quant_per_channel ? 1 : 0;

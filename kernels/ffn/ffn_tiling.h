@@ -1,4 +1,4 @@
-// The FFN fused operator's host tiling (seed 004 section 3) and the schedule its device code
+// The FFN fused operator's host tiling ([FFN-NOTE] section 3) and the schedule its device code
 // derives from expert_tokens: the core split over m/n, expert parallelism and the mixed strategy
 // with the token cache, and the UB split of section 3.2. Pure functions, used by the kernel on
 // the device and by the host and the tests alike.
@@ -18,7 +18,7 @@ enum class Activation : int32_t { Relu, Gelu, FastGelu, Silu, Swiglu, Geglu, Reg
 constexpr bool is_glu(Activation a) {
   return a == Activation::Swiglu || a == Activation::Geglu || a == Activation::Reglu;
 }
-// How mm1's cores are shared when one expert cannot fill them (seed 004 section 3.1):
+// How mm1's cores are shared when one expert cannot fill them ([FFN-NOTE] section 3.1):
 // plain: every expert alone; expert_parallel: consecutive experts P at a time, each on cores / P;
 // mixed: experts with more than baseM tokens alone, the others through the token cache.
 enum class Split : int32_t { Plain, ExpertParallel, Mixed };
@@ -44,14 +44,14 @@ struct Tiling {
   int32_t vec_base_m = 0, vec_base_n = 256;
   uint32_t ub_calc_elems = 0;  // ubCalcSize: elements per buffer share
   int32_t buffer_num = 1;
-  // Pseudo-quant (antiquant, seed 004 2.3 and 4.2): int8 weights cast on the AIVs to the x dtype,
+  // Pseudo-quant (antiquant, [FFN-NOTE] 2.3 and 4.2): int8 weights cast on the AIVs to the x dtype,
   // W = (W8 + offset) * scale per output channel, into weight workspaces the Matmuls read.
   int32_t antiquant = 0;
   int32_t overlap = 1;       // CastWeight2 beside mm1, the next CastWeight1 beside mm2
   int32_t max_jobs = 1;      // weight workspace slots (experts side by side in a round)
   int32_t cast_cols = 2048;  // a cast tile: cast_rows x up to cast_cols elements
   int32_t cast_rows = 4;
-  // Quant (seed 004 2.2, tiling keys 1/13/14): int8 x and weights, int32 accumulation and int32
+  // Quant ([FFN-NOTE] 2.2, tiling keys 1/13/14): int8 x and weights, int32 accumulation and int32
   // bias, mm1 dequantized to fp16 on the FIXPIPE by deq_scale1 (VDEQF16, per channel), the
   // activation in fp16, requantized to int8 on the AIVs (x * scale + offset, Cast with
   // quant_round), mm2 int8, dequantized to fp16 y by deq_scale2.
@@ -88,7 +88,7 @@ struct Round {
 };
 std::vector<Round> schedule(const std::vector<int64_t>& expert_tokens, const Tiling& t);
 
-// The UB split of seed 004 section 3.2: shares of ubCalcSize bytes per element handled.
+// The UB split of [FFN-NOTE] section 3.2: shares of ubCalcSize bytes per element handled.
 struct UbShares {
   const char* scenario;
   int32_t in, out, buffer_num, temp, api_temp, scale;
@@ -97,7 +97,7 @@ struct UbShares {
 const std::vector<UbShares>& ub_share_table();
 const UbShares& ub_shares(bool high_performance, Activation a, bool quant = false,
                           bool bf16 = false);
-// ubCalcSize (elements) for a UB of `ub_bytes`: UB / divideBlk aligned down to 8 KB (seed 004
+// ubCalcSize (elements) for a UB of `ub_bytes`: UB / divideBlk aligned down to 8 KB ([FFN-NOTE]
 // 3.2 note 4), then rows of 256 reduced until they divide the cube's baseM (the vector tiles one
 // cube block exactly): 0 when not one row fits.
 uint32_t ub_calc_elems(uint32_t ub_bytes, const UbShares& s, int32_t cube_base_m);

@@ -20,7 +20,7 @@ namespace {
 using ffn::Attrs;
 
 void declare(Params& p) {
-  const char* doc = "FfnWorkerBatching document limits (seeds/000, kernels.md 3)";
+  const char* doc = "FfnWorkerBatching document limits ([FWB-API])";
   const char* w = "workload";
   p.declare(
       int_param("ffn.attn_ranks", "ranks", "8", 1, 1024, "attention ranks A (sessions)", doc));

@@ -1,4 +1,4 @@
-// Plain C++ reference of FfnWorkerBatching (kernels.md section 3, "Outputs"): independent of the
+// Plain C++ reference of FfnWorkerBatching ([FWB-API], "Outputs"): independent of the
 // kernel and of the simulator. A stable ascending sort by global expert id of the valid entries.
 #pragma once
 

@@ -1,6 +1,6 @@
 // FfnWorkerBatching (attention-FFN disaggregation): attributes, the ScheduleContext byte layout,
 // buffer sizes and the host-side tiling (core split, sort plan) as pure functions.
-// Semantics: the operator's document (seeds/000) and kernels.md section 3 (docs/sources.md).
+// Semantics: the operator's document ([FWB-API], docs/sources.md).
 #pragma once
 
 #include <cstdint>
@@ -115,7 +115,7 @@ void validate(const Attrs& a, int max_dies);
 
 using common::split_to_core;
 
-// The launch's core count: RECV with Y <= 200000 uses at most 32 cores (kernels.md section 3).
+// The launch's core count: RECV with Y <= 200000 uses at most 32 cores ([FWB-API]).
 int launch_cores(const Attrs& a, int aiv);
 
 struct SortPlan {

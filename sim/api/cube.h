@@ -81,9 +81,37 @@ struct MmadParams {
   bool cmatrixInitVal = true;  // true: C starts from 0; false: accumulates onto L0C
 };
 
-enum QuantMode_t : uint8_t { NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, REQ8, VREQ8 };
+enum QuantMode_t : uint8_t {
+  NoQuant,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  REQ8,
+  VREQ8
+};
 
 struct FixpipeParamsV220 {
+  FixpipeParamsV220() = default;
+  FixpipeParamsV220(uint16_t n, uint16_t m, uint16_t src_stride, uint32_t dst_stride, bool relu)
+      : nSize(n), mSize(m), srcStride(src_stride), dstStride(dst_stride), reluEn(relu) {}
+  FixpipeParamsV220(uint16_t n, uint16_t m, uint16_t src_stride, uint32_t dst_stride, bool relu,
+                    QuantMode_t quant, int64_t deq_scalar, uint16_t nd_num, uint16_t src_nd_stride,
+                    uint16_t dst_nd_stride, uint8_t unit_flag, bool channel_split = false)
+      : nSize(n),
+        mSize(m),
+        srcStride(src_stride),
+        dstStride(dst_stride),
+        quantPre(quant),
+        deqScalar(static_cast<uint64_t>(deq_scalar)),
+        ndNum(nd_num),
+        srcNdStride(src_nd_stride),
+        dstNdStride(dst_nd_stride),
+        reluEn(relu),
+        unitFlag(unit_flag),
+        isChannelSplit(channel_split) {}
   uint16_t nSize = 0;
   uint16_t mSize = 0;
   uint16_t srcStride = 0;  // rows of the L0C block (ceil(m/16) * 16)
@@ -100,7 +128,11 @@ struct FixpipeParamsV220 {
 
 enum class CO2Layout : uint8_t { NZ, ROW_MAJOR };
 struct FixpipeConfig {
+  constexpr FixpipeConfig(CO2Layout f, bool to_ub = false, bool fix_val = false)
+      : format(f), isToUB(to_ub), enableFixVal(fix_val) {}
   CO2Layout format;
+  bool isToUB;        // L0C -> UB: not on dav-2201
+  bool enableFixVal;  // not on dav-2201
 };
 constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
 constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
@@ -225,6 +257,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   w.gm = src.address();
   w.gm_rows = uint32_t{p.ndNum} * p.nValue;        // rows of dValue at srcDValue (ndNum > 1: as if
   w.gm_pitch = uint32_t{p.srcDValue} * sizeof(T);  // the matrices followed at that pitch)
+  w.l2_bypass = src.GetL2CacheHint() == CacheMode::CACHE_MODE_DISABLE;
   detail::CubeOpPtr op = detail::cube_op();
   if (op) {
     detail::CubeOp* self = op.get();
@@ -299,6 +332,165 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
                      {{dst.ub_offset(), dst.ub_offset() + dst_end}}, 0, 0, false, std::move(op));
 }
 
+// LoadData of a feature map (Ascend C API: LoadData, LoadData3DParamsV2): L1 holds it as
+// NC1HWC0 (N = 1: C1 planes of l1H x l1W pixels of C0 = 32 B channels); the instruction unrolls it
+// image-to-column (row m: output pixel (m / Wout, m % Wout) of a filterH x filterW window at
+// strideH/W, dilationFilterH/W over the map padded by padList = {left, right, top, bottom} with
+// padValue; column k: channel c1 * C0 + k % C0 at window point (k / C0) % (filterH x filterW),
+// row-major, of plane k / (C0 x filterH x filterW)) and writes rows [mStartPt, + mExtension) x
+// columns [kStartPt, + kExtension) as fractals: into L0A as Mmad reads A (16 x C0 fractals,
+// m-block major; with enTranspose each fractal transposed, k-block major), into L0B as Mmad
+// reads B (the rows are B's k, the columns its n). b16 (half, bf16) and b8 into L0A (int8) are
+// modelled; b32 and int4 fault as not modelled.
+template <class T>
+struct LoadData3DParamsV2 {
+  uint8_t padList[4] = {0, 0, 0, 0};
+  uint16_t l1H = 0;
+  uint16_t l1W = 0;
+  uint16_t channelSize = 0;
+  uint16_t kExtension = 0;
+  uint16_t mExtension = 0;
+  uint16_t kStartPt = 0;
+  uint16_t mStartPt = 0;
+  uint8_t strideW = 1;
+  uint8_t strideH = 1;
+  uint8_t filterW = 1;
+  uint8_t filterH = 1;
+  uint8_t dilationFilterW = 1;
+  uint8_t dilationFilterH = 1;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  T padValue = T{};
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+};
+
+namespace detail {
+// The geometry of one image-to-column load, kept small (it rides in the instruction's effect).
+template <class T>
+struct Im2col {
+  uint16_t h, w, c1, wout, rows;  // map height, width, channel planes; output width and rows
+  uint16_t fh, fw, sh, sw, dh, dw, pad_left, pad_top;
+  uint16_t m0, k0, mb, kb;  // first row and column; 16-row and C0-column blocks written
+  bool transpose, to_l0b;
+  T pad;
+  // Element (m, k) of the unrolled matrix.
+  T at(const T* map, uint32_t m, uint32_t k) const {
+    constexpr uint32_t C0 = c0<T>();
+    const uint32_t window = uint32_t{fh} * fw;
+    const uint32_t plane = k / (C0 * window), point = (k / C0) % window, ch = k % C0;
+    const int64_t y = int64_t{m / wout} * sh - pad_top + int64_t{point / fw} * dh;
+    const int64_t x = int64_t{m % wout} * sw - pad_left + int64_t{point % fw} * dw;
+    if (y < 0 || y >= h || x < 0 || x >= w) return pad;
+    return map[((uint64_t{plane} * h + static_cast<uint64_t>(y)) * w + static_cast<uint64_t>(x)) *
+                   C0 +
+               ch];
+  }
+};
+}  // namespace detail
+
+template <class T, class U>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LoadData3DParamsV2<U>& p) {
+  static_assert(std::is_same_v<T, U>, "LoadData (3D): padValue's type is the operands' type");
+  static_assert(sizeof(T) == 2 || sizeof(T) == 1,
+                "LoadData (3D): b16 and b8 are modelled (b32 and int4 are not)");
+  const char* name = "LoadData (3D)";
+  detail::require_aic(name);
+  constexpr uint32_t C0 = detail::c0<T>();
+  if (p.l1H == 0 || p.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 || p.mExtension == 0 ||
+      (p.filterW == 0 && !p.filterSizeW) || (p.filterH == 0 && !p.filterSizeH))
+    return;  // a NOP, as the API reference defines these zeros
+  if (p.enSmallK || p.fMatrixCtrl)
+    detail::fault("LoadData (3D): enSmallK and fMatrixCtrl are not supported on dav-2201");
+  if (p.channelSize % C0)
+    detail::fault("LoadData (3D): channelSize " + std::to_string(p.channelSize) +
+                  " is not a multiple of C0 = " + std::to_string(C0) + " (not modelled)");
+  if (p.strideW == 0 || p.strideH == 0 || p.dilationFilterW == 0 || p.dilationFilterH == 0)
+    detail::fault("LoadData (3D): a stride or dilation of 0");
+  const uint32_t fw = p.filterW + (p.filterSizeW ? 256u : 0u),
+                 fh = p.filterH + (p.filterSizeH ? 256u : 0u);
+  const int64_t span_w = int64_t{p.l1W} + p.padList[0] + p.padList[1] -
+                         ((int64_t{fw} - 1) * p.dilationFilterW + 1),
+                span_h = int64_t{p.l1H} + p.padList[2] + p.padList[3] -
+                         ((int64_t{fh} - 1) * p.dilationFilterH + 1);
+  if (span_w < 0 || span_h < 0) detail::fault("LoadData (3D): the filter is larger than the map");
+  const uint32_t wout = static_cast<uint32_t>(span_w / p.strideW + 1),
+                 hout = static_cast<uint32_t>(span_h / p.strideH + 1);
+  const uint32_t c1 = p.channelSize / C0, cols = c1 * fh * fw * C0;
+  const uint32_t mb = detail::ceil_div(p.mExtension, 16), kb = detail::ceil_div(p.kExtension, C0);
+  if (p.kStartPt % C0)
+    detail::fault("LoadData (3D): kStartPt " + std::to_string(p.kStartPt) +
+                  " is not a multiple of C0 = " + std::to_string(C0));
+  if (uint64_t{p.mStartPt} + mb * 16 > uint64_t{hout} * wout ||
+      uint64_t{p.kStartPt} + kb * C0 > cols)
+    detail::fault("LoadData (3D): rows [" + std::to_string(p.mStartPt) + ", +" +
+                  std::to_string(mb * 16) + ") x columns [" + std::to_string(p.kStartPt) + ", +" +
+                  std::to_string(kb * C0) + ") beyond the unrolled " + std::to_string(hout * wout) +
+                  " x " + std::to_string(cols) + " matrix");
+  const uint64_t src_bytes = uint64_t{c1} * p.l1H * p.l1W * 32, dst_bytes = uint64_t{mb} * kb * 512;
+  if (src_bytes > uint64_t{src.GetSize()} * sizeof(T) ||
+      dst_bytes > uint64_t{dst.GetSize()} * sizeof(T))
+    detail::fault(std::string(name) + ": beyond the " +
+                  (src_bytes > uint64_t{src.GetSize()} * sizeof(T) ? "source" : "destination") +
+                  " LocalTensor");
+  detail::local_buffer(src.owner(), src.ub_offset(), src_bytes, 0, name, "src (L1)");
+  const int to = detail::local_buffer(dst.owner(), dst.ub_offset(), dst_bytes, -1, name, "dst");
+  if (to != 1 && to != 2)
+    detail::fault("LoadData (3D): the destination must be in L0A (A2) or L0B (B2)");
+  if (to == 2 && sizeof(T) == 1)
+    detail::fault("LoadData (3D): b8 into L0B is not supported (its load transposes b16 only)");
+  if (to == 1 && p.enTranspose && sizeof(T) == 1)
+    detail::fault("LoadData (3D): enTranspose into L0A is b16 only");
+  detail::Im2col<T> g{static_cast<uint16_t>(p.l1H),
+                      static_cast<uint16_t>(p.l1W),
+                      static_cast<uint16_t>(c1),
+                      static_cast<uint16_t>(wout),
+                      static_cast<uint16_t>(hout * wout),
+                      static_cast<uint16_t>(fh),
+                      static_cast<uint16_t>(fw),
+                      p.strideH,
+                      p.strideW,
+                      p.dilationFilterH,
+                      p.dilationFilterW,
+                      p.padList[0],
+                      p.padList[2],
+                      p.mStartPt,
+                      p.kStartPt,
+                      static_cast<uint16_t>(mb),
+                      static_cast<uint16_t>(kb),
+                      p.enTranspose,
+                      to == 2,
+                      p.padValue};
+  ascend::model::Work w;
+  w.kind = ascend::model::Work::Kind::Mte1;
+  w.to_l0b = to == 2;
+  w.amount = dst_bytes;
+  detail::CubeOpPtr op = detail::cube_op();
+  if (op)
+    op->on_finish([dst, src, g] {
+      const T* map = src.ptr();
+      T* out = dst.ptr();
+      for (uint32_t m = 0; m < uint32_t{g.mb} * 16; ++m)
+        for (uint32_t k = 0; k < uint32_t{g.kb} * C0; ++k) {
+          const T v = g.at(map, g.m0 + m, g.k0 + k);
+          const uint32_t in_m = m % 16, in_k = k % C0;
+          uint64_t at;
+          if (g.to_l0b)  // B (k = rows here, n = columns): [k block][n block][n][k]
+            at = (uint64_t{m / 16} * g.kb + k / C0) * 16 * C0 + in_k * 16 + in_m;
+          else if (g.transpose)  // [k block][m block][k][m]
+            at = (uint64_t{k / C0} * g.mb + m / 16) * 16 * C0 + in_k * 16 + in_m;
+          else  // [m block][k block][m][k]
+            at = (uint64_t{m / 16} * g.kb + k / C0) * 16 * C0 + in_m * C0 + in_k;
+          out[at] = v;
+        }
+    });
+  detail::issue_cube(ascend::model::PipeId::MTE1, w, name,
+                     {{src.ub_offset(), src.ub_offset() + src_bytes}},
+                     {{dst.ub_offset(), dst.ub_offset() + dst_bytes}}, 0, 0, false, std::move(op));
+}
+
 // L1 -> L0B, b8 (int8): the transposing load B needs on real hardware, where LoadData's
 // ifTranspose serves b16 only. Repeat r reads fractals startIndex + r * srcStride and the next
 // one (a 32 x 32 square, row-major: element (k, n) at byte k * 32 + n) and writes fractal
@@ -346,6 +538,21 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 }
 
 namespace detail {
+// Unit flags (MmadParams/FixpipeParamsV220::unitFlag) let the FIX pipe read L0C units as the
+// Mmad that ends with unitFlag 3 completes them. The model orders the whole Mmad before the
+// Fixpipe instead, through an M -> FIX flag of its own (the flag instructions are timed as any).
+inline void raise_unit_flag() {
+  CoreState& st = state();
+  if (st.unit_flag_event == 0) st.unit_flag_event = st.next_queue_event++;
+  raw_set_flag(HardEvent::M_FIX, st.unit_flag_event);
+  ++st.unit_flags_raised;
+}
+inline void wait_unit_flags() {
+  CoreState& st = state();
+  for (; st.unit_flags_raised > 0; --st.unit_flags_raised)
+    raw_wait_flag(HardEvent::M_FIX, st.unit_flag_event);
+}
+
 template <class Acc, class T>
 void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<T>& b,
           const LocalTensor<Acc>* bias, const MmadParams& p) {
@@ -360,8 +567,15 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
           std::to_string(p.k) + " outside [1, 4095]");
   constexpr uint32_t C0 = c0<T>();
   const uint32_t mb = ceil_div(p.m, 16), kb = ceil_div(p.k, C0), nb = ceil_div(p.n, 16);
-  const uint64_t a_bytes = uint64_t{mb} * kb * 512, b_bytes = uint64_t{kb} * nb * 512,
-                 c_bytes = uint64_t{mb} * nb * 256 * sizeof(Acc);
+  // m = 1 is the GEMV mode (Ascend C API: Mmad, GEMV): A is k contiguous elements from a 512-B
+  // boundary of L0A instead of a row of fractals; B and C keep their layouts.
+  const bool gemv = p.m == 1;
+  if (gemv && a.ub_offset() % 512)
+    fault("Mmad 1x" + std::to_string(p.k) + "x" + std::to_string(p.n) +
+          " (GEMV): A must start on a 512-B boundary of L0A");
+  const uint64_t a_bytes = gemv ? uint64_t{ceil_div(p.k * uint32_t{sizeof(T)}, 512)} * 512
+                                : uint64_t{mb} * kb * 512,
+                 b_bytes = uint64_t{kb} * nb * 512, c_bytes = uint64_t{mb} * nb * 256 * sizeof(Acc);
   if (a_bytes > uint64_t{a.GetSize()} * sizeof(T) || b_bytes > uint64_t{b.GetSize()} * sizeof(T) ||
       c_bytes > uint64_t{c.GetSize()} * sizeof(Acc))
     fault("Mmad " + std::to_string(p.m) + "x" + std::to_string(p.k) + "x" + std::to_string(p.n) +
@@ -383,7 +597,7 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
   CubeOpPtr op = cube_op();
   LocalTensor<Acc> bt = bias ? *bias : LocalTensor<Acc>();
   if (op)
-    op->on_finish([c, a, b, bt, p, from_bias, mb, kb, nb] {
+    op->on_finish([c, a, b, bt, p, from_bias, mb, kb, nb, gemv] {
       Acc* cp = c.ptr();
       const T* ap = a.ptr();
       const T* bp = b.ptr();
@@ -401,7 +615,8 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
       for (uint32_t i = 0; i < p.m; ++i) {
         const T* arow = ap + uint64_t{i / 16} * kb * 16 * C0 + (i % 16) * C0;
         for (uint32_t k = 0; k < p.k; ++k)
-          av[uint64_t{i} * p.k + k] = op_of(arow[uint64_t{k / C0} * 16 * C0 + k % C0]);
+          av[uint64_t{i} * p.k + k] =
+              op_of(gemv ? ap[k] : arow[uint64_t{k / C0} * 16 * C0 + k % C0]);
       }
       for (uint32_t j = 0; j < p.n; ++j) {
         const T* bcol = bp + uint64_t{j / 16} * C0 * 16 + (j % 16) * C0;
@@ -422,6 +637,7 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
                                              {b.ub_offset(), b.ub_offset() + b_bytes}};
   issue_cube(ascend::model::PipeId::M, w, name, reads, {{c.ub_offset(), c.ub_offset() + c_bytes}},
              0, 0, false, std::move(op));
+  if (p.unitFlag == 3) raise_unit_flag();
 }
 }  // namespace detail
 
@@ -457,6 +673,7 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
              const LocalTensor<uint64_t>* scales, const FixpipeParamsV220& p, CO2Layout layout) {
   const char* name = "Fixpipe";
   require_aic(name);
+  if (p.unitFlag != 0) wait_unit_flags();
   if (layout != CO2Layout::ROW_MAJOR)
     fault("Fixpipe: only the ND (CFG_ROW_MAJOR) output is modelled");
   if (p.mSize == 0 || p.nSize == 0) fault("Fixpipe of 0 bytes");
@@ -476,7 +693,9 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
         "dequantized (DEQF16/VDEQF16)");
   if (int_out && !std::is_same_v<D, int32_t>)
     fault("Fixpipe: NoQuant from an int32 L0C writes int32");
-  if (p.quantPre == REQ8 || p.quantPre == VREQ8) fault("Fixpipe: REQ8/VREQ8 are not modelled");
+  if (p.quantPre == REQ8 || p.quantPre == VREQ8 || p.quantPre == QF322B8_PRE ||
+      p.quantPre == VQF322B8_PRE)
+    fault("Fixpipe: REQ8/VREQ8/QF322B8_PRE/VQF322B8_PRE are not modelled");
   if ((p.quantPre == F322F16 || deq) != std::is_same_v<D, half> ||
       (p.quantPre == F322BF16) != std::is_same_v<D, bfloat16_t>)
     fault("Fixpipe: the destination type does not match quantPre");
@@ -553,13 +772,32 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
 // int32 converted to fp32 (nearest even), times the fp32 scale in the low 32 bits of its uint64
 // (one fp32 rounding), then rounded once to fp16; the hardware's internal order is not published.
 // VDEQF16 first moves its nSize uint64 scales L1 -> FB on the FIX pipe (cube.fb_bytes_per_cycle).
+// The FIX pipe's configuration register (Ascend C API: SetFixPipeConfig): the address of the
+// per-channel quantization parameters in the fixpipe buffer, and a clear of L0C's unit flags.
+// Unit flags are not modelled (an Mmad's or Fixpipe's unitFlag changes nothing: the M -> FIX
+// order comes from the program's M_FIX flags), so the clear has nothing to clear; the
+// per-channel parameters are passed to Fixpipe as its L1 tensor (VDEQF16), and a VDEQF16 Fixpipe
+// without one faults.
+template <class T>
+void SetFixPipeConfig(const LocalTensor<T>&, bool isUnitFlag = false) {
+  (void)isUnitFlag;
+}
+template <class T>
+void SetFixPipeConfig(const LocalTensor<T>&, const LocalTensor<T>&, bool isUnitFlag = false) {
+  (void)isUnitFlag;
+}
+
 template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p) {
+  static_assert(!config.isToUB && !config.enableFixVal,
+                "Fixpipe: isToUB/enableFixVal are not on dav-2201");
   detail::fixpipe(dst, src, nullptr, p, config.format);
 }
 template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
              const LocalTensor<uint64_t>& cbufWorkspace, const FixpipeParamsV220& p) {
+  static_assert(!config.isToUB && !config.enableFixVal,
+                "Fixpipe: isToUB/enableFixVal are not on dav-2201");
   detail::fixpipe(dst, src, &cbufWorkspace, p, config.format);
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "sim/api/tensor.h"
 
@@ -34,27 +35,58 @@ struct DataCopyPadExtParams {
 };
 
 namespace detail {
-template <class T>
-void atomic_add_bytes(uint8_t* gm, const uint8_t* src, uint64_t bytes) {
+// An atomic copy-out's element-wise update of what GM holds: g = op(g, s).
+template <class T, class Op>
+void atomic_bytes(uint8_t* gm, const uint8_t* src, uint64_t bytes) {
   for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
-    T a, b;
-    std::memcpy(&a, gm + i, sizeof(T));
-    std::memcpy(&b, src + i, sizeof(T));
-    T c = add(a, b);
-    std::memcpy(gm + i, &c, sizeof(T));
+    T g, s;
+    std::memcpy(&g, gm + i, sizeof(T));
+    std::memcpy(&s, src + i, sizeof(T));
+    T r = Op{}(g, s);
+    std::memcpy(gm + i, &r, sizeof(T));
   }
 }
+struct AtomicAddOp {
+  template <class T>
+  T operator()(T g, T s) const {
+    return add(g, s);
+  }
+};
+struct AtomicMaxOp {
+  template <class T>
+  T operator()(T g, T s) const {
+    return s > g ? s : g;
+  }
+};
+struct AtomicMinOp {
+  template <class T>
+  T operator()(T g, T s) const {
+    return s < g ? s : g;
+  }
+};
 }  // namespace detail
 
-// From here on, this core's DataCopy/DataCopyPad to GM add their elements (of type T, rounded to
-// nearest even; integers wrap) to what GM holds, until SetAtomicNone. The mode is taken when the
-// copy is issued, as the MTE3 reads it in program order.
+// From here on, this core's DataCopy/DataCopyPad to GM combine their elements (of type T) with
+// what GM holds, until SetAtomicNone/DisableDmaAtomic: SetAtomicAdd adds (floats rounded to
+// nearest even, integers wrap), SetAtomicMax/SetAtomicMin keep the larger/smaller. The mode is
+// taken when the copy is issued, as the MTE3 reads it in program order.
 template <class T>
 void SetAtomicAdd() {
-  detail::state().atomic_add = &detail::atomic_add_bytes<T>;
+  detail::state().atomic_op = &detail::atomic_bytes<T, detail::AtomicAddOp>;
+}
+template <class T>
+void SetAtomicMax() {
+  detail::state().atomic_op = &detail::atomic_bytes<T, detail::AtomicMaxOp>;
+}
+template <class T>
+void SetAtomicMin() {
+  detail::state().atomic_op = &detail::atomic_bytes<T, detail::AtomicMinOp>;
 }
 inline void SetAtomicNone() {
-  detail::state().atomic_add = nullptr;
+  detail::state().atomic_op = nullptr;
+}
+inline void DisableDmaAtomic() {
+  SetAtomicNone();
 }
 
 namespace detail {
@@ -67,6 +99,7 @@ DmaDesc copy_desc(const GlobalTensor<T>& g, const LocalTensor<T>& l, bool to_gm,
   d.to_gm = to_gm;
   d.gm = d.gm_lo = g.address();
   d.gm_hi = g.address() + g.GetSize() * sizeof(T);
+  d.l2_bypass = g.GetL2CacheHint() == CacheMode::CACHE_MODE_DISABLE;
   bind_ub(d, l);
   return d;
 }
@@ -108,6 +141,102 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
   detail::copy_blocks(detail::copy_desc(dst, src, true), p);
 }
 
+// One dimension of a sliced copy (Ascend C API: DataCopy with SliceInfo): elements [startIndex,
+// endIndex] of a dimension of shapeValue elements, taken as pieces separated by `stride`
+// elements. In the innermost dimension a piece is burstLen 32-B blocks; in the others it is one
+// index (burstLen 1).
+struct SliceInfo {
+  uint32_t startIndex = 0;
+  uint32_t endIndex = 0;
+  uint32_t stride = 0;
+  uint32_t burstLen = 0;
+  uint32_t shapeValue = 0;
+};
+constexpr uint32_t K_MAX_DIM = 8;
+
+namespace detail {
+// The element offset of every piece of a slice, in order (the outer dimensions vary slowest).
+template <class T>
+std::vector<uint64_t> slice_pieces(const SliceInfo* s, uint32_t dims, const char* side) {
+  if (dims == 0 || dims > K_MAX_DIM)
+    fault("DataCopy(SliceInfo): dimValue " + std::to_string(dims) + " outside [1, 8]");
+  const uint32_t burst = s[0].burstLen * 32 / sizeof(T);
+  for (uint32_t d = 0; d < dims; ++d) {
+    const SliceInfo& x = s[d];
+    const uint32_t piece = d == 0 ? burst : 1;
+    const uint32_t span = x.endIndex - x.startIndex + 1;
+    if (x.startIndex >= x.endIndex || x.endIndex > x.shapeValue || piece == 0 ||
+        (d > 0 && x.burstLen != 1) || (span + x.stride) % (piece + x.stride) != 0)
+      fault(std::string("DataCopy(SliceInfo): the ") + side + " slice of dimension " +
+            std::to_string(d) +
+            " breaks startIndex < endIndex <= shapeValue, burstLen 1 past the first "
+            "dimension, or endIndex - startIndex + 1 = (N - 1) x stride + N x piece");
+  }
+  std::vector<uint64_t> pieces{0};
+  uint64_t pitch = 1;
+  for (uint32_t d = 0; d < dims; ++d) {
+    const SliceInfo& x = s[d];
+    const uint32_t piece = d == 0 ? burst : 1;
+    std::vector<uint64_t> next;
+    for (uint64_t i = x.startIndex; i + piece <= uint64_t{x.endIndex} + 1; i += piece + x.stride)
+      for (uint64_t inner : pieces) next.push_back(i * pitch + inner);
+    pieces = std::move(next);
+    pitch *= x.shapeValue;
+  }
+  return pieces;
+}
+// Copies piece by piece, as the API's library code does: one DMA of burstLen blocks per piece.
+template <class T, class Copy>
+void slice_copy(const SliceInfo* dst, const SliceInfo* src, uint32_t dims, Copy copy) {
+  for (uint32_t d = 0; d < dims && d < K_MAX_DIM; ++d)
+    if (dst[d].burstLen != src[d].burstLen)
+      fault("DataCopy(SliceInfo): dimension " + std::to_string(d) +
+            " has different burstLen in dst and src");
+  const std::vector<uint64_t> to = slice_pieces<T>(dst, dims, "dst"),
+                              from = slice_pieces<T>(src, dims, "src");
+  if (to.size() != from.size())
+    fault("DataCopy(SliceInfo): dst has " + std::to_string(to.size()) + " pieces, src " +
+          std::to_string(from.size()));
+  DataCopyParams p;
+  p.blockLen = static_cast<uint16_t>(src[0].burstLen);
+  for (size_t i = 0; i < to.size(); ++i) copy(to[i], from[i], p);
+}
+}  // namespace detail
+
+template <class T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
+  detail::slice_copy<T>(dstSliceInfo, srcSliceInfo, dimValue,
+                        [&](uint64_t to, uint64_t from, const DataCopyParams& p) {
+                          if (to > dst.GetSize())
+                            detail::fault("DataCopy(SliceInfo): a piece beyond the LocalTensor");
+                          DataCopy(dst[static_cast<uint32_t>(to)], src[from], p);
+                        });
+}
+template <class T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
+  detail::slice_copy<T>(dstSliceInfo, srcSliceInfo, dimValue,
+                        [&](uint64_t to, uint64_t from, const DataCopyParams& p) {
+                          if (from > src.GetSize())
+                            detail::fault("DataCopy(SliceInfo): a piece beyond the LocalTensor");
+                          DataCopy(dst[to], src[static_cast<uint32_t>(from)], p);
+                        });
+}
+
+// The register DataCopyPad pads with when its isPad is false (Ascend C API: SetPadValue); without
+// it, such padding is undefined on the hardware and keeps what the UB held here. A register set
+// for a type of another width is not used.
+template <class T, TPosition pos = TPosition::MAX>
+void SetPadValue(T paddingValue) {
+  static_assert(sizeof(T) <= 8);
+  static_assert(pos == TPosition::MAX || pos == TPosition::VECIN || pos == TPosition::VECOUT,
+                "SetPadValue: the destination is VECIN, VECOUT or MAX");
+  detail::CoreState& st = detail::state();
+  std::memcpy(st.pad_register.data(), &paddingValue, sizeof(T));
+  st.pad_register_bytes = sizeof(T);
+}
+
 template <class T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                  const DataCopyPadExtParams<T>& pad = {}) {
@@ -115,11 +244,17 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
   detail::DmaDesc d = detail::copy_desc(src, dst, false, "DataCopyPad");
   d.block_count = p.blockCount;
   d.block_bytes = p.blockLen;
-  d.pad = pad.isPad;
   d.pad_left = pad.leftPadding * sizeof(T);
   d.pad_right = pad.rightPadding * sizeof(T);
   d.pad_elem = sizeof(T);
-  std::memcpy(d.pad_value, &pad.paddingValue, sizeof(T));
+  const detail::CoreState& st = detail::state();
+  if (pad.isPad) {
+    d.pad = true;
+    std::memcpy(d.pad_value, &pad.paddingValue, sizeof(T));
+  } else if (st.pad_register_bytes == sizeof(T)) {  // SetPadValue<T> was called
+    d.pad = true;
+    std::memcpy(d.pad_value, st.pad_register.data(), sizeof(T));
+  }
   d.gm_stride = uint64_t{p.blockLen} + p.srcStride;
   d.ub_stride =
       (uint64_t{d.pad_left} + p.blockLen + d.pad_right + 31) / 32 * 32 + uint64_t{p.dstStride} * 32;

@@ -135,10 +135,10 @@ struct DmaMove {
       const uint8_t* s = staged.get() + uint64_t{b} * keep;
       if (d.to_gm) {
         uint64_t at = d.gm + uint64_t{b} * d.gm_stride + skip;
-        if (d.atomic_add) {  // read, add, write back: the add happens where the bytes land
+        if (d.atomic_op) {  // read, combine, write back: the op happens where the bytes land
           std::vector<uint8_t> sum(keep);
           memory().read(at, sum.data(), keep);
-          d.atomic_add(sum.data(), s, keep);
+          d.atomic_op(sum.data(), s, keep);
           memory().write(at, sum.data(), keep);
         } else {
           memory().write(at, s, keep);
@@ -207,6 +207,7 @@ void issue_dma(const DmaDesc& d) {
   in.work.kind = d.to_gm ? m::Work::Kind::DmaOut : m::Work::Kind::DmaIn;
   in.work.amount = uint64_t{d.block_count} * d.block_bytes;
   in.work.gm = d.gm;
+  in.work.l2_bypass = d.l2_bypass;
   // The source is read when the transfer starts; the bytes land at completion.
   m::Core* cp = &c;
   // A timing-only run moves only the bytes of each block after the payload prefix.
@@ -223,7 +224,7 @@ void issue_dma(const DmaDesc& d) {
   }
   Spares<DmaMove>::Ptr move = Spares<DmaMove>::take();
   move->d = d;
-  if (d.to_gm) move->d.atomic_add = state().atomic_add;
+  if (d.to_gm) move->d.atomic_op = state().atomic_op;
   move->core = cp;
   move->skip = skip;
   move->keep = d.block_bytes - skip;

@@ -47,7 +47,8 @@ struct DmaDesc {
   uint32_t pad_elem = 1;
   const char* name = "DataCopy";
   // To GM under SetAtomicAdd<T>: adds the elements to GM's (nullptr: overwrites).
-  void (*atomic_add)(uint8_t* gm, const uint8_t* src, uint64_t bytes) = nullptr;
+  void (*atomic_op)(uint8_t* gm, const uint8_t* src, uint64_t bytes) = nullptr;
+  bool l2_bypass = false;  // the GlobalTensor's L2 hint is CACHE_MODE_DISABLE
 };
 void issue_dma(const DmaDesc& d);
 

@@ -11,9 +11,10 @@
 // with exit status 5 and a message naming the kernel, core and instruction.
 #pragma once
 
-#include "sim/api/activation.h"           // SwiGLU, GeGLU, ReGlu (high-level activation APIs)
-#include "sim/api/arange.h"               // Arange, ArithProgression (high-level)
-#include "sim/api/broadcast.h"            // Broadcast<T, dim, axis> (high-level)
+#include "sim/api/activation.h"  // SwiGLU, GeGLU, ReGlu (high-level activation APIs)
+#include "sim/api/arange.h"      // Arange, ArithProgression (high-level)
+#include "sim/api/block_sync.h"  // IBSet/IBWait, WaitPreBlock/NotifyNextBlock, GroupBarrier
+#include "sim/api/broadcast.h"   // Broadcast<T, dim, axis> (high-level)
 #include "sim/api/confusion_transpose.h"  // Transpose with a ConfusionTransposeTiling
 #include "sim/api/cube.h"            // the AIC: Nd2Nz DataCopy, LoadData, Mmad, Fixpipe, cross-core
 #include "sim/api/data_copy.h"       // DataCopy, DataCopyPad, SetAtomicAdd/None

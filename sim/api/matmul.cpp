@@ -1,6 +1,9 @@
 #include "sim/api/matmul.h"
 
 #include <algorithm>
+#include <iostream>
+#include <set>
+#include <string>
 
 #include "sim/api/runtime.h"
 
@@ -8,6 +11,11 @@ namespace AscendC::detail {
 
 void matmul_fault(const std::string& what) {
   fault("Matmul: " + what);
+}
+
+void note_once(const char* what) {
+  static std::set<std::string> said;
+  if (said.insert(what).second) std::cerr << what << "\n";
 }
 
 KfcChannel& kfc_channel(m::Core& aic) {
@@ -121,7 +129,7 @@ int down_to(int v, int a) {
 }
 }  // namespace
 
-// The single-core split of seed 004 section 3.1, as ops-transformer's FFN tiling computes it:
+// The single-core split of [FFN-NOTE] section 3.1, as ops-transformer's FFN tiling computes it:
 // baseN 256; baseK fills half of L0B (double buffer); baseM the smaller of half of L0A and what
 // L0C holds (fp16: 128 / 64 / 256; int8: 128 / 128 / 256, its fractal 32 deep in k), each no
 // larger than the shape needs; K chunks of stepK * baseK in L1, double-buffered, with stepK at most

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "sim/api/cube.h"
+#include "sim/api/matmul_config.h"
 #include "sim/api/sync.h"
 #include "sim/api/tpipe.h"
 
@@ -102,15 +103,10 @@ struct MatmulType {
 }  // namespace matmul
 using matmul::MatmulType;
 
-struct MatmulConfig {
-  bool doNorm = true;
-  // The AIC runs its own Matmul calls in a mixed kernel (no AIV drives it).
-  bool enableMixDualMaster = false;
-};
-constexpr MatmulConfig CFG_NORM = {true, false};
-
 namespace detail {
 void matmul_fault(const std::string& what);
+// Prints `what` on stderr the first time this process meets it.
+void note_once(const char* what);
 
 // A Matmul call an AIV sends its AIC (KFC), with a copy of the object's settings (tensors, shapes,
 // quantization) as they stood when it was sent.
@@ -221,6 +217,37 @@ class Matmul {
                 "ascend-sim: int8 Matmul writes int32 or fp16 (dequantized) C; bf16 C from int8 "
                 "is not modelled");
   static_assert(!kInt8 || std::is_same_v<BiasT, int32_t>, "an int8 Matmul's bias is int32");
+
+  // The config's fields that change what the Matmul computes or where it writes, and are not
+  // modelled, stop the build; the ones that choose among Ascend C's schedules are accepted and
+  // the one schedule above runs, with a note (kScheduleNote) once per run.
+  static_assert(!MM_CFG.isPartialOutput,
+                "ascend-sim: MatmulConfig::isPartialOutput is not modelled");
+  static_assert(!MM_CFG.intraBlockPartSum,
+                "ascend-sim: MatmulConfig::intraBlockPartSum is not modelled");
+  static_assert(!MM_CFG.isEnableChannelSplit,
+                "ascend-sim: MatmulConfig::isEnableChannelSplit is not modelled");
+  static_assert(!MM_CFG.enableRelu, "ascend-sim: MatmulConfig::enableRelu is not modelled");
+  static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
+                "ascend-sim: MatmulConfig::decompMode is not modelled");
+  static_assert(!MM_CFG.isNBatch && MM_CFG.bmmOutMode == BatchOutMode::SINGLE_BATCH,
+                "ascend-sim: the batch Matmul (isNBatch, bmmOutMode) is not modelled");
+  static_assert(!MM_CFG.isCO1Shared, "ascend-sim: MatmulConfig::isCO1Shared is not modelled");
+  static constexpr const char* kScheduleNote =
+      MM_CFG.doMultiDataLoad || MM_CFG.doSpecialMDL
+          ? "ascend-sim: note: a Matmul with the MDL config is timed with ascend-sim's one "
+            "Matmul schedule (K chunks of stepKa x baseK per block; docs/guides/own-kernel.md)"
+      : MM_CFG.doBasicBlock || MM_CFG.doSpecialBasicBlock || MM_CFG.doIBShareNorm
+          ? "ascend-sim: note: a Matmul with the BasicBlock or IBShare config is timed with "
+            "ascend-sim's one Matmul schedule (docs/guides/own-kernel.md)"
+      : MM_CFG.doMTE2Preload != 0 || MM_CFG.isA2B2Shared || MM_CFG.enableKdimReorderLoad ||
+              MM_CFG.enableDoubleCache || MM_CFG.enableL1CacheUB ||
+              MM_CFG.scheduleType != ScheduleType::INNER_PRODUCT ||
+              MM_CFG.enableL1BankConflictOptimise
+          ? "ascend-sim: note: a Matmul config's schedule options (preload, shared A2/B2, K "
+            "reorder, L1 caching, outer product, ...) are not modelled: it is timed with "
+            "ascend-sim's one Matmul schedule (docs/guides/own-kernel.md)"
+          : nullptr;
 
  public:
   static constexpr bool kDualMaster = MM_CFG.enableMixDualMaster;
@@ -519,6 +546,9 @@ class Matmul {
   void check_tiling(const TCubeTiling* tiling) {
     if (!tiling) detail::matmul_fault("Init without a tiling");
     t_ = *tiling;
+    if constexpr (MM_CFG.iterateOrder != IterateOrder::UNDEF)  // the config's order wins
+      t_.iterateOrder = static_cast<int32_t>(MM_CFG.iterateOrder);
+    if constexpr (kScheduleNote != nullptr) detail::note_once(kScheduleNote);
     const int n_align = kInt8 ? 32 : 16;
     if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.baseM % 16 || t_.baseN % n_align ||
         t_.baseK % static_cast<int>(C0))
@@ -749,7 +779,10 @@ class Matmul {
         a2 = buf_->qa2.template DeQue<SrcT>();
         b2 = buf_->qb2.template DeQue<SrcT>();
         MmadParams mp;
-        mp.m = static_cast<uint16_t>(cur_m);
+        // m = 1 would be the cube's GEMV mode, which reads A as a vector; A is in fractals here,
+        // so a single row asks for the whole row-block (the same cube steps; rows past cur_m are
+        // not copied out).
+        mp.m = static_cast<uint16_t>(cur_m == 1 ? 16 : cur_m);
         mp.n = static_cast<uint16_t>(n_mmad);
         mp.k = static_cast<uint16_t>(cur_k);
         const bool first = kc == 0 && kk0 == 0;

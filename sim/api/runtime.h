@@ -77,7 +77,15 @@ struct CoreState {
   ::AscendC::TPipe* pipe = nullptr;  // that TPipe (GetTPipePtr)
   uint8_t* sys_workspace = nullptr;  // SetSysWorkspace's (GetSysWorkSpacePtr)
   // SetAtomicAdd<T>: MTE3 writes to GM add their elements to what is there (nullptr: overwrite).
-  void (*atomic_add)(uint8_t* gm, const uint8_t* src, uint64_t bytes) = nullptr;
+  void (*atomic_op)(uint8_t* gm, const uint8_t* src, uint64_t bytes) = nullptr;
+  // SetPadValue's register: what DataCopyPad with isPad = false pads with (pad_register_bytes 0:
+  // never set, the padding keeps what the UB held).
+  std::array<uint8_t, 8> pad_register{};
+  uint8_t pad_register_bytes = 0;
+  // Unit flags: each Mmad with unitFlag 3 raises an M -> FIX flag on this id (taken from the
+  // queues' ids at first use); a Fixpipe with a unitFlag waits for all of them.
+  uint32_t unit_flag_event = 0;
+  uint32_t unit_flags_raised = 0;
   uint32_t next_queue_event = m::kQueueEventBase;
   bool has_mrgsort = false;
   std::array<uint16_t, 4> mrgsort{};  // per-list counts of the last MrgSort

@@ -5,7 +5,7 @@
 //
 // Stability: equal scores keep ascending index order in Sort, and in MrgSort the element of the
 // lower-numbered list comes first (then list order). The hardware's tie order is not published
-// (kernels.md section 6, docs/sources.md); the FfnWorkerBatching golden assumes a stable sort,
+// (no published figure; docs/sources.md); the FfnWorkerBatching golden assumes a stable sort,
 // and so does this model.
 //
 // Cost (parameters sort.*, all estimates): Sort of n = 32 x repeatTimes elements takes

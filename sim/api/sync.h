@@ -31,6 +31,19 @@ void SyncAll() {
   detail::core().sync_all(!isAIVOnly);
 }
 
+// A superkernel's sub-kernels may overlap: what comes before WaitPreTaskEnd may run beside the
+// previous sub-kernel, what follows SetNextTaskStart beside the next one. Launches here run one
+// after another (no superkernel), so the previous one has always ended and nothing overlaps:
+// both are free, and the time of a sequence of launches is their sum (an upper bound).
+inline void WaitPreTaskEnd() {}
+inline void SetNextTaskStart() {}
+
+// Waits for the scalar's earlier memory accesses of kind `dsb` to finish before later ones start.
+// The model's scalar GM and UB accesses complete before the next instruction issues
+// (GlobalTensor::GetValue/SetValue, ReadGmByPassDCache), so the order it asks for already holds.
+template <MemDsbT dsb>
+void DataSyncBarrier() {}
+
 // The scalar data cache is not modelled (scalar GM accesses go straight to GM), so cache
 // maintenance has nothing to do; kept so that ported kernels compile unchanged.
 enum class CacheLine { SINGLE_CACHE_LINE, ENTIRE_DATA_CACHE };

@@ -146,8 +146,17 @@ class GlobalTensor {
     GlobalTensor g;
     g.address_ = address_ + offset;
     g.size_ = offset < size_ ? size_ - offset : 0;
+    g.cache_mode_ = cache_mode_;
     return g;
   }
+  // The L2 hint of this view's DMAs (Ascend C API: SetL2CacheHint). The die's L2 is modelled for
+  // the AIC's MTE2 reads (docs/model/memory.md): CACHE_MODE_DISABLE makes them bypass it; the other
+  // modes, and every AIV access, are timed as without the hint.
+  template <CacheRwMode rwMode = CacheRwMode::RW>
+  void SetL2CacheHint(CacheMode mode) {
+    cache_mode_ = mode;
+  }
+  CacheMode GetL2CacheHint() const { return cache_mode_; }
   T GetValue(uint64_t i) const {
     check(i, "GetValue");
     T v;
@@ -164,6 +173,7 @@ class GlobalTensor {
   detail::GmPtr<T> address_;
 
  private:
+  CacheMode cache_mode_ = CacheMode::CACHE_MODE_NORMAL;
   void check(uint64_t i, const char* what) const {
     if (i >= size_ && detail::gm_bounds() == detail::GmBounds::Tensor)
       detail::fault(std::string(what) + "(" + std::to_string(i) + ") on a GlobalTensor of " +

@@ -166,8 +166,14 @@ TPipe::TPipe() : state_(&detail::state()), core_(state_->core) {
 }
 
 TPipe::~TPipe() {
+  Destroy();
+}
+
+void TPipe::Destroy() {
+  if (state_->pipe != this) return;  // destroyed already
   state_->pipe_active = false;
   state_->pipe = nullptr;
+  used_.fill(0);
 }
 
 TPipe* GetTPipePtr() {

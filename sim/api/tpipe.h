@@ -128,6 +128,9 @@ class TPipe {
   TEventID FetchEventID(HardEvent) { return static_cast<TEventID>(next_event_++ % 8); }
   // Bytes allocated so far in the UB (an AIV) or L1 (an AIC).
   uint32_t used_bytes() const { return used_[0]; }
+  // Frees every buffer of this pipe, so that another TPipe may be created after it; its queues and
+  // buffers must not be used again.
+  void Destroy();
 
  private:
   static uint32_t align32(uint32_t n) { return (n + 31) / 32 * 32; }

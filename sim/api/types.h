@@ -67,9 +67,34 @@ enum pipe_t { PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE1, PIPE_M,
 // Where a tensor lives: GM; an AIV's UB (VECIN, VECOUT, VECCALC); an AIC's L1 (A1, B1, C1), L0A
 // (A2), L0B (B2), L0C (CO1) or BiasTable (C2). CO2 is GM on A2/A3.
 // C2PIPE2GM: the fixpipe buffer (FB); as a TQueBind destination, L1 data the FIX pipe reads (a
-// VDEQF16 Fixpipe's scales, which it moves L1 -> FB itself).
-enum class TPosition { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2, C2PIPE2GM };
+// VDEQF16 Fixpipe's scales, which it moves L1 -> FB itself). MAX: none named (a default).
+enum class TPosition {
+  GM,
+  VECIN,
+  VECOUT,
+  VECCALC,
+  A1,
+  A2,
+  B1,
+  B2,
+  C1,
+  C2,
+  CO1,
+  CO2,
+  C2PIPE2GM,
+  MAX
+};
 using QuePosition = TPosition;
+// A GlobalTensor's L2 hint (GlobalTensor::SetL2CacheHint) and which accesses it covers.
+enum class CacheMode {
+  CACHE_MODE_DISABLE = 0,
+  CACHE_MODE_NORMAL = 1,
+  CACHE_MODE_LAST = 2,
+  CACHE_MODE_PERSISTENT = 4
+};
+enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+// The memory a DataSyncBarrier waits for.
+enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
 
 // Ascend C's type comparison (IsSameType<T, U>::value), as std::is_same.
 template <class T, class U>

@@ -48,7 +48,7 @@ KNOBS = [
 def runs():
     for scenario in WORKLOADS:
         for kernel in ("combine", "moe"):
-            # communication quantization is tp < 2 only (kernels.md 2.5): refused with tp = 2
+            # communication quantization is tp < 2 only ([OLD]): refused with tp = 2
             for comm in ("none",) if scenario.get("tp") == 2 else ("none", "int8"):
                 yield kernel, {**scenario, "comm-quant": comm}
     for knob in KNOBS:
