@@ -12,7 +12,7 @@
 #include <string>
 #include <type_traits>
 
-#include "sim/api/pad.h"  // detail::stack_buffer
+#include "sim/api/stack_buffer.h"
 #include "sim/api/vector.h"
 
 namespace AscendC {
@@ -76,6 +76,25 @@ void SwiGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTe
       Cast(dst[off], sw, RoundMode::CAST_NONE, n);
     });
   }
+}
+
+// The other SwiGLU overloads (Ascend C API: SwiGLU): without calCount every element of src0 takes
+// part; without sharedTmpBuffer the API takes the UB the TPipe left (its stack buffer).
+template <class T, bool isReuseSource = false>
+void SwiGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+            const float& beta, const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  SwiGLU<T, isReuseSource>(dst, src0, src1, beta, sharedTmpBuffer, src0.GetSize());
+}
+template <class T, bool isReuseSource = false>
+void SwiGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+            const float& beta, uint32_t calCount) {
+  SwiGLU<T, isReuseSource>(dst, src0, src1, beta, detail::stack_buffer<uint8_t>("SwiGLU"),
+                           calCount);
+}
+template <class T, bool isReuseSource = false>
+void SwiGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+            const float& beta) {
+  SwiGLU<T, isReuseSource>(dst, src0, src1, beta, src0.GetSize());
 }
 
 // GELU by its tanh approximation, as the API reference writes it:

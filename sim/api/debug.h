@@ -61,3 +61,5 @@ void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize)
 #ifndef PRINTF
 #define PRINTF AscendC::printf
 #endif
+
+// ASCENDC_ASSERT and KERNEL_LOG are in sim/api/types.h.

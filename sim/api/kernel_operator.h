@@ -11,27 +11,36 @@
 // with exit status 5 and a message naming the kernel, core and instruction.
 #pragma once
 
-#include "sim/api/activation.h"    // SwiGLU, GeGLU, ReGlu, Gelu, Sigmoid, Silu, Swish
-#include "sim/api/block_sync.h"    // IBSet/IBWait, WaitPreBlock/NotifyNextBlock, GroupBarrier
-#include "sim/api/cube.h"          // the AIC: Nd2Nz DataCopy, LoadData, Mmad, Fixpipe, cross-core
-#include "sim/api/data_copy.h"     // DataCopy, DataCopyPad, SetAtomicAdd/None
-#include "sim/api/debug.h"         // printf, PRINTF, DumpTensor (no simulated time)
-#include "sim/api/gather.h"        // Gather, GatherMask
-#include "sim/api/hccl.h"          // GetWindAddrByRankId, GetRankId, ...
-#include "sim/api/list_tensor.h"   // ListTensorDesc, TensorDesc
-#include "sim/api/math.h"          // Acosh, Erf, Log, Exp, Frac, Ceil, Power, Fmod, CumSum, ...
-#include "sim/api/matmul.h"        // Matmul (the high-level API), TCubeTiling, MatmulApiTiling
-#include "sim/api/not_modelled.h"  // names not modelled yet: a compile error naming them
-#include "sim/api/pad.h"           // Pad, UnPad, InitGlobalMemory (high-level APIs)
-#include "sim/api/reduce.h"        // ReduceMax/Min/Sum, WholeReduceSum, BlockReduceMax, Brcb
-#include "sim/api/sim_ext.h"       // simulator extensions: SimNowPs, SimStall, PayloadScope
-#include "sim/api/sort.h"          // Sort, Sort32, MrgSort, CreateVecIndex, GetMrgSortResult
-#include "sim/api/static_alloc.h"  // InitSocState, block_idx, LocalMemAllocator
-#include "sim/api/std_traits.h"    // AscendC::Std: type traits, min/max, tuple
-#include "sim/api/sync.h"          // GetBlockIdx/Num, SetFlag/WaitFlag, PipeBarrier, SyncAll
-#include "sim/api/tensor.h"        // GlobalTensor, LocalTensor
-#include "sim/api/tpipe.h"         // TPipe, TQue, TQueBind, TBuf, GetTPipePtr
-#include "sim/api/types.h"         // GM_ADDR, pipe_t, TPosition, HardEvent, ASSERT
+#include "sim/api/activation.h"  // SwiGLU, GeGLU, ReGlu, Gelu, Sigmoid, Silu, Swish
+#include "sim/api/arange.h"      // Arange, ArithProgression (high-level)
+#include "sim/api/block_sync.h"  // IBSet/IBWait, WaitPreBlock/NotifyNextBlock, GroupBarrier
+#include "sim/api/broadcast.h"   // Broadcast<T, dim, axis> (high-level)
+#include "sim/api/confusion_transpose.h"  // Transpose with a ConfusionTransposeTiling
+#include "sim/api/cube.h"       // the AIC: Nd2Nz DataCopy, LoadData, Mmad, Fixpipe, cross-core
+#include "sim/api/data_copy.h"  // DataCopy, DataCopyPad, SetAtomicAdd/None
+#include "sim/api/debug.h"      // printf, PRINTF, DumpTensor (no simulated time)
+#include "sim/api/gather.h"     // Gather, GatherMask
+#include "sim/api/hccl.h"       // GetWindAddrByRankId, GetRankId, ...
+#include "sim/api/layernorm.h"  // LayerNorm, LayerNormGrad, LayerNormGradBeta (high-level)
+#include "sim/api/list_tensor.h"     // ListTensorDesc, TensorDesc
+#include "sim/api/math.h"            // Acosh, Erf, Log, Exp, Frac, Ceil, Power, Fmod, CumSum, ...
+#include "sim/api/matmul.h"          // Matmul (the high-level API), TCubeTiling, MatmulApiTiling
+#include "sim/api/not_modelled.h"    // names not modelled yet: a compile error naming them
+#include "sim/api/pad.h"             // Pad, UnPad, InitGlobalMemory (high-level APIs)
+#include "sim/api/quant.h"           // AscendQuant per tensor (high-level)
+#include "sim/api/reduce.h"          // ReduceMax/Min/Sum, WholeReduceSum, BlockReduceMax, Brcb
+#include "sim/api/reduce_pattern.h"  // ReduceMax/ReduceMin<T, Pattern::Reduce::AR/RA> (high-level)
+#include "sim/api/select.h"          // Select with a byte mask (high-level)
+#include "sim/api/sim_ext.h"         // simulator extensions: SimNowPs, SimStall, PayloadScope
+#include "sim/api/softmax.h"         // SoftMax, AdjustSoftMaxRes (high-level)
+#include "sim/api/sort.h"            // Sort, Sort32, MrgSort, CreateVecIndex, GetMrgSortResult
+#include "sim/api/static_alloc.h"    // InitSocState, block_idx, LocalMemAllocator
+#include "sim/api/std_traits.h"      // AscendC::Std: type traits, min/max, tuple
+#include "sim/api/sync.h"            // GetBlockIdx/Num, SetFlag/WaitFlag, PipeBarrier, SyncAll
+#include "sim/api/tensor.h"          // GlobalTensor, LocalTensor
+#include "sim/api/topk.h"            // TopK (high-level)
+#include "sim/api/tpipe.h"           // TPipe, TQue, TQueBind, TBuf, GetTPipePtr
+#include "sim/api/types.h"           // GM_ADDR, pipe_t, TPosition, HardEvent, ASSERT
 #include "sim/api/vector.h"  // Duplicate, Adds, Muls, Abs, Add, ..., Exp, Ln, Relu, Cast, Copy, ShiftLeft/Right
 // The mask register, the level-0 forms, Compare, Select, And/Or/Not, Transpose
 #include "sim/api/vector_level0.h"

@@ -24,6 +24,7 @@
 
 #include "sim/api/data_copy.h"
 #include "sim/api/gather.h"
+#include "sim/api/stack_buffer.h"
 #include "sim/api/sync.h"
 #include "sim/api/tpipe.h"
 #include "sim/api/vector.h"
@@ -116,18 +117,6 @@ void unpad_impl(const LocalTensor<T>& dst, const LocalTensor<T>& src, const UnPa
   GatherMask(dst, src, static_cast<uint8_t>(7), true, width - p.rightPad, gp, kept);
 }
 
-// Ascend C's stack buffer: the UB the kernel's TPipe has not allocated.
-template <class T>
-LocalTensor<T> stack_buffer(const char* api) {
-  TPipe* pipe = GetTPipePtr();
-  m::LocalBuffer& ub = *core().buffers()[0];
-  const uint32_t used = (pipe->used_bytes() + 31) / 32 * 32;
-  if (used + 32 > ub.capacity())
-    fault(std::string(api) + ": no UB left after the TPipe's " + std::to_string(used) + " B");
-  ub.reserve(ub.capacity());
-  return LocalTensor<T>(&core(), ub.base() + used,
-                        static_cast<uint32_t>((ub.capacity() - used) / sizeof(T)));
-}
 }  // namespace detail
 
 template <class T>

@@ -24,6 +24,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "sim/api/gather.h"
 #include "sim/api/tensor.h"
 
 namespace AscendC {
@@ -87,6 +88,34 @@ void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat,
       std::memcpy(d + 8 * i + 4, &v[i].second, 4);
     }
   });
+}
+
+// Concat (Ascend C API: Concat): on A2/A3 Sort reads the scores themselves, so the concatenated
+// tensor is the source and no instruction is issued.
+template <class T>
+void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& /*tmp*/,
+            const int32_t repeatTime) {
+  if (repeatTime < 0 || repeatTime > 255)
+    detail::fault("Concat: repeatTime " + std::to_string(repeatTime) + " outside [0, 255]");
+  concat = src;
+}
+
+// Extract (Ascend C API: Extract): the scores and the indices of sorted proposals, 32 proposals
+// (256 B) a repeat: two GatherMasks of the built-in patterns 1 (even words) and 2 (odd words).
+template <class T>
+void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstIndex,
+             const LocalTensor<T>& sorted, const int32_t repeatTime) {
+  static_assert(std::is_same_v<T, float>, "Extract: float proposals only in this model");
+  if (repeatTime < 0 || repeatTime > 255)
+    detail::fault("Extract: repeatTime " + std::to_string(repeatTime) + " outside [0, 255]");
+  if (repeatTime == 0) return;
+  GatherMaskParams p;
+  p.repeatTimes = static_cast<uint16_t>(repeatTime);
+  p.src0RepeatStride = 8;
+  uint64_t kept = 0;
+  const LocalTensor<uint32_t> words = sorted.template ReinterpretCast<uint32_t>();
+  GatherMask(dstValue.template ReinterpretCast<uint32_t>(), words, 1, false, 0, p, kept);
+  GatherMask(dstIndex, words, 2, false, 0, p, kept);
 }
 
 // Sort32: each of `repeatTimes` groups of 32 scores (src0) with their indices (src1) sorted

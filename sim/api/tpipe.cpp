@@ -130,7 +130,10 @@ uint32_t QueueBase::alloc() {
 
 void QueueBase::enque(uint32_t offset) {
   int id = slot_of(offset, "EnQue");
-  if (slots_[id].state != SlotState::Allocated) fault("EnQue of a tensor that is not allocated");
+  // A dequeued tensor may be queued again without FreeTensor (Ascend C allows it: a kernel that
+  // computes in place in an input queue's buffer and hands it to its copy-out step).
+  if (slots_[id].state != SlotState::Allocated && slots_[id].state != SlotState::Dequeued)
+    fault("EnQue of a tensor that is not allocated");
   slots_[id].state = SlotState::Queued;
   raw_set_flag(ready_, event_base_ + id);
   fifo_.push_back(id);

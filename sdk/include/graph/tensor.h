@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "types.h"  // ge::DataType
+
 namespace ge {
 
 class Shape {

@@ -1,0 +1,152 @@
+// The host side of LayerNorm, LayerNormGrad and LayerNormGradBeta (Ascend C API: LayerNorm-Tiling,
+// LayerNormGrad-Tiling, LayerNormGradBeta-Tiling): the optiling classes (the fields of
+// kernel_tiling/layernorm_tiling_data.h with set_/get_, GetDataSize, SaveToBuffer), the temporary
+// sizes and the ND tiling functions, for sim/api/layernorm.h, which takes the whole [B, S, H] (or
+// [B, S, H, original H], the two H equal) in one pass: its temporaries
+// (ascend_sim_layernorm_tmp_bytes) are the minimum and the maximum.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "../graph/tensor.h"
+#include "../kernel_tiling/layernorm_tiling_data.h"
+#include "pad_tiling_host.h"  // optiling::detail::tiling_fail, AscendC::TensorShape
+
+namespace optiling {
+#define ASCEND_SIM_TILING_ACCESSORS(type, name) \
+  void set_##name(type v) {                     \
+    data_.name = v;                             \
+  }                                             \
+  type get_##name() const {                     \
+    return data_.name;                          \
+  }
+#define ASCEND_SIM_LAYERNORM_CLASS(Class, FIELDS)                                              \
+  class Class {                                                                                \
+   public:                                                                                     \
+    FIELDS(ASCEND_SIM_TILING_ACCESSORS)                                                        \
+    size_t GetDataSize() const { return sizeof(data_); }                                       \
+    void SaveToBuffer(void* buffer, size_t capacity) const {                                   \
+      if (buffer == nullptr || capacity < sizeof(data_))                                       \
+        detail::tiling_fail(#Class "::SaveToBuffer: a buffer of " + std::to_string(capacity) + \
+                            " B for " + std::to_string(sizeof(data_)) + " B of tiling");       \
+      std::memcpy(buffer, &data_, sizeof(data_));                                              \
+    }                                                                                          \
+    const ::Class& data() const { return data_; }                                              \
+                                                                                               \
+   private:                                                                                    \
+    ::Class data_;                                                                             \
+  };
+ASCEND_SIM_LAYERNORM_CLASS(LayerNormTiling, ASCEND_SIM_LAYERNORM_TILING_FIELDS)
+ASCEND_SIM_LAYERNORM_CLASS(LayerNormGradTiling, ASCEND_SIM_LAYERNORM_GRAD_TILING_FIELDS)
+ASCEND_SIM_LAYERNORM_CLASS(LayerNormGradBetaTiling, ASCEND_SIM_LAYERNORM_GRAD_BETA_TILING_FIELDS)
+#undef ASCEND_SIM_LAYERNORM_CLASS
+#undef ASCEND_SIM_TILING_ACCESSORS
+}  // namespace optiling
+
+namespace AscendC {
+namespace layernorm_tiling_detail {
+enum class Kind { Forward, Grad, GradBeta };
+inline void shape_of(const char* fn, const TensorShape& shape, uint32_t typeSize, uint32_t& m,
+                     uint32_t& h) {
+  if (typeSize != 4)
+    optiling::detail::tiling_fail(std::string(fn) + ": typeSize " + std::to_string(typeSize) +
+                                  ", only 4 (float) is modelled");
+  if ((shape.GetDimNum() != 3 && shape.GetDimNum() != 4) || shape.GetShapeSize() <= 0)
+    optiling::detail::tiling_fail(std::string(fn) +
+                                  ": srcShape should be [B, S, H] or [B, S, H, original H]");
+  if (shape.GetDimNum() == 4 && shape.GetDim(3) != shape.GetDim(2))
+    optiling::detail::tiling_fail(std::string(fn) +
+                                  ": an original H below H (padding columns) "
+                                  "is not modelled");
+  h = static_cast<uint32_t>(shape.GetDim(2));
+  m = static_cast<uint32_t>(shape.GetDim(0) * shape.GetDim(1));
+}
+}  // namespace layernorm_tiling_detail
+
+// The bytes of sim/api/layernorm.h's temporaries for m rows of h.
+inline uint32_t ascend_sim_layernorm_tmp_bytes(layernorm_tiling_detail::Kind kind, uint32_t m,
+                                               uint32_t h) {
+  const uint32_t a8 = (m + 7) / 8 * 8;
+  const uint32_t fold = h * 4 > 256 ? m * 256 : 0;
+  switch (kind) {
+    case layernorm_tiling_detail::Kind::Forward:
+      return (m * h + a8 + 8 * m) * 4 + fold;
+    case layernorm_tiling_detail::Kind::Grad:
+      return (3 * m * h + 16 * m + 8 * a8) * 4 + fold;
+    default:
+      return 2 * m * h * 4;
+  }
+}
+
+#define ASCEND_SIM_LAYERNORM_TMP(Name, KIND)                                               \
+  inline void Name(const TensorShape& srcShape, const uint32_t typeSize,                   \
+                   const bool /*isReuseSource*/, uint32_t& maxValue, uint32_t& minValue) { \
+    uint32_t m = 0, h = 0;                                                                 \
+    layernorm_tiling_detail::shape_of(#Name, srcShape, typeSize, m, h);                    \
+    maxValue = minValue =                                                                  \
+        ascend_sim_layernorm_tmp_bytes(layernorm_tiling_detail::Kind::KIND, m, h);         \
+  }
+ASCEND_SIM_LAYERNORM_TMP(GetLayerNormMaxMinTmpSize, Forward)
+ASCEND_SIM_LAYERNORM_TMP(GetLayerNormGradMaxMinTmpSize, Grad)
+ASCEND_SIM_LAYERNORM_TMP(GetLayerNormGradBetaMaxMinTmpSize, GradBeta)
+#undef ASCEND_SIM_LAYERNORM_TMP
+
+inline void GetLayerNormNDTilingInfo(const TensorShape& srcShape, const uint32_t stackBufferSize,
+                                     const uint32_t typeSize, const bool /*isReuseSource*/,
+                                     optiling::LayerNormTiling& tiling) {
+  uint32_t m = 0, h = 0;
+  layernorm_tiling_detail::shape_of("GetLayerNormNDTilingInfo", srcShape, typeSize, m, h);
+  tiling.set_bLength(static_cast<uint32_t>(srcShape.GetDim(0)));
+  tiling.set_sLength(static_cast<uint32_t>(srcShape.GetDim(1)));
+  tiling.set_hLength(h);
+  tiling.set_originalHLength(h);
+  tiling.set_inputXSize(m * h);
+  tiling.set_meanVarSize(m);
+  tiling.set_tmpBufSize(stackBufferSize);
+  tiling.set_loopRound(1);
+  tiling.set_bshCurLength(m * h);
+  tiling.set_bsCurLength(m);
+  tiling.set_lastDimValueBack(1.0f / static_cast<float>(h));
+}
+inline void GetLayerNormGradNDTilingInfo(const TensorShape srcShape, const uint32_t stackBufferSize,
+                                         const uint32_t typeSize, const bool /*isReuseSource*/,
+                                         optiling::LayerNormGradTiling& tiling) {
+  uint32_t m = 0, h = 0;
+  layernorm_tiling_detail::shape_of("GetLayerNormGradNDTilingInfo", srcShape, typeSize, m, h);
+  tiling.set_stackBufferSize(stackBufferSize);
+  tiling.set_bLength(static_cast<uint32_t>(srcShape.GetDim(0)));
+  tiling.set_sLength(static_cast<uint32_t>(srcShape.GetDim(1)));
+  tiling.set_hLength(h);
+  tiling.set_originalHLength(h);
+  tiling.set_oneCalSize(m * h);
+  tiling.set_nohCalSize(m);
+  tiling.set_loopNum(1);
+  const float back = 1.0f / static_cast<float>(h), back2 = 2.0f / static_cast<float>(h);
+  uint32_t bits = 0;
+  std::memcpy(&bits, &back, 4);
+  tiling.set_lastDimValueBack(bits);  // a float's bits, as Ascend C keeps it
+  std::memcpy(&bits, &back2, 4);
+  tiling.set_lastDimValueBackMulTwo(bits);
+}
+inline void GetLayerNormGradBetaNDTilingInfo(const TensorShape srcShape,
+                                             const uint32_t stackBufferSize,
+                                             const uint32_t typeSize, const bool /*isReuseSource*/,
+                                             optiling::LayerNormGradBetaTiling& tiling) {
+  uint32_t m = 0, h = 0;
+  layernorm_tiling_detail::shape_of("GetLayerNormGradBetaNDTilingInfo", srcShape, typeSize, m, h);
+  tiling.set_stackBufferSize(stackBufferSize);
+  tiling.set_bLength(static_cast<uint32_t>(srcShape.GetDim(0)));
+  tiling.set_sLength(static_cast<uint32_t>(srcShape.GetDim(1)));
+  tiling.set_hLength(h);
+  tiling.set_originalHLength(h);
+  tiling.set_bshLength(m * h);
+  tiling.set_bsLength(m);
+  tiling.set_oneCalSize(m * h);
+  tiling.set_loopRound(1);
+  tiling.set_bshCurLength(m * h);
+  tiling.set_bsCurLength(m);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,275 @@
+// LayerNorm, LayerNormGrad and LayerNormGradBeta over [B, S, H] (Ascend C API: LayerNorm,
+// LayerNormGrad, LayerNormGradBeta), float, rows of H 32-B aligned, the whole tensor in one pass
+// (the shape is the tiling's: bLength, sLength, hLength). Each is the vector instructions of its
+// formula, with each row's statistics reduced by the ReduceSum AR sequence (WholeReduceSum a row,
+// after an Add fold for rows longer than 256 B) and broadcast back by Brcb into a 32-B block a
+// row (a source block stride of 0 in the row operations); gamma and beta apply to every row with a
+// source repeat stride of 0:
+//   LayerNorm: mean = sum(x) / H; xm = x - mean; var = sum(xm^2) / H; rstd = 1 / sqrt(var + eps);
+//              y = gamma x (xm x rstd) + beta.
+//   LayerNormGrad: pdXl = dy x gamma; pdVar = -0.5 sum(pdXl x xm) rstd^3; pdMean = -sum(pdXl x
+//              rstd) + pdVar / H x sum(-2 xm); pdX = pdMean / H + pdVar x 2 / H x xm + pdXl x
+//              rstd; resForGamma = xm x rstd.
+//   LayerNormGradBeta: pdGamma = sum over the rows of dy x resForGamma, pdBeta of dy (the
+//              ReduceSum RA sequence: a fold onto a power of two of rows, then halving Adds).
+// The temporaries are ascend_sim_layernorm_tmp_bytes (tiling/layernorm_tiling_host.h) bytes.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "sim/api/data_format.h"
+#include "sim/api/reduce_pattern.h"
+#include "sim/api/softmax.h"  // detail::softmax_blocks
+#include "sim/api/stack_buffer.h"
+#include "sim/api/vector.h"
+#include "sim/api/vector_level0.h"
+#if __has_include("kernel_tiling/layernorm_tiling_data.h")
+#include "kernel_tiling/layernorm_tiling_data.h"  // the SDK's include root (a kernel, the package)
+#else
+#include "sdk/include/kernel_tiling/layernorm_tiling_data.h"  // the source tree's (the tests)
+#endif
+
+namespace AscendC {
+
+struct LayerNormGradShapeInfo {
+  DataFormat dataFormat = DataFormat::ND;
+};
+
+namespace detail {
+enum class RowOp { Add, Sub, Mul };
+// dst[r, :] = src[r, :] op (each row's 32-B block of blk, or the vector vec), a repeat a row.
+template <RowOp op, bool byBlock>
+void layernorm_rows(const LocalTensor<float>& dst, const LocalTensor<float>& src,
+                    const LocalTensor<float>& other, uint32_t rows, uint32_t h) {
+  const uint8_t rep = static_cast<uint8_t>(h / 8);
+  const BinaryRepeatParams p(1, 1, byBlock ? 0 : 1, rep, rep, byBlock ? 1 : 0);
+  for (uint32_t r0 = 0; r0 < rows; r0 += 255) {
+    const uint8_t n = static_cast<uint8_t>(std::min(255u, rows - r0));
+    for (uint32_t c = 0; c < h; c += 64) {
+      const uint64_t mask = std::min(64u, h - c);
+      const LocalTensor<float> o = byBlock ? other[r0 * 8] : other[c];
+      if constexpr (op == RowOp::Add)
+        Add(dst[r0 * h + c], src[r0 * h + c], o, mask, n, p);
+      else if constexpr (op == RowOp::Sub)
+        Sub(dst[r0 * h + c], src[r0 * h + c], o, mask, n, p);
+      else
+        Mul(dst[r0 * h + c], src[r0 * h + c], o, mask, n, p);
+    }
+  }
+}
+inline void layernorm_row_sums(const LocalTensor<float>& red, const LocalTensor<float>& x,
+                               const LocalTensor<uint8_t>& fold, uint32_t rows, uint32_t h) {
+  const uint32_t shape[2] = {rows, h};
+  reduce_pattern<float, Pattern::Reduce::AR, false, ReduceType::SUM>("LayerNorm", red, x, fold,
+                                                                     shape, true);
+}
+inline void layernorm_check(const char* name, uint32_t b, uint32_t s, uint32_t h,
+                            const LocalTensor<uint8_t>& tmp, uint32_t need) {
+  if (b == 0 || s == 0 || h == 0)
+    fault(std::string(name) + ": an empty shape in the tiling (fill it with its ND tiling info)");
+  if (h % 8 != 0 || h / 8 > 255)
+    fault(std::string(name) + ": rows of " + std::to_string(h) +
+          " floats, not 32-B aligned or beyond 8160");
+  if (tmp.GetSize() < need)
+    fault(std::string(name) + ": a temporary of " + std::to_string(tmp.GetSize()) +
+          " B is below the " + std::to_string(need) + " B it takes");
+}
+inline uint32_t align8(uint32_t v) {
+  return (v + 7) / 8 * 8;
+}
+}  // namespace detail
+
+template <class T, bool isReuseSource = false>
+void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+               const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
+               const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+               const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
+               LayerNormTiling& tiling) {
+  static_assert(std::is_same_v<T, float>, "ascend-sim: LayerNorm is modelled for float only");
+  using namespace detail;
+  const uint32_t m = tiling.bLength * tiling.sLength, h = tiling.hLength;
+  const uint32_t a8 = align8(m), fold_bytes = h * 4 > 256 ? m * 256 : 0;
+  layernorm_check("LayerNorm", tiling.bLength, tiling.sLength, h, sharedTmpBuffer,
+                  (m * h + a8 + 8 * m) * 4 + fold_bytes);
+  if (uint64_t{m} * h > inputX.GetSize() || uint64_t{m} * h > output.GetSize() ||
+      m > outputMean.GetSize() || m > outputVariance.GetSize() || h > gamma.GetSize() ||
+      h > beta.GetSize())
+    fault("LayerNorm: [" + std::to_string(m) + ", " + std::to_string(h) +
+          "] exceeds an input or output tensor");
+  const float back = 1.0f / static_cast<float>(h);
+  const LocalTensor<float> all = sharedTmpBuffer.template ReinterpretCast<float>();
+  const LocalTensor<float> xm = all, red = all[m * h], blk = all[m * h + a8];
+  const LocalTensor<uint8_t> fold = sharedTmpBuffer[(m * h + a8 + 8 * m) * 4];
+  layernorm_row_sums(red, inputX, fold, m, h);
+  PipeBarrier<PIPE_V>();
+  Muls(outputMean, red, back, m);
+  PipeBarrier<PIPE_V>();
+  softmax_blocks(blk, outputMean, m);
+  PipeBarrier<PIPE_V>();
+  layernorm_rows<RowOp::Sub, true>(xm, inputX, blk, m, h);
+  PipeBarrier<PIPE_V>();
+  Mul(output, xm, xm, m * h);
+  PipeBarrier<PIPE_V>();
+  layernorm_row_sums(red, output, fold, m, h);
+  PipeBarrier<PIPE_V>();
+  Muls(outputVariance, red, back, m);
+  PipeBarrier<PIPE_V>();
+  Adds(red, outputVariance, epsilon, m);
+  PipeBarrier<PIPE_V>();
+  Sqrt(red, red, m);
+  Duplicate(blk, 1.0f, m);
+  PipeBarrier<PIPE_V>();
+  Div(red, blk, red, m);  // rstd
+  PipeBarrier<PIPE_V>();
+  softmax_blocks(blk, red, m);
+  PipeBarrier<PIPE_V>();
+  layernorm_rows<RowOp::Mul, true>(output, xm, blk, m, h);
+  PipeBarrier<PIPE_V>();
+  layernorm_rows<RowOp::Mul, false>(output, output, gamma, m, h);
+  PipeBarrier<PIPE_V>();
+  layernorm_rows<RowOp::Add, false>(output, output, beta, m, h);
+  PipeBarrier<PIPE_V>();
+}
+template <class T, bool isReuseSource = false>
+void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+               const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
+               const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
+               LayerNormTiling& tiling) {
+  LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta,
+                              detail::stack_buffer<uint8_t>("LayerNorm"), epsilon, tiling);
+}
+
+template <class T, bool isReuseSource = false>
+void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
+                   const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
+                   const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+                   const LocalTensor<T>& inputGamma, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                   T epsilon, LayerNormGradTiling& tiling,
+                   const LayerNormGradShapeInfo& shapeInfo = {}) {
+  static_assert(std::is_same_v<T, float>, "ascend-sim: LayerNormGrad is modelled for float only");
+  using namespace detail;
+  if (shapeInfo.dataFormat != DataFormat::ND)
+    fault("LayerNormGrad: only the ND format is modelled");
+  const uint32_t m = tiling.bLength * tiling.sLength, h = tiling.hLength;
+  const uint32_t a8 = align8(m), fold_bytes = h * 4 > 256 ? m * 256 : 0;
+  const uint32_t vec_base = 3 * m * h + 16 * m;
+  layernorm_check("LayerNormGrad", tiling.bLength, tiling.sLength, h, sharedTmpBuffer,
+                  (vec_base + 8 * a8) * 4 + fold_bytes);
+  if (uint64_t{m} * h > inputX.GetSize() || uint64_t{m} * h > inputDy.GetSize() ||
+      uint64_t{m} * h > outputPdX.GetSize() || uint64_t{m} * h > resForGamma.GetSize() ||
+      m > inputMean.GetSize() || m > inputVariance.GetSize() || h > inputGamma.GetSize())
+    fault("LayerNormGrad: [" + std::to_string(m) + ", " + std::to_string(h) +
+          "] exceeds an input or output tensor");
+  const float back = 1.0f / static_cast<float>(h);
+  const LocalTensor<float> all = sharedTmpBuffer.template ReinterpretCast<float>();
+  const LocalTensor<float> xm = all, pdxl = all[m * h], t = all[2 * m * h];
+  const LocalTensor<float> blkA = all[3 * m * h], blkB = all[3 * m * h + 8 * m];
+  const LocalTensor<float> rstd = all[vec_base], rstd3 = all[vec_base + a8],
+                           pv = all[vec_base + 2 * a8], s1 = all[vec_base + 3 * a8],
+                           s2 = all[vec_base + 4 * a8], pm = all[vec_base + 5 * a8],
+                           red = all[vec_base + 6 * a8], ones = all[vec_base + 7 * a8];
+  const LocalTensor<uint8_t> fold = sharedTmpBuffer[(vec_base + 8 * a8) * 4];
+  softmax_blocks(blkA, inputMean, m);
+  PipeBarrier<PIPE_V>();
+  layernorm_rows<RowOp::Sub, true>(xm, inputX, blkA, m, h);
+  Adds(red, inputVariance, epsilon, m);
+  Duplicate(ones, 1.0f, m);
+  PipeBarrier<PIPE_V>();
+  Sqrt(red, red, m);
+  PipeBarrier<PIPE_V>();
+  Div(rstd, ones, red, m);
+  PipeBarrier<PIPE_V>();
+  Mul(rstd3, rstd, rstd, m);
+  softmax_blocks(blkA, rstd, m);
+  PipeBarrier<PIPE_V>();
+  Mul(rstd3, rstd3, rstd, m);
+  layernorm_rows<RowOp::Mul, true>(resForGamma, xm, blkA, m, h);
+  layernorm_rows<RowOp::Mul, false>(pdxl, inputDy, inputGamma, m, h);
+  PipeBarrier<PIPE_V>();
+  Mul(t, pdxl, xm, m * h);  // pdVar = -0.5 sum(pdXl x xm) rstd^3
+  PipeBarrier<PIPE_V>();
+  layernorm_row_sums(red, t, fold, m, h);
+  PipeBarrier<PIPE_V>();
+  Mul(pv, red, rstd3, m);
+  PipeBarrier<PIPE_V>();
+  Muls(pv, pv, -0.5f, m);
+  layernorm_rows<RowOp::Mul, true>(t, pdxl, blkA, m, h);  // pdXl x rstd
+  PipeBarrier<PIPE_V>();
+  layernorm_row_sums(red, t, fold, m, h);
+  PipeBarrier<PIPE_V>();
+  Muls(s1, red, -1.0f, m);
+  PipeBarrier<PIPE_V>();
+  layernorm_row_sums(red, xm, fold, m, h);
+  PipeBarrier<PIPE_V>();
+  Muls(s2, red, -2.0f, m);
+  PipeBarrier<PIPE_V>();
+  Mul(s2, s2, pv, m);
+  PipeBarrier<PIPE_V>();
+  Muls(s2, s2, back, m);
+  PipeBarrier<PIPE_V>();
+  Add(pm, s1, s2, m);  // pdMean
+  Muls(red, pv, 2.0f * back, m);
+  PipeBarrier<PIPE_V>();
+  softmax_blocks(blkB, red, m);
+  PipeBarrier<PIPE_V>();
+  layernorm_rows<RowOp::Mul, true>(outputPdX, xm, blkB, m, h);
+  Muls(red, pm, back, m);
+  PipeBarrier<PIPE_V>();
+  softmax_blocks(blkB, red, m);
+  PipeBarrier<PIPE_V>();
+  layernorm_rows<RowOp::Add, true>(outputPdX, outputPdX, blkB, m, h);
+  PipeBarrier<PIPE_V>();
+  Add(outputPdX, outputPdX, t, m * h);
+  PipeBarrier<PIPE_V>();
+}
+template <class T, bool isReuseSource = false>
+void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
+                   const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
+                   const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+                   const LocalTensor<T>& inputGamma, T epsilon, LayerNormGradTiling& tiling,
+                   const LayerNormGradShapeInfo& shapeInfo = {}) {
+  LayerNormGrad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean,
+                                  inputGamma, detail::stack_buffer<uint8_t>("LayerNormGrad"),
+                                  epsilon, tiling, shapeInfo);
+}
+
+template <class T, bool isReuseSource = false>
+void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+                       const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                       const LocalTensor<uint8_t>& sharedTmpBuffer,
+                       const LayerNormGradBetaTiling& tiling) {
+  static_assert(std::is_same_v<T, float>,
+                "ascend-sim: LayerNormGradBeta is modelled for float only");
+  using namespace detail;
+  const uint32_t m = tiling.bLength * tiling.sLength, h = tiling.hLength;
+  layernorm_check("LayerNormGradBeta", tiling.bLength, tiling.sLength, h, sharedTmpBuffer,
+                  2 * m * h * 4);
+  if (uint64_t{m} * h > resForGamma.GetSize() || uint64_t{m} * h > inputDy.GetSize() ||
+      h > outputPdGamma.GetSize() || h > outputPdBeta.GetSize())
+    fault("LayerNormGradBeta: [" + std::to_string(m) + ", " + std::to_string(h) +
+          "] exceeds an input or output tensor");
+  const LocalTensor<float> prod = sharedTmpBuffer.template ReinterpretCast<float>();
+  const LocalTensor<uint8_t> work = sharedTmpBuffer[m * h * 4];
+  const uint32_t shape[2] = {m, h};
+  Mul(prod, inputDy, resForGamma, m * h);
+  PipeBarrier<PIPE_V>();
+  reduce_pattern<float, Pattern::Reduce::RA, true, ReduceType::SUM>(
+      "LayerNormGradBeta", outputPdGamma, prod, work, shape, true);
+  PipeBarrier<PIPE_V>();
+  reduce_pattern<float, Pattern::Reduce::RA, false, ReduceType::SUM>(
+      "LayerNormGradBeta", outputPdBeta, inputDy, work, shape, true);
+  PipeBarrier<PIPE_V>();
+}
+template <class T, bool isReuseSource = false>
+void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+                       const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                       LayerNormGradBetaTiling& tiling) {
+  LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
+                                      detail::stack_buffer<uint8_t>("LayerNormGradBeta"), tiling);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,181 @@
+// AscendQuant per tensor (Ascend C API: AscendQuant): dst (int8) = round(src x scale + offset),
+// issued as the A2/A3 implementation issues it, chunk by chunk of the temporary buffer: a float
+// source is cast to half first, then Muls by scale and Adds of offset in half (scale and offset
+// rounded to half), then a Cast to int8 (round to nearest even, saturating). So the result carries
+// half's rounding, as the hardware's does.
+// AscendDequant (Ascend C API: AscendDequant) to float with float scales: src (int32, m rows of n,
+// each row 32-B aligned) cast to float in the temporary buffer, then the first calCount elements
+// of each row multiplied by deqScale's first calCount values (a scale vector: a level-0 Mul over
+// the rows with the scale's repeat stride 0) or by one scale (Muls), written to dst's rows of n.
+// Other dst or scale types (half, bfloat16_t, uint64_t scales) are not modelled.
+// The per-channel and per-group quantization forms are not modelled: calling one does not compile.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "sim/api/not_modelled.h"
+#include "sim/api/stack_buffer.h"
+#include "sim/api/vector.h"
+#include "sim/api/vector_level0.h"
+
+namespace AscendC {
+
+namespace detail {
+template <class T>
+void ascend_quant(const LocalTensor<int8_t>& dst, const LocalTensor<T>& src,
+                  const LocalTensor<uint8_t>& tmp, float scale, float offset, uint32_t calCount) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "AscendQuant takes a half or float source on A2/A3");
+  if (calCount > src.GetSize() || calCount > dst.GetSize())
+    fault("AscendQuant: calCount " + std::to_string(calCount) +
+          " exceeds the source or destination tensor");
+  const uint32_t split = tmp.GetSize() / sizeof(half) / 32 * 32;
+  if (split == 0)
+    fault("AscendQuant: sharedTmpBuffer of " + std::to_string(tmp.GetSize()) +
+          " B holds no 32 half values");
+  const LocalTensor<half> work = tmp.template ReinterpretCast<half>();
+  const half s = static_cast<half>(scale), o = static_cast<half>(offset);
+  for (uint32_t off = 0; off < calCount; off += split) {
+    const uint32_t n = std::min(split, calCount - off);
+    if constexpr (std::is_same_v<T, float>) {
+      Cast(work, src[off], RoundMode::CAST_NONE, n);
+      PipeBarrier<PIPE_V>();
+      Muls(work, work, s, n);
+    } else {
+      Muls(work, src[off], s, n);
+    }
+    PipeBarrier<PIPE_V>();
+    Adds(work, work, o, n);
+    PipeBarrier<PIPE_V>();
+    Cast(dst[off], work, RoundMode::CAST_NONE, n);
+    PipeBarrier<PIPE_V>();
+  }
+}
+}  // namespace detail
+
+template <class T, bool isReuseSource = false>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset,
+                 const uint32_t calCount) {
+  detail::ascend_quant(dstTensor, srcTensor, sharedTmpBuffer, scale, offset, calCount);
+}
+template <class T, bool isReuseSource = false>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale,
+                 const float offset) {
+  detail::ascend_quant(dstTensor, srcTensor, sharedTmpBuffer, scale, offset, srcTensor.GetSize());
+}
+template <class T, bool isReuseSource = false>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const float scale, const float offset, const uint32_t calCount) {
+  detail::ascend_quant(dstTensor, srcTensor, detail::stack_buffer<uint8_t>("AscendQuant"), scale,
+                       offset, calCount);
+}
+template <class T, bool isReuseSource = false>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const float scale, const float offset) {
+  detail::ascend_quant(dstTensor, srcTensor, detail::stack_buffer<uint8_t>("AscendQuant"), scale,
+                       offset, srcTensor.GetSize());
+}
+// The per-channel forms (a scale tensor) are not modelled.
+template <class T, bool isReuseSource = false, class A, class B, class... Rest>
+void AscendQuant(const LocalTensor<int8_t>&, const LocalTensor<T>&, const A&, const LocalTensor<B>&,
+                 const Rest&...) {
+  static_assert(detail::kNotModelled<T, A, B, Rest...>,
+                "ascend-sim: AscendC::AscendQuant per channel (a scale tensor) is not modelled "
+                "yet (the per-tensor form, a float scale and offset, is)");
+}
+
+struct DequantParams {
+  uint32_t m;
+  uint32_t n;
+  uint32_t calCount;
+};
+enum class DeQuantMode { DEQUANT_WITH_SINGLE_ROW, DEQUANT_WITH_MULTI_ROW };
+
+namespace detail {
+template <class dstT, class scaleT, DeQuantMode mode, class Scale>
+void ascend_dequant(const LocalTensor<dstT>& dst, const LocalTensor<int32_t>& src,
+                    const Scale& scale, const LocalTensor<uint8_t>& tmp, DequantParams p) {
+  static_assert(std::is_same_v<dstT, float> && std::is_same_v<scaleT, float>,
+                "ascend-sim: AscendDequant is modelled to float with float scales only");
+  constexpr bool vector_scale = !std::is_same_v<Scale, float>;
+  // One row of calCount, a whole number of blocks, that divides it: rows of calCount.
+  if (mode == DeQuantMode::DEQUANT_WITH_SINGLE_ROW && p.m == 1 && p.calCount % 8 == 0 &&
+      p.calCount != 0 && p.n % p.calCount == 0)
+    p = DequantParams{p.n / p.calCount, p.calCount, p.calCount};
+  if (p.m == 0 || p.n == 0 || p.calCount == 0) return;
+  if (p.n % 8 != 0)
+    fault("AscendDequant: rows of " + std::to_string(p.n) + " int32, not 32-B aligned");
+  if (p.calCount > p.n)
+    fault("AscendDequant: calCount " + std::to_string(p.calCount) + " exceeds the row of " +
+          std::to_string(p.n));
+  if (uint64_t{p.m} * p.n > src.GetSize() || uint64_t{p.m} * p.n > dst.GetSize())
+    fault("AscendDequant: {m " + std::to_string(p.m) + ", n " + std::to_string(p.n) +
+          "} exceeds the source or destination tensor");
+  if constexpr (vector_scale) {
+    if (p.calCount > scale.GetSize())
+      fault("AscendDequant: calCount " + std::to_string(p.calCount) + " exceeds deqScale's " +
+            std::to_string(scale.GetSize()) + " values");
+  }
+  const LocalTensor<float> work = tmp.template ReinterpretCast<float>();
+  const uint32_t rows_per_chunk = std::min<uint32_t>(work.GetSize() / p.n, 255);
+  if (rows_per_chunk == 0)
+    fault("AscendDequant: sharedTmpBuffer of " + std::to_string(tmp.GetSize()) +
+          " B is below one row of " + std::to_string(p.n * 4) + " B");
+  const uint32_t row_blocks = p.n / 8;
+  if (vector_scale && row_blocks > 255)
+    fault("AscendDequant: rows of " + std::to_string(p.n * 4) + " B, beyond a repeat stride");
+  for (uint32_t r0 = 0; r0 < p.m; r0 += rows_per_chunk) {
+    const uint32_t rows = std::min(rows_per_chunk, p.m - r0);
+    Cast(work, src[r0 * p.n], RoundMode::CAST_NONE, rows * p.n);
+    PipeBarrier<PIPE_V>();
+    if constexpr (vector_scale) {
+      const BinaryRepeatParams rp(1, 1, 1, static_cast<uint8_t>(row_blocks),
+                                  static_cast<uint8_t>(row_blocks), 0);
+      for (uint32_t c = 0; c < p.calCount; c += 64)
+        Mul(dst[r0 * p.n + c], work[c], scale[c], uint64_t{std::min(64u, p.calCount - c)},
+            static_cast<uint8_t>(rows), rp);
+    } else {
+      const UnaryRepeatParams rp(1, 1, static_cast<uint8_t>(row_blocks),
+                                 static_cast<uint8_t>(row_blocks));
+      for (uint32_t c = 0; c < p.calCount; c += 64)
+        Muls(dst[r0 * p.n + c], work[c], scale, uint64_t{std::min(64u, p.calCount - c)},
+             static_cast<uint8_t>(rows), rp);
+    }
+    PipeBarrier<PIPE_V>();
+  }
+}
+}  // namespace detail
+
+template <class dstT, class scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
+                   const LocalTensor<scaleT>& deqScale, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                   DequantParams params) {
+  detail::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, deqScale, sharedTmpBuffer,
+                                             params);
+}
+template <class dstT, class scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
+                   const LocalTensor<scaleT>& deqScale, DequantParams params) {
+  detail::ascend_dequant<dstT, scaleT, mode>(
+      dstTensor, srcTensor, deqScale, detail::stack_buffer<uint8_t>("AscendDequant"), params);
+}
+template <class dstT, class scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
+                   const scaleT deqScale, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                   DequantParams params) {
+  detail::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, deqScale, sharedTmpBuffer,
+                                             params);
+}
+template <class dstT, class scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
+                   const scaleT deqScale, DequantParams params) {
+  detail::ascend_dequant<dstT, scaleT, mode>(
+      dstTensor, srcTensor, deqScale, detail::stack_buffer<uint8_t>("AscendDequant"), params);
+}
+
+}  // namespace AscendC
