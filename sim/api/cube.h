@@ -932,6 +932,17 @@ void DataCopy(const LocalTensor<B>& dst, const LocalTensor<S>& src, const DataCo
                      {{dst.ub_offset(), dst.ub_offset() + n * 4}}, 0, 0, false, std::move(op));
 }
 
+// L1 -> fixpipe buffer (FB) of per-channel quantization parameters (Ascend C API: DataCopy, L1 to
+// FB), read by the FIX registers that SetFixPipeConfig sets. Not modelled: a VDEQF16 Fixpipe takes
+// its L1 scale tensor and moves it to the FB itself. A kernel that names it compiles; running it
+// is a kernel fault.
+template <class T, std::enable_if_t<std::is_same_v<T, uint64_t>, int> = 0>
+void DataCopy(const LocalTensor<T>&, const LocalTensor<T>&, const DataCopyParams&) {
+  detail::fault(
+      "DataCopy L1 -> FB (fixpipe buffer) is not modelled: pass the L1 scale tensor to Fixpipe "
+      "(VDEQF16)");
+}
+
 // ---- the AIC and AIV together ----
 
 // The kind of core running the code (Ascend C compiles a mixed kernel once per kind).
