@@ -72,3 +72,17 @@ PYTHONIOENCODING=utf-8:strict python3 "$asc" --rewrite "$work/bytes.asc" > "$wor
 printf '::ascend::sdk::launch_kernel("k", ::ascend::sdk::KernelKind::Default, k, 1, 0, s, x); /* \xff */\r\nint y; // \xc3\x28\r\n' \
   | cmp -s - "$work/bytes.out" || { od -c "$work/bytes.out"; fail "bytes changed"; }
 echo "ok: an absent file is exit 2; bytes that are not UTF-8 and CRs kept"
+
+# An unqualified kernel that registers a Matmul object (here in a header of its folder) is a 1:2
+# mixed kernel; without one it stays Default; a qualifier wins.
+mkdir -p "$work/mm"
+printf '#define X 1\ninline void body() { REGIST_MATMUL_OBJ(&pipe, ws, mm, &t); }\n' > "$work/mm/kernel.h"
+printf '#include "kernel.h"\n__global__ __aicore__ void k(GM_ADDR a) { body(); }\n__global__ __vector__ void v(GM_ADDR a) {}\nvoid h() { k<<<2, 0, s>>>(a); v<<<2, 0, s>>>(a); }\n' > "$work/mm/t.asc"
+python3 "$asc" --rewrite "$work/mm/t.asc" > "$work/mm/out"
+grep -qF 'launch_kernel("k", ::ascend::sdk::KernelKind::Mix12, k, 2, 0, s, a)' "$work/mm/out" \
+  && grep -qF 'launch_kernel("v", ::ascend::sdk::KernelKind::Vector, v, 2, 0, s, a)' "$work/mm/out" \
+  || { cat "$work/mm/out"; fail "a kernel that registers a Matmul object is not Mix12"; }
+printf '// REGIST_MATMUL_OBJ in a comment only\n__global__ __aicore__ void k(GM_ADDR a) {}\nvoid h() { k<<<2, 0, s>>>(a); }\n' > "$work/mm/c.asc"
+python3 "$asc" --rewrite "$work/mm/c.asc" | grep -qF 'KernelKind::Default, k, 2' \
+  || fail "a comment's REGIST_MATMUL_OBJ typed the kernel"
+echo "ok: an unqualified kernel that registers a Matmul object is 1:2 mixed"
