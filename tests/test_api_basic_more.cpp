@@ -52,6 +52,29 @@ TEST(ApiBasicMore, SetPadValueFillsThePaddingOfDataCopyPadWithoutIsPad) {
   }
 }
 
+// DataCopyPad out of the UB with DataCopyParams: blockLen bytes per block, as with the Ext form.
+TEST(ApiBasicMore, DataCopyPadOutWithDataCopyParamsWritesBlockLenBytes) {
+  Bench b;
+  std::vector<float> x(16), init(32, -1.0f);
+  for (int i = 0; i < 16; ++i) x[i] = static_cast<float>(i);
+  uint64_t xa = b.alloc(64), ya = b.alloc(128);
+  b.sim().write(xa, x.data(), 64);
+  b.sim().write(ya, init.data(), 128);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> l = ub_tensor<float>(pipe, 16);
+    DataCopy(l, global<float>(xa, 16), 16);
+    Order<HardEvent::MTE2_MTE3>();
+    DataCopyParams p{2, 12, 0, 4};  // two blocks of 3 floats; UB blocks 32 B apart, GM 16 B
+    DataCopyPad(global<float>(ya, 32), l, p);
+    PipeBarrier<PIPE_ALL>();
+  });
+  std::vector<float> y(32);
+  b.sim().read(ya, y.data(), 128);
+  const std::vector<float> want = {0, 1, 2, -1, 8, 9, 10, -1};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(y[i], want[i]) << i;
+}
+
 TEST(ApiBasicMore, AtomicMaxAndMinKeepTheLargerAndSmallerUntilDisableDmaAtomic) {
   Bench b;
   std::vector<half> g0(16), s(16);

@@ -291,5 +291,10 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
   d.gm_stride = uint64_t{p.blockLen} + p.dstStride;
   detail::issue_dma(d);
 }
+// The same with the older parameter struct (blockLen in bytes, as DataCopyExtParams').
+template <class T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  DataCopyPad(dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0});
+}
 
 }  // namespace AscendC
