@@ -5,11 +5,8 @@ listing). Prints the merged table, the out-of-A2/A3 list and the counts, as asc_
 
 Usage: asc_devkit_merge.py FULL_OR_LISTING.md PARTIAL.md... > TABLE.md
 """
-import re
 import sys
 
-ROW = re.compile(r"^\| (\S+) \| (yes|no|) ?\| (yes|no|ran|) ?\| ([^|]*) \| (.*) \|$")
-OUT = re.compile(r"^\| (\S+) \| ([^|]+) \|$")
 
 
 def read(path):
@@ -17,15 +14,17 @@ def read(path):
     order = []
     for line in open(path, encoding="utf-8"):
         line = line.rstrip("\n")
-        m = ROW.match(line)
-        if m:
-            rows[m.group(1)] = line
-            order.append(m.group(1))
-            continue
-        m = OUT.match(line)
-        if m and m.group(1) not in ("example", "---"):
-            outs[m.group(1)] = line
+        cells = [c.strip() for c in line.split("|")[1:-1]] if line.startswith("| ") else []
+        if len(cells) == 5 and cells[0] not in ("example", "---"):
+            rows[cells[0]] = line
+            order.append(cells[0])
+        elif len(cells) == 2 and cells[0] not in ("example", "---"):
+            outs[cells[0]] = line
     return order, rows, outs
+
+
+def cell(line, i):
+    return line.split("|")[1:-1][i].strip()
 
 
 def main():
@@ -36,8 +35,8 @@ def main():
         _, more, more_out = read(path)
         rows.update(more)
         outs.update(more_out)
-    built = sum(1 for e in order if ROW.match(rows[e]).group(2) == "yes")
-    verified = sum(1 for e in order if ROW.match(rows[e]).group(3) == "yes")
+    built = sum(1 for e in order if cell(rows[e], 1) == "yes")
+    verified = sum(1 for e in order if cell(rows[e], 2) == "yes")
     print("| example | built | verified | simulated latency | first error / note |")
     print("| --- | --- | --- | --- | --- |")
     for e in order:
