@@ -1121,8 +1121,8 @@ Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
   }
   Tick start = t, landed = t, done = t;
   const Work& w = in.work;
-  if (w.kind == Work::Kind::Mte1 && w.to_fb) {  // L1 -> FB: the FIX pipe's own move
-    done = landed = t + cost_.fb_load(w.amount);
+  if (w.kind == Work::Kind::Mte1 && (w.to_fb || w.to_l1)) {  // the FIX pipe's local moves
+    done = landed = t + (w.to_fb ? cost_.fb_load(w.amount) : cost_.fix_to_l1(w.amount));
     pp.engine_free = done;
   } else if (w.kind == Work::Kind::Vector || w.kind == Work::Kind::Mte1 ||
              w.kind == Work::Kind::Mmad) {

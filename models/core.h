@@ -115,6 +115,7 @@ struct Work {
   enum class Kind : uint8_t { Vector, DmaIn, DmaOut, Mte1, Mmad } kind = Kind::Vector;
   bool to_l0b = false;           // Mte1: into L0B (else L0A)
   bool to_fb = false;            // Mte1 kind on the FIX pipe: L1 -> fixpipe buffer (no MTE1 unit)
+  bool to_l1 = false;            // Mte1 kind on the FIX pipe: L0C -> L1 (no MTE1 unit)
   bool int8 = false;             // Mmad: int8 operands
   uint16_t m = 0, k = 0, n = 0;  // Mmad: its shape
   uint64_t amount = 0;           // vector: repeats; DMA and MTE1: bytes

@@ -60,6 +60,12 @@ Tick DefaultCostModel::fb_load(uint64_t bytes) const {
       std::ceil(static_cast<double>(bytes) / core_.cube.fb_bytes_per_cycle - 1e-9)));
 }
 
+// ceil(bytes / rate): L0C -> L1 at cube.fix_l1_bytes_per_cycle (the bytes written, after the cast).
+Tick DefaultCostModel::fix_to_l1(uint64_t bytes) const {
+  return core_.clock.cycles(static_cast<uint64_t>(
+      std::ceil(static_cast<double>(bytes) / core_.cube.fix_l1_bytes_per_cycle - 1e-9)));
+}
+
 // Local: the HBM's access latency. Remote: a route's latency parameter is the measured
 // end-to-end time of one aligned 512-B access; the fixed part is what remains after the model's
 // own time for those 512 B, so that a lone 512-B access takes exactly the measured time.

@@ -35,11 +35,12 @@ struct CubeTiming {
   double mte1_l0a_bytes_per_cycle = 256;  // L1 -> L0A
   double mte1_l0b_bytes_per_cycle = 128;  // L1 -> L0B
   uint32_t mte1_setup_cycles = 4;
-  uint32_t mmad_overhead_cycles = 21;  // fixed cost of one Mmad
-  uint32_t mmad_int8_k0 = 32;          // k of one int8 fractal step (16 x k0 x 16 per cycle)
-  double fb_bytes_per_cycle = 22;      // L1 -> fixpipe buffer (FB), on the FIX pipe
-  double fix_bytes_per_cycle = 117;    // L0C -> GM
-  uint32_t fix_min_cycles = 80;        // a FIX transfer takes at least this long
+  uint32_t mmad_overhead_cycles = 21;   // fixed cost of one Mmad
+  uint32_t mmad_int8_k0 = 32;           // k of one int8 fractal step (16 x k0 x 16 per cycle)
+  double fb_bytes_per_cycle = 22;       // L1 -> fixpipe buffer (FB), on the FIX pipe
+  double fix_bytes_per_cycle = 117;     // L0C -> GM
+  double fix_l1_bytes_per_cycle = 256;  // L0C -> L1
+  uint32_t fix_min_cycles = 80;         // a FIX transfer takes at least this long
 };
 
 struct CoreTiming {
@@ -89,6 +90,7 @@ class CostModel {
   virtual Tick mmad(uint32_t m, uint32_t k, uint32_t n, bool int8) const = 0;
   // A move of `bytes` from L1 into the fixpipe buffer (FB) on the FIX pipe (a VDEQF16 scale).
   virtual Tick fb_load(uint64_t bytes) const = 0;
+  virtual Tick fix_to_l1(uint64_t bytes) const = 0;
   // The fixed latency a transfer pays after its last resource is done: `route` is null for the
   // die's own HBM, else the fabric route the data takes.
   virtual Tick path_latency(const Route* route, bool write) const = 0;
@@ -112,6 +114,7 @@ class DefaultCostModel : public CostModel {
   Tick mte1(uint64_t bytes, bool to_l0b) const override;
   Tick mmad(uint32_t m, uint32_t k, uint32_t n, bool int8) const override;
   Tick fb_load(uint64_t bytes) const override;
+  Tick fix_to_l1(uint64_t bytes) const override;
   Tick path_latency(const Route* route, bool write) const override;
   Tick outstanding_bound(uint64_t bytes, Tick latency, DmaPath path, bool remote) const override;
   Tick response_latency(const Route* route, bool write) const override;

@@ -38,6 +38,8 @@ constexpr EventInfo kEvents[kHardEvents] = {
     {PipeId::M, PipeId::S, "M_S"},
     {PipeId::S, PipeId::FIX, "S_FIX"},
     {PipeId::FIX, PipeId::S, "FIX_S"},
+    {PipeId::FIX, PipeId::MTE3, "FIX_MTE3"},
+    {PipeId::MTE3, PipeId::FIX, "MTE3_FIX"},
 };
 }  // namespace
 

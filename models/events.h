@@ -51,8 +51,10 @@ enum class HardEvent : uint8_t {
   M_S,
   S_FIX,
   FIX_S,
+  FIX_MTE3,
+  MTE3_FIX,
 };
-constexpr int kHardEvents = 30;
+constexpr int kHardEvents = 32;
 PipeId event_src(HardEvent e);
 PipeId event_dst(HardEvent e);
 const char* event_name(HardEvent e);

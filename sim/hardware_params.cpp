@@ -303,6 +303,12 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
                      "[CUBE] 1.3 [KPP] L1->FB 37.5 GB/s (22 B/cycle) at <= 1 KB, M"),
           [](ClusterConfig & c) -> auto& { return c.core.cube.fb_bytes_per_cycle; }),
       field<ClusterConfig>(
+          real_param("cube.fix_l1_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
+                     "FIXPIPE rate L0C -> L1 (Fixpipe into L1; the bytes written, after the cast)",
+                     "[INI-C] [AICoreMemoryRates] l0c_to_ub 256, the ini's one L0C-out rate (A2/A3 "
+                     "have no L0C -> UB path; their L0C -> L1 rate is not published), L"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.fix_l1_bytes_per_cycle; }),
+      field<ClusterConfig>(
           real_param("cube.fixpipe_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
                      "FIXPIPE rate L0C -> GM (the bytes written, after the cast)",
                      "[CUBE] 1.3 [KPP] L0C->GM ND at >= 16 KB: 117-121 B/cycle, M"),

@@ -279,4 +279,218 @@ TEST(ApiBasicMore, AnUnboundGlobalTensorFaultsWhereItIsUsed) {
   EXPECT_NE(std::string(e.what()).find("outside its GM allocation"), std::string::npos) << e.what();
 }
 
+// Two TBufPools on one region, one after the other: each carves its queue from the region, and
+// Reset lets the second fill what the first used. Carving past a pool is a kernel fault.
+TEST(ApiBasicMore, TBufPoolsShareARegionAfterReset) {
+  Bench b;
+  std::vector<float> x(64);
+  for (int i = 0; i < 64; ++i) x[i] = static_cast<float>(i);
+  uint64_t xa = b.alloc(256), ya = b.alloc(512);
+  b.sim().write(xa, x.data(), 256);
+  b.run(1, [&] {
+    TPipe pipe;
+    TBufPool<TPosition::VECCALC> first, second;
+    TQue<TPosition::VECIN, 1> in1, in2;
+    TQue<TPosition::VECOUT, 1> out1, out2;
+    pipe.InitBufPool(first, 512);
+    pipe.InitBufPool(second, 512, first);
+    first.InitBuffer(in1, 1, 256);
+    first.InitBuffer(out1, 1, 256);
+    for (int round = 0; round < 2; ++round) {
+      TQue<TPosition::VECIN, 1>& in = round ? in2 : in1;
+      TQue<TPosition::VECOUT, 1>& out = round ? out2 : out1;
+      if (round) {
+        second.InitBuffer(in2, 1, 256);
+        second.InitBuffer(out2, 1, 256);
+      }
+      LocalTensor<float> l = in.AllocTensor<float>();
+      DataCopy(l, global<float>(xa, 64), 64);
+      in.EnQue(l);
+      l = in.DeQue<float>();
+      LocalTensor<float> o = out.AllocTensor<float>();
+      Adds(o, l, static_cast<float>(100 * (round + 1)), 64);
+      in.FreeTensor(l);
+      out.EnQue(o);
+      o = out.DeQue<float>();
+      DataCopy(global<float>(ya + round * 256, 64), o, 64);
+      out.FreeTensor(o);
+      if (!round) first.Reset();
+    }
+  });
+  std::vector<float> y(128);
+  b.sim().read(ya, y.data(), 512);
+  for (int i = 0; i < 64; ++i) {
+    EXPECT_EQ(y[i], x[i] + 100) << i;
+    EXPECT_EQ(y[64 + i], x[i] + 200) << i;
+  }
+  SimError e = b.run_expecting_error(1, [&] {
+    TPipe pipe;
+    TBufPool<TPosition::VECCALC> pool;
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBufPool(pool, 256);
+    pool.InitBuffer(q, 2, 256);
+  });
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("of the pool's 256 B are left"), std::string::npos)
+      << e.what();
+}
+
+// A user's pool (EXTERN_IMPL_BUFPOOL) places a queue's buffers where it chooses in its region.
+class TwoSlotPool {
+ public:
+  TwoSlotPool() { Init(); }
+  template <class Q>
+  bool InitBuffer(Q& que, uint8_t num, uint32_t len) {
+    TBufHandle h = GetBufHandle(GetCurBufSize());
+    que.InitStartBufHandle(h, num, len);
+    for (uint32_t i = 0; i < num; ++i)  // every other slot of len bytes
+      que.InitBufHandle(this, i, h, GetCurAddr() + 2 * i * len, len);
+    SetCurAddr(GetCurAddr() + 2 * num * len);
+    SetCurBufSize(static_cast<uint8_t>(GetCurBufSize() + num));
+    return true;
+  }
+  EXTERN_IMPL_BUFPOOL(TwoSlotPool, TPosition::VECCALC, 4);
+};
+
+TEST(ApiBasicMore, ACustomTBufPoolPlacesItsQueuesBuffers) {
+  Bench b;
+  std::vector<float> x(64, 3.0f);
+  uint64_t xa = b.alloc(256), ya = b.alloc(256);
+  b.sim().write(xa, x.data(), 256);
+  b.run(1, [&] {
+    TPipe pipe;
+    TwoSlotPool pool;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
+    pipe.InitBufPool(pool, 1024);
+    pool.InitBuffer(q, 2, 256);
+    LocalTensor<float> l = q.AllocTensor<float>();
+    LocalTensor<float> m = q.AllocTensor<float>();
+    EXPECT_EQ(m.ub_offset() - l.ub_offset(), 512u);  // the pool's own placement
+    DataCopy(l, global<float>(xa, 64), 64);
+    q.EnQue(l);
+    l = q.DeQue<float>();
+    DataCopy(global<float>(ya, 64), l, 64);
+    q.FreeTensor(l);
+    q.FreeTensor(m);
+  });
+  std::vector<float> y(64);
+  b.sim().read(ya, y.data(), 256);
+  EXPECT_EQ(y, x);
+}
+
+// TransDataTo5HD, 16-bit: over two repeats (the source one block on, the destination sixteen),
+// destination block j of repeat r holds element j of each source block of that repeat.
+TEST(ApiBasicMore, TransDataTo5HdTransposesSixteenBlocksPerRepeat) {
+  Bench b;
+  std::vector<uint16_t> x(16 * 32);  // 16 rows of 32 elements: 2 blocks per row
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint16_t>(i * 7 + 3);
+  uint64_t xa = b.alloc(x.size() * 2), ya = b.alloc(x.size() * 2);
+  b.sim().write(xa, x.data(), x.size() * 2);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<uint16_t> src = ub_tensor<uint16_t>(pipe, 512);
+    LocalTensor<uint16_t> dst = ub_tensor<uint16_t>(pipe, 512);
+    DataCopy(src, global<uint16_t>(xa, 512), 512);
+    Order<HardEvent::MTE2_V>();
+    uint64_t dl[16], sl[16];
+    for (int i = 0; i < 16; ++i) {
+      sl[i] = reinterpret_cast<uint64_t>(src[i * 32].GetPhyAddr());  // row i's first block
+      dl[i] = reinterpret_cast<uint64_t>(dst[i * 16].GetPhyAddr());  // consecutive blocks
+    }
+    TransDataTo5HDParams p(false, false, 2, 16, 1);
+    TransDataTo5HD<uint16_t>(dl, sl, p);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<uint16_t>(ya, 512), dst, 512);
+  });
+  std::vector<uint16_t> y(512);
+  b.sim().read(ya, y.data(), 1024);
+  int bad = 0;
+  for (int r = 0; r < 2; ++r)
+    for (int j = 0; j < 16; ++j)
+      for (int i = 0; i < 16; ++i) bad += y[r * 256 + j * 16 + i] != x[i * 32 + r * 16 + j];
+  EXPECT_EQ(bad, 0);
+}
+
+// TransDataTo5HD, 8-bit: the low (srcHighHalf false) or high half of each source block's 32
+// elements goes into the low or high (dstHighHalf) half of the destination blocks.
+TEST(ApiBasicMore, TransDataTo5HdOfBytesMovesHalfBlocks) {
+  Bench b;
+  std::vector<uint8_t> x(512);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint8_t>(i * 13 + 1);
+  uint64_t xa = b.alloc(512), ya = b.alloc(512);
+  b.sim().write(xa, x.data(), 512);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<uint8_t> src = ub_tensor<uint8_t>(pipe, 512);
+    LocalTensor<uint8_t> dst = ub_tensor<uint8_t>(pipe, 512);
+    DataCopy(src, global<uint8_t>(xa, 512), 512);
+    Duplicate(dst.ReinterpretCast<uint16_t>(), uint16_t{0}, 256);
+    Order<HardEvent::MTE2_V>();
+    LocalTensor<uint8_t> dl[16], sl[16];
+    for (int i = 0; i < 16; ++i) {
+      sl[i] = src[i * 32];
+      dl[i] = dst[i * 32];
+    }
+    TransDataTo5HD<uint8_t>(dl, sl, TransDataTo5HDParams(true, false, 1, 0, 0));
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<uint8_t>(ya, 512), dst, 512);
+  });
+  std::vector<uint8_t> y(512);
+  b.sim().read(ya, y.data(), 512);
+  int bad = 0;
+  for (int j = 0; j < 16; ++j)
+    for (int i = 0; i < 16; ++i) {
+      bad += y[j * 32 + i] != 0;                   // the low half stays as it was
+      bad += y[j * 32 + 16 + i] != x[i * 32 + j];  // the high half: element j of block i
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+// The enhanced Transpose moves [N,C,H,W] to [N,H,W,C] and back, with C not a multiple of 16.
+TEST(ApiBasicMore, EnhancedTransposeSwapsNchwAndNhwc) {
+  Bench b;
+  const int N = 2, C = 3, HW = 16;
+  std::vector<uint16_t> x(N * C * HW);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint16_t>(i + 100);
+  uint64_t xa = b.alloc(x.size() * 2), ya = b.alloc(x.size() * 2), za = b.alloc(x.size() * 2);
+  b.sim().write(xa, x.data(), x.size() * 2);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<uint16_t> s = ub_tensor<uint16_t>(pipe, 96);
+    LocalTensor<uint16_t> d = ub_tensor<uint16_t>(pipe, 96);
+    LocalTensor<uint16_t> back = ub_tensor<uint16_t>(pipe, 96);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, (2 * C + 1) * 512);
+    DataCopy(s, global<uint16_t>(xa, 96), 96);
+    Order<HardEvent::MTE2_V>();
+    Transpose(d, s, tmp, TransposeParamsExt(N, C, 4, 4, TransposeType::TRANSPOSE_NCHW2NHWC));
+    Transpose(back, d, tmp, TransposeParamsExt(N, C, 4, 4, TransposeType::TRANSPOSE_NHWC2NCHW));
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<uint16_t>(ya, 96), d, 96);
+    DataCopy(global<uint16_t>(za, 96), back, 96);
+  });
+  std::vector<uint16_t> y(x.size()), z(x.size());
+  b.sim().read(ya, y.data(), y.size() * 2);
+  b.sim().read(za, z.data(), z.size() * 2);
+  int bad = 0;
+  for (int n = 0; n < N; ++n)
+    for (int c = 0; c < C; ++c)
+      for (int p = 0; p < HW; ++p) bad += y[(n * HW + p) * C + c] != x[(n * C + c) * HW + p];
+  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(z, x);
+}
+
+// A shared buffer below what Ascend C states is a kernel fault naming the size.
+TEST(ApiBasicMore, EnhancedTransposeWithTooSmallABufferIsAKernelFault) {
+  Bench b;
+  SimError e = b.run_expecting_error(1, [&] {
+    TPipe pipe;
+    LocalTensor<uint16_t> s = ub_tensor<uint16_t>(pipe, 256);
+    LocalTensor<uint16_t> d = ub_tensor<uint16_t>(pipe, 256);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, 512);
+    Transpose(d, s, tmp, TransposeParamsExt(1, 16, 4, 4, TransposeType::TRANSPOSE_NCHW2NHWC));
+  });
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("shared buffer"), std::string::npos) << e.what();
+}
+
 }  // namespace

@@ -217,6 +217,164 @@ TEST(CubePrimitives, FixpipeMovesNdNumMatricesAtTheirStrides) {
   EXPECT_EQ(r["bad"], 0) << r.dump();
 }
 
+// A 16 x 16 product leaves L0C into L1 (NZ, fp16) on the FIX pipe and is the A of a second
+// product with the identity: its bits are the first product's sequential fp32 sum rounded once,
+// and the first Fixpipe holds the FIX pipe for its 512 B at cube.fix_l1_bytes_per_cycle.
+TEST(CubePrimitives, FixpipeIntoL1FeedsTheNextMmad) {
+  auto r = ascend::test::in_child([] {
+    Bench b({}, 1, with_aic());
+    std::vector<half> a = random_half(256, 7), w = random_half(256, 8), eye(256);
+    for (int i = 0; i < 16; ++i) eye[i * 17] = to_half(1.0, RoundMode::CAST_RINT);
+    uint64_t ga = b.alloc(512), gw = b.alloc(512), ge = b.alloc(512), gc = b.alloc(512);
+    b.sim().write(ga, a.data(), 512);
+    b.sim().write(gw, w.data(), 512);
+    b.sim().write(ge, eye.data(), 512);
+    auto& rec = b.run(LaunchShape::mixed(1, 0), [&] {
+      TPipe pipe;
+      LocalTensor<half> a1 = local<half, TPosition::A1>(pipe, 256);
+      LocalTensor<half> b1 = local<half, TPosition::B1>(pipe, 256);
+      LocalTensor<half> e1 = local<half, TPosition::B1>(pipe, 256);
+      LocalTensor<half> mid = local<half, TPosition::C1>(pipe, 256);
+      LocalTensor<half> a2 = local<half, TPosition::A2>(pipe, 256);
+      LocalTensor<half> b2 = local<half, TPosition::B2>(pipe, 256);
+      LocalTensor<float> c1 = local<float, TPosition::CO1>(pipe, 256);
+      Nd2NzParams nd;
+      nd.nValue = 16;
+      nd.dValue = 16;
+      nd.srcDValue = 16;
+      nd.dstNzC0Stride = 16;
+      DataCopy(a1, global<half>(ga, 256), nd);
+      DataCopy(b1, global<half>(gw, 256), nd);
+      DataCopy(e1, global<half>(ge, 256), nd);
+      Order<HardEvent::MTE2_MTE1>();
+      LoadData2DParams la;
+      la.repeatTimes = 1;
+      LoadData2DParams lb = la;
+      lb.ifTranspose = true;
+      MmadParams mm;
+      mm.m = mm.n = mm.k = 16;
+      FixpipeParamsV220 f;
+      f.nSize = 16;
+      f.mSize = 16;
+      f.srcStride = 16;
+      f.quantPre = F322F16;
+      LoadData(a2, a1, la);
+      LoadData(b2, b1, lb);
+      Order<HardEvent::MTE1_M>();
+      Mmad(c1, a2, b2, mm);
+      Order<HardEvent::M_FIX>();
+      f.dstStride = 16;  // NZ: 32-B blocks between 16-column blocks (one here)
+      Fixpipe<half, float, CFG_NZ>(mid, c1, f);
+      Order<HardEvent::FIX_MTE1>();
+      Order<HardEvent::M_MTE1>();
+      LoadData(a2, mid, la);  // NZ 16 x 16 in L1 is A's fractal
+      LoadData(b2, e1, lb);
+      Order<HardEvent::MTE1_M>();
+      Order<HardEvent::FIX_M>();
+      Mmad(c1, a2, b2, mm);
+      Order<HardEvent::M_FIX>();
+      f.dstStride = 16;  // ND: row pitch in elements
+      Fixpipe(global<half>(gc, 256), c1, f);
+    });
+    std::vector<half> got(256);
+    b.sim().read(gc, got.data(), 512);
+    std::vector<half> want = reference(a, w, 16, 16, 16);
+    int bad = 0;
+    for (int i = 0; i < 256; ++i) bad += got[i].bits != want[i].bits;
+    (void)rec;
+    return nlohmann::json{{"bad", bad}};
+  });
+  EXPECT_EQ(r["bad"], 0) << r.dump();
+}
+
+// A lone Fixpipe into L1 holds the FIX pipe for its 512 B at cube.fix_l1_bytes_per_cycle.
+TEST(CubeTiming, FixpipeIntoL1HoldsTheFixPipeForItsBytes) {
+  Bench b({}, 1, with_aic());
+  auto& rec = b.run(LaunchShape::mixed(1, 0), [&] {
+    TPipe pipe;
+    LocalTensor<float> c1 = local<float, TPosition::CO1>(pipe, 256);
+    LocalTensor<half> mid = local<half, TPosition::C1>(pipe, 256);
+    FixpipeParamsV220 f(16, 16, 16, 16, false, F322F16, 0, 1, 0, 0, 0);
+    Fixpipe<half, float, CFG_NZ>(mid, c1, f);
+  });
+  const m::CoreTiming& t = b.timing();
+  EXPECT_EQ(rec.ranks[0].aics[0]["FIXP.busy_ps"],
+            t.clock.cycles(static_cast<uint64_t>(std::ceil(512 / t.cube.fix_l1_bytes_per_cycle))));
+}
+
+// 4:2 sparse B: per column and group of 4 k, two kept values and their index pair (i0 = first
+// position, i1 = second position - 1); MmadWithSparse gives the dense product of A with the
+// sparse B, whose zeros it skips.
+TEST(CubePrimitives, MmadWithSparseMultipliesBySparseB) {
+  auto r = ascend::test::in_child([] {
+    const int M = 16, K = 64, N = 16, DK = K / 2;
+    std::mt19937 rng(11);
+    std::uniform_int_distribution<int> val(-9, 9), pos(0, 3);
+    std::vector<int8_t> a(M * K), a_l1(M * K), dense(N * DK);
+    std::vector<uint8_t> idx(N * DK / 4, 0);
+    std::vector<int32_t> want(M * N, 0);
+    for (int i = 0; i < M; ++i)
+      for (int k = 0; k < K; ++k) {
+        a[i * K + k] = static_cast<int8_t>(val(rng));
+        a_l1[(k / 32) * 512 + i * 32 + k % 32] = a[i * K + k];  // [k block][16 m][32 k]
+      }
+    for (int j = 0; j < N; ++j)
+      for (int g = 0; g < K / 4; ++g) {
+        int p = pos(rng), q = pos(rng);
+        while (q == p) q = pos(rng);
+        if (q < p) std::swap(p, q);
+        const int8_t vp = static_cast<int8_t>(val(rng) | 1), vq = static_cast<int8_t>(val(rng) | 1);
+        dense[j * DK + 2 * g] = vp;
+        dense[j * DK + 2 * g + 1] = vq;
+        const int d0 = 2 * g, d1 = 2 * g + 1;
+        idx[j * 8 + d0 / 4] |= static_cast<uint8_t>(p << (2 * (d0 % 4)));
+        idx[j * 8 + d1 / 4] |= static_cast<uint8_t>((q - 1) << (2 * (d1 % 4)));
+        for (int i = 0; i < M; ++i)
+          want[i * N + j] += a[i * K + 4 * g + p] * vp + a[i * K + 4 * g + q] * vq;
+      }
+    Bench b({}, 1, with_aic());
+    uint64_t ga = b.alloc(M * K), gb = b.alloc(N * DK), gi = b.alloc(128), gc = b.alloc(M * N * 4);
+    b.sim().write(ga, a_l1.data(), a_l1.size());
+    b.sim().write(gb, dense.data(), dense.size());
+    b.sim().write(gi, idx.data(), idx.size());
+    b.run(LaunchShape::mixed(1, 0), [&] {
+      TPipe pipe;
+      LocalTensor<int8_t> a1 = local<int8_t, TPosition::A1>(pipe, M * K);
+      LocalTensor<int8_t> b1 = local<int8_t, TPosition::B1>(pipe, N * DK);
+      LocalTensor<uint8_t> i1 = local<uint8_t, TPosition::B1>(pipe, 128);
+      LocalTensor<int8_t> a2 = local<int8_t, TPosition::A2>(pipe, M * K);
+      LocalTensor<int8_t> b2 = local<int8_t, TPosition::B2>(pipe, N * DK);
+      LocalTensor<int32_t> c1 = local<int32_t, TPosition::CO1>(pipe, M * N);
+      DataCopy(a1, global<int8_t>(ga, M * K), M * K);
+      DataCopy(b1, global<int8_t>(gb, N * DK), N * DK);
+      DataCopy(i1, global<uint8_t>(gi, 128), 128);
+      Order<HardEvent::MTE2_MTE1>();
+      LoadData2DParams la;
+      la.repeatTimes = 2;
+      la.srcStride = 1;
+      LoadData(a2, a1, la);
+      LoadData2dParams lb;
+      lb.repeatTimes = 1;
+      LoadDataWithSparse(b2, b1, i1, lb);
+      Order<HardEvent::MTE1_M>();
+      MmadWithSparse(c1, a2, b2, MmadParams{M, N, K});
+      Order<HardEvent::M_FIX>();
+      FixpipeParamsV220 f;
+      f.nSize = N;
+      f.mSize = M;
+      f.srcStride = M;
+      f.dstStride = N;
+      Fixpipe(global<int32_t>(gc, M * N), c1, f);
+    });
+    std::vector<int32_t> got(M * N);
+    b.sim().read(gc, got.data(), got.size() * 4);
+    int bad = 0;
+    for (int i = 0; i < M * N; ++i) bad += got[i] != want[i];
+    return nlohmann::json{{"bad", bad}};
+  });
+  EXPECT_EQ(r["bad"], 0) << r.dump();
+}
+
 // A 3 x 3 convolution (pad 1, stride 1) of a 4 x 4 x 16 fp16 map by LoadData (3D) into L0A and
 // one Mmad with 16 filters: each output is the sequential fp32 sum over the unrolled window
 // (plane, window point, channel), rounded once, with the padding's points 0.
@@ -363,7 +521,7 @@ TEST(CubeTiming, Int8MmadTransposingLoadAndTheScaleMoveHoldTheirUnitsForTheCostM
     LocalTensor<uint64_t> sc = local<uint64_t, TPosition::C1>(pipe, 256);
     LoadData2dTransposeParams l;
     l.repeatTimes = 32;  // 32 squares of 32 x 32 = 32 KiB
-    l.srcStride = 2;
+    l.srcStride = 1;
     l.dstGap = 1;
     LoadDataWithTranspose(b2, b1, l);
     Order<HardEvent::MTE1_M>();
@@ -530,6 +688,24 @@ TEST(CubeFault, MmadOnAnAivIsAFault) {
       LaunchShape::vector(1));
   EXPECT_EQ(e.code, ascend::kExitKernelFault);
   EXPECT_NE(std::string(e.what()).find("runs on the cube core"), std::string::npos) << e.what();
+}
+
+// A Fixpipe into L1 past its tensor is a kernel fault naming it.
+TEST(CubeFault, FixpipeIntoL1BeyondItsTensorIsAFault) {
+  SimError e = fault_of([] {
+    TPipe pipe;
+    LocalTensor<float> c1 = local<float, TPosition::CO1>(pipe, 256);
+    LocalTensor<half> out = local<half, TPosition::C1>(pipe, 128);
+    FixpipeParamsV220 f;
+    f.nSize = 16;
+    f.mSize = 16;
+    f.srcStride = 16;
+    f.dstStride = 16;
+    f.quantPre = F322F16;
+    Fixpipe<half, float, CFG_NZ>(out, c1, f);
+  });
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("beyond its L1 LocalTensor"), std::string::npos) << e.what();
 }
 
 TEST(CubeFault, MmadOperandsInTheWrongBufferAreAFault) {

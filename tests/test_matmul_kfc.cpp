@@ -269,7 +269,7 @@ matmul_tiling::MultiCoreMatmulTiling multi(int m, int n, int k, int dim, int bas
   return api;
 }
 
-TEST(MatmulTiling, MultiCoreSplitsTheLargerSideIntoWholeBaseBlocks) {
+TEST(MatmulTiling, MultiCoreSplitsIntoEvenBlocksOfWholeUnits) {
   TCubeTiling t;
   // 1024 x 640 over 2 cores with 256 x 128 blocks: two 512-row halves (640 columns do not halve
   // into whole blocks).
@@ -284,11 +284,19 @@ TEST(MatmulTiling, MultiCoreSplitsTheLargerSideIntoWholeBaseBlocks) {
   // A fixed baseM of 256 leaves baseK to half of L0A: 64 (256 x 64 x 2 B x 2 = 64 KiB).
   EXPECT_EQ(t.baseM, 256);
   EXPECT_EQ(t.baseK, 64);
-  // 512 x 1024 over 2: equal halves either way; the split along M wins the tie.
+  // 512 x 1024 over 2: equal halves either way; the split along N wins the tie.
   auto b = multi(512, 1024, 512, 2, 128, 256);
   ASSERT_EQ(b.GetTiling(t), 0) << b.error();
-  EXPECT_EQ(t.singleCoreM, 256);
-  EXPECT_EQ(t.singleCoreN, 1024);
+  EXPECT_EQ(t.singleCoreM, 512);
+  EXPECT_EQ(t.singleCoreN, 512);
+  // 640 x 1024 over 48 cores (16-row units): 40 units of M and 64 of N. 80 x 176 blocks would
+  // be smaller but not even (the last column of blocks 144 wide); 5 x 8 blocks of 128 x 128 are
+  // the smallest even split, tied with 10 x 4 of 64 x 256, and the tie goes to more along N.
+  auto d = multi(640, 1024, 512, 48, -1, -1);
+  ASSERT_EQ(d.GetTiling(t), 0) << d.error();
+  EXPECT_EQ(t.usedCoreNum, 40);
+  EXPECT_EQ(t.singleCoreM, 128);
+  EXPECT_EQ(t.singleCoreN, 128);
   // 64 x 64 over 8 cores with 64 x 64 blocks: one core is all it takes.
   auto c = multi(64, 64, 64, 8, 64, 64);
   ASSERT_EQ(c.GetTiling(t), 0) << c.error();

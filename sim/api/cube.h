@@ -54,12 +54,16 @@ struct LoadData2DParams {
   uint8_t addrMode = 0;
 };
 
+using LoadData2dParams = LoadData2DParams;
+
 // LoadDataWithTranspose (b8): each repeat transposes a 32 x 32 int8 square of L1, two
 // consecutive 16 x 32 fractals (rows 0-15, then 16-31), into two 32 x 16 L0B fractals.
+// startIndex and srcStride count squares (32 x 32 b8, 1 KiB: two source fractals), as Ascend C
+// defines them for dav-2201.
 struct LoadData2dTransposeParams {
-  uint16_t startIndex = 0;  // the first square's first source fractal
+  uint16_t startIndex = 0;  // the first square
   uint8_t repeatTimes = 0;  // squares moved
-  uint16_t srcStride = 0;   // fractals between two squares' first source fractals
+  uint16_t srcStride = 0;   // squares between two repeats' squares (0: the same square again)
   uint16_t dstGap = 0;      // fractals from the end of a repeat's first destination fractal to
                             // the next repeat's first
   uint16_t dstFracGap = 0;  // fractals between a repeat's two destination fractals
@@ -332,6 +336,128 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
                      {{dst.ub_offset(), dst.ub_offset() + dst_end}}, 0, 0, false, std::move(op));
 }
 
+// 4:2 structured sparsity (Ascend C API: LoadDataWithSparse, MmadWithSparse), int8 only. B is
+// stored dense: of each group of 4 values along k, the 2 kept (K/2 x N, the L0B layout of a K/2
+// deep B). LoadDataWithSparse moves repeatTimes consecutive 512-B fractals of it from startIndex
+// into L0B and, with each, its 128-B index fractal (16 columns x 32 dense k x 2 bits, 4 indices a
+// byte from the low bits up) into the cube's index buffer (a quarter of L0B), on MTE1.
+// MmadWithSparse multiplies the full-K A by it: for column n and group g, the index pair (i0, i1)
+// picks A's elements 4g + i0 and 4g + i1 + 1 (the same element twice when i1 + 1 <= i0, as the
+// selection table has it; i0 = 3, which the table leaves out, picks element 3 twice), against the
+// group's two dense values. Its time is
+// that of an m x k/2 x n Mmad: the cube multiplies the selected half of A.
+template <class T, class U>
+void LoadDataWithSparse(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                        const LocalTensor<U>& idx, const LoadData2DParams& p) {
+  static_assert(std::is_same_v<T, int8_t> && std::is_same_v<U, uint8_t>,
+                "LoadDataWithSparse: int8_t data and uint8_t indices");
+  const char* name = "LoadDataWithSparse";
+  detail::require_aic(name);
+  if (p.repeatTimes == 0) return;  // a NOP, as Ascend C states
+  constexpr uint64_t kFractal = 512, kIndexFractal = 128;
+  const uint64_t first = p.startIndex, n = p.repeatTimes;
+  if ((first + n) * kFractal > src.GetSize() || n * kFractal > dst.GetSize() ||
+      (first + n) * kIndexFractal > idx.GetSize())
+    detail::fault(std::string(name) + ": fractals beyond a LocalTensor");
+  detail::local_buffer(src.owner(), src.ub_offset(), (first + n) * kFractal, 0, name, "src (L1)");
+  detail::local_buffer(idx.owner(), idx.ub_offset(), (first + n) * kIndexFractal, 0, name,
+                       "idx (L1)");
+  if (detail::local_buffer(dst.owner(), dst.ub_offset(), n * kFractal, -1, name, "dst") != 2)
+    detail::fault(std::string(name) + ": the destination must be in L0B (B2)");
+  detail::CoreState& st = detail::state();
+  const uint64_t index_bytes = dst.owner()->buffers()[2]->capacity() / 4;
+  if (n * kIndexFractal > index_bytes)
+    detail::fault(std::string(name) + ": " + std::to_string(n) +
+                  " index fractals beyond the index buffer (a quarter of L0B)");
+  if (st.sparse_index.size() < index_bytes) st.sparse_index.assign(index_bytes, 0);
+  ascend::model::Work w;
+  w.kind = ascend::model::Work::Kind::Mte1;
+  w.to_l0b = true;
+  w.amount = n * (kFractal + kIndexFractal);
+  detail::CubeOpPtr op = detail::cube_op();
+  uint8_t* index = st.sparse_index.data();
+  if (op)
+    op->on_finish([dst, src, idx, first, n, index] {
+      std::memcpy(dst.ptr(), reinterpret_cast<const uint8_t*>(src.ptr()) + first * kFractal,
+                  n * kFractal);
+      std::memcpy(index, idx.ptr() + first * kIndexFractal, n * kIndexFractal);
+    });
+  detail::issue_cube(
+      ascend::model::PipeId::MTE1, w, name,
+      {{src.ub_offset() + first * kFractal, src.ub_offset() + (first + n) * kFractal},
+       {idx.ub_offset() + first * kIndexFractal, idx.ub_offset() + (first + n) * kIndexFractal}},
+      {{dst.ub_offset(), dst.ub_offset() + n * kFractal}}, 0, 0, false, std::move(op));
+}
+
+template <class Acc, class T>
+void MmadWithSparse(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                    const MmadParams& p) {
+  static_assert(std::is_same_v<Acc, int32_t> && std::is_same_v<T, int8_t>,
+                "MmadWithSparse: int8_t A and B into an int32_t C");
+  const char* name = "MmadWithSparse";
+  detail::require_aic(name);
+  if (p.m == 0 || p.n == 0 || p.k == 0 || p.m > 4095 || p.n > 4095 || p.k > 4095 || p.k % 64)
+    detail::fault(std::string(name) + ": m, n, k = " + std::to_string(p.m) + ", " +
+                  std::to_string(p.n) + ", " + std::to_string(p.k) +
+                  " outside [1, 4095] (k a multiple of 64: whole index fractals)");
+  constexpr uint32_t C0 = 32;
+  const uint32_t mb = detail::ceil_div(p.m, 16), kb = p.k / C0, nb = detail::ceil_div(p.n, 16),
+                 dkb = kb / 2;  // dense k blocks
+  const uint64_t a_bytes = uint64_t{mb} * kb * 512, b_bytes = uint64_t{dkb} * nb * 512,
+                 c_bytes = uint64_t{mb} * nb * 256 * 4, index_bytes = uint64_t{dkb} * nb * 128;
+  if (a_bytes > a.GetSize() || b_bytes > b.GetSize() || c_bytes > uint64_t{c.GetSize()} * 4)
+    detail::fault(std::string(name) + ": an operand's fractals go beyond its LocalTensor");
+  detail::local_buffer(a.owner(), a.ub_offset(), a_bytes, 1, name, "A (L0A)");
+  detail::local_buffer(b.owner(), b.ub_offset(), b_bytes, 2, name, "B (L0B)");
+  detail::local_buffer(c.owner(), c.ub_offset(), c_bytes, 3, name, "C (L0C)");
+  const detail::CoreState& st = detail::state();
+  if (st.sparse_index.size() < index_bytes)
+    detail::fault(std::string(name) + " before a LoadDataWithSparse filled the index buffer");
+  ascend::model::Work w;
+  w.kind = ascend::model::Work::Kind::Mmad;
+  w.m = p.m;
+  w.k = static_cast<uint16_t>(p.k / 2);
+  w.n = p.n;
+  w.int8 = true;
+  detail::CubeOpPtr op = detail::cube_op();
+  const uint8_t* index = st.sparse_index.data();
+  if (op)
+    op->on_finish([c, a, b, p, mb, kb, nb, index] {
+      int32_t* cp = c.ptr();
+      const int8_t* ap = a.ptr();
+      const int8_t* bp = b.ptr();
+      const uint32_t dk = p.k / 2;
+      auto a_at = [&](uint32_t i, uint32_t k) {
+        return int32_t{
+            ap[uint64_t{i / 16} * kb * 512 + (i % 16) * C0 + uint64_t{k / C0} * 512 + k % C0]};
+      };
+      for (uint32_t j = 0; j < p.n; ++j) {
+        std::vector<uint32_t> pick(dk);  // A's k for dense k d of this column
+        std::vector<int32_t> bcol(dk);
+        for (uint32_t d = 0; d < dk; ++d) {
+          const uint64_t frac = uint64_t{d / C0} * nb + j / 16;
+          bcol[d] = bp[frac * 512 + (j % 16) * C0 + d % C0];
+          const uint32_t g = d / 2, even = d & ~1u;
+          auto idx_of = [&](uint32_t e) {
+            return (index[frac * 128 + (j % 16) * 8 + (e % C0) / 4] >> (2 * (e % 4))) & 3u;
+          };
+          const uint32_t i0 = idx_of(even), i1 = idx_of(even + 1);
+          pick[d] = 4 * g + (d % 2 ? std::min(3u, std::max(i1 + 1, i0)) : i0);
+        }
+        for (uint32_t i = 0; i < p.m; ++i) {
+          int32_t& out = cp[uint64_t{j / 16} * mb * 256 + i * 16 + j % 16];
+          int32_t acc = p.cmatrixInitVal ? 0 : out;
+          for (uint32_t d = 0; d < dk; ++d) acc = detail::mac_op(acc, a_at(i, pick[d]), bcol[d]);
+          out = acc;
+        }
+      }
+    });
+  detail::issue_cube(
+      ascend::model::PipeId::M, w, name,
+      {{a.ub_offset(), a.ub_offset() + a_bytes}, {b.ub_offset(), b.ub_offset() + b_bytes}},
+      {{c.ub_offset(), c.ub_offset() + c_bytes}}, 0, 0, false, std::move(op));
+}
+
 // LoadData of a feature map (Ascend C API: LoadData, LoadData3DParamsV2): L1 holds it as
 // NC1HWC0 (N = 1: C1 planes of l1H x l1W pixels of C0 = 32 B channels); the instruction unrolls it
 // image-to-column (row m: output pixel (m / Wout, m % Wout) of a filterH x filterW window at
@@ -507,9 +633,9 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                 "LoadDataWithTranspose: modelled for b8 (int8) data; b16 uses "
                 "LoadData with ifTranspose");
   if (p.repeatTimes == 0) detail::fault("LoadDataWithTranspose of 0 squares");
-  constexpr uint64_t kFractal = 512;
+  constexpr uint64_t kFractal = 512, kSquare = 1024;
   const uint64_t src_end =
-      (uint64_t{p.startIndex} + uint64_t{p.repeatTimes - 1u} * p.srcStride + 2) * kFractal;
+      (uint64_t{p.startIndex} + uint64_t{p.repeatTimes - 1u} * p.srcStride + 1) * kSquare;
   const uint64_t dst_end =
       (uint64_t{p.repeatTimes - 1u} * (1u + p.dstGap) + 2 + p.dstFracGap) * kFractal;
   if (src_end > src.GetSize() || dst_end > dst.GetSize())
@@ -524,15 +650,19 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   detail::CubeOpPtr op = detail::cube_op();
   if (op)
     op->on_finish([dst, src, p] {
-      detail::each_load_repeat(src.ptr(), dst.ptr(), p, [&](const uint8_t* s, uint8_t* d) {
+      const uint8_t* s0 = reinterpret_cast<const uint8_t*>(src.ptr());
+      uint8_t* d0 = reinterpret_cast<uint8_t*>(dst.ptr());
+      for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const uint8_t* s = s0 + (uint64_t{p.startIndex} + uint64_t{r} * p.srcStride) * kSquare;
+        uint8_t* d = d0 + uint64_t{r} * (1u + p.dstGap) * kFractal;
         for (uint32_t half_n = 0; half_n < 2; ++half_n) {
           uint8_t* f = d + half_n * (1u + p.dstFracGap) * kFractal;
           for (uint32_t n = 0; n < 16; ++n)
             for (uint32_t k = 0; k < 32; ++k) f[n * 32 + k] = s[k * 32 + half_n * 16 + n];
         }
-      });
+      }
     });
-  uint64_t src_lo = src.ub_offset() + uint64_t{p.startIndex} * kFractal;
+  uint64_t src_lo = src.ub_offset() + uint64_t{p.startIndex} * kSquare;
   detail::issue_cube(ascend::model::PipeId::MTE1, w, name, {{src_lo, src.ub_offset() + src_end}},
                      {{dst.ub_offset(), dst.ub_offset() + dst_end}}, 0, 0, false, std::move(op));
 }
@@ -668,10 +798,17 @@ D fix_convert(S v, const FixpipeParamsV220& p, float scale) {
   return cast_to<D>(x, RoundMode::CAST_RINT);
 }
 
+// Where a Fixpipe writes: GM, or (l1 set) a tensor in L1.
+template <class D>
+struct FixDst {
+  GlobalTensor<D> gm;
+  const LocalTensor<D>* l1 = nullptr;
+};
 template <class D, class S>
-void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
-             const LocalTensor<uint64_t>* scales, const FixpipeParamsV220& p, CO2Layout layout) {
-  const char* name = "Fixpipe";
+void fixpipe(const FixDst<D>& out, const LocalTensor<S>& src, const LocalTensor<uint64_t>* scales,
+             const FixpipeParamsV220& p, CO2Layout layout) {
+  const char* name = out.l1 ? "Fixpipe(L0C->L1)" : "Fixpipe";
+  const GlobalTensor<D>& dst = out.gm;
   require_aic(name);
   if (p.unitFlag != 0) wait_unit_flags();
   if (layout != CO2Layout::ROW_MAJOR && layout != CO2Layout::NZ)
@@ -738,14 +875,25 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
   const uint64_t dst_elems =
       nz ? uint64_t{nb - 1u} * nz_block + uint64_t{p.mSize} * 16
          : uint64_t{mats - 1u} * dst_mat + uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
-  if (dst_elems > dst.GetSize())
-    fault(std::string(name) + " to " + describe_gm(dst.address()) + ": " +
-          std::to_string(dst_elems) + " elements beyond its GlobalTensor of " +
-          std::to_string(dst.GetSize()));
   ascend::model::Work w;
-  w.kind = ascend::model::Work::Kind::DmaOut;
   w.amount = uint64_t{mats} * p.mSize * p.nSize * sizeof(D);
-  w.gm = dst.address();
+  D* l1 = nullptr;  // the L1 destination's bytes
+  if (out.l1) {
+    if (dst_elems > out.l1->GetSize())
+      fault(std::string(name) + ": " + std::to_string(dst_elems) +
+            " elements beyond its L1 LocalTensor of " + std::to_string(out.l1->GetSize()));
+    local_buffer(out.l1->owner(), out.l1->ub_offset(), dst_elems * sizeof(D), 0, name, "dst (L1)");
+    w.kind = ascend::model::Work::Kind::Mte1;  // a local move on the FIX pipe
+    w.to_l1 = true;
+    l1 = out.l1->ptr();
+  } else {
+    if (dst_elems > dst.GetSize())
+      fault(std::string(name) + " to " + describe_gm(dst.address()) + ": " +
+            std::to_string(dst_elems) + " elements beyond its GlobalTensor of " +
+            std::to_string(dst.GetSize()));
+    w.kind = ascend::model::Work::Kind::DmaOut;
+    w.gm = dst.address();
+  }
   CubeOpPtr op = cube_op();
   if (op) {
     CubeOp* self = op.get();
@@ -772,25 +920,36 @@ void fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
         }
       }
     });
-    op->on_finish([dst, p, self, nz, nz_block, mats, dst_mat] {
+    op->on_finish([dst, l1, p, self, nz, nz_block, mats, dst_mat] {
       const D* staged = self->staged<D>();
+      auto put = [&](uint64_t at, const D* from, uint64_t n) {  // n elements at element `at`
+        if (l1)
+          std::memcpy(l1 + at, from, n * sizeof(D));
+        else
+          memory().write(dst.address() + at * sizeof(D), from, n * sizeof(D));
+      };
       if (nz) {
         for (uint32_t b = 0; b < p.nSize / 16u; ++b)
           for (uint32_t i = 0; i < p.mSize; ++i)
-            memory().write(dst.address() + (b * nz_block + uint64_t{i} * 16) * sizeof(D),
-                           staged + uint64_t{i} * p.nSize + b * 16u, 16 * sizeof(D));
+            put(b * nz_block + uint64_t{i} * 16, staged + uint64_t{i} * p.nSize + b * 16u, 16);
         return;
       }
       for (uint32_t k = 0; k < mats; ++k)
         for (uint32_t i = 0; i < p.mSize; ++i)
-          memory().write(dst.address() + (k * dst_mat + uint64_t{i} * p.dstStride) * sizeof(D),
-                         staged + (uint64_t{k} * p.mSize + i) * p.nSize,
-                         uint64_t{p.nSize} * sizeof(D));
+          put(k * dst_mat + uint64_t{i} * p.dstStride,
+              staged + (uint64_t{k} * p.mSize + i) * p.nSize, p.nSize);
     });
   }
   std::initializer_list<LocalRange> none = {};
-  issue_cube(ascend::model::PipeId::FIX, w, name, {{src.ub_offset(), src.ub_offset() + src_bytes}},
-             none, dst.address(), dst.address() + dst_elems * sizeof(D), true, std::move(op));
+  if (out.l1)
+    issue_cube(ascend::model::PipeId::FIX, w, name,
+               {{src.ub_offset(), src.ub_offset() + src_bytes}},
+               {{out.l1->ub_offset(), out.l1->ub_offset() + dst_elems * sizeof(D)}}, 0, 0, false,
+               std::move(op));
+  else
+    issue_cube(ascend::model::PipeId::FIX, w, name,
+               {{src.ub_offset(), src.ub_offset() + src_bytes}}, none, dst.address(),
+               dst.address() + dst_elems * sizeof(D), true, std::move(op));
 }
 }  // namespace detail
 
@@ -866,7 +1025,8 @@ void DataCopy(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
     p.srcNdStride = st.fix_src_nd_stride;
     p.dstNdStride = static_cast<uint16_t>(st.fix_dst_nd_stride);
   }
-  detail::fixpipe(dst, src, nullptr, p, c.nz2ndEn ? CO2Layout::ROW_MAJOR : CO2Layout::NZ);
+  detail::fixpipe(detail::FixDst<D>{dst}, src, nullptr, p,
+                  c.nz2ndEn ? CO2Layout::ROW_MAJOR : CO2Layout::NZ);
 }
 
 // The FIX pipe's configuration register (Ascend C API: SetFixPipeConfig): the address of the
@@ -888,14 +1048,30 @@ template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p) {
   static_assert(!config.isToUB && !config.enableFixVal,
                 "Fixpipe: isToUB/enableFixVal are not on dav-2201");
-  detail::fixpipe(dst, src, nullptr, p, config.format);
+  detail::fixpipe(detail::FixDst<D>{dst}, src, nullptr, p, config.format);
 }
 template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src,
              const LocalTensor<uint64_t>& cbufWorkspace, const FixpipeParamsV220& p) {
   static_assert(!config.isToUB && !config.enableFixVal,
                 "Fixpipe: isToUB/enableFixVal are not on dav-2201");
-  detail::fixpipe(dst, src, &cbufWorkspace, p, config.format);
+  detail::fixpipe(detail::FixDst<D>{dst}, src, &cbufWorkspace, p, config.format);
+}
+// L0C -> L1 (a C1/A1/B1 tensor), the same conversions and layouts, at cube.fix_l1_bytes_per_cycle
+// on the FIX pipe; ordered after by FIX_MTE1 / FIX_MTE3 flags.
+template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p) {
+  static_assert(!config.isToUB && !config.enableFixVal,
+                "Fixpipe: isToUB/enableFixVal are not on dav-2201");
+  detail::fixpipe(detail::FixDst<D>{GlobalTensor<D>(), &dst}, src, nullptr, p, config.format);
+}
+template <class D, class S, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const LocalTensor<D>& dst, const LocalTensor<S>& src,
+             const LocalTensor<uint64_t>& cbufWorkspace, const FixpipeParamsV220& p) {
+  static_assert(!config.isToUB && !config.enableFixVal,
+                "Fixpipe: isToUB/enableFixVal are not on dav-2201");
+  detail::fixpipe(detail::FixDst<D>{GlobalTensor<D>(), &dst}, src, &cbufWorkspace, p,
+                  config.format);
 }
 
 // L1 (C1) -> BiasTable (C2) on MTE1: blockLen 32-B blocks of fp32 bias (or fp16, widened), or of

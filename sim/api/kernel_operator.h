@@ -16,15 +16,16 @@
 #include "sim/api/block_sync.h"  // IBSet/IBWait, WaitPreBlock/NotifyNextBlock, GroupBarrier
 #include "sim/api/broadcast.h"   // Broadcast<T, dim, axis> (high-level)
 #include "sim/api/confusion_transpose.h"  // Transpose with a ConfusionTransposeTiling
-#include "sim/api/cube.h"       // the AIC: Nd2Nz DataCopy, LoadData, Mmad, Fixpipe, cross-core
-#include "sim/api/data_copy.h"  // DataCopy, DataCopyPad, SetAtomicAdd/None
-#include "sim/api/debug.h"      // printf, PRINTF, DumpTensor (no simulated time)
-#include "sim/api/gather.h"     // Gather, GatherMask
-#include "sim/api/hccl.h"       // GetWindAddrByRankId, GetRankId, ...
-#include "sim/api/layernorm.h"  // LayerNorm, LayerNormGrad, LayerNormGradBeta (high-level)
+#include "sim/api/cube.h"            // the AIC: Nd2Nz DataCopy, LoadData, Mmad, Fixpipe, cross-core
+#include "sim/api/data_copy.h"       // DataCopy, DataCopyPad, SetAtomicAdd/None
+#include "sim/api/debug.h"           // printf, PRINTF, DumpTensor (no simulated time)
+#include "sim/api/gather.h"          // Gather, GatherMask
+#include "sim/api/hccl.h"            // GetWindAddrByRankId, GetRankId, ...
+#include "sim/api/layernorm.h"       // LayerNorm, LayerNormGrad, LayerNormGradBeta (high-level)
 #include "sim/api/list_tensor.h"     // ListTensorDesc, TensorDesc
 #include "sim/api/math.h"            // Acosh, Erf, Log, Exp, Frac, Ceil, Power, Fmod, CumSum, ...
 #include "sim/api/matmul.h"          // Matmul (the high-level API), TCubeTiling, MatmulApiTiling
+#include "sim/api/nchwconv.h"        // TransDataTo5HD, Transpose with TransposeParamsExt
 #include "sim/api/not_modelled.h"    // names not modelled yet: a compile error naming them
 #include "sim/api/pad.h"             // Pad, UnPad, InitGlobalMemory (high-level APIs)
 #include "sim/api/quant.h"           // AscendQuant per tensor (high-level)

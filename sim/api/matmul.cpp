@@ -218,23 +218,30 @@ int64_t MatmulApiTiling::GetMultiCoreTiling(AscendC::TCubeTiling& t) {
     error_ = "SetDim with fewer than one core";
     return -1;
   }
+  // Each core's block is a whole number of alignment units (16 rows or columns, or the fixed
+  // base block), and the cores split M and N into equal blocks: dm divides M's units and dn N's,
+  // so only the shape's own edge is a tail (kernels size per-core workspace slots by the block).
+  // Of those splits, the one of the smallest block; on a tie, the one with more cores along N.
   const int align_m = fix_m_ > 0 ? fix_m_ : 16, align_n = fix_n_ > 0 ? fix_n_ : 16;
-  int best_m = m_, best_n = n_, best_used = 1;
+  const int units_m = (m_ + align_m - 1) / align_m, units_n = (n_ + align_n - 1) / align_n;
+  int best_m = m_, best_n = n_, best_used = 1, best_dn = 1;
   uint64_t best_area = ~uint64_t{0};
-  for (int dm = 1; dm <= cores_; ++dm)
-    for (int dn = 1; dm * dn <= cores_; ++dn) {
-      const int sm = std::min(m_, up_to((m_ + dm - 1) / dm, align_m));
-      const int sn = std::min(n_, up_to((n_ + dn - 1) / dn, align_n));
+  for (int dm = 1; dm <= std::min(cores_, units_m); ++dm) {
+    if (units_m % dm) continue;
+    for (int dn = 1; dm * dn <= cores_ && dn <= units_n; ++dn) {
+      if (units_n % dn) continue;
+      const int sm = std::min(m_, units_m / dm * align_m);
+      const int sn = std::min(n_, units_n / dn * align_n);
       const uint64_t area = uint64_t(sm) * uint64_t(sn);
-      const int used = ((m_ + sm - 1) / sm) * ((n_ + sn - 1) / sn);
-      // The smallest largest block; then the fewest cores; then the most along M (the later).
-      if (area < best_area || (area == best_area && used <= best_used)) {
+      if (area < best_area || (area == best_area && dn > best_dn)) {
         best_area = area;
         best_m = sm;
         best_n = sn;
-        best_used = used;
+        best_used = dm * dn;
+        best_dn = dn;
       }
     }
+  }
   const int m = m_, n = n_, om = org_m_, on = org_n_, ok = org_k_;
   org_m_ = om > 0 ? om : m;
   org_n_ = on > 0 ? on : n;

@@ -722,8 +722,13 @@ class Matmul {
     LocalTensor<AccT> bt;
     if (s_.has_bias) {  // GM -> L1 (C1) -> BiasTable (C2)
       LocalTensor<BiasT> b1 = buf_->qbias1.template AllocTensor<BiasT>();
-      DataCopy(b1, s_.bias[n0],
-               static_cast<uint32_t>((cur_n * sizeof(BiasT) + 31) / 32 * 32 / sizeof(BiasT)));
+      // A tail of N that ends off a 32-B boundary is read to its last byte (and padded in L1):
+      // the bias may end there in GM.
+      const uint32_t bias_bytes = static_cast<uint32_t>(cur_n * sizeof(BiasT));
+      if (bias_bytes % 32 == 0)
+        DataCopy(b1, s_.bias[n0], static_cast<uint32_t>(cur_n));
+      else
+        DataCopyPad(b1, s_.bias[n0], DataCopyExtParams{1, bias_bytes, 0, 0, 0});
       buf_->qbias1.EnQue(b1);
       b1 = buf_->qbias1.template DeQue<BiasT>();
       bt = buf_->qbt.template AllocTensor<AccT>();
@@ -842,12 +847,12 @@ class Matmul {
                        uint32_t kb, uint32_t nb, uint32_t kcp_rows) {
     if constexpr (kInt8) {
       // b8: per 32-row K block j, the 32 x 32 squares of each 32-column block of the chunk
-      // (fractals k0/16 + 2j and the next, srcStride apart) -> L0B fractals (j, 2c) and (j, 2c+1).
+      // (square k0/32 + j, then srcStride squares apart) -> L0B fractals (j, 2c) and (j, 2c+1).
       for (uint32_t j = 0; j < kb; ++j) {
         LoadData2dTransposeParams l;
-        l.startIndex = static_cast<uint16_t>(k0 / 16 + 2 * j);
+        l.startIndex = static_cast<uint16_t>(k0 / 32 + j);
         l.repeatTimes = static_cast<uint8_t>(nb / 2);
-        l.srcStride = static_cast<uint16_t>(kcp_rows / 16);
+        l.srcStride = static_cast<uint16_t>(kcp_rows / 32);
         l.dstGap = 1;
         l.dstFracGap = 0;
         LoadDataWithTranspose(b2[j * nb * 512], b1, l);
@@ -1045,8 +1050,8 @@ class MatmulApiTiling {
 
  protected:
   // SetShape's M x N split over at most SetDim's cores (usedCoreNum of them), each a singleCoreM x
-  // singleCoreN block: the split whose block is smallest, then the one of fewest cores, then the
-  // one with more cores along M.
+  // singleCoreN block of whole alignment units that divides M and N evenly: the split whose block
+  // is smallest, then the one with more cores along N.
   int64_t GetMultiCoreTiling(AscendC::TCubeTiling& t);
 
  private:

@@ -91,6 +91,9 @@ struct CoreState {
   uint64_t fix_pre_quant = 0;
   uint16_t fix_nd_num = 1, fix_src_nd_stride = 0;
   uint32_t fix_dst_nd_stride = 0;
+  // The cube's index buffer of 4:2 sparse B (LoadDataWithSparse writes it, MmadWithSparse reads
+  // it): a quarter of L0B, as Ascend C states, allocated at first use.
+  std::vector<uint8_t> sparse_index = {};
   uint32_t next_queue_event = m::kQueueEventBase;
   bool has_mrgsort = false;
   std::array<uint16_t, 4> mrgsort{};  // per-list counts of the last MrgSort

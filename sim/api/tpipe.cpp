@@ -139,6 +139,69 @@ void QueueBase::enque(uint32_t offset) {
   fifo_.push_back(id);
 }
 
+void QueueBase::init_slots(m::Core* c, uint8_t num, uint32_t len) {
+  init(c, 0, num, len);
+  for (Slot& s : slots_) s.base = UINT32_MAX;  // until set_slot
+}
+
+void QueueBase::set_slot(uint32_t index, uint32_t base) {
+  if (index >= slots_.size())
+    fault("InitBufHandle: buffer " + std::to_string(index) + " of a queue of " +
+          std::to_string(slots_.size()));
+  slots_[index].base = base;
+}
+
+void QueueBase::drain() {
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    Slot& s = slots_[i];
+    if (s.state != SlotState::Free)
+      fault("TBufPool::Reset while a buffer of its queue is still allocated (FreeTensor missing?)");
+    if (s.used) raw_wait_flag(release_, event_base_ + static_cast<uint32_t>(i));
+    s.used = false;
+  }
+  fifo_.clear();
+}
+
+void BufPoolState::bind(m::Core* c, uint32_t at, uint32_t bytes) {
+  core = c;
+  base = cur = at;
+  len = bytes;
+  bufs = 0;
+  queues.clear();
+}
+
+uint32_t BufPoolState::carve(uint64_t bytes, TPosition of, const char* what) {
+  if (!core) fault(std::string("TBufPool::") + what + " on a pool that InitBufPool has not set up");
+  if (buffer_of(of) != buffer_of(pos))
+    fault(std::string("TBufPool::") + what +
+          ": a position in another local buffer than the pool's");
+  if (uint64_t{cur} + bytes > uint64_t{base} + len)
+    fault(std::string("TBufPool::") + what + " of " + std::to_string(bytes) + " B: only " +
+          std::to_string(base + len - cur) + " of the pool's " + std::to_string(len) +
+          " B are left");
+  const uint32_t at = cur;
+  cur += static_cast<uint32_t>(bytes);
+  return at;
+}
+
+void BufPoolState::check_range(uint32_t at, uint32_t bytes, const char* what) const {
+  if (!core) fault(std::string(what) + " on a pool that InitBufPool has not set up");
+  if (at < base || uint64_t{at} + bytes > uint64_t{base} + len)
+    fault(std::string(what) + ": " + std::to_string(bytes) + " B at " + std::to_string(at) +
+          " outside its pool [" + std::to_string(base) + ", " + std::to_string(base + len) + ")");
+}
+
+TBufHandle BufPoolState::handle(uint32_t index) {
+  if (index >= handles.size())
+    fault("GetBufHandle(" + std::to_string(index) + ") of a pool of " +
+          std::to_string(handles.size()) + " records (EXTERN_IMPL_BUFPOOL's BUFID_SIZE)");
+  return &handles[index];
+}
+
+void BufPoolState::reset() {
+  for (QueueBase* q : queues) q->drain();
+}
+
 uint32_t QueueBase::deque() {
   if (fifo_.empty()) fault("DeQue on an empty queue");
   int id = fifo_.front();

@@ -862,16 +862,6 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src) {
       for (uint32_t j = 0; j < 16; ++j) d[j * 16 + i] = tmp[i * 16 + j];
   });
 }
-// The enhanced Transpose (a shared
-// buffer and TransposeParamsExt) is
-// not modelled.
-template <class T, class A, class... Rest>
-void Transpose(const LocalTensor<T>&, const LocalTensor<T>&, const A&, const Rest&...) {
-  static_assert(detail::kNotModelled<T, A, Rest...>,
-                "ascend-sim: AscendC::Transpose with a shared buffer and TransposeParamsExt is not "
-                "modelled yet (Transpose(dst, src) of a 16 x 16 matrix is)");
-}
-
 // CompareScalar: the older name of
 // Compares.
 template <class T, class U>
