@@ -11,8 +11,11 @@
 // SoftmaxGrad: dst = (grad - sum(grad x src)) x src per row; SoftmaxGradFront: dst = the row
 // sums as a 32-B block of copies a row. Per pass: Mul into the temporary, the row sums (Add fold,
 // WholeReduceSum), Brcb, then a Sub of each row's block and a Mul by src (dst may be src).
-// AdjustSoftMaxRes: the rows whose max has the bits `from` are set to `to` (the scalar unit reads
-// each max, a Duplicate rewrites the row); returns whether any was.
+// LogSoftMax: SoftMax's passes, then Ln and a Muls by 1/ln(10) over dst (Ascend C's LogSoftMax is
+// log10 of the softmax). Its tiling (LogSoftMaxTiling, SoftMaxTiling's fields) may be left empty,
+// as Ascend C derives the passes from the temporary's size: then splitM is what sharedTmpBuffer
+// holds. AdjustSoftMaxRes: the rows whose max has the bits `from` are set to `to` (the scalar unit
+// reads each max, a Duplicate rewrites the row); returns whether any was.
 #pragma once
 
 #include <algorithm>
@@ -146,6 +149,27 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
              const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
   detail::softmax_impl(dstTensor, sumTensor, maxTensor, srcTensor,
                        detail::stack_buffer<uint8_t>("SoftMax"), tiling, softmaxShapeInfo);
+}
+
+template <class T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const LocalTensor<T>& max,
+                const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                const LogSoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(std::is_same_v<T, float>, "ascend-sim: LogSoftMax is modelled for float only");
+  static_assert(!isDataFormatNZ, "ascend-sim: LogSoftMax of the NZ format is not modelled");
+  SoftMaxTiling t = tiling;
+  const uint32_t m = softmaxShapeInfo.srcM ? softmaxShapeInfo.srcM : t.srcM;
+  const uint32_t k = softmaxShapeInfo.srcK ? softmaxShapeInfo.srcK : t.srcK;
+  if (t.splitM == 0) {
+    const uint32_t fit =
+        static_cast<uint32_t>(sharedTmpBuffer.GetSize()) / (32 + (uint64_t{k} * 4 > 256 ? 256 : 0));
+    t.splitM = std::max(1u, std::min(m, fit >= 8 ? fit / 8 * 8 : fit));
+  }
+  detail::softmax_impl(dst, sum, max, src, sharedTmpBuffer, t, softmaxShapeInfo);
+  Ln(dst, dst, m * k);
+  PipeBarrier<PIPE_V>();
+  Muls(dst, dst, 0.43429448190325176f, m * k);  // 1 / ln(10)
+  PipeBarrier<PIPE_V>();
 }
 
 namespace detail {

@@ -42,6 +42,7 @@ class SoftMaxTiling {
  private:
   ::SoftMaxTiling data_;
 };
+using LogSoftMaxTiling = SoftMaxTiling;
 }  // namespace optiling
 
 namespace AscendC {
@@ -117,6 +118,21 @@ inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTy
   optiling::SoftMaxTiling t;
   SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, t);
   t.SaveToBuffer(&softmaxTiling, sizeof(softmaxTiling));
+}
+
+// LogSoftMax (Ascend C API: LogSoftMax-Tiling) takes SoftMax's passes and temporary.
+inline uint32_t GetLogSoftMaxMinTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize,
+                                        const bool isReuseSource) {
+  return GetSoftMaxMinTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+inline uint32_t GetLogSoftMaxMaxTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize,
+                                        const bool isReuseSource) {
+  return GetSoftMaxMaxTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+template <class Tiling>
+void LogSoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
+                          const uint32_t localWorkSpaceSize, Tiling& softmaxTiling) {
+  SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
 }
 
 // SoftmaxGrad (Ascend C API: SoftmaxGrad-Tiling): a row takes its products (K floats), a sum

@@ -1,0 +1,177 @@
+// More high-level vector APIs (LogSoftMax, Pad of unaligned rows, ...) with their host tiling,
+// each against a reference computed here in double, with a shape that has a tail and a call that
+// must end in a kernel fault.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "models/errors.h"
+#include "sdk/include/tiling/pad_tiling_host.h"
+#include "sdk/include/tiling/softmax_tiling_host.h"
+#include "sim/api/kernel_operator.h"
+#include "tests/harness.h"
+#include "tests/kernel_helpers.h"
+
+namespace {
+
+using namespace AscendC;
+using ascend::SimError;
+using ascend::test::Bench;
+using ascend::test::global;
+using ascend::test::Order;
+using ascend::test::ub_tensor;
+
+std::vector<float> uniform(size_t n, float lo, float hi, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(gen);
+  return v;
+}
+
+void expect_fault(Bench& b, const std::string& words, const std::function<void()>& kernel) {
+  SimError e = b.run_expecting_error(1, kernel);
+  EXPECT_EQ(e.code, ascend::kExitKernelFault) << e.what();
+  EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+}
+
+// ---------------------------------------------------------------------------------------------
+// LogSoftMax
+
+TEST(AdvLogSoftMax, IsLog10OfTheSoftmaxWithMaxAndSumBlocks) {
+  constexpr uint32_t kRows = 13, kCols = 72;  // passes of 8 rows and a tail of 5; a fold
+  const uint32_t n = kRows * kCols;
+  const std::vector<float> x = uniform(n, -8, 8, 7);
+  const ge::Shape shape({kRows, kCols});
+  const uint32_t tmpBytes = GetLogSoftMaxMinTmpSize(shape, 4, false);
+  EXPECT_LE(tmpBytes, GetLogSoftMaxMaxTmpSize(shape, 4, false));
+  ::LogSoftMaxTiling tiling;
+  LogSoftMaxTilingFunc(shape, 4, tmpBytes, tiling);
+  EXPECT_EQ(tiling.splitM, 8u);
+  for (const bool emptyTiling : {false, true}) {
+    Bench b;
+    const uint64_t xa = b.alloc(n * 4), ya = b.alloc(n * 4), ma = b.alloc(kRows * 32),
+                   sa = b.alloc(kRows * 32);
+    b.sim().write(xa, x.data(), n * 4);
+    b.run(1, [&] {
+      TPipe pipe;
+      LocalTensor<float> xs = ub_tensor<float>(pipe, n), ys = ub_tensor<float>(pipe, n),
+                         ms = ub_tensor<float>(pipe, kRows * 8),
+                         ss = ub_tensor<float>(pipe, kRows * 8);
+      LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, tmpBytes);
+      DataCopy(xs, global<float>(xa, n), n);
+      Order<HardEvent::MTE2_V>();
+      // The example leaves the tiling empty: the passes then follow the temporary's size.
+      LogSoftMax<float>(ys, ss, ms, xs, tmp, emptyTiling ? ::LogSoftMaxTiling{} : tiling,
+                        SoftMaxShapeInfo{kRows, kCols, kRows, kCols});
+      Order<HardEvent::V_MTE3>();
+      DataCopy(global<float>(ya, n), ys, n);
+      DataCopy(global<float>(ma, kRows * 8), ms, kRows * 8);
+      DataCopy(global<float>(sa, kRows * 8), ss, kRows * 8);
+    });
+    std::vector<float> y(n), mx(kRows * 8), sm(kRows * 8);
+    b.sim().read(ya, y.data(), n * 4);
+    b.sim().read(ma, mx.data(), kRows * 32);
+    b.sim().read(sa, sm.data(), kRows * 32);
+    for (uint32_t r = 0; r < kRows; ++r) {
+      double m = -1e30, s = 0;
+      for (uint32_t c = 0; c < kCols; ++c) m = std::max(m, double{x[r * kCols + c]});
+      for (uint32_t c = 0; c < kCols; ++c) s += std::exp(x[r * kCols + c] - m);
+      for (uint32_t j = 0; j < 8; ++j) {
+        EXPECT_EQ(mx[r * 8 + j], static_cast<float>(m)) << "max of row " << r;
+        EXPECT_NEAR(sm[r * 8 + j], s, 1e-5 * s) << "sum of row " << r;
+      }
+      for (uint32_t c = 0; c < kCols; ++c) {
+        const double want = std::log10(std::exp(x[r * kCols + c] - m) / s);
+        EXPECT_NEAR(y[r * kCols + c], want, 2e-5 * std::abs(want) + 2e-6)
+            << "row " << r << " column " << c;
+      }
+    }
+  }
+}
+
+TEST(AdvLogSoftMax, ATemporaryBelowOneRowIsAKernelFault) {
+  Bench b;
+  expect_fault(b, "SoftMax: sharedTmpBuffer", [] {
+    TPipe pipe;
+    LocalTensor<float> x = ub_tensor<float>(pipe, 8 * 128), y = ub_tensor<float>(pipe, 8 * 128),
+                       m = ub_tensor<float>(pipe, 64), s = ub_tensor<float>(pipe, 64);
+    LogSoftMax<float>(y, s, m, x, ub_tensor<uint8_t>(pipe, 32), ::LogSoftMaxTiling{},
+                      SoftMaxShapeInfo{8, 128, 8, 128});
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pad of rows that are not a 32-B multiple
+
+template <class T>
+std::vector<T> run_pad(const std::vector<T>& in, uint32_t height, uint32_t width, PadParams pp,
+                       uint32_t tmpBytes) {
+  constexpr uint32_t perBlock = 32 / sizeof(T);
+  const uint32_t wout = (width + perBlock - 1) / perBlock * perBlock;
+  const uint32_t inElems = static_cast<uint32_t>(in.size()), outElems = height * wout;
+  ::PadTiling pt;
+  PadTilingFunc(ge::Shape({height, width}), ge::Shape({height, width}), tmpBytes, sizeof(T), pt);
+  Bench b;
+  const uint64_t xa = b.alloc(inElems * sizeof(T)), ya = b.alloc(outElems * sizeof(T));
+  b.sim().write(xa, in.data(), inElems * sizeof(T));
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<T> xs = ub_tensor<T>(pipe, inElems), ys = ub_tensor<T>(pipe, outElems);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, tmpBytes);
+    DataCopy(xs, global<T>(xa, inElems), inElems);
+    Order<HardEvent::MTE2_V>();
+    Pad(ys, xs, pp, tmp, pt);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<T>(ya, outElems), ys, outElems);
+  });
+  std::vector<T> out(outElems);
+  b.sim().read(ya, out.data(), outElems * sizeof(T));
+  return out;
+}
+
+TEST(AdvPad, UnalignedFloatRowsGetTheirRightPadInPasses) {
+  constexpr uint32_t kH = 19, kW = 29;  // 19 x 116-B rows: 551 elements, padded to 552
+  std::vector<float> x(552);
+  for (uint32_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) * 0.5f;
+  // 5 rows of offsets a pass: 4 passes, the last of 4 rows.
+  const std::vector<float> y = run_pad<float>(x, kH, kW, PadParams(0, 3, -7), 5 * 32 * 4);
+  for (uint32_t r = 0; r < kH; ++r)
+    for (uint32_t c = 0; c < kW + 3; ++c) {
+      const float want = c < kW ? x[r * kW + c] : -7.0f;
+      EXPECT_EQ(y[r * 32 + c], want) << "row " << r << " column " << c;
+    }
+}
+
+TEST(AdvPad, UnalignedHalfRowsGetLeftAndRightPad) {
+  constexpr uint32_t kH = 6, kW = 13;  // rows of 26 B, padded to 16 halves: 1 left, 2 right
+  std::vector<half> x(80);
+  for (uint32_t i = 0; i < x.size(); ++i) x[i] = cast_to<half>(i, RoundMode::CAST_RINT);
+  const std::vector<half> y = run_pad<half>(x, kH, kW, PadParams(1, 2, 9), 1024);
+  for (uint32_t r = 0; r < kH; ++r)
+    for (uint32_t c = 0; c < 16; ++c) {
+      const double want = (c == 0 || c > kW) ? 9.0 : static_cast<double>(r * kW + c - 1);
+      EXPECT_EQ(to_double(y[r * 16 + c]), want) << "row " << r << " column " << c;
+    }
+}
+
+TEST(AdvPad, APadBeyondTheAlignedWidthIsAKernelFault) {
+  ::PadTiling pt;
+  PadTilingFunc(ge::Shape({4, 20}), ge::Shape({4, 20}), 1024, sizeof(half), pt);
+  Bench b;
+  expect_fault(b, "exceeds the 32-B aligned width 32", [&] {
+    TPipe pipe;
+    LocalTensor<half> x = ub_tensor<half>(pipe, 128), p = ub_tensor<half>(pipe, 128);
+    PadParams pp(0, 13, 3);
+    Pad(p, x, pp, ub_tensor<uint8_t>(pipe, 1024), pt);
+  });
+}
+
+}  // namespace
