@@ -1,6 +1,6 @@
-// More high-level vector APIs (LogSoftMax, Pad of unaligned rows, ...) with their host tiling,
-// each against a reference computed here in double, with a shape that has a tail and a call that
-// must end in a kernel fault.
+// More high-level vector APIs (LogSoftMax, Pad of unaligned rows, AscendAntiQuant, ...) with their
+// host tiling, each against a reference computed here in double, with a shape that has a tail and a
+// call that must end in a kernel fault.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/errors.h"
+#include "sdk/include/tiling/adv_tiling_host.h"
 #include "sdk/include/tiling/pad_tiling_host.h"
 #include "sdk/include/tiling/softmax_tiling_host.h"
 #include "sim/api/kernel_operator.h"
@@ -171,6 +172,85 @@ TEST(AdvPad, APadBeyondTheAlignedWidthIsAKernelFault) {
     LocalTensor<half> x = ub_tensor<half>(pipe, 128), p = ub_tensor<half>(pipe, 128);
     PadParams pp(0, 13, 3);
     Pad(p, x, pp, ub_tensor<uint8_t>(pipe, 1024), pt);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// AscendAntiQuant
+
+// Runs AscendAntiQuant<int8_t, half, false> on src [k, n] with offset and scale [rows, n], the
+// offset's shape set with SetShapeInfo (as the example does) unless `byParam`.
+std::vector<half> run_anti_quant(const std::vector<int8_t>& src, const std::vector<half>& off,
+                                 const std::vector<half>& sc, uint32_t k, uint32_t n,
+                                 bool byParam) {
+  const uint32_t count = k * n, vn = static_cast<uint32_t>(off.size());
+  Bench b;
+  const uint64_t sa = b.alloc(count), oa = b.alloc(vn * 2), ca = b.alloc(vn * 2),
+                 da = b.alloc(count * 2);
+  b.sim().write(sa, src.data(), count);
+  b.sim().write(oa, off.data(), vn * 2);
+  b.sim().write(ca, sc.data(), vn * 2);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<int8_t> s = ub_tensor<int8_t>(pipe, count);
+    LocalTensor<half> o = ub_tensor<half>(pipe, vn), c = ub_tensor<half>(pipe, vn),
+                      d = ub_tensor<half>(pipe, count);
+    DataCopy(s, global<int8_t>(sa, count), count);
+    DataCopy(o, global<half>(oa, vn), vn);
+    DataCopy(c, global<half>(ca, vn), vn);
+    Order<HardEvent::MTE2_V>();
+    const uint32_t shape[] = {vn / n, n};
+    AntiQuantShapeInfo info;
+    if (byParam)
+      info = {vn / n, n, vn / n, n};
+    else
+      o.SetShapeInfo(ShapeInfo(2, shape, DataFormat::ND));
+    AscendAntiQuant<int8_t, half, false>(d, s, o, c, ub_tensor<uint8_t>(pipe, 32), k, info);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<half>(da, count), d, count);
+  });
+  std::vector<half> out(count);
+  b.sim().read(da, out.data(), count * 2);
+  return out;
+}
+
+TEST(AdvAntiQuant, EachRowGroupTakesItsOffsetAndScaleRoundedToHalf) {
+  uint32_t maxV = 1, minV = 1;
+  GetAscendAntiQuantMaxMinTmpSize(ge::Shape({12, 48}), ge::Shape({3, 48}), false, ge::DT_INT8,
+                                  ge::DT_FLOAT16, maxV, minV);
+  EXPECT_EQ(maxV, 0u);
+  EXPECT_EQ(minV, 0u);
+  for (const bool byParam : {false, true}) {
+    constexpr uint32_t kK = 12, kN = 144, kRows = 3;  // groups of 4 rows; a 16-half column tail
+    std::mt19937 gen(5);
+    std::uniform_int_distribution<int> di(-128, 127);
+    std::uniform_real_distribution<float> df(-4, 4);
+    std::vector<int8_t> src(kK * kN);
+    for (int8_t& v : src) v = static_cast<int8_t>(di(gen));
+    std::vector<half> off(kRows * kN), sc(kRows * kN);
+    for (half& v : off) v = cast_to<half>(df(gen), RoundMode::CAST_RINT);
+    for (half& v : sc) v = cast_to<half>(df(gen), RoundMode::CAST_RINT);
+    const std::vector<half> y = run_anti_quant(src, off, sc, kK, kN, byParam);
+    for (uint32_t i = 0; i < kK; ++i)
+      for (uint32_t j = 0; j < kN; ++j) {
+        const uint32_t g = i / (kK / kRows);
+        // The sum and the product each rounded to half, as the Add and the Mul in half are.
+        const double sum = to_double(
+            cast_to<half>(src[i * kN + j] + to_double(off[g * kN + j]), RoundMode::CAST_RINT));
+        const double want =
+            to_double(cast_to<half>(sum * to_double(sc[g * kN + j]), RoundMode::CAST_RINT));
+        EXPECT_EQ(to_double(y[i * kN + j]), want) << "row " << i << " column " << j;
+      }
+  }
+}
+
+TEST(AdvAntiQuant, AnOffsetWithoutAShapeIsAKernelFault) {
+  Bench b;
+  expect_fault(b, "AscendAntiQuant: no [K, N] source", [] {
+    TPipe pipe;
+    LocalTensor<int8_t> s = ub_tensor<int8_t>(pipe, 256);
+    LocalTensor<half> o = ub_tensor<half>(pipe, 32), d = ub_tensor<half>(pipe, 256);
+    AscendAntiQuant<int8_t, half, false>(d, s, o, o, ub_tensor<uint8_t>(pipe, 32), 8u);
   });
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "sim/api/data_format.h"
 #include "sim/api/instr.h"
 
 namespace AscendC {
@@ -260,6 +261,9 @@ class LocalTensor {
   LocalTensor<U> ReinterpretCast() const {
     return LocalTensor<U>(core_, offset_, static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)));
   }
+  // The shape a kernel attaches for the APIs that read it; a slice or a cast starts without.
+  void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
   // Simulator side: where the tensor lives in its core's UB.
   uint32_t ub_offset() const { return offset_; }
   ascend::model::Core* owner() const { return core_; }
@@ -276,6 +280,7 @@ class LocalTensor {
   ascend::model::Core* core_ = nullptr;
   uint32_t offset_ = 0;  // bytes
   uint32_t size_ = 0;    // elements
+  ShapeInfo shape_info_;
 };
 
 namespace detail {
