@@ -1,6 +1,6 @@
-// More high-level vector APIs (LogSoftMax, Pad of unaligned rows, AscendAntiQuant, ...) with their
-// host tiling, each against a reference computed here in double, with a shape that has a tail and a
-// call that must end in a kernel fault.
+// More high-level vector APIs (LogSoftMax, Pad of unaligned rows, AscendAntiQuant, RmsNorm, ...)
+// with their host tiling, each against a reference computed here in double, with a shape that has a
+// tail and a call that must end in a kernel fault.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 
 #include "models/errors.h"
 #include "sdk/include/tiling/adv_tiling_host.h"
+#include "sdk/include/tiling/layernorm_tiling_host.h"
 #include "sdk/include/tiling/pad_tiling_host.h"
 #include "sdk/include/tiling/softmax_tiling_host.h"
 #include "sim/api/kernel_operator.h"
@@ -251,6 +252,64 @@ TEST(AdvAntiQuant, AnOffsetWithoutAShapeIsAKernelFault) {
     LocalTensor<int8_t> s = ub_tensor<int8_t>(pipe, 256);
     LocalTensor<half> o = ub_tensor<half>(pipe, 32), d = ub_tensor<half>(pipe, 256);
     AscendAntiQuant<int8_t, half, false>(d, s, o, o, ub_tensor<uint8_t>(pipe, 32), 8u);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// RmsNorm
+
+TEST(AdvRmsNorm, ScalesEachRowByItsRootMeanSquareAndGammaInPasses) {
+  constexpr uint32_t kB = 3, kS = 7, kH = 136;  // 21 rows of 544 B: a partial 256-B chunk
+  const uint32_t m = kB * kS, n = m * kH;
+  const std::vector<float> x = uniform(n, -2, 2, 21), g = uniform(kH, -1, 1, 22);
+  const float eps = 1e-4f;
+  uint32_t maxV = 0, minV = 0;
+  ASSERT_TRUE(GetRmsNormMaxMinTmpSize(ge::Shape({kB, kS, kH}), 4, maxV, minV));
+  EXPECT_EQ(minV, (kH + 8) * 4);
+  const uint32_t tmpBytes = (8 * kH + 8) * 4;  // passes of 8 rows: 8, 8 and a tail of 5
+  ::RmsNormTiling tiling;
+  ASSERT_TRUE(
+      GetRmsNormTilingInfo(ge::Shape({kB, kS, kH}), ge::Shape({kB, kS, kH}), tmpBytes, 4, tiling));
+  EXPECT_EQ(tiling.mainBsLength, 8u);
+  EXPECT_EQ(tiling.tailBsLength, 5u);
+  Bench b;
+  const uint64_t xa = b.alloc(n * 4), ga = b.alloc(kH * 4), ya = b.alloc(n * 4);
+  b.sim().write(xa, x.data(), n * 4);
+  b.sim().write(ga, g.data(), kH * 4);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> xs = ub_tensor<float>(pipe, n), gs = ub_tensor<float>(pipe, kH),
+                       ys = ub_tensor<float>(pipe, n);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, tmpBytes);
+    DataCopy(xs, global<float>(xa, n), n);
+    DataCopy(gs, global<float>(ga, kH), kH);
+    Order<HardEvent::MTE2_V>();
+    RmsNorm<float>(ys, xs, gs, tmp, eps, tiling);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ya, n), ys, n);
+  });
+  std::vector<float> y(n);
+  b.sim().read(ya, y.data(), n * 4);
+  for (uint32_t r = 0; r < m; ++r) {
+    double ss = 0;
+    for (uint32_t c = 0; c < kH; ++c) ss += double{x[r * kH + c]} * x[r * kH + c];
+    const double rstd = 1.0 / std::sqrt(ss / kH + eps);
+    for (uint32_t c = 0; c < kH; ++c) {
+      const double want = x[r * kH + c] * rstd * g[c];
+      EXPECT_NEAR(y[r * kH + c], want, 1e-5 * std::abs(want) + 1e-6) << "row " << r << " col " << c;
+    }
+  }
+}
+
+TEST(AdvRmsNorm, ATemporaryBelowAPassIsAKernelFault) {
+  ::RmsNormTiling tiling;
+  tiling.bLength = 1, tiling.sLength = 8, tiling.hLength = 64, tiling.mainBsLength = 8;
+  Bench b;
+  expect_fault(b, "RmsNorm: sharedTmpBuffer", [&] {
+    TPipe pipe;
+    LocalTensor<float> x = ub_tensor<float>(pipe, 512), g = ub_tensor<float>(pipe, 64),
+                       y = ub_tensor<float>(pipe, 512);
+    RmsNorm<float>(y, x, g, ub_tensor<uint8_t>(pipe, 1024), 1e-5f, tiling);
   });
 }
 

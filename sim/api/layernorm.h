@@ -12,6 +12,10 @@
 //              rstd; resForGamma = xm x rstd.
 //   LayerNormGradBeta: pdGamma = sum over the rows of dy x resForGamma, pdBeta of dy (the
 //              ReduceSum RA sequence: a fold onto a power of two of rows, then halving Adds).
+//   RmsNorm:   rstd = 1 / sqrt(sum(x^2) / H + eps); y = x x rstd x gamma, in passes of the
+//              tiling's mainBsLength rows (all rows when 0), each row's squares summed by an
+//              in-place Add of its 256-B chunks onto its first, then WholeReduceSum; its temporary
+//              holds a pass's squares and sums (the rstd blocks reuse the squares).
 // The temporaries are ascend_sim_layernorm_tmp_bytes (tiling/layernorm_tiling_host.h) bytes.
 #pragma once
 
@@ -270,6 +274,80 @@ void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>
                        LayerNormGradBetaTiling& tiling) {
   LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
                                       detail::stack_buffer<uint8_t>("LayerNormGradBeta"), tiling);
+}
+
+namespace detail {
+// red[r] = sum of row r of x (rows of h floats, h a multiple of 8), x's rows folded in place.
+inline void rows_sum_in_place(const LocalTensor<float>& red, const LocalTensor<float>& x,
+                              uint32_t rows, uint32_t h) {
+  const uint8_t rep = static_cast<uint8_t>(h / 8);
+  const BinaryRepeatParams p(1, 1, 1, rep, rep, rep);
+  for (uint32_t r0 = 0; r0 < rows; r0 += 255) {
+    const uint8_t n = static_cast<uint8_t>(std::min(255u, rows - r0));
+    for (uint32_t c = 64; c < h; c += 64)
+      Add(x[r0 * h], x[r0 * h], x[r0 * h + c], std::min(64u, h - c), n, p);
+  }
+  PipeBarrier<PIPE_V>();
+  for (uint32_t r0 = 0; r0 < rows; r0 += 255)
+    WholeReduceSum(red[r0], x[r0 * h], static_cast<int32_t>(std::min(64u, h)),
+                   static_cast<int32_t>(std::min(255u, rows - r0)), 1, 1, h / 8);
+}
+}  // namespace detail
+
+template <typename T, bool isBasicBlock = false>
+void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+             const LocalTensor<T>& gammaLocal, const LocalTensor<uint8_t>& sharedTmpBuffer,
+             const T epsilon, const RmsNormTiling& tiling) {
+  static_assert(std::is_same_v<T, float>, "ascend-sim: RmsNorm is modelled for float only");
+  using namespace detail;
+  const uint32_t m = tiling.bLength * tiling.sLength, h = tiling.hLength;
+  if (m == 0 || h == 0)
+    fault("RmsNorm: an empty shape in the tiling (fill it with GetRmsNormTilingInfo)");
+  if (h % 8 != 0 || h / 8 > 255)
+    fault("RmsNorm: rows of " + std::to_string(h) + " floats, not 32-B aligned or beyond 2040");
+  if (uint64_t{m} * h > srcLocal.GetSize() || uint64_t{m} * h > dstLocal.GetSize() ||
+      h > gammaLocal.GetSize())
+    fault("RmsNorm: [" + std::to_string(m) + ", " + std::to_string(h) +
+          "] exceeds the source, the destination or gamma");
+  const uint32_t split = std::min(m, tiling.mainBsLength ? tiling.mainBsLength : m);
+  const uint32_t need = (split * h + align8(split)) * 4;
+  if (sharedTmpBuffer.GetSize() < need)
+    fault("RmsNorm: sharedTmpBuffer of " + std::to_string(sharedTmpBuffer.GetSize()) +
+          " B is below the " + std::to_string(need) + " B of " + std::to_string(split) +
+          " rows a pass");
+  const float back = tiling.reciprocalOfHLength != 0.0f ? tiling.reciprocalOfHLength
+                                                        : 1.0f / static_cast<float>(h);
+  const LocalTensor<float> sq = sharedTmpBuffer.template ReinterpretCast<float>();
+  const LocalTensor<float> red = sq[split * h];
+  for (uint32_t r0 = 0; r0 < m; r0 += split) {
+    const uint32_t n = std::min(split, m - r0);
+    const LocalTensor<float> x = srcLocal[r0 * h], y = dstLocal[r0 * h];
+    Mul(sq, x, x, n * h);
+    PipeBarrier<PIPE_V>();
+    rows_sum_in_place(red, sq, n, h);
+    PipeBarrier<PIPE_V>();
+    Muls(red, red, back, n);
+    PipeBarrier<PIPE_V>();
+    Adds(red, red, epsilon, n);
+    PipeBarrier<PIPE_V>();
+    Sqrt(red, red, n);
+    Duplicate(sq, 1.0f, n);
+    PipeBarrier<PIPE_V>();
+    Div(red, sq, red, n);  // rstd
+    PipeBarrier<PIPE_V>();
+    softmax_blocks(sq, red, n);
+    PipeBarrier<PIPE_V>();
+    layernorm_rows<RowOp::Mul, true>(y, x, sq, n, h);
+    PipeBarrier<PIPE_V>();
+    layernorm_rows<RowOp::Mul, false>(y, y, gammaLocal, n, h);
+    PipeBarrier<PIPE_V>();
+  }
+}
+template <typename T, bool isBasicBlock = false>
+void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+             const LocalTensor<T>& gammaLocal, const T epsilon, const RmsNormTiling& tiling) {
+  RmsNorm<T, isBasicBlock>(dstLocal, srcLocal, gammaLocal, detail::stack_buffer<uint8_t>("RmsNorm"),
+                           epsilon, tiling);
 }
 
 }  // namespace AscendC

@@ -1,9 +1,9 @@
-// The kernel-side tiling structs of LayerNorm, LayerNormGrad and LayerNormGradBeta (Ascend C API:
-// LayerNorm-Tiling, LayerNormGrad-Tiling, LayerNormGradBeta-Tiling), their fields (type and name,
-// in Ascend C's order) written once as X-macros that the host's optiling classes
-// (tiling/layernorm_tiling_host.h) expand too. sim/api/layernorm.h reads the shape (bLength,
-// sLength, hLength), the reciprocal of H (lastDimValueBack) and the temporary's size; the other
-// fields stay 0 (Ascend C's own implementation's parameters).
+// The kernel-side tiling structs of LayerNorm, LayerNormGrad, LayerNormGradBeta and RmsNorm (Ascend
+// C API: LayerNorm-Tiling, LayerNormGrad-Tiling, LayerNormGradBeta-Tiling, RmsNorm-Tiling), their
+// fields (type and name, in Ascend C's order) written once as X-macros that the host's optiling
+// classes (tiling/layernorm_tiling_host.h) expand too. sim/api/layernorm.h reads the shape
+// (bLength, sLength, hLength), the reciprocal of H (lastDimValueBack) and the temporary's size; the
+// other fields stay 0 (Ascend C's own implementation's parameters).
 #pragma once
 
 #include <cstdint>
@@ -90,6 +90,20 @@
   X(uint32_t, resForGammaTmpTensorPos)                  \
   X(uint32_t, reserved)
 
+#define ASCEND_SIM_RMSNORM_TILING_FIELDS(X) \
+  X(uint32_t, bLength)                      \
+  X(uint32_t, sLength)                      \
+  X(uint32_t, hLength)                      \
+  X(uint32_t, originalHLength)              \
+  X(float, reciprocalOfHLength)             \
+  X(uint32_t, mainBshLength)                \
+  X(uint32_t, mainBsLength)                 \
+  X(uint32_t, mainBsLengthAlign)            \
+  X(uint32_t, loopRound)                    \
+  X(uint32_t, inputTailPos)                 \
+  X(uint32_t, tailBshLength)                \
+  X(uint32_t, tailBsLength)
+
 #define ASCEND_SIM_TILING_TYPED_FIELD(type, name) type name = 0;
 struct LayerNormTiling {
   ASCEND_SIM_LAYERNORM_TILING_FIELDS(ASCEND_SIM_TILING_TYPED_FIELD)
@@ -100,10 +114,14 @@ struct LayerNormGradTiling {
 struct LayerNormGradBetaTiling {
   ASCEND_SIM_LAYERNORM_GRAD_BETA_TILING_FIELDS(ASCEND_SIM_TILING_TYPED_FIELD)
 };
+struct RmsNormTiling {
+  ASCEND_SIM_RMSNORM_TILING_FIELDS(ASCEND_SIM_TILING_TYPED_FIELD)
+};
 #undef ASCEND_SIM_TILING_TYPED_FIELD
 
 namespace AscendC::tiling {
 using ::LayerNormGradBetaTiling;
 using ::LayerNormGradTiling;
 using ::LayerNormTiling;
+using ::RmsNormTiling;
 }  // namespace AscendC::tiling

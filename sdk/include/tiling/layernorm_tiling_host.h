@@ -6,9 +6,11 @@
 // (ascend_sim_layernorm_tmp_bytes) are the minimum and the maximum.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "../graph/tensor.h"
 #include "../kernel_tiling/layernorm_tiling_data.h"
@@ -41,6 +43,7 @@ namespace optiling {
 ASCEND_SIM_LAYERNORM_CLASS(LayerNormTiling, ASCEND_SIM_LAYERNORM_TILING_FIELDS)
 ASCEND_SIM_LAYERNORM_CLASS(LayerNormGradTiling, ASCEND_SIM_LAYERNORM_GRAD_TILING_FIELDS)
 ASCEND_SIM_LAYERNORM_CLASS(LayerNormGradBetaTiling, ASCEND_SIM_LAYERNORM_GRAD_BETA_TILING_FIELDS)
+ASCEND_SIM_LAYERNORM_CLASS(RmsNormTiling, ASCEND_SIM_RMSNORM_TILING_FIELDS)
 #undef ASCEND_SIM_LAYERNORM_CLASS
 #undef ASCEND_SIM_TILING_ACCESSORS
 }  // namespace optiling
@@ -147,6 +150,62 @@ inline void GetLayerNormGradBetaNDTilingInfo(const TensorShape srcShape,
   tiling.set_loopRound(1);
   tiling.set_bshCurLength(m * h);
   tiling.set_bsCurLength(m);
+}
+
+// RmsNorm (Ascend C API: RmsNorm-Tiling) on [B, S, H] floats: a pass of n rows takes n x H floats
+// of squares and n sums rounded up to 8 floats; the minimum is one row (8 sums), the maximum all.
+namespace layernorm_tiling_detail {
+inline bool rms_shape(const TensorShape& shape, uint32_t typeSize, uint32_t& m, uint32_t& h) {
+  if (typeSize != 4 || shape.GetDimNum() != 3 || shape.GetShapeSize() <= 0) return false;
+  h = static_cast<uint32_t>(shape.GetDim(2));
+  m = static_cast<uint32_t>(shape.GetDim(0) * shape.GetDim(1));
+  return h % 8 == 0;
+}
+}  // namespace layernorm_tiling_detail
+inline bool GetRmsNormMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
+                                    uint32_t& maxValue, uint32_t& minValue,
+                                    const bool /*isBasicBlock*/ = false) {
+  uint32_t m = 0, h = 0;
+  if (!layernorm_tiling_detail::rms_shape(srcShape, typeSize, m, h)) return false;
+  maxValue = (m * h + (m + 7) / 8 * 8) * 4;
+  minValue = (h + 8) * 4;
+  return true;
+}
+template <class Tiling>
+bool GetRmsNormTilingInfo(const TensorShape& srcShape, const TensorShape& originSrcShape,
+                          const uint32_t stackBufferByteSize, const uint32_t typeSize,
+                          Tiling& tiling, const bool /*isBasicBlock*/ = false) {
+  uint32_t m = 0, h = 0;
+  if (!layernorm_tiling_detail::rms_shape(srcShape, typeSize, m, h)) return false;
+  uint32_t n = std::min(m, stackBufferByteSize / 4 / (h + 1));
+  while (n > 0 && (n * h + (n + 7) / 8 * 8) * 4 > stackBufferByteSize) --n;
+  if (n == 0) return false;
+  const uint32_t oriH =
+      originSrcShape.GetDimNum() == 3 ? static_cast<uint32_t>(originSrcShape.GetDim(2)) : h;
+  auto put = [&](auto& t) {
+    t.bLength = static_cast<uint32_t>(srcShape.GetDim(0));
+    t.sLength = static_cast<uint32_t>(srcShape.GetDim(1));
+    t.hLength = h;
+    t.originalHLength = oriH;
+    t.reciprocalOfHLength = 1.0f / static_cast<float>(oriH);
+    t.mainBshLength = n * h;
+    t.mainBsLength = n;
+    t.mainBsLengthAlign = (n + 7) / 8 * 8;
+    t.loopRound = m / n;
+    t.inputTailPos = m / n * n * h;
+    t.tailBshLength = m % n * h;
+    t.tailBsLength = m % n;
+  };
+  if constexpr (std::is_same_v<Tiling, ::RmsNormTiling>) {
+    put(tiling);
+  } else {
+    ::RmsNormTiling t;
+    put(t);
+#define ASCEND_SIM_RMS_SET(type, name) tiling.set_##name(t.name);
+    ASCEND_SIM_RMSNORM_TILING_FIELDS(ASCEND_SIM_RMS_SET)
+#undef ASCEND_SIM_RMS_SET
+  }
+  return true;
 }
 
 }  // namespace AscendC
