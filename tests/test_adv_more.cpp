@@ -1,6 +1,6 @@
-// More high-level vector APIs (LogSoftMax, Pad of unaligned rows, AscendAntiQuant, RmsNorm, ...)
-// with their host tiling, each against a reference computed here in double, with a shape that has a
-// tail and a call that must end in a kernel fault.
+// More high-level vector APIs (LogSoftMax, Pad of unaligned rows, AscendAntiQuant, RmsNorm,
+// WelfordUpdate/Finalize, ...) with their host tiling, each against a reference computed here in
+// double, with a shape that has a tail and a call that must end in a kernel fault.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -310,6 +310,87 @@ TEST(AdvRmsNorm, ATemporaryBelowAPassIsAKernelFault) {
     LocalTensor<float> x = ub_tensor<float>(pipe, 512), g = ub_tensor<float>(pipe, 64),
                        y = ub_tensor<float>(pipe, 512);
     RmsNorm<float>(y, x, g, ub_tensor<uint8_t>(pipe, 1024), 1e-5f, tiling);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// WelfordUpdate, WelfordFinalize
+
+TEST(AdvWelford, UpdatesThenFinalizesToTheMeanAndVarianceOfAllSamples) {
+  // 72 columns, 3 updates of one sample each, the last computing 45 columns only (the others
+  // keep the inputs: isInplace); then the 72 partial results finalized with their counts.
+  constexpr uint32_t kAb = 72, kSteps = 3, kLast = 45;
+  const std::vector<float> xs = uniform(kAb * kSteps, -3, 5, 31);
+  uint32_t maxV = 0, minV = 0;
+  GetWelfordUpdateMaxMinTmpSize(ge::Shape({1, kAb}), 4, 4, false, true, maxV, minV);
+  uint32_t fMax = 0, fMin = 0;
+  GetWelfordFinalizeMaxMinTmpSize(ge::Shape({kAb}), 4, false, fMax, fMin);
+  Bench b;
+  const uint64_t xa = b.alloc(kAb * kSteps * 4), ma = b.alloc(kAb * 4), va = b.alloc(kAb * 4),
+                 fa = b.alloc(64), ga = b.alloc(64);
+  b.sim().write(xa, xs.data(), kAb * kSteps * 4);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> x = ub_tensor<float>(pipe, kAb * kSteps), mean = ub_tensor<float>(pipe, kAb),
+                       var = ub_tensor<float>(pipe, kAb), fm = ub_tensor<float>(pipe, 8),
+                       fv = ub_tensor<float>(pipe, 8);
+    LocalTensor<int32_t> counts = ub_tensor<int32_t>(pipe, kAb);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, std::max(minV, fMin));
+    DataCopy(x, global<float>(xa, kAb * kSteps), kAb * kSteps);
+    Duplicate(mean, 0.0f, kAb);
+    Duplicate(var, 0.0f, kAb);
+    Duplicate(counts, int32_t{kSteps}, kLast);
+    Duplicate(counts[40], int32_t{kSteps - 1}, kAb - 40);
+    PipeBarrier<PIPE_V>();
+    Duplicate(counts[40], int32_t{kSteps}, kLast - 40);  // [0, 45) saw 3 samples, the rest 2
+    Order<HardEvent::MTE2_V>();
+    static constexpr WelfordUpdateConfig kInplace = {true};
+    for (uint32_t i = 0; i < kSteps; ++i) {
+      const WelfordUpdateParam p{1, kAb, i + 1 == kSteps ? kLast : kAb, 1.0f / (i + 1)};
+      WelfordUpdate<float, float, false, kInplace>(mean, var, mean, var, x[i * kAb], tmp, p);
+    }
+    PipeBarrier<PIPE_V>();
+    WelfordFinalizePara fp{1, kAb, 0, kAb, 0, 0, 1.0f / kAb, 1.0f / (kAb * kSteps - 27)};
+    WelfordFinalize<false>(fm, fv, mean, var, counts, tmp, fp);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ma, kAb), mean, kAb);
+    DataCopy(global<float>(va, kAb), var, kAb);
+    DataCopy(global<float>(fa, 8), fm, 8);
+    DataCopy(global<float>(ga, 8), fv, 8);
+  });
+  std::vector<float> mean(kAb), var(kAb), fm(8), fv(8);
+  b.sim().read(ma, mean.data(), kAb * 4);
+  b.sim().read(va, var.data(), kAb * 4);
+  b.sim().read(fa, fm.data(), 32);
+  b.sim().read(ga, fv.data(), 32);
+  double all = 0, n = 0;
+  std::vector<double> cm(kAb), cnt(kAb);
+  for (uint32_t c = 0; c < kAb; ++c) {
+    const uint32_t k = c < kLast ? kSteps : kSteps - 1;
+    double s = 0, q = 0;
+    for (uint32_t i = 0; i < k; ++i) s += xs[i * kAb + c];
+    const double m = s / k;
+    for (uint32_t i = 0; i < k; ++i) q += (xs[i * kAb + c] - m) * (xs[i * kAb + c] - m);
+    EXPECT_NEAR(mean[c], m, 1e-5 * std::abs(m) + 1e-6) << "column " << c;
+    EXPECT_NEAR(var[c], q, 1e-5 * q + 1e-5) << "column " << c;  // M: the sum of squares
+    all += s, n += k;
+    cm[c] = m, cnt[c] = k;
+  }
+  const double gm = all / n;
+  double gq = 0;
+  for (uint32_t c = 0; c < kAb; ++c)
+    for (uint32_t i = 0; i < cnt[c]; ++i) gq += (xs[i * kAb + c] - gm) * (xs[i * kAb + c] - gm);
+  EXPECT_NEAR(fm[0], gm, 1e-5);
+  EXPECT_NEAR(fv[0], gq / n, 1e-4 * gq / n);
+}
+
+TEST(AdvWelford, AComputeLengthBeyondTheRowIsAKernelFault) {
+  Bench b;
+  expect_fault(b, "WelfordUpdate: rnLength 1, abLength 64, abComputeLength 65", [] {
+    TPipe pipe;
+    LocalTensor<float> x = ub_tensor<float>(pipe, 64);
+    WelfordUpdate<float, float>(x, x, x, x, x, ub_tensor<uint8_t>(pipe, 1024),
+                                WelfordUpdateParam{1, 64, 65, 1.0f});
   });
 }
 

@@ -277,7 +277,8 @@ void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>
 }
 
 namespace detail {
-// red[r] = sum of row r of x (rows of h floats, h a multiple of 8), x's rows folded in place.
+// red[r] = sum of row r of x (rows of h floats, h a multiple of 8 unless one row), x's rows
+// folded in place.
 inline void rows_sum_in_place(const LocalTensor<float>& red, const LocalTensor<float>& x,
                               uint32_t rows, uint32_t h) {
   const uint8_t rep = static_cast<uint8_t>(h / 8);

@@ -208,4 +208,30 @@ bool GetRmsNormTilingInfo(const TensorShape& srcShape, const TensorShape& origin
   return true;
 }
 
+// WelfordUpdate / WelfordFinalize (Ascend C API: WelfordUpdate-Tiling, WelfordFinalize-Tiling):
+// sim/api/welford.h's temporaries, the same at the minimum and the maximum: WelfordUpdate two
+// vectors of abLength floats (three for a half inputX), WelfordFinalize two and two 32-B blocks.
+inline void GetWelfordUpdateMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSizeT,
+                                          const uint32_t typeSizeU, const bool /*isReuseSource*/,
+                                          const bool /*isInplace*/, uint32_t& maxValue,
+                                          uint32_t& minValue) {
+  if (srcShape.GetDimNum() != 2 || srcShape.GetShapeSize() <= 0)
+    optiling::detail::tiling_fail(
+        "GetWelfordUpdateMaxMinTmpSize: srcShape should be [rnLength, "
+        "abLength]");
+  if ((typeSizeT != 2 && typeSizeT != 4) || typeSizeU != 4)
+    optiling::detail::tiling_fail("GetWelfordUpdateMaxMinTmpSize: typeSizeT 2 or 4, typeSizeU 4");
+  const uint32_t a8 = (static_cast<uint32_t>(srcShape.GetDim(1)) + 7) / 8 * 8;
+  maxValue = minValue = (typeSizeT == 2 ? 3 : 2) * a8 * 4;
+}
+inline void GetWelfordFinalizeMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
+                                            const bool /*isReuseSource*/, uint32_t& maxValue,
+                                            uint32_t& minValue) {
+  if (srcShape.GetDimNum() < 1 || srcShape.GetShapeSize() <= 0 || typeSize != 4)
+    optiling::detail::tiling_fail(
+        "GetWelfordFinalizeMaxMinTmpSize: srcShape should be [abLength] of floats");
+  const uint32_t a8 = (static_cast<uint32_t>(srcShape.GetShapeSize()) + 7) / 8 * 8;
+  maxValue = minValue = (2 * a8 + 16) * 4;
+}
+
 }  // namespace AscendC
