@@ -1,6 +1,6 @@
 // More high-level vector APIs (LogSoftMax, Pad of unaligned rows, AscendAntiQuant, RmsNorm,
-// WelfordUpdate/Finalize, ...) with their host tiling, each against a reference computed here in
-// double, with a shape that has a tail and a call that must end in a kernel fault.
+// WelfordUpdate/Finalize, SoftmaxFlashV2) with their host tiling, each against a reference computed
+// here in double, with a shape that has a tail and a call that must end in a kernel fault.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -391,6 +391,79 @@ TEST(AdvWelford, AComputeLengthBeyondTheRowIsAKernelFault) {
     LocalTensor<float> x = ub_tensor<float>(pipe, 64);
     WelfordUpdate<float, float>(x, x, x, x, x, ub_tensor<uint8_t>(pipe, 1024),
                                 WelfordUpdateParam{1, 64, 65, 1.0f});
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// SoftmaxFlashV2
+
+TEST(AdvSoftmaxFlashV2, TwoColumnChunksUpdatedInPlaceGiveTheWholeRowsMaxAndSum) {
+  constexpr uint32_t kRows = 11, kCols = 72;  // passes of 8 rows and a tail of 3; a fold
+  const uint32_t n = kRows * kCols;
+  const std::vector<float> x = uniform(2 * n, -6, 6, 51);  // chunk c of row r: x[c * n + r * kCols]
+  const ge::Shape shape({kRows, kCols});
+  const uint32_t tmpBytes = GetSoftMaxFlashV2MinTmpSize(shape, 4, 4, true);
+  EXPECT_LE(tmpBytes, GetSoftMaxFlashV2MaxTmpSize(shape, 4, 4, true));
+  ::SoftMaxTiling tiling;
+  SoftMaxFlashV2TilingFunc(shape, 4, 4, tmpBytes, tiling, true);
+  EXPECT_EQ(tiling.splitM, 8u);
+  Bench b;
+  const uint64_t xa = b.alloc(2 * n * 4), ya = b.alloc(2 * n * 4), ma = b.alloc(kRows * 32),
+                 sa = b.alloc(kRows * 32), ea = b.alloc(kRows * 32);
+  b.sim().write(xa, x.data(), 2 * n * 4);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> xs = ub_tensor<float>(pipe, 2 * n), ms = ub_tensor<float>(pipe, kRows * 8),
+                       ss = ub_tensor<float>(pipe, kRows * 8),
+                       es = ub_tensor<float>(pipe, kRows * 8);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, tmpBytes);
+    DataCopy(xs, global<float>(xa, 2 * n), 2 * n);
+    Order<HardEvent::MTE2_V>();
+    const SoftMaxShapeInfo info{kRows, kCols, kRows, kCols};
+    SoftmaxFlashV2<float, false>(xs, ss, ms, xs, es, ss, ms, tmp, tiling, info);
+    PipeBarrier<PIPE_V>();
+    SoftmaxFlashV2<float, true>(xs[n], ss, ms, xs[n], es, ss, ms, tmp, tiling, info);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ya, 2 * n), xs, 2 * n);
+    DataCopy(global<float>(ma, kRows * 8), ms, kRows * 8);
+    DataCopy(global<float>(sa, kRows * 8), ss, kRows * 8);
+    DataCopy(global<float>(ea, kRows * 8), es, kRows * 8);
+  });
+  std::vector<float> y(2 * n), mx(kRows * 8), sm(kRows * 8), em(kRows * 8);
+  b.sim().read(ya, y.data(), 2 * n * 4);
+  b.sim().read(ma, mx.data(), kRows * 32);
+  b.sim().read(sa, sm.data(), kRows * 32);
+  b.sim().read(ea, em.data(), kRows * 32);
+  for (uint32_t r = 0; r < kRows; ++r) {
+    double m0 = -1e30, m1 = -1e30, s = 0;
+    for (uint32_t c = 0; c < kCols; ++c) {
+      m0 = std::max(m0, double{x[r * kCols + c]});
+      m1 = std::max(m1, double{x[n + r * kCols + c]});
+    }
+    const double m = std::max(m0, m1);
+    for (uint32_t h = 0; h < 2; ++h)
+      for (uint32_t c = 0; c < kCols; ++c) s += std::exp(x[h * n + r * kCols + c] - m);
+    for (uint32_t j = 0; j < 8; ++j) {
+      EXPECT_EQ(mx[r * 8 + j], static_cast<float>(m)) << "max of row " << r;
+      EXPECT_NEAR(sm[r * 8 + j], s, 1e-5 * s) << "sum of row " << r;
+      EXPECT_NEAR(em[r * 8 + j], std::exp(m0 - m), 1e-6) << "expMax of row " << r;
+    }
+    for (uint32_t c = 0; c < kCols; ++c) {  // the first chunk against its own max
+      const double want0 = std::exp(x[r * kCols + c] - m0);
+      const double want1 = std::exp(x[n + r * kCols + c] - m);
+      EXPECT_NEAR(y[r * kCols + c], want0, 1e-6 * want0 + 1e-7) << "row " << r << " col " << c;
+      EXPECT_NEAR(y[n + r * kCols + c], want1, 1e-6 * want1 + 1e-7) << "row " << r << " col " << c;
+    }
+  }
+}
+
+TEST(AdvSoftmaxFlashV2, ATemporaryBelowOneRowIsAKernelFault) {
+  Bench b;
+  expect_fault(b, "SoftmaxFlashV2: sharedTmpBuffer of 64 B is below one row's 320 B", [] {
+    TPipe pipe;
+    LocalTensor<float> x = ub_tensor<float>(pipe, 8 * 128), s = ub_tensor<float>(pipe, 64);
+    SoftmaxFlashV2<float, true>(x, s, s, x, s, s, s, ub_tensor<uint8_t>(pipe, 64),
+                                ::SoftMaxTiling{}, SoftMaxShapeInfo{8, 128, 8, 128});
   });
 }
 

@@ -183,4 +183,58 @@ inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t ty
   t.SaveToBuffer(&softmaxGradTiling, sizeof(softmaxGradTiling));
 }
 
+// SoftmaxFlashV2 (Ascend C API: SoftmaxFlashV2-Tiling), float: a row takes a reduction block, a
+// max block and, for rows longer than 256 B, the fold row (sim/api/softmax_flash.h).
+namespace softmax_tiling_detail {
+inline uint32_t flash_row_bytes(uint32_t k) {
+  return 64 + (k * 4 > 256 ? 256 : 0);
+}
+inline void flash_check(const char* fn, const TensorShape& shape, uint32_t size1, uint32_t size2) {
+  check(fn, shape, size1);
+  if (size1 != 4 || size2 != 4)
+    optiling::detail::tiling_fail(std::string(fn) +
+                                  ": only float data and statistics (4 and 4) are modelled");
+}
+}  // namespace softmax_tiling_detail
+inline uint32_t GetSoftMaxFlashV2MinTmpSize(const TensorShape& srcShape,
+                                            const uint32_t dataTypeSize1,
+                                            const uint32_t dataTypeSize2, const bool /*isUpdate*/,
+                                            const bool /*isBasicBlock*/ = false,
+                                            const bool /*isFlashOutputBrc*/ = false) {
+  using namespace softmax_tiling_detail;
+  flash_check("GetSoftMaxFlashV2MinTmpSize", srcShape, dataTypeSize1, dataTypeSize2);
+  uint32_t m = 0, k = 0;
+  split(srcShape, m, k);
+  return std::min(m, 8u) * flash_row_bytes(k);
+}
+inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const TensorShape& srcShape,
+                                            const uint32_t dataTypeSize1,
+                                            const uint32_t dataTypeSize2, const bool /*isUpdate*/,
+                                            const bool /*isBasicBlock*/ = false,
+                                            const bool /*isFlashOutputBrc*/ = false) {
+  using namespace softmax_tiling_detail;
+  flash_check("GetSoftMaxFlashV2MaxTmpSize", srcShape, dataTypeSize1, dataTypeSize2);
+  uint32_t m = 0, k = 0;
+  split(srcShape, m, k);
+  return (m + 7) / 8 * 8 * flash_row_bytes(k);
+}
+// SoftMaxTilingFunc's passes for a temporary of flash_row_bytes a row.
+template <class Tiling>
+void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
+                              const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                              Tiling& softmaxFlashTiling, const bool /*isUpdate*/,
+                              const bool /*isBasicBlock*/ = false,
+                              const bool /*isFlashOutputBrc*/ = false) {
+  using namespace softmax_tiling_detail;
+  flash_check("SoftMaxFlashV2TilingFunc", srcShape, dataTypeSize1, dataTypeSize2);
+  uint32_t m = 0, k = 0;
+  split(srcShape, m, k);
+  const uint32_t fit = localWorkSpaceSize / flash_row_bytes(k);
+  if (fit == 0)
+    optiling::detail::tiling_fail("SoftMaxFlashV2TilingFunc: localWorkSpaceSize " +
+                                  std::to_string(localWorkSpaceSize) + " B holds no row of " +
+                                  std::to_string(flash_row_bytes(k)) + " B");
+  SoftMaxTilingFunc(srcShape, dataTypeSize1, fit * row_bytes(k, dataTypeSize1), softmaxFlashTiling);
+}
+
 }  // namespace AscendC
