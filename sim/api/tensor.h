@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "sim/api/data_format.h"
@@ -209,6 +211,14 @@ struct SymbolOverride {
   Apply apply;
 };
 
+namespace detail {
+// The ShapeInfos kernels attach to LocalTensors (LocalTensor::SetShapeInfo).
+inline std::map<std::tuple<const void*, uint32_t, uint64_t>, ShapeInfo>& shape_infos() {
+  static std::map<std::tuple<const void*, uint32_t, uint64_t>, ShapeInfo> all;
+  return all;
+}
+}  // namespace detail
+
 template <class T>
 class LocalTensor {
  public:
@@ -261,9 +271,19 @@ class LocalTensor {
   LocalTensor<U> ReinterpretCast() const {
     return LocalTensor<U>(core_, offset_, static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)));
   }
-  // The shape a kernel attaches for the APIs that read it; a slice or a cast starts without.
-  void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
-  ShapeInfo GetShapeInfo() const { return shape_info_; }
+  // The shape a kernel attaches for the APIs that read it (AscendAntiQuant's offset). It is kept
+  // aside, by the core, address and size of the tensor's elements, so that LocalTensor stays as
+  // small as the instruction effects that capture it need: copies of the tensor see it, a slice
+  // or a cast does not, and a later tensor over the very same bytes inherits it until it sets
+  // its own.
+  void SetShapeInfo(const ShapeInfo& shapeInfo) {
+    detail::shape_infos()[{core_, offset_, uint64_t{size_} * sizeof(T)}] = shapeInfo;
+  }
+  ShapeInfo GetShapeInfo() const {
+    const auto& all = detail::shape_infos();
+    const auto it = all.find({core_, offset_, uint64_t{size_} * sizeof(T)});
+    return it == all.end() ? ShapeInfo{} : it->second;
+  }
   // Simulator side: where the tensor lives in its core's UB.
   uint32_t ub_offset() const { return offset_; }
   ascend::model::Core* owner() const { return core_; }
@@ -280,7 +300,6 @@ class LocalTensor {
   ascend::model::Core* core_ = nullptr;
   uint32_t offset_ = 0;  // bytes
   uint32_t size_ = 0;    // elements
-  ShapeInfo shape_info_;
 };
 
 namespace detail {
