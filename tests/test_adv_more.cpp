@@ -467,4 +467,76 @@ TEST(AdvSoftmaxFlashV2, ATemporaryBelowOneRowIsAKernelFault) {
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// DeepNorm
+
+TEST(AdvDeepNorm, IsLayerNormOfAlphaXPlusGx) {
+  constexpr uint32_t kB = 2, kS = 5, kH = 80;  // rows of 320 B: a fold with a partial repeat
+  const uint32_t m = kB * kS, n = m * kH;
+  const std::vector<float> x = uniform(n, -3, 3, 61), gx = uniform(n, -1, 1, 62),
+                           gamma = uniform(kH, 0.5f, 1.5f, 63), beta = uniform(kH, -1, 1, 64);
+  const float alpha = 1.75f, eps = 1e-5f;
+  uint32_t maxV = 0, minV = 0;
+  ASSERT_TRUE(GetDeepNormMaxMinTmpSize(ge::Shape({kB, kS, kH}), 4, false, false, maxV, minV));
+  ::DeepNormTiling tiling;
+  ASSERT_TRUE(GetDeepNormTilingInfo(ge::Shape({kB, kS, kH}), ge::Shape({kB, kS, kH}), minV, 4,
+                                    false, false, tiling));
+  EXPECT_EQ(tiling.hLength, kH);
+  Bench b;
+  const uint64_t xa = b.alloc(n * 4), ga = b.alloc(n * 4), gma = b.alloc(kH * 4),
+                 ba = b.alloc(kH * 4), ya = b.alloc(n * 4), ma = b.alloc(64), va = b.alloc(64);
+  b.sim().write(xa, x.data(), n * 4);
+  b.sim().write(ga, gx.data(), n * 4);
+  b.sim().write(gma, gamma.data(), kH * 4);
+  b.sim().write(ba, beta.data(), kH * 4);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> xs = ub_tensor<float>(pipe, n), gs = ub_tensor<float>(pipe, n),
+                       gms = ub_tensor<float>(pipe, kH), bs = ub_tensor<float>(pipe, kH),
+                       ys = ub_tensor<float>(pipe, n), ms = ub_tensor<float>(pipe, 16),
+                       vs = ub_tensor<float>(pipe, 16);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, minV);
+    DataCopy(xs, global<float>(xa, n), n);
+    DataCopy(gs, global<float>(ga, n), n);
+    DataCopy(gms, global<float>(gma, kH), kH);
+    DataCopy(bs, global<float>(ba, kH), kH);
+    Order<HardEvent::MTE2_V>();
+    DeepNorm<float>(ys, ms, vs, xs, gs, bs, gms, tmp, alpha, eps, tiling);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ya, n), ys, n);
+    DataCopy(global<float>(ma, 16), ms, 16);
+    DataCopy(global<float>(va, 16), vs, 16);
+  });
+  std::vector<float> y(n), mean(16), var(16);
+  b.sim().read(ya, y.data(), n * 4);
+  b.sim().read(ma, mean.data(), 64);
+  b.sim().read(va, var.data(), 64);
+  for (uint32_t r = 0; r < m; ++r) {
+    std::vector<double> v(kH);
+    double mu = 0, q = 0;
+    for (uint32_t c = 0; c < kH; ++c) mu += v[c] = double{alpha} * x[r * kH + c] + gx[r * kH + c];
+    mu /= kH;
+    for (uint32_t c = 0; c < kH; ++c) q += (v[c] - mu) * (v[c] - mu);
+    q /= kH;
+    EXPECT_NEAR(mean[r], mu, 1e-5 * std::abs(mu) + 1e-5) << "row " << r;
+    EXPECT_NEAR(var[r], q, 1e-5 * q) << "row " << r;
+    for (uint32_t c = 0; c < kH; ++c) {
+      const double want = gamma[c] * (v[c] - mu) / std::sqrt(q + eps) + beta[c];
+      EXPECT_NEAR(y[r * kH + c], want, 1e-5 * std::abs(want) + 1e-5) << "row " << r << " col " << c;
+    }
+  }
+}
+
+TEST(AdvDeepNorm, AGxSmallerThanTheShapeIsAKernelFault) {
+  ::DeepNormTiling tiling;
+  tiling.bLength = 1, tiling.sLength = 8, tiling.hLength = 64;
+  Bench b;
+  expect_fault(b, "DeepNorm: [1, 8, 64] exceeds the source, gx or the destination", [&] {
+    TPipe pipe;
+    LocalTensor<float> x = ub_tensor<float>(pipe, 512), gx = ub_tensor<float>(pipe, 256),
+                       v = ub_tensor<float>(pipe, 64);
+    DeepNorm<float>(x, v, v, x, gx, v, v, ub_tensor<uint8_t>(pipe, 4096), 1.0f, 1e-5f, tiling);
+  });
+}
+
 }  // namespace

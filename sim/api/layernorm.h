@@ -12,6 +12,7 @@
 //              rstd; resForGamma = xm x rstd.
 //   LayerNormGradBeta: pdGamma = sum over the rows of dy x resForGamma, pdBeta of dy (the
 //              ReduceSum RA sequence: a fold onto a power of two of rows, then halving Adds).
+//   DeepNorm:  LayerNorm of alpha x src + gx.
 //   RmsNorm:   rstd = 1 / sqrt(sum(x^2) / H + eps); y = x x rstd x gamma, in passes of the
 //              tiling's mainBsLength rows (all rows when 0), each row's squares summed by an
 //              in-place Add of its 256-B chunks onto its first, then WholeReduceSum; its temporary
@@ -87,34 +88,33 @@ inline uint32_t align8(uint32_t v) {
 }
 }  // namespace detail
 
-template <class T, bool isReuseSource = false>
-void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
-               const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
-               const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
-               const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
-               LayerNormTiling& tiling) {
-  static_assert(std::is_same_v<T, float>, "ascend-sim: LayerNorm is modelled for float only");
-  using namespace detail;
-  const uint32_t m = tiling.bLength * tiling.sLength, h = tiling.hLength;
+namespace detail {
+// LayerNorm of m rows of h (see above); x may be output (DeepNorm normalizes its sum in place).
+inline void layernorm_forward(const char* name, const LocalTensor<float>& output,
+                              const LocalTensor<float>& outputMean,
+                              const LocalTensor<float>& outputVariance, const LocalTensor<float>& x,
+                              const LocalTensor<float>& gamma, const LocalTensor<float>& beta,
+                              const LocalTensor<uint8_t>& tmp, float epsilon, uint32_t b,
+                              uint32_t s, uint32_t h) {
+  const uint32_t m = b * s;
   const uint32_t a8 = align8(m), fold_bytes = h * 4 > 256 ? m * 256 : 0;
-  layernorm_check("LayerNorm", tiling.bLength, tiling.sLength, h, sharedTmpBuffer,
-                  (m * h + a8 + 8 * m) * 4 + fold_bytes);
-  if (uint64_t{m} * h > inputX.GetSize() || uint64_t{m} * h > output.GetSize() ||
+  layernorm_check(name, b, s, h, tmp, (m * h + a8 + 8 * m) * 4 + fold_bytes);
+  if (uint64_t{m} * h > x.GetSize() || uint64_t{m} * h > output.GetSize() ||
       m > outputMean.GetSize() || m > outputVariance.GetSize() || h > gamma.GetSize() ||
       h > beta.GetSize())
-    fault("LayerNorm: [" + std::to_string(m) + ", " + std::to_string(h) +
+    fault(std::string(name) + ": [" + std::to_string(m) + ", " + std::to_string(h) +
           "] exceeds an input or output tensor");
   const float back = 1.0f / static_cast<float>(h);
-  const LocalTensor<float> all = sharedTmpBuffer.template ReinterpretCast<float>();
+  const LocalTensor<float> all = tmp.template ReinterpretCast<float>();
   const LocalTensor<float> xm = all, red = all[m * h], blk = all[m * h + a8];
-  const LocalTensor<uint8_t> fold = sharedTmpBuffer[(m * h + a8 + 8 * m) * 4];
-  layernorm_row_sums(red, inputX, fold, m, h);
+  const LocalTensor<uint8_t> fold = tmp[(m * h + a8 + 8 * m) * 4];
+  layernorm_row_sums(red, x, fold, m, h);
   PipeBarrier<PIPE_V>();
   Muls(outputMean, red, back, m);
   PipeBarrier<PIPE_V>();
   softmax_blocks(blk, outputMean, m);
   PipeBarrier<PIPE_V>();
-  layernorm_rows<RowOp::Sub, true>(xm, inputX, blk, m, h);
+  layernorm_rows<RowOp::Sub, true>(xm, x, blk, m, h);
   PipeBarrier<PIPE_V>();
   Mul(output, xm, xm, m * h);
   PipeBarrier<PIPE_V>();
@@ -137,6 +137,19 @@ void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
   PipeBarrier<PIPE_V>();
   layernorm_rows<RowOp::Add, false>(output, output, beta, m, h);
   PipeBarrier<PIPE_V>();
+}
+}  // namespace detail
+
+template <class T, bool isReuseSource = false>
+void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+               const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
+               const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+               const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
+               LayerNormTiling& tiling) {
+  static_assert(std::is_same_v<T, float>, "ascend-sim: LayerNorm is modelled for float only");
+  detail::layernorm_forward("LayerNorm", output, outputMean, outputVariance, inputX, gamma, beta,
+                            sharedTmpBuffer, epsilon, tiling.bLength, tiling.sLength,
+                            tiling.hLength);
 }
 template <class T, bool isReuseSource = false>
 void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
@@ -349,6 +362,40 @@ void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
              const LocalTensor<T>& gammaLocal, const T epsilon, const RmsNormTiling& tiling) {
   RmsNorm<T, isBasicBlock>(dstLocal, srcLocal, gammaLocal, detail::stack_buffer<uint8_t>("RmsNorm"),
                            epsilon, tiling);
+}
+
+// DeepNorm: LayerNorm of alpha x src + gx (a Muls and an Add into dst, normalized in place); its
+// third output is the variance, as LayerNorm's (Ascend C's implementation writes the variance
+// there, whatever the parameter's name).
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal,
+              const LocalTensor<T>& rstdLocal, const LocalTensor<T>& srcLocal,
+              const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
+              const LocalTensor<T>& gammaLocal, const LocalTensor<uint8_t>& sharedTmpBuffer,
+              const T alpha, const T epsilon, DeepNormTiling& tiling) {
+  static_assert(std::is_same_v<T, float>, "ascend-sim: DeepNorm is modelled for float only");
+  const uint64_t n = uint64_t{tiling.bLength} * tiling.sLength * tiling.hLength;
+  if (n > srcLocal.GetSize() || n > gxLocal.GetSize() || n > dstLocal.GetSize())
+    detail::fault("DeepNorm: [" + std::to_string(tiling.bLength) + ", " +
+                  std::to_string(tiling.sLength) + ", " + std::to_string(tiling.hLength) +
+                  "] exceeds the source, gx or the destination");
+  Muls(dstLocal, srcLocal, alpha, static_cast<uint32_t>(n));
+  PipeBarrier<PIPE_V>();
+  Add(dstLocal, dstLocal, gxLocal, static_cast<uint32_t>(n));
+  PipeBarrier<PIPE_V>();
+  detail::layernorm_forward("DeepNorm", dstLocal, meanLocal, rstdLocal, dstLocal, gammaLocal,
+                            betaLocal, sharedTmpBuffer, epsilon, tiling.bLength, tiling.sLength,
+                            tiling.hLength);
+}
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal,
+              const LocalTensor<T>& rstdLocal, const LocalTensor<T>& srcLocal,
+              const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
+              const LocalTensor<T>& gammaLocal, const T alpha, const T epsilon,
+              DeepNormTiling& tiling) {
+  DeepNorm<T, isReuseSrc, isBasicBlock>(
+      dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal, gammaLocal,
+      detail::stack_buffer<uint8_t>("DeepNorm"), alpha, epsilon, tiling);
 }
 
 }  // namespace AscendC

@@ -1,9 +1,9 @@
-// The kernel-side tiling structs of LayerNorm, LayerNormGrad, LayerNormGradBeta and RmsNorm (Ascend
-// C API: LayerNorm-Tiling, LayerNormGrad-Tiling, LayerNormGradBeta-Tiling, RmsNorm-Tiling), their
-// fields (type and name, in Ascend C's order) written once as X-macros that the host's optiling
-// classes (tiling/layernorm_tiling_host.h) expand too. sim/api/layernorm.h reads the shape
-// (bLength, sLength, hLength), the reciprocal of H (lastDimValueBack) and the temporary's size; the
-// other fields stay 0 (Ascend C's own implementation's parameters).
+// The kernel-side tiling structs of LayerNorm, LayerNormGrad, LayerNormGradBeta, DeepNorm and
+// RmsNorm (Ascend C API: LayerNorm-Tiling, LayerNormGrad-Tiling, LayerNormGradBeta-Tiling,
+// RmsNorm-Tiling), their fields (type and name, in Ascend C's order) written once as X-macros that
+// the host's optiling classes (tiling/layernorm_tiling_host.h) expand too. sim/api/layernorm.h
+// reads the shape (bLength, sLength, hLength), the reciprocal of H (lastDimValueBack) and the
+// temporary's size; the other fields stay 0 (Ascend C's own implementation's parameters).
 #pragma once
 
 #include <cstdint>
@@ -114,12 +114,17 @@ struct LayerNormGradTiling {
 struct LayerNormGradBetaTiling {
   ASCEND_SIM_LAYERNORM_GRAD_BETA_TILING_FIELDS(ASCEND_SIM_TILING_TYPED_FIELD)
 };
+// DeepNorm's tiling has LayerNorm's fields.
+struct DeepNormTiling {
+  ASCEND_SIM_LAYERNORM_TILING_FIELDS(ASCEND_SIM_TILING_TYPED_FIELD)
+};
 struct RmsNormTiling {
   ASCEND_SIM_RMSNORM_TILING_FIELDS(ASCEND_SIM_TILING_TYPED_FIELD)
 };
 #undef ASCEND_SIM_TILING_TYPED_FIELD
 
 namespace AscendC::tiling {
+using ::DeepNormTiling;
 using ::LayerNormGradBetaTiling;
 using ::LayerNormGradTiling;
 using ::LayerNormTiling;

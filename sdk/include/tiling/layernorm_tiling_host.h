@@ -44,6 +44,7 @@ ASCEND_SIM_LAYERNORM_CLASS(LayerNormTiling, ASCEND_SIM_LAYERNORM_TILING_FIELDS)
 ASCEND_SIM_LAYERNORM_CLASS(LayerNormGradTiling, ASCEND_SIM_LAYERNORM_GRAD_TILING_FIELDS)
 ASCEND_SIM_LAYERNORM_CLASS(LayerNormGradBetaTiling, ASCEND_SIM_LAYERNORM_GRAD_BETA_TILING_FIELDS)
 ASCEND_SIM_LAYERNORM_CLASS(RmsNormTiling, ASCEND_SIM_RMSNORM_TILING_FIELDS)
+ASCEND_SIM_LAYERNORM_CLASS(DeepNormTiling, ASCEND_SIM_LAYERNORM_TILING_FIELDS)
 #undef ASCEND_SIM_LAYERNORM_CLASS
 #undef ASCEND_SIM_TILING_ACCESSORS
 }  // namespace optiling
@@ -232,6 +233,36 @@ inline void GetWelfordFinalizeMaxMinTmpSize(const TensorShape& srcShape, const u
         "GetWelfordFinalizeMaxMinTmpSize: srcShape should be [abLength] of floats");
   const uint32_t a8 = (static_cast<uint32_t>(srcShape.GetShapeSize()) + 7) / 8 * 8;
   maxValue = minValue = (2 * a8 + 16) * 4;
+}
+
+// DeepNorm (Ascend C API: DeepNorm-Tiling): LayerNorm's temporary and tiling fields for the sum
+// it normalizes; false for a shape that is not [B, S, H] floats.
+inline bool GetDeepNormMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
+                                     const bool isReuseSource, const bool /*isBasicBlock*/,
+                                     uint32_t& maxValue, uint32_t& minValue) {
+  if (typeSize != 4 || srcShape.GetDimNum() != 3) return false;
+  GetLayerNormMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+  return true;
+}
+template <class Tiling>
+bool GetDeepNormTilingInfo(const TensorShape& srcShape, const TensorShape& originSrcShape,
+                           const uint32_t stackBufferSize, const uint32_t typeSize,
+                           const bool isReuseSource, const bool /*isBasicBlock*/, Tiling& tiling) {
+  if (typeSize != 4 || srcShape.GetDimNum() != 3 || originSrcShape.GetDimNum() != 3 ||
+      originSrcShape.GetDim(2) != srcShape.GetDim(2))
+    return false;
+  optiling::LayerNormTiling t;
+  GetLayerNormNDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, t);
+  if constexpr (std::is_same_v<Tiling, ::DeepNormTiling>) {
+#define ASCEND_SIM_DEEPNORM_SET(type, name) tiling.name = t.get_##name();
+    ASCEND_SIM_LAYERNORM_TILING_FIELDS(ASCEND_SIM_DEEPNORM_SET)
+#undef ASCEND_SIM_DEEPNORM_SET
+  } else {
+#define ASCEND_SIM_DEEPNORM_SET(type, name) tiling.set_##name(t.get_##name());
+    ASCEND_SIM_LAYERNORM_TILING_FIELDS(ASCEND_SIM_DEEPNORM_SET)
+#undef ASCEND_SIM_DEEPNORM_SET
+  }
+  return true;
 }
 
 }  // namespace AscendC
