@@ -539,4 +539,93 @@ TEST(AdvDeepNorm, AGxSmallerThanTheShapeIsAKernelFault) {
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// LayerNorm's separate form (rstd) and Normalize
+
+TEST(AdvLayerNormSeparate, OutputsMeanAndRstdAndNormalizeRepeatsItFromTheVariance) {
+  constexpr uint32_t kA = 13, kR = 104;  // rows of 416 B: a fold with a partial repeat
+  const uint32_t n = kA * kR;
+  const std::vector<float> x = uniform(n, -4, 4, 71), gamma = uniform(kR, 0.5f, 2, 72),
+                           beta = uniform(kR, -1, 1, 73);
+  const float eps = 1e-4f;
+  uint32_t maxV = 0, minV = 0, nMax = 0, nMin = 0;
+  GetLayerNormMaxMinTmpSize(ge::Shape({kA, kR}), 4, false, true, false, maxV, minV);
+  GetNormalizeMaxMinTmpSize(ge::Shape({kA, kR}), 4, 4, false, true, false, nMax, nMin);
+  ::LayerNormSeparateTiling tiling;
+  GetLayerNormNDTilingInfo(ge::Shape({kA, kR}), minV, 4, false, true, tiling);
+  EXPECT_EQ(tiling.aLength, kA);
+  // The variance Normalize takes, computed here in double and rounded to float.
+  std::vector<double> mu(kA), var(kA);
+  std::vector<float> meanIn(16), varIn(16);
+  for (uint32_t r = 0; r < kA; ++r) {
+    for (uint32_t c = 0; c < kR; ++c) mu[r] += x[r * kR + c];
+    mu[r] /= kR;
+    for (uint32_t c = 0; c < kR; ++c) var[r] += (x[r * kR + c] - mu[r]) * (x[r * kR + c] - mu[r]);
+    var[r] /= kR;
+    meanIn[r] = static_cast<float>(mu[r]), varIn[r] = static_cast<float>(var[r]);
+  }
+  Bench b;
+  const uint64_t xa = b.alloc(n * 4), gma = b.alloc(kR * 4), ba = b.alloc(kR * 4),
+                 mia = b.alloc(64), via = b.alloc(64), ya = b.alloc(n * 4), za = b.alloc(n * 4),
+                 ma = b.alloc(64), ra = b.alloc(64), rza = b.alloc(64);
+  b.sim().write(xa, x.data(), n * 4);
+  b.sim().write(gma, gamma.data(), kR * 4);
+  b.sim().write(ba, beta.data(), kR * 4);
+  b.sim().write(mia, meanIn.data(), 64);
+  b.sim().write(via, varIn.data(), 64);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<float> xs = ub_tensor<float>(pipe, n), gms = ub_tensor<float>(pipe, kR),
+                       bs = ub_tensor<float>(pipe, kR), mis = ub_tensor<float>(pipe, 16),
+                       vis = ub_tensor<float>(pipe, 16), ys = ub_tensor<float>(pipe, n),
+                       zs = ub_tensor<float>(pipe, n), ms = ub_tensor<float>(pipe, 16),
+                       rs = ub_tensor<float>(pipe, 16), rzs = ub_tensor<float>(pipe, 16);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, std::max(minV, nMin));
+    DataCopy(xs, global<float>(xa, n), n);
+    DataCopy(gms, global<float>(gma, kR), kR);
+    DataCopy(bs, global<float>(ba, kR), kR);
+    DataCopy(mis, global<float>(mia, 16), 16);
+    DataCopy(vis, global<float>(via, 16), 16);
+    Order<HardEvent::MTE2_V>();
+    static constexpr LayerNormConfig kCfg = {false, false, false, true};
+    LayerNorm<float, float, false, kCfg>(ys, ms, rs, xs, gms, bs, eps, tmp,
+                                         LayerNormPara{kA, kR, kR}, tiling);
+    PipeBarrier<PIPE_V>();
+    Normalize<float, float>(zs, rzs, mis, vis, xs, gms, bs, tmp, eps, NormalizePara{kA, kR, kR});
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ya, n), ys, n);
+    DataCopy(global<float>(za, n), zs, n);
+    DataCopy(global<float>(ma, 16), ms, 16);
+    DataCopy(global<float>(ra, 16), rs, 16);
+    DataCopy(global<float>(rza, 16), rzs, 16);
+  });
+  std::vector<float> y(n), z(n), mean(16), rstd(16), rstdZ(16);
+  b.sim().read(ya, y.data(), n * 4);
+  b.sim().read(za, z.data(), n * 4);
+  b.sim().read(ma, mean.data(), 64);
+  b.sim().read(ra, rstd.data(), 64);
+  b.sim().read(rza, rstdZ.data(), 64);
+  for (uint32_t r = 0; r < kA; ++r) {
+    const double rs = 1.0 / std::sqrt(var[r] + eps);
+    EXPECT_NEAR(mean[r], mu[r], 1e-5 * std::abs(mu[r]) + 1e-6) << "row " << r;
+    EXPECT_NEAR(rstd[r], rs, 1e-5 * rs) << "row " << r;
+    EXPECT_NEAR(rstdZ[r], rs, 1e-5 * rs) << "row " << r;
+    for (uint32_t c = 0; c < kR; ++c) {
+      const double want = gamma[c] * (x[r * kR + c] - mu[r]) * rs + beta[c];
+      EXPECT_NEAR(y[r * kR + c], want, 1e-5 * std::abs(want) + 1e-5) << "row " << r << " col " << c;
+      EXPECT_NEAR(z[r * kR + c], want, 1e-5 * std::abs(want) + 1e-5) << "row " << r << " col " << c;
+    }
+  }
+}
+
+TEST(AdvLayerNormSeparate, PaddingColumnsAreAKernelFault) {
+  Bench b;
+  expect_fault(b, "Normalize: rLength 30 below rLengthWithPadding 32", [] {
+    TPipe pipe;
+    LocalTensor<float> x = ub_tensor<float>(pipe, 256), v = ub_tensor<float>(pipe, 32);
+    Normalize<float, float>(x, v, v, v, x, v, v, ub_tensor<uint8_t>(pipe, 4096), 1e-5f,
+                            NormalizePara{8, 30, 32});
+  });
+}
+
 }  // namespace

@@ -34,8 +34,10 @@
 #include "sim/api/vector_level0.h"
 #if __has_include("kernel_tiling/layernorm_tiling_data.h")
 #include "kernel_tiling/layernorm_tiling_data.h"  // the SDK's include root (a kernel, the package)
+#include "kernel_tiling/reduce_pattern.h"
 #else
 #include "sdk/include/kernel_tiling/layernorm_tiling_data.h"  // the source tree's (the tests)
+#include "sdk/include/kernel_tiling/reduce_pattern.h"
 #endif
 
 namespace AscendC {
@@ -89,19 +91,55 @@ inline uint32_t align8(uint32_t v) {
 }  // namespace detail
 
 namespace detail {
+// output = xm x (each row's rstd, red[0, m)) x gamma + beta, the rstd broadcast into blk; the
+// last step of LayerNorm (both forms) and Normalize.
+inline void layernorm_apply(const LocalTensor<float>& output, const LocalTensor<float>& xm,
+                            const LocalTensor<float>& red, const LocalTensor<float>& blk,
+                            const LocalTensor<float>& gamma, const LocalTensor<float>& beta,
+                            uint32_t m, uint32_t h, bool useGamma = true, bool useBeta = true) {
+  softmax_blocks(blk, red, m);
+  PipeBarrier<PIPE_V>();
+  layernorm_rows<RowOp::Mul, true>(output, xm, blk, m, h);
+  PipeBarrier<PIPE_V>();
+  if (useGamma) {
+    layernorm_rows<RowOp::Mul, false>(output, output, gamma, m, h);
+    PipeBarrier<PIPE_V>();
+  }
+  if (useBeta) {
+    layernorm_rows<RowOp::Add, false>(output, output, beta, m, h);
+    PipeBarrier<PIPE_V>();
+  }
+}
+// red[0, m) = 1 / sqrt(var + epsilon); blk is overwritten.
+inline void layernorm_rstd(const LocalTensor<float>& red, const LocalTensor<float>& var,
+                           const LocalTensor<float>& blk, float epsilon, uint32_t m) {
+  Adds(red, var, epsilon, m);
+  PipeBarrier<PIPE_V>();
+  Sqrt(red, red, m);
+  Duplicate(blk, 1.0f, m);
+  PipeBarrier<PIPE_V>();
+  Div(red, blk, red, m);
+  PipeBarrier<PIPE_V>();
+}
+// The bytes LayerNorm's temporary takes for m rows of h: the centred rows, the row values, a
+// block a row and, for rows longer than 256 B, a fold row a row.
+inline uint32_t layernorm_tmp_bytes(uint32_t m, uint32_t h) {
+  return (m * h + align8(m) + 8 * m) * 4 + (h * 4 > 256 ? m * 256 : 0);
+}
 // LayerNorm of m rows of h (see above); x may be output (DeepNorm normalizes its sum in place).
+// The third output is the variance, or with rstdOut the reciprocal standard deviation.
 inline void layernorm_forward(const char* name, const LocalTensor<float>& output,
                               const LocalTensor<float>& outputMean,
                               const LocalTensor<float>& outputVariance, const LocalTensor<float>& x,
                               const LocalTensor<float>& gamma, const LocalTensor<float>& beta,
                               const LocalTensor<uint8_t>& tmp, float epsilon, uint32_t b,
-                              uint32_t s, uint32_t h) {
-  const uint32_t m = b * s;
-  const uint32_t a8 = align8(m), fold_bytes = h * 4 > 256 ? m * 256 : 0;
-  layernorm_check(name, b, s, h, tmp, (m * h + a8 + 8 * m) * 4 + fold_bytes);
+                              uint32_t s, uint32_t h, bool rstdOut = false, bool useGamma = true,
+                              bool useBeta = true) {
+  const uint32_t m = b * s, a8 = align8(m);
+  layernorm_check(name, b, s, h, tmp, layernorm_tmp_bytes(m, h));
   if (uint64_t{m} * h > x.GetSize() || uint64_t{m} * h > output.GetSize() ||
-      m > outputMean.GetSize() || m > outputVariance.GetSize() || h > gamma.GetSize() ||
-      h > beta.GetSize())
+      m > outputMean.GetSize() || m > outputVariance.GetSize() ||
+      (useGamma && h > gamma.GetSize()) || (useBeta && h > beta.GetSize()))
     fault(std::string(name) + ": [" + std::to_string(m) + ", " + std::to_string(h) +
           "] exceeds an input or output tensor");
   const float back = 1.0f / static_cast<float>(h);
@@ -120,23 +158,12 @@ inline void layernorm_forward(const char* name, const LocalTensor<float>& output
   PipeBarrier<PIPE_V>();
   layernorm_row_sums(red, output, fold, m, h);
   PipeBarrier<PIPE_V>();
-  Muls(outputVariance, red, back, m);
+  const LocalTensor<float> var = rstdOut ? blk : outputVariance;
+  Muls(var, red, back, m);
   PipeBarrier<PIPE_V>();
-  Adds(red, outputVariance, epsilon, m);
-  PipeBarrier<PIPE_V>();
-  Sqrt(red, red, m);
-  Duplicate(blk, 1.0f, m);
-  PipeBarrier<PIPE_V>();
-  Div(red, blk, red, m);  // rstd
-  PipeBarrier<PIPE_V>();
-  softmax_blocks(blk, red, m);
-  PipeBarrier<PIPE_V>();
-  layernorm_rows<RowOp::Mul, true>(output, xm, blk, m, h);
-  PipeBarrier<PIPE_V>();
-  layernorm_rows<RowOp::Mul, false>(output, output, gamma, m, h);
-  PipeBarrier<PIPE_V>();
-  layernorm_rows<RowOp::Add, false>(output, output, beta, m, h);
-  PipeBarrier<PIPE_V>();
+  layernorm_rstd(red, var, blk, epsilon, m);
+  if (rstdOut) Copy(outputVariance, red, m);
+  layernorm_apply(output, xm, red, blk, gamma, beta, m, h, useGamma, useBeta);
 }
 }  // namespace detail
 
@@ -396,6 +423,121 @@ void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal,
   DeepNorm<T, isReuseSrc, isBasicBlock>(
       dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal, gammaLocal,
       detail::stack_buffer<uint8_t>("DeepNorm"), alpha, epsilon, tiling);
+}
+
+// LayerNorm's separate form over [A, R] (Ascend C API: LayerNorm with LayerNormPara): the
+// forward steps above with the reciprocal standard deviation as the third output
+// (isOutputRstd), gamma and beta optional. Normalize (Ascend C API: Normalize): the same last
+// steps from a given mean and variance: rstd = 1 / sqrt(variance + epsilon) (written to
+// outputRstd), y = (x - mean) x rstd x gamma + beta; its temporary holds the centred rows, the
+// rstd and a block a row. Both take rows without padding columns (rLength = rLengthWithPadding).
+struct LayerNormConfig {
+  bool isNoBeta = false;
+  bool isNoGamma = false;
+  bool isOnlyOutput = false;
+  bool isOutputRstd = true;
+};
+constexpr LayerNormConfig LNCFG_NORM = {false, false, false, true};
+struct LayerNormPara {
+  uint32_t aLength;
+  uint32_t rLength;
+  uint32_t rLengthWithPadding;
+};
+struct NormalizeConfig {
+  ReducePattern reducePattern = ReducePattern::AR;
+  int32_t aLength = -1;
+  bool isNoBeta = false;
+  bool isNoGamma = false;
+  bool isOnlyOutput = false;
+};
+constexpr NormalizeConfig NLCFG_NORM = {ReducePattern::AR, -1, false, false, false};
+struct NormalizePara {
+  uint32_t aLength;
+  uint32_t rLength;
+  uint32_t rLengthWithPadding;
+};
+
+namespace detail {
+inline void layernorm_ar_shape(const char* name, uint32_t a, uint32_t r, uint32_t rPad) {
+  if (a == 0 || r == 0) fault(std::string(name) + ": an empty [aLength, rLength]");
+  if (r != rPad)
+    fault(std::string(name) + ": rLength " + std::to_string(r) + " below rLengthWithPadding " +
+          std::to_string(rPad) + " (padding columns) is not modelled");
+}
+}  // namespace detail
+
+template <typename U, typename T, bool isReuseSource = false,
+          const LayerNormConfig& config = LNCFG_NORM>
+void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+               const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX,
+               const LocalTensor<U>& gamma, const LocalTensor<U>& beta, const float epsilon,
+               const LocalTensor<uint8_t>& sharedTmpBuffer, const LayerNormPara& para,
+               const LayerNormSeparateTiling& /*tiling: the shape is para's*/) {
+  static_assert(std::is_same_v<T, float> && std::is_same_v<U, float>,
+                "ascend-sim: LayerNorm over [A, R] is modelled for float only");
+  static_assert(config.isOutputRstd,
+                "ascend-sim: LayerNorm over [A, R] outputs the variance only on Ascend 950");
+  static_assert(!config.isOnlyOutput,
+                "ascend-sim: LayerNorm over [A, R] with isOnlyOutput is not modelled");
+  detail::layernorm_ar_shape("LayerNorm", para.aLength, para.rLength, para.rLengthWithPadding);
+  detail::layernorm_forward("LayerNorm", output, outputMean, outputRstd, inputX, gamma, beta,
+                            sharedTmpBuffer, epsilon, para.aLength, 1, para.rLength, true,
+                            !config.isNoGamma, !config.isNoBeta);
+}
+template <typename U, typename T, bool isReuseSource = false,
+          const LayerNormConfig& config = LNCFG_NORM>
+void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+               const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX,
+               const LocalTensor<U>& gamma, const LocalTensor<U>& beta, const float epsilon,
+               const LayerNormPara& para, const LayerNormSeparateTiling& tiling) {
+  LayerNorm<U, T, isReuseSource, config>(output, outputMean, outputRstd, inputX, gamma, beta,
+                                         epsilon, detail::stack_buffer<uint8_t>("LayerNorm"), para,
+                                         tiling);
+}
+
+template <typename U, typename T, bool isReuseSource = false,
+          const NormalizeConfig& config = NLCFG_NORM>
+void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
+               const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
+               const LocalTensor<U>& beta, const LocalTensor<uint8_t>& sharedTmpBuffer,
+               const float epsilon, const NormalizePara& para) {
+  static_assert(std::is_same_v<T, float> && std::is_same_v<U, float>,
+                "ascend-sim: Normalize is modelled for float only");
+  static_assert(config.reducePattern == ReducePattern::AR,
+                "ascend-sim: Normalize reduces the inner axis only (ReducePattern::AR)");
+  static_assert(!config.isOnlyOutput, "ascend-sim: Normalize with isOnlyOutput is not modelled");
+  using namespace detail;
+  const uint32_t m = para.aLength, h = para.rLength, a8 = align8(m);
+  layernorm_ar_shape("Normalize", m, h, para.rLengthWithPadding);
+  if (config.aLength != -1 && static_cast<uint32_t>(config.aLength) != m)
+    fault("Normalize: config.aLength " + std::to_string(config.aLength) + " differs from para's " +
+          std::to_string(m));
+  layernorm_check("Normalize", m, 1, h, sharedTmpBuffer, (m * h + a8 + 8 * m) * 4);
+  if (uint64_t{m} * h > inputX.GetSize() || uint64_t{m} * h > output.GetSize() ||
+      m > inputMean.GetSize() || m > inputVariance.GetSize() || m > outputRstd.GetSize() ||
+      (!config.isNoGamma && h > gamma.GetSize()) || (!config.isNoBeta && h > beta.GetSize()))
+    fault("Normalize: [" + std::to_string(m) + ", " + std::to_string(h) +
+          "] exceeds an input or output tensor");
+  const LocalTensor<float> all = sharedTmpBuffer.template ReinterpretCast<float>();
+  const LocalTensor<float> xm = all, red = all[m * h], blk = all[m * h + a8];
+  softmax_blocks(blk, inputMean, m);
+  PipeBarrier<PIPE_V>();
+  layernorm_rows<RowOp::Sub, true>(xm, inputX, blk, m, h);
+  PipeBarrier<PIPE_V>();
+  layernorm_rstd(red, inputVariance, blk, epsilon, m);
+  Copy(outputRstd, red, m);
+  layernorm_apply(output, xm, red, blk, gamma, beta, m, h, !config.isNoGamma, !config.isNoBeta);
+}
+template <typename U, typename T, bool isReuseSource = false,
+          const NormalizeConfig& config = NLCFG_NORM>
+void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
+               const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
+               const LocalTensor<U>& beta, const float epsilon, const NormalizePara& para) {
+  Normalize<U, T, isReuseSource, config>(output, outputRstd, inputMean, inputVariance, inputX,
+                                         gamma, beta, detail::stack_buffer<uint8_t>("Normalize"),
+                                         epsilon, para);
 }
 
 }  // namespace AscendC

@@ -10,6 +10,7 @@
 
 #include "../graph/tensor.h"
 #include "../graph/types.h"
+#include "../kernel_tiling/reduce_pattern.h"  // ReducePattern
 #include "pad_tiling_host.h"  // optiling::detail::tiling_fail, AscendC::TensorShape
 
 namespace AscendC {
@@ -48,10 +49,6 @@ inline void GetSwiGLUMaxMinTmpSize(const TensorShape& srcShape, const uint32_t t
   minValue = factor * kRepeatBytes;
   maxValue = factor * std::max(n * typeSize, kRepeatBytes);
 }
-
-// The high-level ReduceMax/ReduceMin's patterns (Ascend C API: GetReduceMaxMaxMinTmpSize); A2/A3
-// reduce AR and RA.
-enum class ReducePattern : uint32_t { AR = 0, RA = 1 };
 
 namespace adv_tiling_detail {
 // The temporary that sim/api/reduce_pattern.h folds in: for AR rows longer than one repeat, a

@@ -45,6 +45,7 @@ ASCEND_SIM_LAYERNORM_CLASS(LayerNormGradTiling, ASCEND_SIM_LAYERNORM_GRAD_TILING
 ASCEND_SIM_LAYERNORM_CLASS(LayerNormGradBetaTiling, ASCEND_SIM_LAYERNORM_GRAD_BETA_TILING_FIELDS)
 ASCEND_SIM_LAYERNORM_CLASS(RmsNormTiling, ASCEND_SIM_RMSNORM_TILING_FIELDS)
 ASCEND_SIM_LAYERNORM_CLASS(DeepNormTiling, ASCEND_SIM_LAYERNORM_TILING_FIELDS)
+ASCEND_SIM_LAYERNORM_CLASS(LayerNormSeparateTiling, ASCEND_SIM_LAYERNORM_SEPARATE_TILING_FIELDS)
 #undef ASCEND_SIM_LAYERNORM_CLASS
 #undef ASCEND_SIM_TILING_ACCESSORS
 }  // namespace optiling
@@ -263,6 +264,65 @@ bool GetDeepNormTilingInfo(const TensorShape& srcShape, const TensorShape& origi
 #undef ASCEND_SIM_DEEPNORM_SET
   }
   return true;
+}
+
+// LayerNorm's separate form over [A, R] and Normalize (Ascend C API: LayerNorm-Tiling,
+// Normalize-Tiling), float: sim/api/layernorm.h's temporaries for A rows of R, the same at the
+// minimum and the maximum (LayerNorm: the centred rows, the row values, a block a row and the
+// fold rows; Normalize the same without the fold rows).
+namespace layernorm_tiling_detail {
+inline void ar_shape(const char* fn, const TensorShape& shape, uint32_t typeSize, uint32_t& a,
+                     uint32_t& r) {
+  if (typeSize != 4)
+    optiling::detail::tiling_fail(std::string(fn) + ": only float (4) is modelled");
+  if (shape.GetDimNum() != 2 || shape.GetShapeSize() <= 0)
+    optiling::detail::tiling_fail(std::string(fn) + ": srcShape should be [A, R]");
+  a = static_cast<uint32_t>(shape.GetDim(0));
+  r = static_cast<uint32_t>(shape.GetDim(1));
+}
+}  // namespace layernorm_tiling_detail
+inline void GetLayerNormMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
+                                      const bool /*isReuseSource*/, const bool /*isComputeRstd*/,
+                                      const bool /*isOnlyOutput*/, uint32_t& maxValue,
+                                      uint32_t& minValue) {
+  uint32_t a = 0, r = 0;
+  layernorm_tiling_detail::ar_shape("GetLayerNormMaxMinTmpSize", srcShape, typeSize, a, r);
+  maxValue = minValue =
+      ascend_sim_layernorm_tmp_bytes(layernorm_tiling_detail::Kind::Forward, a, r);
+}
+template <class Tiling>
+void GetLayerNormNDTilingInfo(const TensorShape& srcShape, const uint32_t stackBufferSize,
+                              const uint32_t typeSize, const bool /*isReuseSource*/,
+                              const bool /*isComputeRstd*/, Tiling& tiling) {
+  uint32_t a = 0, r = 0;
+  layernorm_tiling_detail::ar_shape("GetLayerNormNDTilingInfo", srcShape, typeSize, a, r);
+  ::LayerNormSeparateTiling t;
+  t.aLength = a;
+  t.rLength = r;
+  t.inputXSize = a * r;
+  t.meanVarSize = a;
+  t.tmpBufSize = stackBufferSize;
+  t.loopRound = 1;
+  t.arCurLength = a * r;
+  t.aCurLength = a;
+  t.rValueBack = 1.0f / static_cast<float>(r);
+  if constexpr (std::is_same_v<Tiling, ::LayerNormSeparateTiling>) {
+    tiling = t;
+  } else {
+#define ASCEND_SIM_LN_SEPARATE_SET(type, name) tiling.set_##name(t.name);
+    ASCEND_SIM_LAYERNORM_SEPARATE_TILING_FIELDS(ASCEND_SIM_LN_SEPARATE_SET)
+#undef ASCEND_SIM_LN_SEPARATE_SET
+  }
+}
+inline void GetNormalizeMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSizeU,
+                                      const uint32_t typeSizeT, const bool /*isReuseSource*/,
+                                      const bool /*isComputeRstd*/, const bool /*isOnlyOutput*/,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+  uint32_t a = 0, r = 0;
+  layernorm_tiling_detail::ar_shape("GetNormalizeMaxMinTmpSize", srcShape, typeSizeT, a, r);
+  if (typeSizeU != 4)
+    optiling::detail::tiling_fail("GetNormalizeMaxMinTmpSize: only float gamma and beta (4)");
+  maxValue = minValue = (a * r + (a + 7) / 8 * 8 + 8 * a) * 4;
 }
 
 }  // namespace AscendC
