@@ -628,4 +628,132 @@ TEST(AdvLayerNormSeparate, PaddingColumnsAreAKernelFault) {
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// SoftmaxFlashV3
+
+// The documented formulas of one SoftmaxFlashV3 step on a row, in double.
+struct FlashV3Row {
+  std::vector<double> dst;
+  double mean = 0, max = 0, sum = 0, expMax = 0;
+};
+FlashV3Row flash_v3_row(const std::vector<double>& x, bool update, double alpha, double cnt,
+                        double inMean, double inMax, double inSum) {
+  const size_t k = x.size(), baseK = k / 8;
+  const double s = alpha / (1 - alpha);
+  double part[64] = {};
+  for (size_t j = 0; j < 64; ++j) {
+    for (size_t e = 0; e < 8; ++e) part[j] += x[8 * j + e];
+    for (size_t c = 512; c < k; c += 64) part[j] += x[c + j];
+  }
+  double loc[8] = {}, g = 0;
+  for (size_t J = 0; J < 8; ++J) {
+    for (size_t e = 0; e < 8; ++e) loc[J] += part[8 * J + e];
+    loc[J] /= baseK;
+    g += loc[J] / 8;
+  }
+  std::vector<double> xs(k);
+  double rowMax = -1e300;
+  for (size_t i = 0; i < k; ++i) {
+    xs[i] = x[i] - (g - loc[i / baseK]) * s;
+    rowMax = std::max(rowMax, xs[i]);
+  }
+  FlashV3Row out;
+  double shift = 0;
+  if (update) {
+    out.mean = (g + inMean * (cnt - 1)) / cnt;
+    shift = (g - out.mean) * s;
+    const double prev = (inMean - out.mean) * s;
+    out.max = std::max(rowMax + shift, inMax + prev);
+    out.expMax = std::exp(inMax - out.max + prev);
+  } else {
+    out.mean = g;
+    out.max = rowMax;
+  }
+  out.dst.resize(k);
+  for (size_t i = 0; i < k; ++i) out.sum += out.dst[i] = std::exp(xs[i] - (out.max - shift));
+  if (update) out.sum += out.expMax * inSum;
+  return out;
+}
+
+TEST(AdvSoftmaxFlashV3, TwoStepsMatchTheDocumentedFormulasWithStatisticsInPlace) {
+  constexpr uint32_t kRows = 5, kCols = 1024;  // passes of 2 rows and a tail of 1
+  const uint32_t n = kRows * kCols;
+  const std::vector<float> xf = uniform(2 * n, 0, 6, 81);
+  std::vector<half> x(2 * n);
+  for (uint32_t i = 0; i < 2 * n; ++i) x[i] = cast_to<half>(xf[i], RoundMode::CAST_RINT);
+  const ge::Shape shape({kRows, kCols});
+  uint32_t maxV = 0, minV = 0;
+  GetSoftMaxFlashV3MaxMinTmpSize(shape, 2, 4, maxV, minV, true);
+  const uint32_t tmpBytes = 2 * minV;  // at least two rows a pass (a row's size grows less)
+  ::SoftMaxTiling tiling;
+  SoftMaxFlashV3TilingFunc(shape, 2, 4, tmpBytes, tiling, true);
+  EXPECT_EQ(tiling.splitM, 2u);
+  const float alpha = 0.9375f;
+  Bench b;
+  const uint64_t xa = b.alloc(2 * n * 2), ya = b.alloc(2 * n * 2), sa = b.alloc(3 * kRows * 32),
+                 ea = b.alloc(kRows * 32);
+  b.sim().write(xa, x.data(), 2 * n * 2);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<half> xs = ub_tensor<half>(pipe, 2 * n), ys = ub_tensor<half>(pipe, 2 * n),
+                      es = ub_tensor<half>(pipe, kRows * 16);
+    LocalTensor<float> st = ub_tensor<float>(pipe, 3 * kRows * 8);
+    LocalTensor<float> mean = st, sum = st[kRows * 8], max = st[2 * kRows * 8];
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, tmpBytes);
+    DataCopy(xs, global<half>(xa, 2 * n), 2 * n);
+    Order<HardEvent::MTE2_V>();
+    SoftMaxParams p{kRows, kCols, kRows, kCols, 1, 8, alpha};
+    SoftmaxFlashV3<half, float, false>(ys, mean, sum, max, xs, es, mean, sum, max, tmp, tiling, p);
+    PipeBarrier<PIPE_V>();
+    p.loopCnt = 2;
+    SoftmaxFlashV3<half, float, true>(ys[n], mean, sum, max, xs[n], es, mean, sum, max, tmp, tiling,
+                                      p);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<half>(ya, 2 * n), ys, 2 * n);
+    DataCopy(global<float>(sa, 3 * kRows * 8), st, 3 * kRows * 8);
+    DataCopy(global<half>(ea, kRows * 16), es, kRows * 16);
+  });
+  std::vector<half> y(2 * n), em(kRows * 16);
+  std::vector<float> st(3 * kRows * 8);
+  b.sim().read(ya, y.data(), 2 * n * 2);
+  b.sim().read(sa, st.data(), 3 * kRows * 32);
+  b.sim().read(ea, em.data(), kRows * 32);
+  for (uint32_t r = 0; r < kRows; ++r) {
+    std::vector<double> x0(kCols), x1(kCols);
+    for (uint32_t c = 0; c < kCols; ++c) {
+      x0[c] = to_double(x[r * kCols + c]);
+      x1[c] = to_double(x[n + r * kCols + c]);
+    }
+    const FlashV3Row a = flash_v3_row(x0, false, alpha, 1, 0, 0, 0);
+    const FlashV3Row c = flash_v3_row(x1, true, alpha, 2, a.mean, a.max, a.sum);
+    for (uint32_t j = 0; j < 8; ++j) {
+      EXPECT_NEAR(st[r * 8 + j], c.mean, 1e-5 * std::abs(c.mean)) << "mean of row " << r;
+      EXPECT_NEAR(st[kRows * 8 + r * 8 + j], c.sum, 1e-4 * c.sum) << "sum of row " << r;
+      EXPECT_NEAR(st[2 * kRows * 8 + r * 8 + j], c.max, 1e-4 * std::abs(c.max) + 1e-4)
+          << "max of row " << r;
+    }
+    for (uint32_t j = 0; j < 16; ++j)
+      EXPECT_NEAR(to_double(em[r * 16 + j]), c.expMax, 1e-3 * c.expMax + 1e-6)
+          << "expMax of row " << r;
+    for (uint32_t i = 0; i < kCols; ++i) {
+      EXPECT_NEAR(to_double(y[r * kCols + i]), a.dst[i], 2e-3 * a.dst[i] + 1e-4)
+          << "first step, row " << r << " col " << i;
+      EXPECT_NEAR(to_double(y[n + r * kCols + i]), c.dst[i], 2e-3 * c.dst[i] + 1e-4)
+          << "second step, row " << r << " col " << i;
+    }
+  }
+}
+
+TEST(AdvSoftmaxFlashV3, ARowNotAMultipleOf512IsAKernelFault) {
+  Bench b;
+  expect_fault(b, "SoftmaxFlashV3: srcK 256 is not a multiple of 512", [] {
+    TPipe pipe;
+    LocalTensor<half> x = ub_tensor<half>(pipe, 8 * 256), e = ub_tensor<half>(pipe, 128);
+    LocalTensor<float> st = ub_tensor<float>(pipe, 64);
+    SoftmaxFlashV3<half, float, true>(x, st, st, st, x, e, st, st, st,
+                                      ub_tensor<uint8_t>(pipe, 32768), ::SoftMaxTiling{},
+                                      SoftMaxParams{8, 256, 8, 256, 2, 8, 0.9375f});
+  });
+}
+
 }  // namespace

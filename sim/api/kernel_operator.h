@@ -33,7 +33,7 @@
 #include "sim/api/select.h"          // Select with a byte mask (high-level)
 #include "sim/api/sim_ext.h"         // simulator extensions: SimNowPs, SimStall, PayloadScope
 #include "sim/api/softmax.h"         // SoftMax, LogSoftMax, AdjustSoftMaxRes (high-level)
-#include "sim/api/softmax_flash.h"   // SoftmaxFlashV2 (high-level)
+#include "sim/api/softmax_flash.h"   // SoftmaxFlashV2, SoftmaxFlashV3 (high-level)
 #include "sim/api/sort.h"            // Sort, Sort32, MrgSort, CreateVecIndex, GetMrgSortResult
 #include "sim/api/static_alloc.h"    // InitSocState, block_idx, LocalMemAllocator
 #include "sim/api/std_traits.h"      // AscendC::Std: type traits, min/max, tuple

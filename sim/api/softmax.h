@@ -49,22 +49,23 @@ struct SoftMaxShapeInfo {
 namespace detail {
 // Each row's value of red[0, n) into a 32-B block of out: Brcb for whole groups of 8 rows, the
 // scalar unit and Duplicate for the rest.
-inline void softmax_blocks(const LocalTensor<float>& out, const LocalTensor<float>& red,
-                           uint32_t n) {
+template <class T>
+void softmax_blocks(const LocalTensor<T>& out, const LocalTensor<T>& red, uint32_t n) {
+  constexpr uint32_t per_block = 32 / sizeof(T);
   const uint32_t groups = n / 8;
   for (uint32_t g0 = 0; g0 < groups; g0 += 255)
-    Brcb(out[g0 * 64], red[g0 * 8], static_cast<uint8_t>(std::min(255u, groups - g0)),
+    Brcb(out[g0 * 8 * per_block], red[g0 * 8], static_cast<uint8_t>(std::min(255u, groups - g0)),
          BrcbRepeatParams{1, 8});
   if (n % 8 == 0) return;
   const TEventID vs = GetTPipePtr()->FetchEventID(HardEvent::V_S);
   SetFlag<HardEvent::V_S>(vs);
   WaitFlag<HardEvent::V_S>(vs);
-  float v[8];
+  T v[8];
   for (uint32_t r = groups * 8; r < n; ++r) v[r % 8] = red.GetValue(r);
   const TEventID sv = GetTPipePtr()->FetchEventID(HardEvent::S_V);
   SetFlag<HardEvent::S_V>(sv);
   WaitFlag<HardEvent::S_V>(sv);
-  for (uint32_t r = groups * 8; r < n; ++r) Duplicate(out[r * 8], v[r % 8], 8u);
+  for (uint32_t r = groups * 8; r < n; ++r) Duplicate(out[r * per_block], v[r % 8], per_block);
 }
 // dst = op(src, each row's block of blk), rows of k, a repeat a row, per 64 columns.
 template <bool isSub>

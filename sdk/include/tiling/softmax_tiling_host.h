@@ -237,4 +237,51 @@ void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t dataTy
   SoftMaxTilingFunc(srcShape, dataTypeSize1, fit * row_bytes(k, dataTypeSize1), softmaxFlashTiling);
 }
 
+// SoftmaxFlashV3 (Ascend C API: SoftmaxFlashV3-Tiling), half data and float statistics: a row
+// takes its float copy, 64 partial sums, 12 blocks, its values and the fold row
+// (sim/api/softmax_flash.h's softmax_flash_v3_floats); the minimum is a row, the maximum all.
+namespace softmax_tiling_detail {
+inline uint32_t flash_v3_bytes(uint32_t n, uint32_t k) {
+  return (n * (k + 64 + 12 * 8 + 64) + 2 * ((n + 15) / 16 * 16)) * 4;
+}
+inline void flash_v3_check(const char* fn, const TensorShape& shape, uint32_t size1, uint32_t size2,
+                           uint32_t& m, uint32_t& k) {
+  check(fn, shape, size1);
+  if (size1 != 2 || size2 != 4)
+    optiling::detail::tiling_fail(std::string(fn) +
+                                  ": half data and float statistics (2 and 4) only");
+  split(shape, m, k);
+  if (k % 512 != 0)
+    optiling::detail::tiling_fail(std::string(fn) + ": the last axis " + std::to_string(k) +
+                                  " is not a multiple of 512");
+}
+}  // namespace softmax_tiling_detail
+inline void GetSoftMaxFlashV3MaxMinTmpSize(const TensorShape& srcShape,
+                                           const uint32_t dataTypeSize1,
+                                           const uint32_t dataTypeSize2, uint32_t& maxValue,
+                                           uint32_t& minValue, const bool /*isUpdate*/,
+                                           const bool /*isBasicBlock*/ = false) {
+  using namespace softmax_tiling_detail;
+  uint32_t m = 0, k = 0;
+  flash_v3_check("GetSoftMaxFlashV3MaxMinTmpSize", srcShape, dataTypeSize1, dataTypeSize2, m, k);
+  minValue = flash_v3_bytes(1, k);
+  maxValue = flash_v3_bytes(m, k);
+}
+template <class Tiling>
+void SoftMaxFlashV3TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
+                              const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                              Tiling& softmaxFlashV3Tiling, const bool /*isUpdate*/,
+                              const bool /*isBasicBlock*/ = false) {
+  using namespace softmax_tiling_detail;
+  uint32_t m = 0, k = 0;
+  flash_v3_check("SoftMaxFlashV3TilingFunc", srcShape, dataTypeSize1, dataTypeSize2, m, k);
+  uint32_t fit = std::min(m, localWorkSpaceSize / flash_v3_bytes(1, k));
+  while (fit > 0 && flash_v3_bytes(fit, k) > localWorkSpaceSize) --fit;
+  if (fit == 0)
+    optiling::detail::tiling_fail("SoftMaxFlashV3TilingFunc: localWorkSpaceSize " +
+                                  std::to_string(localWorkSpaceSize) + " B holds no row of " +
+                                  std::to_string(flash_v3_bytes(1, k)) + " B");
+  SoftMaxTilingFunc(srcShape, 4, fit * row_bytes(k, 4), softmaxFlashV3Tiling);
+}
+
 }  // namespace AscendC
