@@ -153,14 +153,14 @@ TEST(AdvPad, UnalignedFloatRowsGetTheirRightPadInPasses) {
 }
 
 TEST(AdvPad, UnalignedHalfRowsGetLeftAndRightPad) {
-  constexpr uint32_t kH = 6, kW = 13;  // rows of 26 B, padded to 16 halves: 1 left, 2 right
-  std::vector<half> x(80);
+  constexpr uint32_t kH = 6, kW = 21;  // rows of 42 B into rows of 32 halves: 1 left, 2 right
+  std::vector<half> x(128);
   for (uint32_t i = 0; i < x.size(); ++i) x[i] = cast_to<half>(i, RoundMode::CAST_RINT);
   const std::vector<half> y = run_pad<half>(x, kH, kW, PadParams(1, 2, 9), 1024);
   for (uint32_t r = 0; r < kH; ++r)
-    for (uint32_t c = 0; c < 16; ++c) {
+    for (uint32_t c = 0; c < 1 + kW + 2; ++c) {  // the columns past them are unspecified
       const double want = (c == 0 || c > kW) ? 9.0 : static_cast<double>(r * kW + c - 1);
-      EXPECT_EQ(to_double(y[r * 16 + c]), want) << "row " << r << " column " << c;
+      EXPECT_EQ(to_double(y[r * 32 + c]), want) << "row " << r << " column " << c;
     }
 }
 
