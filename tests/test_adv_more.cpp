@@ -772,4 +772,19 @@ TEST(AdvSoftmaxFlashV3, ARowNotAMultipleOf512IsAKernelFault) {
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// AscendCUtils::SetOverflow (layernorm_v2 sets inf/nan mode around its work)
+
+TEST(AdvOverflowMode, AVectorInstructionInTheSaturatedModeIsAKernelFault) {
+  Bench b;
+  expect_fault(b, "Adds: the saturated overflow mode (AscendCUtils::SetOverflow(0))", [] {
+    TPipe pipe;
+    LocalTensor<float> x = ub_tensor<float>(pipe, 64);
+    AscendCUtils::SetOverflow(1);  // inf/nan: what the vector unit computes in
+    Duplicate(x, 1.0f, 64);
+    AscendCUtils::SetOverflow(0);
+    Adds(x, x, 1.0f, 64);
+  });
+}
+
 }  // namespace
