@@ -80,18 +80,19 @@ TEST(ApiPad, PadsAFourBySevenHalfTensorToSixteenWithThreeAndUnPadsItBack) {
   EXPECT_GT(rec.pipe_busy_pct(0, 0, ascend::model::Lane::VECTOR), 0.0);
 }
 
-TEST(ApiPad, UnalignedRowsAreAKernelFaultNamingPad) {
+TEST(ApiPad, UnalignedRowsPaddedPastTheAlignedWidthAreAKernelFault) {
   ::PadTiling pt;
   AscendC::PadTilingFunc(ge::Shape({4, 20}), ge::Shape({4, 15}), 0, sizeof(half), pt);
   Bench b;
   ascend::SimError e = b.run_expecting_error(1, [&] {
     TPipe pipe;
     LocalTensor<half> x = ub_tensor<half>(pipe, 128), p = ub_tensor<half>(pipe, 128);
-    PadParams pp(0, 5, 3);
+    PadParams pp(0, 13, 3);  // 20 + 13 columns in rows of 32
     Pad(p, x, pp, pt);
   });
   EXPECT_EQ(e.code, ascend::kExitKernelFault);
-  EXPECT_NE(std::string(e.what()).find("Pad: rows of 40 B"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("exceeds the 32-B aligned width 32"), std::string::npos)
+      << e.what();
 }
 
 }  // namespace

@@ -152,7 +152,7 @@ struct SliceInfo {
   uint32_t burstLen = 0;
   uint32_t shapeValue = 0;
 };
-constexpr uint32_t K_MAX_DIM = 8;
+// K_MAX_DIM: sim/api/data_format.h (with ShapeInfo).
 
 namespace detail {
 // The element offset of every piece of a slice, in order (the outer dimensions vary slowest).

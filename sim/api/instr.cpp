@@ -235,6 +235,10 @@ void issue_dma(const DmaDesc& d) {
 }
 
 void issue_vector(const char* name, uint64_t repeats, m::Effect effect) {
+  if (state().saturated_mode)
+    fault(std::string(name) +
+          ": the saturated overflow mode (AscendCUtils::SetOverflow(0)) is not modelled; the "
+          "vector unit computes in inf/nan mode");
   if (skipped_prefix(state()) == CoreState::kAllPayload) effect = nullptr;
   m::Instr in;
   in.pipe = m::PipeId::V;

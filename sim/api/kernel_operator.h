@@ -21,19 +21,20 @@
 #include "sim/api/debug.h"           // printf, PRINTF, DumpTensor (no simulated time)
 #include "sim/api/gather.h"          // Gather, GatherMask
 #include "sim/api/hccl.h"            // GetWindAddrByRankId, GetRankId, ...
-#include "sim/api/layernorm.h"       // LayerNorm, LayerNormGrad, LayerNormGradBeta (high-level)
+#include "sim/api/layernorm.h"       // LayerNorm(Grad, GradBeta), DeepNorm, RmsNorm (high-level)
 #include "sim/api/list_tensor.h"     // ListTensorDesc, TensorDesc
 #include "sim/api/math.h"            // Acosh, Erf, Log, Exp, Frac, Ceil, Power, Fmod, CumSum, ...
 #include "sim/api/matmul.h"          // Matmul (the high-level API), TCubeTiling, MatmulApiTiling
 #include "sim/api/nchwconv.h"        // TransDataTo5HD, Transpose with TransposeParamsExt
 #include "sim/api/not_modelled.h"    // names not modelled yet: a compile error naming them
 #include "sim/api/pad.h"             // Pad, UnPad, InitGlobalMemory (high-level APIs)
-#include "sim/api/quant.h"           // AscendQuant per tensor (high-level)
+#include "sim/api/quant.h"           // AscendQuant per tensor, AscendAntiQuant (high-level)
 #include "sim/api/reduce.h"          // ReduceMax/Min/Sum, WholeReduceSum, BlockReduceMax, Brcb
 #include "sim/api/reduce_pattern.h"  // ReduceMax/ReduceMin<T, Pattern::Reduce::AR/RA> (high-level)
 #include "sim/api/select.h"          // Select with a byte mask (high-level)
 #include "sim/api/sim_ext.h"         // simulator extensions: SimNowPs, SimStall, PayloadScope
-#include "sim/api/softmax.h"         // SoftMax, AdjustSoftMaxRes (high-level)
+#include "sim/api/softmax.h"         // SoftMax, LogSoftMax, AdjustSoftMaxRes (high-level)
+#include "sim/api/softmax_flash.h"   // SoftmaxFlashV2, SoftmaxFlashV3 (high-level)
 #include "sim/api/sort.h"            // Sort, Sort32, MrgSort, CreateVecIndex, GetMrgSortResult
 #include "sim/api/static_alloc.h"    // InitSocState, block_idx, LocalMemAllocator
 #include "sim/api/std_traits.h"      // AscendC::Std: type traits, min/max, tuple
@@ -45,6 +46,7 @@
 #include "sim/api/vector.h"  // Duplicate, Adds, Muls, Abs, Add, ..., Exp, Ln, Relu, Cast, Copy, ShiftLeft/Right
 // The mask register, the level-0 forms, Compare, Select, And/Or/Not, Transpose
 #include "sim/api/vector_level0.h"
+#include "sim/api/welford.h"  // WelfordUpdate, WelfordFinalize (high-level)
 
 // As in Ascend C, the element types and the pipes are global names too.
 using AscendC::bfloat16_t;

@@ -5,9 +5,15 @@
 // Pad(dst, src, PadParams, PadTiling): src holds srcHeight rows of srcWidth elements (a 32-B
 // multiple), of which the first srcOriWidth are valid; dst gets the same rows with the last
 // rightPad elements of every row's last 32-B block set to padValue. One vector copy of the whole
-// tensor, then one masked Duplicate per 255 rows (one repeat a row). Rows whose width is not a
-// 32-B multiple (Ascend C's Brcb/TransDataTo5HD path), and leftPad, are not modelled: a kernel
-// fault says so.
+// tensor, then one masked Duplicate per 255 rows (one repeat a row); leftPad is not supported
+// there (a kernel fault).
+// Rows whose width is not a 32-B multiple are packed one after the other in src; dst gets rows of
+// the width rounded up to 32 B, leftPad values, the row, rightPad values (leftPad + width +
+// rightPad within the rounded width; columns past them are left unspecified, as in Ascend C).
+// Ascend C rearranges the rows with Brcb and TransDataTo5HD; here the vector unit's Gather moves
+// them: per pass of as many rows as sharedTmpBuffer holds byte offsets for (4 B an output element),
+// the offsets are built by CreateVecIndex, Adds/Maxs/Mins/Muls and an Adds a row, one Gather places
+// the rows, and masked Duplicates (a repeat a row) write the pad values.
 //
 // UnPad(dst, src, UnPadParams, UnPadTiling): keeps the first srcWidth - rightPad elements of
 // every row, packed one after the other into dst. One GatherMask (counter mode, a repeat a row).
@@ -24,6 +30,7 @@
 
 #include "sim/api/data_copy.h"
 #include "sim/api/gather.h"
+#include "sim/api/sort.h"  // CreateVecIndex
 #include "sim/api/stack_buffer.h"
 #include "sim/api/sync.h"
 #include "sim/api/tpipe.h"
@@ -53,19 +60,80 @@ struct UnPadParams {
 };
 
 namespace detail {
+// The pad columns of `rows` rows of wout elements at dst: a masked Duplicate a 256-B column
+// chunk holding any, a repeat a row. Columns in [0, left) and [from, to) are pad.
+template <class T>
+void pad_columns(const LocalTensor<T>& dst, T value, uint32_t rows, uint32_t wout, uint32_t left,
+                 uint32_t from, uint32_t to) {
+  constexpr uint32_t per_repeat = 256 / sizeof(T);
+  const uint32_t row_blocks = wout * sizeof(T) / 32;
+  if (row_blocks > 255)
+    fault("Pad: rows of " + std::to_string(row_blocks) + " blocks, beyond a repeat stride of 255");
+  for (uint32_t c0 = 0; c0 < wout; c0 += per_repeat) {
+    uint64_t mask[2] = {0, 0};
+    for (uint32_t c = c0; c < std::min(wout, c0 + per_repeat); ++c)
+      if (c < left || (c >= from && c < to)) mask[(c - c0) / 64] |= uint64_t{1} << ((c - c0) % 64);
+    if (mask[0] == 0 && mask[1] == 0) continue;
+    for (uint32_t r0 = 0; r0 < rows; r0 += 255)
+      Duplicate<T, true>(dst[r0 * wout + c0], value, mask,
+                         static_cast<uint8_t>(std::min(255u, rows - r0)), 1,
+                         static_cast<uint8_t>(row_blocks));
+  }
+}
+
+// Rows of width not a 32-B multiple (see above).
+template <class T>
+void pad_unaligned(const LocalTensor<T>& dst, const LocalTensor<T>& src, const PadParams& p,
+                   const PadTiling& t, const LocalTensor<uint8_t>& tmp) {
+  constexpr uint32_t per_block = 32 / sizeof(T);
+  const uint32_t height = t.srcHeight, width = t.srcWidth;
+  const uint32_t wout = (width + per_block - 1) / per_block * per_block;
+  if (uint32_t{p.leftPad} + width + p.rightPad > wout)
+    fault("Pad: leftPad " + std::to_string(p.leftPad) + " + width " + std::to_string(width) +
+          " + rightPad " + std::to_string(p.rightPad) + " exceeds the 32-B aligned width " +
+          std::to_string(wout));
+  if (uint64_t{height} * width > src.GetSize() || uint64_t{height} * wout > dst.GetSize())
+    fault("Pad: " + std::to_string(height) + " rows of " + std::to_string(width) +
+          " elements exceed the source or the destination");
+  const uint32_t split =
+      std::min<uint32_t>(height, static_cast<uint32_t>(tmp.GetSize() / 4 / wout));
+  if (split == 0)
+    fault("Pad: sharedTmpBuffer of " + std::to_string(tmp.GetSize()) + " B holds no row's " +
+          std::to_string(wout * 4) + " B of offsets");
+  const LocalTensor<int32_t> off = tmp.template ReinterpretCast<int32_t>();
+  CreateVecIndex(off, -static_cast<int32_t>(p.leftPad), wout);
+  PipeBarrier<PIPE_V>();
+  Maxs(off, off, int32_t{0}, wout);  // pad columns read any element: Duplicate overwrites them
+  PipeBarrier<PIPE_V>();
+  Mins(off, off, static_cast<int32_t>(width - 1), wout);
+  PipeBarrier<PIPE_V>();
+  Muls(off, off, static_cast<int32_t>(sizeof(T)), wout);
+  PipeBarrier<PIPE_V>();
+  for (uint32_t r = 1; r < split; ++r)
+    Adds(off[r * wout], off, static_cast<int32_t>(r * width * sizeof(T)), wout);
+  PipeBarrier<PIPE_V>();
+  const LocalTensor<uint32_t> uoff = tmp.template ReinterpretCast<uint32_t>();
+  const T value = cast_to<T>(static_cast<double>(p.padValue), RoundMode::CAST_RINT);
+  for (uint32_t r0 = 0; r0 < height; r0 += split) {
+    const uint32_t n = std::min(split, height - r0);
+    Gather(dst[r0 * wout], src, uoff, static_cast<uint32_t>(r0 * width * sizeof(T)), n * wout);
+    PipeBarrier<PIPE_V>();
+    pad_columns(dst[r0 * wout], value, n, wout, p.leftPad, p.leftPad + width,
+                p.leftPad + width + p.rightPad);
+    PipeBarrier<PIPE_V>();
+  }
+}
+
 template <class T>
 void pad_impl(const LocalTensor<T>& dst, const LocalTensor<T>& src, const PadParams& p,
-              const PadTiling& t) {
+              const PadTiling& t, const LocalTensor<uint8_t>& tmp) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Pad: 16- or 32-bit elements");
   constexpr uint32_t per_block = 32 / sizeof(T);
   const uint32_t height = t.srcHeight, width = t.srcWidth, ori = t.srcOriWidth;
   if (height == 0 || width == 0)
     fault("Pad: an empty PadTiling (srcHeight " + std::to_string(height) + ", srcWidth " +
           std::to_string(width) + "; fill it with PadTilingFunc)");
-  if (width * sizeof(T) % 32 != 0)
-    fault("Pad: rows of " + std::to_string(width * sizeof(T)) +
-          " B, not a 32-B multiple: Ascend C's unaligned path (Brcb, TransDataTo5HD) is not "
-          "modelled");
+  if (width * sizeof(T) % 32 != 0) return pad_unaligned(dst, src, p, t, tmp);
   if (p.leftPad != 0)
     fault("Pad: leftPad " + std::to_string(p.leftPad) + " is not supported (only rightPad)");
   if (ori > width || width - ori > per_block || p.rightPad > width - ori)
@@ -121,14 +189,17 @@ void unpad_impl(const LocalTensor<T>& dst, const LocalTensor<T>& src, const UnPa
 
 template <class T>
 void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadParams& padParams,
-         const LocalTensor<uint8_t>& /*sharedTmpBuffer: the aligned case needs none*/,
-         PadTiling& tiling) {
-  detail::pad_impl(dstTensor, srcTensor, padParams, tiling);
+         const LocalTensor<uint8_t>& sharedTmpBuffer, PadTiling& tiling) {
+  detail::pad_impl(dstTensor, srcTensor, padParams, tiling, sharedTmpBuffer);
 }
 template <class T>
 void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadParams& padParams,
          PadTiling& tiling) {
-  detail::pad_impl(dstTensor, srcTensor, padParams, tiling);
+  // Only the unaligned case uses the temporary; the aligned one never takes the stack buffer.
+  if (tiling.srcWidth * sizeof(T) % 32 != 0)
+    detail::pad_impl(dstTensor, srcTensor, padParams, tiling, detail::stack_buffer<uint8_t>("Pad"));
+  else
+    detail::pad_impl(dstTensor, srcTensor, padParams, tiling, LocalTensor<uint8_t>{});
 }
 template <class T>
 void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,

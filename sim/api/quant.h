@@ -9,6 +9,13 @@
 // the rows with the scale's repeat stride 0) or by one scale (Muls), written to dst's rows of n.
 // Other dst or scale types (half, bfloat16_t, uint64_t scales) are not modelled.
 // The per-channel and per-group quantization forms are not modelled: calling one does not compile.
+// AscendAntiQuant (Ascend C API: AscendAntiQuant), int8 to half, src [K, N] (isTranspose false):
+// dst[i][j] = scale[i / g][j] x (src[i][j] + offset[i / g][j]), g = K / the offset's rows, or a
+// scalar scale and offset (per tensor). As the A2/A3 implementation does for a half output: a Cast
+// of src to half, then an Add of each offset row and a Mul by each scale row over the K / g rows
+// that share it (a repeat a row, the offset's repeat stride 0), each rounded to half. The offset's
+// and scale's shapes come from AntiQuantShapeInfo or else the offset's ShapeInfo. The transposed
+// form and bfloat16 outputs are not modelled (a compile error); it takes no temporary.
 #pragma once
 
 #include <algorithm>
@@ -16,6 +23,7 @@
 #include <string>
 #include <type_traits>
 
+#include "sim/api/data_format.h"
 #include "sim/api/not_modelled.h"
 #include "sim/api/stack_buffer.h"
 #include "sim/api/vector.h"
@@ -176,6 +184,115 @@ void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t
                    const scaleT deqScale, DequantParams params) {
   detail::ascend_dequant<dstT, scaleT, mode>(
       dstTensor, srcTensor, deqScale, detail::stack_buffer<uint8_t>("AscendDequant"), params);
+}
+
+struct AntiQuantShapeInfo {
+  uint32_t offsetHeight{0};
+  uint32_t offsetWidth{0};
+  uint32_t scaleHeight{0};
+  uint32_t scaleWidth{0};
+};
+
+namespace detail {
+template <class In, class Out, bool isTranspose>
+void anti_quant_check() {
+  static_assert(std::is_same_v<In, int8_t> && std::is_same_v<Out, half>,
+                "ascend-sim: AscendAntiQuant is modelled for int8_t to half only");
+  static_assert(!isTranspose, "ascend-sim: AscendAntiQuant with isTranspose is not modelled");
+}
+// dst (rows of n) = dst op each row-group's vector of vec (rows of n), g rows to a vector row.
+template <bool isAdd>
+void anti_quant_rows(const LocalTensor<half>& dst, const LocalTensor<half>& vec, uint32_t k,
+                     uint32_t n, uint32_t g) {
+  const uint8_t rep = static_cast<uint8_t>(n / 16);
+  const BinaryRepeatParams p(1, 1, 1, rep, rep, 0);
+  for (uint32_t v = 0; v < k / g; ++v)
+    for (uint32_t r0 = 0; r0 < g; r0 += 255) {
+      const uint8_t rows = static_cast<uint8_t>(std::min(255u, g - r0));
+      const uint32_t row = v * g + r0;
+      for (uint32_t c = 0; c < n; c += 128) {
+        const uint64_t mask = std::min(128u, n - c);
+        if constexpr (isAdd)
+          Add(dst[row * n + c], dst[row * n + c], vec[v * n + c], mask, rows, p);
+        else
+          Mul(dst[row * n + c], dst[row * n + c], vec[v * n + c], mask, rows, p);
+      }
+    }
+}
+inline void anti_quant_shape(const char* what, uint32_t h, uint32_t w, uint32_t k, uint32_t n) {
+  if (w != n || h == 0 || k % h != 0)
+    fault("AscendAntiQuant: " + std::string(what) + " of [" + std::to_string(h) + ", " +
+          std::to_string(w) + "] for a source of [" + std::to_string(k) + ", " + std::to_string(n) +
+          "]: it should be [K / groupSize, N] (set it with SetShapeInfo)");
+}
+inline void anti_quant_cast(const LocalTensor<half>& dst, const LocalTensor<int8_t>& src,
+                            uint32_t count) {
+  if (count > src.GetSize() || count > dst.GetSize())
+    fault("AscendAntiQuant: " + std::to_string(count) +
+          " elements exceed the source or the destination");
+  Cast(dst, src, RoundMode::CAST_NONE, count);
+  PipeBarrier<PIPE_V>();
+}
+}  // namespace detail
+
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                     const LocalTensor<OutputDataType>& offset,
+                     const LocalTensor<OutputDataType>& scale,
+                     const LocalTensor<uint8_t>& /*sharedTmpBuffer: a half output takes none*/,
+                     const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}) {
+  detail::anti_quant_check<InputDataType, OutputDataType, isTranspose>();
+  const ShapeInfo os = offset.GetShapeInfo(), ss = scale.GetShapeInfo();
+  auto dims = [](const ShapeInfo& si, uint32_t& h, uint32_t& w) {
+    if (si.shapeDim == 2) h = si.shape[0], w = si.shape[1];
+  };
+  uint32_t oh = shapeInfo.offsetHeight, ow = shapeInfo.offsetWidth;
+  uint32_t sh = shapeInfo.scaleHeight, sw = shapeInfo.scaleWidth;
+  if (oh == 0 || ow == 0) dims(os, oh, ow);
+  if (sh == 0 || sw == 0) dims(ss, sh, sw);
+  if (sh == 0 || sw == 0) sh = oh, sw = ow;  // the scale shares the offset's shape
+  if (k == 0 || ow == 0)
+    detail::fault("AscendAntiQuant: no [K, N] source for k " + std::to_string(k) +
+                  " and the offset's shape (AntiQuantShapeInfo or SetShapeInfo)");
+  const uint32_t n = ow, count = k * n;
+  detail::anti_quant_shape("an offset", oh, ow, k, n);
+  detail::anti_quant_shape("a scale", sh, sw, k, n);
+  if (sh != oh) detail::fault("AscendAntiQuant: the offset and the scale differ in rows");
+  if (n % 16 != 0 || n / 16 > 255)
+    detail::fault("AscendAntiQuant: rows of " + std::to_string(n) +
+                  " halves, not 32-B aligned or beyond 4080");
+  if (uint64_t{oh} * n > offset.GetSize() || uint64_t{sh} * n > scale.GetSize())
+    detail::fault("AscendAntiQuant: the offset or the scale is smaller than its shape");
+  detail::anti_quant_cast(dst, src, count);
+  detail::anti_quant_rows<true>(dst, offset, k, n, k / oh);
+  PipeBarrier<PIPE_V>();
+  detail::anti_quant_rows<false>(dst, scale, k, n, k / sh);
+  PipeBarrier<PIPE_V>();
+}
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                     const LocalTensor<OutputDataType>& offset,
+                     const LocalTensor<OutputDataType>& scale, const uint32_t k,
+                     const AntiQuantShapeInfo& shapeInfo = {}) {
+  AscendAntiQuant<InputDataType, OutputDataType, isTranspose>(dst, src, offset, scale,
+                                                              LocalTensor<uint8_t>{}, k, shapeInfo);
+}
+// Per tensor: a Cast, an Adds of offset and a Muls by scale over src's elements.
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                     const OutputDataType offset, const OutputDataType scale,
+                     const LocalTensor<uint8_t>& /*sharedTmpBuffer: a half output takes none*/,
+                     const uint32_t k, const AntiQuantShapeInfo& /*shapeInfo*/ = {}) {
+  detail::anti_quant_check<InputDataType, OutputDataType, isTranspose>();
+  if (k == 0 || src.GetSize() % k != 0)
+    detail::fault("AscendAntiQuant: k " + std::to_string(k) + " does not divide the source's " +
+                  std::to_string(src.GetSize()) + " elements");
+  const uint32_t count = src.GetSize();
+  detail::anti_quant_cast(dst, src, count);
+  Adds(dst, dst, offset, count);
+  PipeBarrier<PIPE_V>();
+  Muls(dst, dst, scale, count);
+  PipeBarrier<PIPE_V>();
 }
 
 }  // namespace AscendC

@@ -96,6 +96,9 @@ struct CoreState {
   std::vector<uint8_t> sparse_index = {};
   uint32_t next_queue_event = m::kQueueEventBase;
   bool has_mrgsort = false;
+  // AscendCUtils::SetOverflow(0): the vector unit's saturated mode, which is not modelled (a
+  // vector instruction issued in it is a kernel fault); SetOverflow(1), inf/nan, is the default.
+  bool saturated_mode = false;
   std::array<uint16_t, 4> mrgsort{};  // per-list counts of the last MrgSort
   // The vector unit's mask register (SetVectorMask; all elements after a launch) and its mode
   // (SetMaskCount: the low word counts the elements of a whole instruction; SetMaskNorm: a

@@ -11,8 +11,11 @@
 // SoftmaxGrad: dst = (grad - sum(grad x src)) x src per row; SoftmaxGradFront: dst = the row
 // sums as a 32-B block of copies a row. Per pass: Mul into the temporary, the row sums (Add fold,
 // WholeReduceSum), Brcb, then a Sub of each row's block and a Mul by src (dst may be src).
-// AdjustSoftMaxRes: the rows whose max has the bits `from` are set to `to` (the scalar unit reads
-// each max, a Duplicate rewrites the row); returns whether any was.
+// LogSoftMax: SoftMax's passes, then Ln and a Muls by 1/ln(10) over dst (Ascend C's LogSoftMax is
+// log10 of the softmax). Its tiling (LogSoftMaxTiling, SoftMaxTiling's fields) may be left empty,
+// as Ascend C derives the passes from the temporary's size: then splitM is what sharedTmpBuffer
+// holds. AdjustSoftMaxRes: the rows whose max has the bits `from` are set to `to` (the scalar unit
+// reads each max, a Duplicate rewrites the row); returns whether any was.
 #pragma once
 
 #include <algorithm>
@@ -46,22 +49,23 @@ struct SoftMaxShapeInfo {
 namespace detail {
 // Each row's value of red[0, n) into a 32-B block of out: Brcb for whole groups of 8 rows, the
 // scalar unit and Duplicate for the rest.
-inline void softmax_blocks(const LocalTensor<float>& out, const LocalTensor<float>& red,
-                           uint32_t n) {
+template <class T>
+void softmax_blocks(const LocalTensor<T>& out, const LocalTensor<T>& red, uint32_t n) {
+  constexpr uint32_t per_block = 32 / sizeof(T);
   const uint32_t groups = n / 8;
   for (uint32_t g0 = 0; g0 < groups; g0 += 255)
-    Brcb(out[g0 * 64], red[g0 * 8], static_cast<uint8_t>(std::min(255u, groups - g0)),
+    Brcb(out[g0 * 8 * per_block], red[g0 * 8], static_cast<uint8_t>(std::min(255u, groups - g0)),
          BrcbRepeatParams{1, 8});
   if (n % 8 == 0) return;
   const TEventID vs = GetTPipePtr()->FetchEventID(HardEvent::V_S);
   SetFlag<HardEvent::V_S>(vs);
   WaitFlag<HardEvent::V_S>(vs);
-  float v[8];
+  T v[8];
   for (uint32_t r = groups * 8; r < n; ++r) v[r % 8] = red.GetValue(r);
   const TEventID sv = GetTPipePtr()->FetchEventID(HardEvent::S_V);
   SetFlag<HardEvent::S_V>(sv);
   WaitFlag<HardEvent::S_V>(sv);
-  for (uint32_t r = groups * 8; r < n; ++r) Duplicate(out[r * 8], v[r % 8], 8u);
+  for (uint32_t r = groups * 8; r < n; ++r) Duplicate(out[r * per_block], v[r % 8], per_block);
 }
 // dst = op(src, each row's block of blk), rows of k, a repeat a row, per 64 columns.
 template <bool isSub>
@@ -146,6 +150,27 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
              const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
   detail::softmax_impl(dstTensor, sumTensor, maxTensor, srcTensor,
                        detail::stack_buffer<uint8_t>("SoftMax"), tiling, softmaxShapeInfo);
+}
+
+template <class T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const LocalTensor<T>& max,
+                const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                const LogSoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(std::is_same_v<T, float>, "ascend-sim: LogSoftMax is modelled for float only");
+  static_assert(!isDataFormatNZ, "ascend-sim: LogSoftMax of the NZ format is not modelled");
+  SoftMaxTiling t = tiling;
+  const uint32_t m = softmaxShapeInfo.srcM ? softmaxShapeInfo.srcM : t.srcM;
+  const uint32_t k = softmaxShapeInfo.srcK ? softmaxShapeInfo.srcK : t.srcK;
+  if (t.splitM == 0) {
+    const uint32_t fit =
+        static_cast<uint32_t>(sharedTmpBuffer.GetSize()) / (32 + (uint64_t{k} * 4 > 256 ? 256 : 0));
+    t.splitM = std::max(1u, std::min(m, fit >= 8 ? fit / 8 * 8 : fit));
+  }
+  detail::softmax_impl(dst, sum, max, src, sharedTmpBuffer, t, softmaxShapeInfo);
+  Ln(dst, dst, m * k);
+  PipeBarrier<PIPE_V>();
+  Muls(dst, dst, 0.43429448190325176f, m * k);  // 1 / ln(10)
+  PipeBarrier<PIPE_V>();
 }
 
 namespace detail {

@@ -24,4 +24,14 @@ LocalTensor<T> stack_buffer(const char* api) {
                         static_cast<uint32_t>((ub.capacity() - used) / sizeof(T)));
 }
 }  // namespace detail
+
+// Ascend C's PopStackBuffer: the stack buffer as a tensor the kernel passes to an API itself.
+// Ascend C's TPosition::LCM is another name of VECCALC.
+template <class T, TPosition pos>
+bool PopStackBuffer(LocalTensor<T>& popLocal) {
+  static_assert(pos == TPosition::VECCALC,
+                "ascend-sim: PopStackBuffer is modelled for the UB (TPosition::VECCALC / LCM)");
+  popLocal = detail::stack_buffer<T>("PopStackBuffer");
+  return true;
+}
 }  // namespace AscendC

@@ -35,6 +35,13 @@ void SyncAll() {
 // previous sub-kernel, what follows SetNextTaskStart beside the next one. Launches here run one
 // after another (no superkernel), so the previous one has always ended and nothing overlaps:
 // both are free, and the time of a sequence of launches is their sum (an upper bound).
+// The control register's overflow mode (Ascend C API: AscendCUtils::SetOverflow): 1 the inf/nan
+// mode the vector unit computes in, 0 the saturated mode, not modelled (sim/api/instr.cpp faults
+// a vector instruction issued in it).
+struct AscendCUtils {
+  static void SetOverflow(uint64_t ctrlValue) { detail::state().saturated_mode = ctrlValue == 0; }
+};
+
 inline void WaitPreTaskEnd() {}
 inline void SetNextTaskStart() {}
 

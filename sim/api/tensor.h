@@ -3,9 +3,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
+#include "sim/api/data_format.h"
 #include "sim/api/instr.h"
 
 namespace AscendC {
@@ -208,6 +211,14 @@ struct SymbolOverride {
   Apply apply;
 };
 
+namespace detail {
+// The ShapeInfos kernels attach to LocalTensors (LocalTensor::SetShapeInfo).
+inline std::map<std::tuple<const void*, uint32_t, uint64_t>, ShapeInfo>& shape_infos() {
+  static std::map<std::tuple<const void*, uint32_t, uint64_t>, ShapeInfo> all;
+  return all;
+}
+}  // namespace detail
+
 template <class T>
 class LocalTensor {
  public:
@@ -259,6 +270,19 @@ class LocalTensor {
   template <class U>
   LocalTensor<U> ReinterpretCast() const {
     return LocalTensor<U>(core_, offset_, static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)));
+  }
+  // The shape a kernel attaches for the APIs that read it (AscendAntiQuant's offset). It is kept
+  // aside, by the core, address and size of the tensor's elements, so that LocalTensor stays as
+  // small as the instruction effects that capture it need: copies of the tensor see it, a slice
+  // or a cast does not, and a later tensor over the very same bytes inherits it until it sets
+  // its own.
+  void SetShapeInfo(const ShapeInfo& shapeInfo) {
+    detail::shape_infos()[{core_, offset_, uint64_t{size_} * sizeof(T)}] = shapeInfo;
+  }
+  ShapeInfo GetShapeInfo() const {
+    const auto& all = detail::shape_infos();
+    const auto it = all.find({core_, offset_, uint64_t{size_} * sizeof(T)});
+    return it == all.end() ? ShapeInfo{} : it->second;
   }
   // Simulator side: where the tensor lives in its core's UB.
   uint32_t ub_offset() const { return offset_; }

@@ -31,6 +31,10 @@ struct SoftMaxTiling {
 };
 #undef ASCEND_SIM_TILING_STRUCT_FIELD
 
+// LogSoftMax's tiling has SoftMax's fields.
+using LogSoftMaxTiling = SoftMaxTiling;
+
 namespace AscendC::tiling {
+using ::LogSoftMaxTiling;
 using ::SoftMaxTiling;
 }  // namespace AscendC::tiling

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "../graph/tensor.h"
+#include "../graph/types.h"
+#include "../kernel_tiling/reduce_pattern.h"  // ReducePattern
 #include "pad_tiling_host.h"  // optiling::detail::tiling_fail, AscendC::TensorShape
 
 namespace AscendC {
@@ -47,10 +49,6 @@ inline void GetSwiGLUMaxMinTmpSize(const TensorShape& srcShape, const uint32_t t
   minValue = factor * kRepeatBytes;
   maxValue = factor * std::max(n * typeSize, kRepeatBytes);
 }
-
-// The high-level ReduceMax/ReduceMin's patterns (Ascend C API: GetReduceMaxMaxMinTmpSize); A2/A3
-// reduce AR and RA.
-enum class ReducePattern : uint32_t { AR = 0, RA = 1 };
 
 namespace adv_tiling_detail {
 // The temporary that sim/api/reduce_pattern.h folds in: for AR rows longer than one repeat, a
@@ -135,6 +133,36 @@ inline void GetAscendQuantMaxMinTmpSize(const TensorShape& srcShape, const uint3
   minValue = 2 * kRepeatBytes;
   maxValue = std::max(n * 2, 2 * kRepeatBytes + 0u);
   maxValue = (maxValue + 31) / 32 * 32;
+}
+
+// AscendAntiQuant (Ascend C API: GetAscendAntiQuantMaxMinTmpSize): sim/api/quant.h models int8
+// to half, computed in dst itself, so it takes no temporary; other types are not modelled.
+inline void GetAscendAntiQuantMaxMinTmpSize(const TensorShape& srcShape,
+                                            const TensorShape& /*scaleShape*/, bool /*isTranspose*/,
+                                            ge::DataType inputDataType, ge::DataType outputDataType,
+                                            uint32_t& maxValue, uint32_t& minValue) {
+  (void)adv_tiling_detail::elements("GetAscendAntiQuantMaxMinTmpSize", srcShape);
+  if (inputDataType != ge::DT_INT8 || outputDataType != ge::DT_FLOAT16)
+    optiling::detail::tiling_fail("GetAscendAntiQuantMaxMinTmpSize: only int8 to half is modelled");
+  maxValue = minValue = 0;
+}
+inline uint32_t GetAscendAntiQuantMaxTmpSize(const TensorShape& srcShape,
+                                             const TensorShape& scaleShape, bool isTranspose,
+                                             ge::DataType inputDataType,
+                                             ge::DataType outputDataType) {
+  uint32_t maxValue = 0, minValue = 0;
+  GetAscendAntiQuantMaxMinTmpSize(srcShape, scaleShape, isTranspose, inputDataType, outputDataType,
+                                  maxValue, minValue);
+  return maxValue;
+}
+inline uint32_t GetAscendAntiQuantMinTmpSize(const TensorShape& srcShape,
+                                             const TensorShape& scaleShape, bool isTranspose,
+                                             ge::DataType inputDataType,
+                                             ge::DataType outputDataType) {
+  uint32_t maxValue = 0, minValue = 0;
+  GetAscendAntiQuantMaxMinTmpSize(srcShape, scaleShape, isTranspose, inputDataType, outputDataType,
+                                  maxValue, minValue);
+  return minValue;
 }
 
 // AscendDequant (Ascend C API: GetAscendDequantMaxMinTmpSize): sim/api/quant.h casts rows of the

@@ -42,6 +42,7 @@ class SoftMaxTiling {
  private:
   ::SoftMaxTiling data_;
 };
+using LogSoftMaxTiling = SoftMaxTiling;
 }  // namespace optiling
 
 namespace AscendC {
@@ -119,6 +120,21 @@ inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTy
   t.SaveToBuffer(&softmaxTiling, sizeof(softmaxTiling));
 }
 
+// LogSoftMax (Ascend C API: LogSoftMax-Tiling) takes SoftMax's passes and temporary.
+inline uint32_t GetLogSoftMaxMinTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize,
+                                        const bool isReuseSource) {
+  return GetSoftMaxMinTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+inline uint32_t GetLogSoftMaxMaxTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize,
+                                        const bool isReuseSource) {
+  return GetSoftMaxMaxTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+template <class Tiling>
+void LogSoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
+                          const uint32_t localWorkSpaceSize, Tiling& softmaxTiling) {
+  SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
+}
+
 // SoftmaxGrad (Ascend C API: SoftmaxGrad-Tiling): a row takes its products (K floats), a sum
 // block, the reduction's value and, for rows longer than 256 B, the fold row.
 namespace softmax_tiling_detail {
@@ -165,6 +181,107 @@ inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t ty
   optiling::SoftMaxTiling t;
   SoftMaxGradTilingFunc(srcShape, typeSize, localWorkSpaceSize, t, isFront);
   t.SaveToBuffer(&softmaxGradTiling, sizeof(softmaxGradTiling));
+}
+
+// SoftmaxFlashV2 (Ascend C API: SoftmaxFlashV2-Tiling), float: a row takes a reduction block, a
+// max block and, for rows longer than 256 B, the fold row (sim/api/softmax_flash.h).
+namespace softmax_tiling_detail {
+inline uint32_t flash_row_bytes(uint32_t k) {
+  return 64 + (k * 4 > 256 ? 256 : 0);
+}
+inline void flash_check(const char* fn, const TensorShape& shape, uint32_t size1, uint32_t size2) {
+  check(fn, shape, size1);
+  if (size1 != 4 || size2 != 4)
+    optiling::detail::tiling_fail(std::string(fn) +
+                                  ": only float data and statistics (4 and 4) are modelled");
+}
+}  // namespace softmax_tiling_detail
+inline uint32_t GetSoftMaxFlashV2MinTmpSize(const TensorShape& srcShape,
+                                            const uint32_t dataTypeSize1,
+                                            const uint32_t dataTypeSize2, const bool /*isUpdate*/,
+                                            const bool /*isBasicBlock*/ = false,
+                                            const bool /*isFlashOutputBrc*/ = false) {
+  using namespace softmax_tiling_detail;
+  flash_check("GetSoftMaxFlashV2MinTmpSize", srcShape, dataTypeSize1, dataTypeSize2);
+  uint32_t m = 0, k = 0;
+  split(srcShape, m, k);
+  return std::min(m, 8u) * flash_row_bytes(k);
+}
+inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const TensorShape& srcShape,
+                                            const uint32_t dataTypeSize1,
+                                            const uint32_t dataTypeSize2, const bool /*isUpdate*/,
+                                            const bool /*isBasicBlock*/ = false,
+                                            const bool /*isFlashOutputBrc*/ = false) {
+  using namespace softmax_tiling_detail;
+  flash_check("GetSoftMaxFlashV2MaxTmpSize", srcShape, dataTypeSize1, dataTypeSize2);
+  uint32_t m = 0, k = 0;
+  split(srcShape, m, k);
+  return (m + 7) / 8 * 8 * flash_row_bytes(k);
+}
+// SoftMaxTilingFunc's passes for a temporary of flash_row_bytes a row.
+template <class Tiling>
+void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
+                              const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                              Tiling& softmaxFlashTiling, const bool /*isUpdate*/,
+                              const bool /*isBasicBlock*/ = false,
+                              const bool /*isFlashOutputBrc*/ = false) {
+  using namespace softmax_tiling_detail;
+  flash_check("SoftMaxFlashV2TilingFunc", srcShape, dataTypeSize1, dataTypeSize2);
+  uint32_t m = 0, k = 0;
+  split(srcShape, m, k);
+  const uint32_t fit = localWorkSpaceSize / flash_row_bytes(k);
+  if (fit == 0)
+    optiling::detail::tiling_fail("SoftMaxFlashV2TilingFunc: localWorkSpaceSize " +
+                                  std::to_string(localWorkSpaceSize) + " B holds no row of " +
+                                  std::to_string(flash_row_bytes(k)) + " B");
+  SoftMaxTilingFunc(srcShape, dataTypeSize1, fit * row_bytes(k, dataTypeSize1), softmaxFlashTiling);
+}
+
+// SoftmaxFlashV3 (Ascend C API: SoftmaxFlashV3-Tiling), half data and float statistics: a row
+// takes its float copy, 64 partial sums, 12 blocks, its values and the fold row
+// (sim/api/softmax_flash.h's softmax_flash_v3_floats); the minimum is a row, the maximum all.
+namespace softmax_tiling_detail {
+inline uint32_t flash_v3_bytes(uint32_t n, uint32_t k) {
+  return (n * (k + 64 + 12 * 8 + 64) + 2 * ((n + 15) / 16 * 16)) * 4;
+}
+inline void flash_v3_check(const char* fn, const TensorShape& shape, uint32_t size1, uint32_t size2,
+                           uint32_t& m, uint32_t& k) {
+  check(fn, shape, size1);
+  if (size1 != 2 || size2 != 4)
+    optiling::detail::tiling_fail(std::string(fn) +
+                                  ": half data and float statistics (2 and 4) only");
+  split(shape, m, k);
+  if (k % 512 != 0)
+    optiling::detail::tiling_fail(std::string(fn) + ": the last axis " + std::to_string(k) +
+                                  " is not a multiple of 512");
+}
+}  // namespace softmax_tiling_detail
+inline void GetSoftMaxFlashV3MaxMinTmpSize(const TensorShape& srcShape,
+                                           const uint32_t dataTypeSize1,
+                                           const uint32_t dataTypeSize2, uint32_t& maxValue,
+                                           uint32_t& minValue, const bool /*isUpdate*/,
+                                           const bool /*isBasicBlock*/ = false) {
+  using namespace softmax_tiling_detail;
+  uint32_t m = 0, k = 0;
+  flash_v3_check("GetSoftMaxFlashV3MaxMinTmpSize", srcShape, dataTypeSize1, dataTypeSize2, m, k);
+  minValue = flash_v3_bytes(1, k);
+  maxValue = flash_v3_bytes(m, k);
+}
+template <class Tiling>
+void SoftMaxFlashV3TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
+                              const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                              Tiling& softmaxFlashV3Tiling, const bool /*isUpdate*/,
+                              const bool /*isBasicBlock*/ = false) {
+  using namespace softmax_tiling_detail;
+  uint32_t m = 0, k = 0;
+  flash_v3_check("SoftMaxFlashV3TilingFunc", srcShape, dataTypeSize1, dataTypeSize2, m, k);
+  uint32_t fit = std::min(m, localWorkSpaceSize / flash_v3_bytes(1, k));
+  while (fit > 0 && flash_v3_bytes(fit, k) > localWorkSpaceSize) --fit;
+  if (fit == 0)
+    optiling::detail::tiling_fail("SoftMaxFlashV3TilingFunc: localWorkSpaceSize " +
+                                  std::to_string(localWorkSpaceSize) + " B holds no row of " +
+                                  std::to_string(flash_v3_bytes(1, k)) + " B");
+  SoftMaxTilingFunc(srcShape, 4, fit * row_bytes(k, 4), softmaxFlashV3Tiling);
 }
 
 }  // namespace AscendC

@@ -5,6 +5,7 @@
 
 #include "kernel_operator.h"
 #include "register/tilingdata_base.h"  // BEGIN_TILING_DATA_DEF and the other definition macros
+#include "securec.h"  // memcpy_s, which host tiling code copies its tiling structs with
 #include "tiling/adv_tiling_host.h"    // the vector family's Get*MaxMinTmpSize and tiling functions
 #include "tiling/layernorm_tiling_host.h"  // the LayerNorm family's tiling
 #include "tiling/math_tiling_host.h"  // Get*MaxMinTmpSize of the math, activation, Sum APIs
