@@ -103,6 +103,113 @@ struct MatmulType {
 }  // namespace matmul
 using matmul::MatmulType;
 
+// The user's own copies that replace the Matmul's (Ascend C API: MatmulCallBackFunc): CopyA1 fills
+// A's L1 block (row, col: its index along M and K; useM x useK elements), CopyB1 B's (along K and
+// N), each in the NZ layout the Matmul's own copy writes; tilingPtr and dataPtr are what
+// SetUserDefInfo and SetSelfDefineData set. A null pointer keeps the Matmul's copy.
+template <
+    void (*DataCopyOut)(const __gm__ void* gm, const LocalTensor<int8_t>& co1Local,
+                        const void* dataCopyOutParams, const uint64_t tilingPtr,
+                        const uint64_t dataPtr) = nullptr,
+    void (*CopyA1)(const LocalTensor<int8_t>& aMatrix, const __gm__ void* gm, int row, int col,
+                   int useM, int useK, const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr,
+    void (*CopyB1)(const LocalTensor<int8_t>& bMatrix, const __gm__ void* gm, int row, int col,
+                   int useK, int useN, const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr>
+struct MatmulCallBackFunc {
+  static constexpr auto DataCopyOutPtr = DataCopyOut;
+  static constexpr auto CopyA1Ptr = CopyA1;
+  static constexpr auto CopyB1Ptr = CopyB1;
+};
+
+// Ascend C's Matmul policies (MATMUL_POLICY): which of them the model knows, by kind. NBuffer33
+// changes only how A is staged in L1 (the model runs its one schedule); the triangular ones
+// compute only the blocks of C on and above (Upper) or on and below (Lower) the block diagonal
+// of the single-core shape, and leave the others in GM as they were.
+enum class MatmulPolicyKind { Default, NBuffer33, TrianUpper, TrianLower };
+namespace Impl::Detail {
+template <const auto& MM_CFG, class IMPL, class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+struct MatmulPolicy {
+  static constexpr MatmulPolicyKind kAscendSimKind = MatmulPolicyKind::Default;
+};
+template <const auto& MM_CFG, class IMPL, class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+struct NBuffer33MatmulPolicy {
+  static constexpr MatmulPolicyKind kAscendSimKind = MatmulPolicyKind::NBuffer33;
+};
+template <const auto& MM_CFG, class IMPL, class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+struct TrianUpperMatmulPolicy {
+  static constexpr MatmulPolicyKind kAscendSimKind = MatmulPolicyKind::TrianUpper;
+};
+template <const auto& MM_CFG, class IMPL, class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+struct TrianLowerMatmulPolicy {
+  static constexpr MatmulPolicyKind kAscendSimKind = MatmulPolicyKind::TrianLower;
+};
+}  // namespace Impl::Detail
+
+// A tiling fixed at compile time (Ascend C API: MatmulApiStaticTiling, from GetMatmulApiTiling):
+// TCubeTiling's fields that the config determines, and the config. A field of -1 is not fixed:
+// it comes from the tiling REGIST_MATMUL_OBJ is given.
+// clang-format off
+#define ASCEND_SIM_STATIC_TILING_FIELDS(X)                                                         \
+  X(M) X(N) X(Ka) X(Kb) X(singleCoreM) X(singleCoreN) X(singleCoreK) X(baseM) X(baseN) X(baseK)   \
+  X(depthA1) X(depthB1) X(stepM) X(stepN) X(stepKa) X(stepKb) X(isBias) X(transLength)             \
+  X(iterateOrder) X(dbL0A) X(dbL0B) X(dbL0C) X(shareMode) X(shareL1Size) X(shareL0CSize)           \
+  X(shareUbSize) X(batchM) X(batchN) X(singleBatchM) X(singleBatchN) X(mxTypePara)
+// clang-format on
+struct MatmulApiStaticTiling {
+#define ASCEND_SIM_STATIC_FIELD(name) int32_t name = -1;
+  ASCEND_SIM_STATIC_TILING_FIELDS(ASCEND_SIM_STATIC_FIELD)
+#undef ASCEND_SIM_STATIC_FIELD
+  MatmulConfig cfg;
+};
+
+// The constant tiling of `mmCFG` (its basicM/N/K and, when all set, singleCoreM/N/K): stepKa =
+// stepKb K steps per L1 chunk, as many as fit `l1Size` double-buffered (at most 4 and no more
+// than K needs), one baseM x baseN block per step of M and N.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG,
+                                                   int32_t l1Size = 512 * 1024) {
+  MatmulApiStaticTiling st;
+  st.cfg = mmCFG;
+  if (mmCFG.basicM == 0 || mmCFG.basicN == 0 || mmCFG.basicK == 0) return st;
+  const int32_t bm = static_cast<int32_t>(mmCFG.basicM), bn = static_cast<int32_t>(mmCFG.basicN),
+                bk = static_cast<int32_t>(mmCFG.basicK);
+  st.baseM = bm;
+  st.baseN = bn;
+  st.baseK = bk;
+  const bool single = mmCFG.singleCoreM && mmCFG.singleCoreN && mmCFG.singleCoreK;
+  if (single) {
+    st.M = st.singleCoreM = static_cast<int32_t>(mmCFG.singleCoreM);
+    st.N = st.singleCoreN = static_cast<int32_t>(mmCFG.singleCoreN);
+    st.Ka = st.Kb = st.singleCoreK = static_cast<int32_t>(mmCFG.singleCoreK);
+  }
+  const int32_t sa = static_cast<int32_t>(sizeof(typename A_TYPE::Type));
+  const int32_t bias =
+      mmCFG.enableSetBias ? bn * static_cast<int32_t>(sizeof(typename BIAS_TYPE::Type)) : 0;
+  int32_t step = (l1Size - bias) / (2 * (bm + bn) * bk * sa);
+  if (step > 4) step = 4;
+  if (single && step > (st.singleCoreK + bk - 1) / bk) step = (st.singleCoreK + bk - 1) / bk;
+  if (step < 1) step = 1;
+  st.stepKa = st.stepKb = step;
+  st.depthA1 = st.depthB1 = 2 * step;
+  st.stepM = st.stepN = 1;
+  st.isBias = mmCFG.enableSetBias ? 1 : 0;
+  if (mmCFG.iterateOrder != IterateOrder::UNDEF)
+    st.iterateOrder = static_cast<int32_t>(mmCFG.iterateOrder);
+  st.dbL0A = st.dbL0B = 2;
+  st.dbL0C = 1;
+  return st;
+}
+
+namespace detail {
+// The MatmulConfig of a Matmul's MM_CFG argument: a MatmulConfig, or a static tiling's.
+constexpr const MatmulConfig& mm_config_of(const MatmulConfig& c) {
+  return c;
+}
+constexpr const MatmulConfig& mm_config_of(const MatmulApiStaticTiling& s) {
+  return s.cfg;
+}
+}  // namespace detail
+
 namespace detail {
 void matmul_fault(const std::string& what);
 // Prints `what` on stderr the first time this process meets it.
@@ -202,8 +309,20 @@ namespace matmul {
 
 template <class A_TYPE, class B_TYPE, class C_TYPE,
           class BIAS_TYPE = MatmulType<TPosition::GM, CubeFormat::ND, float>,
-          const MatmulConfig& MM_CFG = CFG_NORM>
+          const auto& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<>,
+          template <const auto&, class...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 class Matmul {
+  // MM_CFG: a MatmulConfig, or a MatmulApiStaticTiling whose fixed fields override the tiling's.
+  static constexpr const MatmulConfig& kCfg = detail::mm_config_of(MM_CFG);
+  static constexpr bool kStatic =
+      std::is_same_v<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>;
+  static constexpr MatmulPolicyKind kPolicy =
+      MATMUL_POLICY<MM_CFG, void, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::kAscendSimKind;
+  static constexpr bool kTriangle =
+      kPolicy == MatmulPolicyKind::TrianUpper || kPolicy == MatmulPolicyKind::TrianLower;
+  static_assert(MM_CB::DataCopyOutPtr == nullptr,
+                "ascend-sim: a MatmulCallBackFunc DataCopyOut (the user's L0C -> GM copy) is not "
+                "modelled");
   using SrcT = typename A_TYPE::Type;
   using DstT = typename C_TYPE::Type;
   using BiasT = typename BIAS_TYPE::Type;
@@ -221,36 +340,37 @@ class Matmul {
   // The config's fields that change what the Matmul computes or where it writes, and are not
   // modelled, stop the build; the ones that choose among Ascend C's schedules are accepted and
   // the one schedule above runs, with a note (kScheduleNote) once per run.
-  static_assert(!MM_CFG.isPartialOutput,
-                "ascend-sim: MatmulConfig::isPartialOutput is not modelled");
-  static_assert(!MM_CFG.intraBlockPartSum,
+  static_assert(!kCfg.isPartialOutput, "ascend-sim: MatmulConfig::isPartialOutput is not modelled");
+  static_assert(!kCfg.intraBlockPartSum,
                 "ascend-sim: MatmulConfig::intraBlockPartSum is not modelled");
-  static_assert(!MM_CFG.isEnableChannelSplit,
+  static_assert(!kCfg.isEnableChannelSplit,
                 "ascend-sim: MatmulConfig::isEnableChannelSplit is not modelled");
-  static_assert(!MM_CFG.enableRelu, "ascend-sim: MatmulConfig::enableRelu is not modelled");
-  static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
+  static_assert(!kCfg.enableRelu, "ascend-sim: MatmulConfig::enableRelu is not modelled");
+  static_assert(kCfg.decompMode == DecompressionMode::DECOMP_NONE,
                 "ascend-sim: MatmulConfig::decompMode is not modelled");
-  static_assert(!MM_CFG.isNBatch && MM_CFG.bmmOutMode == BatchOutMode::SINGLE_BATCH,
+  static_assert(!kCfg.isNBatch && kCfg.bmmOutMode == BatchOutMode::SINGLE_BATCH,
                 "ascend-sim: the batch Matmul (isNBatch, bmmOutMode) is not modelled");
-  static_assert(!MM_CFG.isCO1Shared, "ascend-sim: MatmulConfig::isCO1Shared is not modelled");
+  static_assert(!kCfg.isCO1Shared, "ascend-sim: MatmulConfig::isCO1Shared is not modelled");
   static constexpr const char* kScheduleNote =
-      MM_CFG.doMultiDataLoad || MM_CFG.doSpecialMDL
+      kPolicy == MatmulPolicyKind::NBuffer33
+          ? "ascend-sim: note: a Matmul with NBuffer33MatmulPolicy is timed with ascend-sim's one "
+            "Matmul schedule (docs/guides/own-kernel.md)"
+      : kCfg.doMultiDataLoad || kCfg.doSpecialMDL
           ? "ascend-sim: note: a Matmul with the MDL config is timed with ascend-sim's one "
             "Matmul schedule (K chunks of stepKa x baseK per block; docs/guides/own-kernel.md)"
-      : MM_CFG.doBasicBlock || MM_CFG.doSpecialBasicBlock || MM_CFG.doIBShareNorm
+      : kCfg.doBasicBlock || kCfg.doSpecialBasicBlock || kCfg.doIBShareNorm
           ? "ascend-sim: note: a Matmul with the BasicBlock or IBShare config is timed with "
             "ascend-sim's one Matmul schedule (docs/guides/own-kernel.md)"
-      : MM_CFG.doMTE2Preload != 0 || MM_CFG.isA2B2Shared || MM_CFG.enableKdimReorderLoad ||
-              MM_CFG.enableDoubleCache || MM_CFG.enableL1CacheUB ||
-              MM_CFG.scheduleType != ScheduleType::INNER_PRODUCT ||
-              MM_CFG.enableL1BankConflictOptimise
+      : kCfg.doMTE2Preload != 0 || kCfg.isA2B2Shared || kCfg.enableKdimReorderLoad ||
+              kCfg.enableDoubleCache || kCfg.enableL1CacheUB ||
+              kCfg.scheduleType != ScheduleType::INNER_PRODUCT || kCfg.enableL1BankConflictOptimise
           ? "ascend-sim: note: a Matmul config's schedule options (preload, shared A2/B2, K "
             "reorder, L1 caching, outer product, ...) are not modelled: it is timed with "
             "ascend-sim's one Matmul schedule (docs/guides/own-kernel.md)"
           : nullptr;
 
  public:
-  static constexpr bool kDualMaster = MM_CFG.enableMixDualMaster;
+  static constexpr bool kDualMaster = kCfg.enableMixDualMaster;
 
   Matmul() = default;
   Matmul(const Matmul&) = delete;
@@ -293,6 +413,26 @@ class Matmul {
     object_ = object;
     reset_shapes();
   }
+  // The tiling the object runs: REGIST_MATMUL_OBJ's, with a static tiling's fixed fields over it
+  // (with no tiling given, the static tiling must fix the single-core and base shapes).
+  static TCubeTiling effective_tiling(const TCubeTiling* tiling) {
+    if constexpr (kStatic) {
+      if (!tiling && (MM_CFG.singleCoreM <= 0 || MM_CFG.singleCoreN <= 0 ||
+                      MM_CFG.singleCoreK <= 0 || MM_CFG.baseM <= 0))
+        detail::matmul_fault(
+            "REGIST_MATMUL_OBJ without a tiling needs a MatmulApiStaticTiling whose config sets "
+            "singleCoreM/N/K and basicM/N/K");
+      TCubeTiling t = tiling ? *tiling : TCubeTiling{};
+#define ASCEND_SIM_STATIC_OVERRIDE(name) \
+  if (MM_CFG.name >= 0) t.name = MM_CFG.name;
+      ASCEND_SIM_STATIC_TILING_FIELDS(ASCEND_SIM_STATIC_OVERRIDE)
+#undef ASCEND_SIM_STATIC_OVERRIDE
+      return t;
+    } else {
+      if (!tiling) detail::matmul_fault("Init without a tiling");
+      return *tiling;
+    }
+  }
   // The bytes this object's tiling needs in each of its buffers.
   static MatmulBuffers::Sizes sizes(const TCubeTiling& t) {
     const uint32_t ck = static_cast<uint32_t>(t.stepKa * t.baseK),
@@ -313,8 +453,12 @@ class Matmul {
     return z;
   }
   // One block of C in bytes (what GetTensorC hands over).
-  uint64_t block_bytes() const { return uint64_t(t_.baseM) * t_.baseN * sizeof(DstT); }
-  MatmulBuffers& buffers() { return *buf_; }
+  uint64_t block_bytes() const {
+    return uint64_t(t_.baseM) * t_.baseN * sizeof(DstT);
+  }
+  MatmulBuffers& buffers() {
+    return *buf_;
+  }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0) {
     (void)orgKb;
     s_.org_m = orgM;
@@ -344,8 +488,12 @@ class Matmul {
     s_.bias = gm;
     s_.has_bias = true;
   }
-  void DisableBias() { s_.has_bias = false; }
-  void ClearBias() { s_.has_bias = false; }
+  void DisableBias() {
+    s_.has_bias = false;
+  }
+  void ClearBias() {
+    s_.has_bias = false;
+  }
   // int8 -> fp16: one dequantization scale for every column (DEQF16; the fp32 scale in the low 32
   // bits), or one per column of C, uint64 in GM (VDEQF16), indexed like B's columns.
   void SetQuantScalar(uint64_t quantScalar) {
@@ -370,6 +518,13 @@ class Matmul {
     w.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(const_cast<T*>(addr)),
                       static_cast<uint64_t>(size) * sizeof(T) / sizeof(DstT));
     SetWorkspace(w);
+  }
+  // What the MatmulCallBackFunc copies receive as tilingPtr and dataPtr.
+  void SetUserDefInfo(const uint64_t tilingPtr) {
+    s_.user_info = tilingPtr;
+  }
+  void SetSelfDefineData(const uint64_t dataPtr) {
+    s_.self_data = dataPtr;
   }
   // A UB work area (Atlas 200/500 A2 and 310P); dav-2201 needs none: accepted and unused.
   void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
@@ -414,6 +569,9 @@ class Matmul {
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
     if (enPartialSum) detail::matmul_fault("Iterate with enPartialSum is not modelled");
+    if (kTriangle)
+      detail::matmul_fault(
+          "Iterate with a triangular MatmulPolicy is not modelled (IterateAll is)");
     if (role_ != Role::Client)
       detail::matmul_fault(
           "Iterate/GetTensorC are modelled for an AIV driving its AIC (a mixed kernel without "
@@ -534,7 +692,8 @@ class Matmul {
     GlobalTensor<uint64_t> quant_tensor;
     GlobalTensor<DstT> workspace;
     bool has_workspace = false;
-    GlobalTensor<DstT> dst;  // IterateAll's
+    GlobalTensor<DstT> dst;                 // IterateAll's
+    uint64_t user_info = 0, self_data = 0;  // for MM_CB's copies
   };
   // A block of C in L0C, its FIX still to come.
   struct Pending {
@@ -544,10 +703,9 @@ class Matmul {
   };
 
   void check_tiling(const TCubeTiling* tiling) {
-    if (!tiling) detail::matmul_fault("Init without a tiling");
-    t_ = *tiling;
-    if constexpr (MM_CFG.iterateOrder != IterateOrder::UNDEF)  // the config's order wins
-      t_.iterateOrder = static_cast<int32_t>(MM_CFG.iterateOrder);
+    t_ = effective_tiling(tiling);
+    if constexpr (kCfg.iterateOrder != IterateOrder::UNDEF)  // the config's order wins
+      t_.iterateOrder = static_cast<int32_t>(kCfg.iterateOrder);
     if constexpr (kScheduleNote != nullptr) detail::note_once(kScheduleNote);
     const int n_align = kInt8 ? 32 : 16;
     if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.baseM % 16 || t_.baseN % n_align ||
@@ -556,6 +714,10 @@ class Matmul {
                            std::to_string(t_.baseN) + "/" + std::to_string(t_.baseK) +
                            ": baseM a multiple of 16, baseN of " + std::to_string(n_align) +
                            ", baseK of " + std::to_string(C0));
+    if ((MM_CB::CopyA1Ptr != nullptr || MM_CB::CopyB1Ptr != nullptr) &&
+        (t_.stepM > 1 || t_.stepN > 1))
+      detail::matmul_fault(
+          "MatmulCallBackFunc copies with stepM or stepN above 1 are not modelled");
     if (t_.stepKa != t_.stepKb)
       detail::matmul_fault(
           "stepKa * baseK != stepKb * baseK (one K chunk for A and B is modelled)");
@@ -575,7 +737,9 @@ class Matmul {
     msg.type = &typeid(Settings);
     detail::kfc_send(std::move(msg));
   }
-  uint64_t block_elems() const { return uint64_t(t_.baseM) * t_.baseN; }
+  uint64_t block_elems() const {
+    return uint64_t(t_.baseM) * t_.baseN;
+  }
   uint32_t blocks_of(const Settings& s) const {
     return static_cast<uint32_t>(ceil(s.single_m, t_.baseM) * ceil(s.single_n, t_.baseN));
   }
@@ -602,6 +766,9 @@ class Matmul {
   void run_all(const GlobalTensor<DstT>& gm) {
     check_shapes();
     for_each_block([&](int mi, int ni) {
+      if ((kPolicy == MatmulPolicyKind::TrianUpper && mi > ni) ||
+          (kPolicy == MatmulPolicyKind::TrianLower && mi < ni))
+        return;  // off the policy's triangle: that block of C is left as it is
       Pending p = compute(mi, ni);
       fixpipe(p, gm[uint64_t(p.m0) * s_.org_n + p.n0], static_cast<uint32_t>(s_.org_n));
     });
@@ -639,10 +806,16 @@ class Matmul {
     wait_fix();
     return static_cast<int64_t>(at);
   }
-  static int ceil(int a, int b) { return (a + b - 1) / b; }
-  static uint32_t up16(uint32_t v) { return (v + 15) / 16 * 16; }
+  static int ceil(int a, int b) {
+    return (a + b - 1) / b;
+  }
+  static uint32_t up16(uint32_t v) {
+    return (v + 15) / 16 * 16;
+  }
   // B's K rows per column block in L1: 16 (b16), 32 for int8 (whole 32 x 32 squares).
-  static uint32_t up_rows(uint32_t v) { return (v + C0 - 1) / C0 * C0; }
+  static uint32_t up_rows(uint32_t v) {
+    return (v + C0 - 1) / C0 * C0;
+  }
   void check_shapes() {
     if (role_ != Role::Local)
       detail::matmul_fault(std::string("a Matmul call before REGIST_MATMUL_OBJ on this ") +
@@ -666,13 +839,20 @@ class Matmul {
                            std::to_string(s_.single_n) + " rows of " + std::to_string(s_.org_n) +
                            " beyond its GlobalTensor");
   }
-  // A's [cur_m x cur_k] chunk at (m0, k0) into L1, NZ.
+  // A's [cur_m x cur_k] chunk at (m0, k0) into L1, NZ: block (m0 / baseM, k0 / chunk) of A, by
+  // MM_CB's CopyA1 if it has one.
   LocalTensor<SrcT> load_a(int m0, int cur_m, int k0, int cur_k) {
+    if constexpr (MM_CB::CopyA1Ptr != nullptr)
+      return load_by(buf_->qa1, MM_CB::CopyA1Ptr, s_.a, m0 / t_.baseM,
+                     k0 / static_cast<int>(chunk_k_), cur_m, cur_k);
     return load_nz(buf_->qa1, s_.a[uint64_t(m0) * s_.org_ka + k0], cur_m, cur_k, s_.org_ka,
                    up16(cur_m));
   }
-  // B's [cur_k x cur_n] chunk at (k0, n0) into L1, NZ.
+  // B's [cur_k x cur_n] chunk at (k0, n0) into L1, NZ (by MM_CB's CopyB1 if it has one).
   LocalTensor<SrcT> load_b(int k0, int cur_k, int n0, int cur_n) {
+    if constexpr (MM_CB::CopyB1Ptr != nullptr)
+      return load_by(buf_->qb1, MM_CB::CopyB1Ptr, s_.b, k0 / static_cast<int>(chunk_k_),
+                     n0 / t_.baseN, cur_k, cur_n);
     return load_nz(buf_->qb1, s_.b[uint64_t(k0) * s_.org_n + n0], cur_k, cur_n, s_.org_n,
                    up_rows(cur_k));
   }
@@ -688,6 +868,16 @@ class Matmul {
     p.srcDValue = static_cast<uint16_t>(pitch);
     p.dstNzC0Stride = static_cast<uint16_t>(c0_stride);
     DataCopy(l1, src, p);
+    queue.EnQue(l1);
+    return queue.template DeQue<SrcT>();
+  }
+  // A block into a buffer of `queue` by the user's copy `copy` (it issues the DataCopy).
+  template <class Queue, class Copy>
+  LocalTensor<SrcT> load_by(Queue& queue, Copy copy, const GlobalTensor<SrcT>& src, int row,
+                            int col, int rows, int cols) {
+    LocalTensor<SrcT> l1 = queue.template AllocTensor<SrcT>();
+    copy(l1.template ReinterpretCast<int8_t>(), src.GetPhyAddr(), row, col, rows, cols,
+         s_.user_info, s_.self_data);
     queue.EnQue(l1);
     return queue.template DeQue<SrcT>();
   }
@@ -929,7 +1119,6 @@ bool regist_matmul(TPipe* pipe, GM_ADDR, MM& mm, const TCubeTiling* tiling) {
 template <class MM1, class MM2>
 bool regist_matmul(TPipe* pipe, GM_ADDR, MM1& a, const TCubeTiling* ta, MM2& b,
                    const TCubeTiling* tb) {
-  if (!ta || !tb) matmul_fault("REGIST_MATMUL_OBJ without a tiling");
   const bool kfc = kfc_mode(MM1::kDualMaster && MM2::kDualMaster);
   if (!IsAic()) {
     if (kfc) {
@@ -938,7 +1127,7 @@ bool regist_matmul(TPipe* pipe, GM_ADDR, MM1& a, const TCubeTiling* ta, MM2& b,
     }
     return false;
   }
-  const MatmulBuffers::Sizes both = MM2::sizes(*tb);
+  const MatmulBuffers::Sizes both = MM2::sizes(MM2::effective_tiling(tb));
   a.Init(ta, pipe, nullptr, &both);
   b.Init(tb, pipe, &a.buffers());
   if (!kfc) return false;
@@ -988,6 +1177,24 @@ enum class TPosition { GM, VECIN, VECOUT, TSCM };
 enum class CubeFormat { ND, NZ };
 // The order the blocks of C are computed in: FIRSTM along M first (TCubeTiling::iterateOrder 0).
 enum class MatrixTraverse { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
+enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
+// SetMatmulConfigParams' settings: of them only the traverse order reaches the tiling here (the
+// model's one schedule serves the Norm and MDL templates, and each schedule type).
+struct MatmulConfigParams {
+  int32_t mmConfigType;
+  bool enableL1CacheUB;
+  ScheduleType scheduleType;
+  MatrixTraverse traverse;
+  bool enVecND2NZ;
+  MatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                     ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                     MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false)
+      : mmConfigType(mmConfigTypeIn),
+        enableL1CacheUB(enableL1CacheUBIn),
+        scheduleType(scheduleTypeIn),
+        traverse(traverseIn),
+        enVecND2NZ(enVecND2NZIn) {}
+};
 
 // The buffers one AIC has (bytes) and what the tiling must respect.
 struct CubeLimits {
@@ -1037,6 +1244,29 @@ class MatmulApiTiling {
   void SetTraverse(int order) { order_ = order; }  // 0: FIRSTM, 1: FIRSTN
   void SetTraverse(MatrixTraverse t) { order_ = t == MatrixTraverse::FIRSTN ? 1 : 0; }
   void SetDim(int cores) { cores_ = cores; }
+  // Fixes the multi-core split: each core a singleM x singleN x singleK block (-1: the shape's).
+  void SetSingleShape(int singleM = -1, int singleN = -1, int singleK = -1) {
+    single_m_ = singleM;
+    single_n_ = singleN;
+    single_k_ = singleK;
+  }
+  // The single-core shape of the last GetTiling.
+  int32_t GetSingleShape(int32_t& singleM, int32_t& singleN, int32_t& singleK) const {
+    singleM = got_m_;
+    singleN = got_n_;
+    singleK = got_k_;
+    return 0;
+  }
+  void SetMatmulConfigParams(const MatmulConfigParams& p) {
+    if (p.traverse != MatrixTraverse::NOSET) SetTraverse(p.traverse);
+  }
+  void SetMatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                             ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                             MatrixTraverse traverseIn = MatrixTraverse::NOSET,
+                             bool enVecND2NZIn = false) {
+    SetMatmulConfigParams(MatmulConfigParams(mmConfigTypeIn, enableL1CacheUBIn, scheduleTypeIn,
+                                             traverseIn, enVecND2NZIn));
+  }
   void SetDoubleBuffer(bool, bool, bool, bool, bool = false, bool = false) {}
   // Fills `t`; -1 (and why, in error()) when the shape or a fixed split breaks a limit.
   int64_t GetTiling(AscendC::TCubeTiling& t);
@@ -1048,6 +1278,7 @@ class MatmulApiTiling {
   // singleCoreN block: the split whose block is smallest, then the one of fewest cores, then the
   // one with more cores along M.
   int64_t GetMultiCoreTiling(AscendC::TCubeTiling& t);
+  int64_t GetFixedSplitTiling(AscendC::TCubeTiling& t);
 
  private:
   static uint32_t size_of(DataType t) {
@@ -1059,6 +1290,7 @@ class MatmulApiTiling {
   bool trans_a_ = false, trans_b_ = false, bias_ = false;
   int m_ = 0, n_ = 0, k_ = 0, org_m_ = 0, org_n_ = 0, org_k_ = 0;
   int fix_m_ = -1, fix_n_ = -1, fix_k_ = -1, order_ = 0, cores_ = 1;
+  int single_m_ = -1, single_n_ = -1, single_k_ = -1, got_m_ = 0, got_n_ = 0, got_k_ = 0;
   std::string error_;
 };
 
