@@ -297,6 +297,54 @@ TEST(MatmulStaticTiling, FixedBaseShapesOverrideTheRuntimeTiling) {
       << none.message;
 }
 
+// ---- formats ----
+
+TEST(MatmulFormat, NdAlignPadsCsRowsTo32BytesAndVectorIsOneRow) {
+  constexpr int m = 20, n = 37, k = 50, pitch = 40;  // float rows of 37 padded to 40
+  const std::vector<half> a = exact_halves(size_t(m) * k, 9), b = exact_halves(size_t(k) * n, 10);
+  const TCubeTiling t = tiling_of(m, n, k, 16, 16, 16);
+  using CAlign = MatmulType<TPosition::GM, CubeFormat::ND_ALIGN, float>;
+  Outcome r = run_on_aic(a, b, m, pitch, [&](uint64_t ga, uint64_t gb, uint64_t gc) {
+    TPipe pipe;
+    Matmul<AT, AT, CAlign, BiasT> mm;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+    mm.SetOrgShape(m, n, k);
+    mm.SetTensorA(global<half>(ga, a.size()));
+    mm.SetTensorB(global<half>(gb, b.size()));
+    mm.IterateAll(global<float>(gc, size_t(m) * pitch));
+    mm.End();
+  });
+  ASSERT_EQ(r.code, 0) << r.message;
+  const std::vector<float> full = product(a, b, m, n, k);
+  std::vector<float> want(size_t(m) * pitch, -7.0f);  // the padding is left as it was
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) want[size_t(i) * pitch + j] = full[size_t(i) * n + j];
+  EXPECT_EQ(mismatches(r.c, want), 0);
+
+  // A VECTOR A: one row.
+  using AVec = MatmulType<TPosition::GM, CubeFormat::VECTOR, half>;
+  const TCubeTiling t1 = tiling_of(1, n, k, 16, 16, 16);
+  for (int rows : {1, 2}) {
+    Outcome v = run_on_aic(a, b, 1, n, [&](uint64_t ga, uint64_t gb, uint64_t gc) {
+      TPipe pipe;
+      Matmul<AVec, AT, CT, BiasT> mm;
+      REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t1);
+      mm.SetTail(rows, n, k);
+      mm.SetTensorA(global<half>(ga, a.size()));
+      mm.SetTensorB(global<half>(gb, b.size()));
+      mm.IterateAll(global<float>(gc, size_t(rows) * n));
+      mm.End();
+    });
+    if (rows == 1) {
+      ASSERT_EQ(v.code, 0) << v.message;
+      EXPECT_EQ(mismatches(v.c, std::vector<float>(full.begin(), full.begin() + n)), 0);
+    } else {
+      EXPECT_EQ(v.code, ascend::kExitKernelFault) << v.message;
+      EXPECT_NE(v.message.find("VECTOR format has one row"), std::string::npos) << v.message;
+    }
+  }
+}
+
 // ---- the host's fixed split ----
 
 matmul_tiling::MultiCoreMatmulTiling multi(int dim) {

@@ -210,6 +210,17 @@ constexpr const MatmulConfig& mm_config_of(const MatmulApiStaticTiling& s) {
 }
 }  // namespace detail
 
+// Integer helpers of the Matmul API's headers that kernels use too: num1 / num2 rounded up, and
+// num1 rounded up to a multiple of num2.
+template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+constexpr T Ceil(T num1, T num2) {
+  return (num1 + num2 - 1) / num2;
+}
+template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+constexpr T CeilAlign(T num1, T num2) {
+  return Ceil(num1, num2) * num2;
+}
+
 namespace detail {
 void matmul_fault(const std::string& what);
 // Prints `what` on stderr the first time this process meets it.
@@ -330,6 +341,14 @@ class Matmul {
   using AccT = std::conditional_t<kInt8, int32_t, float>;
   static constexpr uint32_t C0 = 32 / sizeof(SrcT);
   static_assert(std::is_same_v<SrcT, typename B_TYPE::Type>, "Matmul: A and B of one type");
+  // Formats: A in ND (or VECTOR: one row), B and the bias in ND, C in ND or ND_ALIGN (its rows
+  // padded to 32 bytes in GM). NZ operands in GM are not modelled.
+  static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::VECTOR,
+                "ascend-sim: the Matmul's A is modelled in ND or VECTOR format");
+  static_assert(B_TYPE::format == CubeFormat::ND && BIAS_TYPE::format == CubeFormat::ND,
+                "ascend-sim: the Matmul's B and bias are modelled in ND format");
+  static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN,
+                "ascend-sim: the Matmul's C is modelled in ND or ND_ALIGN format");
   static_assert(std::is_same_v<SrcT, half> || std::is_same_v<SrcT, bfloat16_t> || kInt8,
                 "ascend-sim: the Matmul API is modelled for half, bfloat16_t and int8_t A and B");
   static_assert(!kInt8 || std::is_same_v<DstT, half> || std::is_same_v<DstT, int32_t>,
@@ -453,12 +472,8 @@ class Matmul {
     return z;
   }
   // One block of C in bytes (what GetTensorC hands over).
-  uint64_t block_bytes() const {
-    return uint64_t(t_.baseM) * t_.baseN * sizeof(DstT);
-  }
-  MatmulBuffers& buffers() {
-    return *buf_;
-  }
+  uint64_t block_bytes() const { return uint64_t(t_.baseM) * t_.baseN * sizeof(DstT); }
+  MatmulBuffers& buffers() { return *buf_; }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0) {
     (void)orgKb;
     s_.org_m = orgM;
@@ -488,12 +503,8 @@ class Matmul {
     s_.bias = gm;
     s_.has_bias = true;
   }
-  void DisableBias() {
-    s_.has_bias = false;
-  }
-  void ClearBias() {
-    s_.has_bias = false;
-  }
+  void DisableBias() { s_.has_bias = false; }
+  void ClearBias() { s_.has_bias = false; }
   // int8 -> fp16: one dequantization scale for every column (DEQF16; the fp32 scale in the low 32
   // bits), or one per column of C, uint64 in GM (VDEQF16), indexed like B's columns.
   void SetQuantScalar(uint64_t quantScalar) {
@@ -737,9 +748,7 @@ class Matmul {
     msg.type = &typeid(Settings);
     detail::kfc_send(std::move(msg));
   }
-  uint64_t block_elems() const {
-    return uint64_t(t_.baseM) * t_.baseN;
-  }
+  uint64_t block_elems() const { return uint64_t(t_.baseM) * t_.baseN; }
   uint32_t blocks_of(const Settings& s) const {
     return static_cast<uint32_t>(ceil(s.single_m, t_.baseM) * ceil(s.single_n, t_.baseN));
   }
@@ -770,7 +779,7 @@ class Matmul {
           (kPolicy == MatmulPolicyKind::TrianLower && mi < ni))
         return;  // off the policy's triangle: that block of C is left as it is
       Pending p = compute(mi, ni);
-      fixpipe(p, gm[uint64_t(p.m0) * s_.org_n + p.n0], static_cast<uint32_t>(s_.org_n));
+      fixpipe(p, gm[uint64_t(p.m0) * c_pitch() + p.n0], c_pitch());
     });
     release_cache();
   }
@@ -806,16 +815,19 @@ class Matmul {
     wait_fix();
     return static_cast<int64_t>(at);
   }
-  static int ceil(int a, int b) {
-    return (a + b - 1) / b;
+  static int ceil(int a, int b) { return (a + b - 1) / b; }
+  // C's row pitch in GM (elements): N, or N padded to 32 bytes for ND_ALIGN.
+  uint32_t c_pitch() const {
+    const uint32_t n = static_cast<uint32_t>(s_.org_n);
+    if constexpr (C_TYPE::format == CubeFormat::ND_ALIGN) {
+      return CeilAlign(n, static_cast<uint32_t>(32 / sizeof(DstT)));
+    } else {
+      return n;
+    }
   }
-  static uint32_t up16(uint32_t v) {
-    return (v + 15) / 16 * 16;
-  }
+  static uint32_t up16(uint32_t v) { return (v + 15) / 16 * 16; }
   // B's K rows per column block in L1: 16 (b16), 32 for int8 (whole 32 x 32 squares).
-  static uint32_t up_rows(uint32_t v) {
-    return (v + C0 - 1) / C0 * C0;
-  }
+  static uint32_t up_rows(uint32_t v) { return (v + C0 - 1) / C0 * C0; }
   void check_shapes() {
     if (role_ != Role::Local)
       detail::matmul_fault(std::string("a Matmul call before REGIST_MATMUL_OBJ on this ") +
@@ -824,6 +836,8 @@ class Matmul {
       detail::matmul_fault("IterateAll before SetSingleShape / a tiling's singleCore shape");
     if (s_.a.GetSize() == 0 || s_.b.GetSize() == 0)
       detail::matmul_fault("IterateAll before SetTensorA/B");
+    if (A_TYPE::format == CubeFormat::VECTOR && s_.single_m != 1)
+      detail::matmul_fault("an A of VECTOR format has one row, not " + std::to_string(s_.single_m));
     if (kInt8 && std::is_same_v<DstT, half> && s_.quant == Quant::None)
       detail::matmul_fault("an int8 Matmul with fp16 C needs SetQuantScalar or SetQuantVector");
     if (s_.quant == Quant::Vector && uint64_t(s_.single_n) > s_.quant_tensor.GetSize())
@@ -1174,7 +1188,10 @@ namespace matmul_tiling {
 
 enum class DataType { DT_FLOAT16, DT_BF16, DT_INT8, DT_FLOAT, DT_INT32 };
 enum class TPosition { GM, VECIN, VECOUT, TSCM };
-enum class CubeFormat { ND, NZ };
+// ND_ALIGN (C only): rows padded to 32 bytes; VECTOR (A only): one row.
+enum class CubeFormat { ND, NZ, ND_ALIGN, VECTOR };
+// How C is dequantized (SetQuantScalar or SetQuantVector decide it in the kernel).
+enum class DequantType { SCALAR = 0, TENSOR = 1 };
 // The order the blocks of C are computed in: FIRSTM along M first (TCubeTiling::iterateOrder 0).
 enum class MatrixTraverse { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
@@ -1244,6 +1261,7 @@ class MatmulApiTiling {
   void SetTraverse(int order) { order_ = order; }  // 0: FIRSTM, 1: FIRSTN
   void SetTraverse(MatrixTraverse t) { order_ = t == MatrixTraverse::FIRSTN ? 1 : 0; }
   void SetDim(int cores) { cores_ = cores; }
+  void SetDequantType(DequantType) {}
   // Fixes the multi-core split: each core a singleM x singleN x singleK block (-1: the shape's).
   void SetSingleShape(int singleM = -1, int singleN = -1, int singleK = -1) {
     single_m_ = singleM;
