@@ -345,6 +345,37 @@ TEST(MatmulFormat, NdAlignPadsCsRowsTo32BytesAndVectorIsOneRow) {
   }
 }
 
+// ---- transposed A and B ----
+
+TEST(MatmulTranspose, TransposedAAndBGiveTheProduct) {
+  constexpr int m = 50, n = 40, k = 100;  // base 32: tails in m, n; K chunks of 64 and 36
+  const std::vector<half> a = exact_halves(size_t(m) * k, 11), b = exact_halves(size_t(k) * n, 12);
+  std::vector<half> at(a.size()), bt(b.size());  // K x M and N x K
+  for (int i = 0; i < m; ++i)
+    for (int x = 0; x < k; ++x) at[size_t(x) * m + i] = a[size_t(i) * k + x];
+  for (int x = 0; x < k; ++x)
+    for (int j = 0; j < n; ++j) bt[size_t(j) * k + x] = b[size_t(x) * n + j];
+  const std::vector<float> want = product(a, b, m, n, k);
+  TCubeTiling t = tiling_of(m, n, k, 32, 32, 32);
+  t.stepKa = t.stepKb = 2;
+  for (int mode = 0; mode < 3; ++mode) {  // A^T, B^T, both
+    SCOPED_TRACE(mode);
+    const bool ta = mode != 1, tb = mode != 0;
+    Outcome r =
+        run_on_aic(ta ? at : a, tb ? bt : b, m, n, [&](uint64_t ga, uint64_t gb, uint64_t gc) {
+          TPipe pipe;
+          Matmul<AT, AT, CT, BiasT> mm;
+          REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+          mm.SetTensorA(global<half>(ga, a.size()), ta);
+          mm.SetTensorB(global<half>(gb, b.size()), tb);
+          mm.IterateAll(global<float>(gc, size_t(m) * n));
+          mm.End();
+        });
+    ASSERT_EQ(r.code, 0) << r.message;
+    EXPECT_EQ(mismatches(r.c, want), 0);
+  }
+}
+
 // ---- the host's fixed split ----
 
 matmul_tiling::MultiCoreMatmulTiling multi(int dim) {

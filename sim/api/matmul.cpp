@@ -142,11 +142,11 @@ int64_t MatmulApiTiling::GetTiling(AscendC::TCubeTiling& t) {
     return int64_t{-1};
   };
   if (m_ <= 0 || n_ <= 0 || k_ <= 0) return fail("SetShape with a zero or negative dimension");
-  if (trans_a_ || trans_b_) return fail("transposed A or B are not modelled");
   if (a_ != b_ ||
       (a_ != DataType::DT_FLOAT16 && a_ != DataType::DT_BF16 && a_ != DataType::DT_INT8))
     return fail("A and B must both be fp16, both bf16 or both int8");
   const bool int8 = a_ == DataType::DT_INT8;
+  if (int8 && (trans_a_ || trans_b_)) return fail("a transposed int8 A or B is not modelled");
   if (int8 && c_ != DataType::DT_FLOAT16 && c_ != DataType::DT_INT32)
     return fail("an int8 Matmul writes int32 or fp16 (dequantized) C");
   if (int8 && bias_ && bias_type_ != DataType::DT_INT32)

@@ -475,10 +475,10 @@ class Matmul {
   uint64_t block_bytes() const { return uint64_t(t_.baseM) * t_.baseN * sizeof(DstT); }
   MatmulBuffers& buffers() { return *buf_; }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0) {
-    (void)orgKb;
     s_.org_m = orgM;
     s_.org_n = orgN;
     s_.org_ka = orgKa;
+    s_.org_kb = orgKb > 0 ? orgKb : orgKa;
   }
   void SetSingleShape(int m, int n, int k) {
     s_.single_m = m;
@@ -490,13 +490,16 @@ class Matmul {
     if (n > 0) s_.single_n = n;
     if (k > 0) s_.single_k = k;
   }
+  // A transposed in GM is K x M (rows of orgM), B transposed N x K (rows of orgKb); b16 only.
   void SetTensorA(const GlobalTensor<SrcT>& gm, bool isTransposeA = false) {
-    if (isTransposeA) detail::matmul_fault("a transposed A is not modelled");
+    if (isTransposeA && kInt8) detail::matmul_fault("a transposed int8 A is not modelled");
     s_.a = gm;
+    s_.trans_a = isTransposeA;
   }
   void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = false) {
-    if (isTransposeB) detail::matmul_fault("a transposed B is not modelled");
+    if (isTransposeB && kInt8) detail::matmul_fault("a transposed int8 B is not modelled");
     s_.b = gm;
+    s_.trans_b = isTransposeB;
   }
   void SetBias(const GlobalTensor<BiasT>& gm) {
     if (!t_.isBias) detail::matmul_fault("SetBias with a tiling whose isBias is 0");
@@ -693,7 +696,8 @@ class Matmul {
   enum class Role { None, Local, Client };
   // What the kernel sets on the object between calls (and an AIV sends its AIC with each call).
   struct Settings {
-    int org_m = 0, org_n = 0, org_ka = 0;
+    int org_m = 0, org_n = 0, org_ka = 0, org_kb = 0;
+    bool trans_a = false, trans_b = false;
     int single_m = 0, single_n = 0, single_k = 0;
     GlobalTensor<SrcT> a, b;
     GlobalTensor<BiasT> bias;
@@ -737,6 +741,7 @@ class Matmul {
     s_.org_m = t_.M;
     s_.org_n = t_.N;
     s_.org_ka = t_.Ka;
+    s_.org_kb = t_.Kb > 0 ? t_.Kb : t_.Ka;
     SetSingleShape(t_.singleCoreM, t_.singleCoreN, t_.singleCoreK);
   }
   void send(detail::KfcMessage::Op op, const Settings& s, bool sync) {
@@ -844,13 +849,19 @@ class Matmul {
       detail::matmul_fault("SetQuantVector: " + std::to_string(s_.single_n) +
                            " columns beyond its GlobalTensor of " +
                            std::to_string(s_.quant_tensor.GetSize()));
-    if (uint64_t(s_.single_m - 1) * s_.org_ka + s_.single_k > s_.a.GetSize())
-      detail::matmul_fault("A: " + std::to_string(s_.single_m) + " x " +
-                           std::to_string(s_.single_k) + " rows of " + std::to_string(s_.org_ka) +
-                           " beyond its GlobalTensor");
-    if (uint64_t(s_.single_k - 1) * s_.org_n + s_.single_n > s_.b.GetSize())
-      detail::matmul_fault("B: " + std::to_string(s_.single_k) + " x " +
-                           std::to_string(s_.single_n) + " rows of " + std::to_string(s_.org_n) +
+    if ((s_.trans_a && MM_CB::CopyA1Ptr != nullptr) || (s_.trans_b && MM_CB::CopyB1Ptr != nullptr))
+      detail::matmul_fault("a MatmulCallBackFunc copy of a transposed A or B is not modelled");
+    check_extent("A", s_.a, s_.trans_a ? s_.single_k : s_.single_m,
+                 s_.trans_a ? s_.single_m : s_.single_k, s_.trans_a ? s_.org_m : s_.org_ka);
+    check_extent("B", s_.b, s_.trans_b ? s_.single_n : s_.single_k,
+                 s_.trans_b ? s_.single_k : s_.single_n, s_.trans_b ? s_.org_kb : s_.org_n);
+  }
+  // `rows` x `cols` of a matrix of row pitch `pitch` within `gm`.
+  static void check_extent(const char* what, const GlobalTensor<SrcT>& gm, int rows, int cols,
+                           int pitch) {
+    if (uint64_t(rows - 1) * pitch + cols > gm.GetSize())
+      detail::matmul_fault(std::string(what) + ": " + std::to_string(rows) + " x " +
+                           std::to_string(cols) + " rows of " + std::to_string(pitch) +
                            " beyond its GlobalTensor");
   }
   // A's [cur_m x cur_k] chunk at (m0, k0) into L1, NZ: block (m0 / baseM, k0 / chunk) of A, by
@@ -859,6 +870,9 @@ class Matmul {
     if constexpr (MM_CB::CopyA1Ptr != nullptr)
       return load_by(buf_->qa1, MM_CB::CopyA1Ptr, s_.a, m0 / t_.baseM,
                      k0 / static_cast<int>(chunk_k_), cur_m, cur_k);
+    if (s_.trans_a)  // K x M in GM: the chunk's k rows, NZ (fractals k x m)
+      return load_nz(buf_->qa1, s_.a[uint64_t(k0) * s_.org_m + m0], cur_k, cur_m, s_.org_m,
+                     up16(cur_k));
     return load_nz(buf_->qa1, s_.a[uint64_t(m0) * s_.org_ka + k0], cur_m, cur_k, s_.org_ka,
                    up16(cur_m));
   }
@@ -867,6 +881,9 @@ class Matmul {
     if constexpr (MM_CB::CopyB1Ptr != nullptr)
       return load_by(buf_->qb1, MM_CB::CopyB1Ptr, s_.b, k0 / static_cast<int>(chunk_k_),
                      n0 / t_.baseN, cur_k, cur_n);
+    if (s_.trans_b)  // N x K in GM: the chunk's n rows, NZ (fractals n x k, L0B's own layout)
+      return load_nz(buf_->qb1, s_.b[uint64_t(n0) * s_.org_kb + k0], cur_n, cur_k, s_.org_kb,
+                     up16(cur_n));
     return load_nz(buf_->qb1, s_.b[uint64_t(k0) * s_.org_n + n0], cur_k, cur_n, s_.org_n,
                    up_rows(cur_k));
   }
@@ -971,14 +988,32 @@ class Matmul {
         LocalTensor<SrcT> a2 = buf_->qa2.template AllocTensor<SrcT>();
         for (uint32_t i = 0; i < mb; ++i) {  // A fractal (i, kb0 + j) -> L0A (i, j)
           LoadData2DParams l;
-          l.startIndex = static_cast<uint16_t>(kb0 * mb + i);
+          if (s_.trans_a) {  // L1 fractal (k block kb0 + j, m block i) of A^T, transposed
+            l.startIndex =
+                static_cast<uint16_t>(i * (up16(static_cast<uint32_t>(cur_kc)) / 16) + kb0);
+            l.srcStride = 1;
+            l.ifTranspose = true;
+          } else {
+            l.startIndex = static_cast<uint16_t>(kb0 * mb + i);
+            l.srcStride = static_cast<uint16_t>(mb);
+          }
           l.repeatTimes = static_cast<uint8_t>(kb);
-          l.srcStride = static_cast<uint16_t>(mb);
           LoadData(a2[i * kb * 16 * C0], a1, l);
         }
         buf_->qa2.EnQue(a2);
         LocalTensor<SrcT> b2 = buf_->qb2.template AllocTensor<SrcT>();
-        load_b_fractals(b2, b1, static_cast<uint32_t>(kk0), kb, nb, kcp_rows);
+        if (s_.trans_b) {
+          for (uint32_t j = 0; j < kb; ++j) {  // L1 fractals (kb0 + j, 0..nb) of B^T, as they are
+            LoadData2DParams l;
+            l.startIndex =
+                static_cast<uint16_t>((kb0 + j) * (up16(static_cast<uint32_t>(cur_n)) / 16));
+            l.repeatTimes = static_cast<uint8_t>(nb);
+            l.srcStride = 1;
+            LoadData(b2[j * nb * 256], b1, l);
+          }
+        } else {
+          load_b_fractals(b2, b1, static_cast<uint32_t>(kk0), kb, nb, kcp_rows);
+        }
         buf_->qb2.EnQue(b2);
         a2 = buf_->qa2.template DeQue<SrcT>();
         b2 = buf_->qb2.template DeQue<SrcT>();
