@@ -83,18 +83,23 @@ namespace tiling {
 using TCubeTiling = ::AscendC::TCubeTiling;  // the name the newer examples use
 }
 
-// How a batched operand is laid out (NONE: one matrix); only NONE is modelled.
+// How a batched operand is laid out (NONE: one matrix). NORMAL: the batch's matrices one after
+// another; BSNGD: [B, S, N, G, D], matrix (b, n, g) of S rows of D, its rows N x G x D apart. The
+// others are not modelled.
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
 namespace matmul {
 // IBSHARE (an operand's L1 copy shared by the AIVs of an AI Core) is accepted: it changes how
 // often the AIC loads it, not what C is; the model loads it as for an unshared operand.
-template <TPosition POS, CubeFormat FORMAT, class T, bool ISTRANS = false,
+template <TPosition POS, CubeFormat FORMAT, class TYPE, bool ISTRANS = false,
           LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
 struct MatmulType {
-  static_assert(LAYOUT == LayoutMode::NONE,
-                "ascend-sim: a batched MatmulType layout (LayoutMode) is not modelled");
-  using Type = T;
+  static_assert(LAYOUT == LayoutMode::NONE || LAYOUT == LayoutMode::NORMAL ||
+                    LAYOUT == LayoutMode::BSNGD,
+                "ascend-sim: the batched MatmulType layouts SBNGD and BNGS1S2 are not modelled");
+  using Type = TYPE;
+  using T = TYPE;
+  static constexpr LayoutMode layout = LAYOUT;
   static constexpr TPosition pos = POS;
   static constexpr CubeFormat format = FORMAT;
   static constexpr bool isTrans = ISTRANS;
@@ -229,7 +234,7 @@ void note_once(const char* what);
 // A Matmul call an AIV sends its AIC (KFC), with a copy of the object's settings (tensors, shapes,
 // quantization) as they stood when it was sent.
 struct KfcMessage {
-  enum class Op : uint8_t { IterateAll, Iterate, IterateAsync, End, Quit };
+  enum class Op : uint8_t { IterateAll, IterateBatch, Iterate, IterateAsync, End, Quit };
   Op op = Op::Quit;
   int object = 0;  // which registered Matmul object
   int sub = 0;     // the sending AIV's index in its AI Core
@@ -566,6 +571,34 @@ class Matmul {
     // The synchronous IterateAll returns once C is in GM: the scalar waits for the FIX pipe.
     if (sync) wait_fix();
   }
+  // C = A x B (+ bias) for each matrix of a batch (Ascend C API: IterateBatch): batchA A's and
+  // batchB B's of the single-core shape, laid out as their MatmulTypes say (NORMAL or BSNGD, with
+  // the tiling's layout sizes); the fewer of them are broadcast (each to a run of batch
+  // max / fewer matrices). The bias is one per matrix with MatmulConfig::isBiasBatch, else shared.
+  // A matrix stride (the optional arguments) other than the layout's is not modelled.
+  void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB,
+                    bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                    const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                    const bool enPartialSum = false, const uint8_t enAtomic = 0) {
+    (void)enSequentialWrite;
+    if (matrixStrideA || matrixStrideB || matrixStrideC || enPartialSum || enAtomic)
+      detail::matmul_fault(
+          "IterateBatch with matrix strides, enPartialSum or atomic accumulation is not modelled");
+    if (batchA == 0 || batchB == 0 || std::max(batchA, batchB) % std::min(batchA, batchB) != 0)
+      detail::matmul_fault("IterateBatch of " + std::to_string(batchA) + " A's and " +
+                           std::to_string(batchB) + " B's (the fewer must divide the more)");
+    if (role_ == Role::Client) {
+      Settings s = s_;
+      s.dst = gm;
+      s.batch_a = static_cast<int>(batchA);
+      s.batch_b = static_cast<int>(batchB);
+      send(detail::KfcMessage::Op::IterateBatch, s, true);
+      detail::kfc_answer();
+      return;
+    }
+    run_batch(gm, static_cast<int>(batchA), static_cast<int>(batchB));
+    wait_fix();
+  }
   // After IterateAll<false>: the scalar waits until C is in GM.
   void WaitIterateAll() {
     if (role_ == Role::Client) {
@@ -666,6 +699,12 @@ class Matmul {
         wait_fix();
         detail::kfc_answer_to(msg.sub, 0);
         break;
+      case Op::IterateBatch:
+        s_ = s;
+        run_batch(s.dst, s.batch_a, s.batch_b);
+        wait_fix();
+        detail::kfc_answer_to(msg.sub, 0);
+        break;
       case Op::Iterate:
         detail::kfc_answer_to(msg.sub, serve_iterate(msg.sub, s));
         break;
@@ -697,6 +736,8 @@ class Matmul {
   // What the kernel sets on the object between calls (and an AIV sends its AIC with each call).
   struct Settings {
     int org_m = 0, org_n = 0, org_ka = 0, org_kb = 0;
+    int lda = 0, ldb = 0, ldc = 0;  // row pitches of a batch's matrix (0: from the org shape)
+    int batch_a = 0, batch_b = 0;   // IterateBatch's
     bool trans_a = false, trans_b = false;
     int single_m = 0, single_n = 0, single_k = 0;
     GlobalTensor<SrcT> a, b;
@@ -788,6 +829,55 @@ class Matmul {
     });
     release_cache();
   }
+  // Where matrix `j` of a batched operand starts (elements) and its row pitch: `rows` x `cols` as
+  // stored; (b, s, n, g, d) the tiling's layout sizes for BSNGD.
+  template <class TYPE>
+  static std::pair<uint64_t, int> batch_place(int j, int rows, int cols, int b, int s, int n, int g,
+                                              int d) {
+    (void)b;
+    if constexpr (TYPE::layout == LayoutMode::NONE) {
+      detail::matmul_fault(
+          "IterateBatch needs MatmulTypes with a batched layout (NORMAL or BSNGD)");
+      return {0, 0};
+    } else if constexpr (TYPE::layout == LayoutMode::NORMAL) {
+      return {uint64_t(j) * rows * cols, cols};
+    } else {
+      const int per_line = n * g;  // matrices per b
+      if (per_line <= 0 || d != cols)
+        detail::matmul_fault("IterateBatch: a BSNGD layout whose D (" + std::to_string(d) +
+                             ") is not the matrix's width (" + std::to_string(cols) + ")");
+      return {uint64_t(j / per_line) * s * per_line * d + uint64_t(j % per_line) * d, per_line * d};
+    }
+  }
+  void run_batch(const GlobalTensor<DstT>& gm, int batch_a, int batch_b) {
+    const Settings whole = s_;
+    const int batch = std::max(batch_a, batch_b);
+    const bool ta = whole.trans_a, tb = whole.trans_b;
+    if (ta && A_TYPE::layout == LayoutMode::BSNGD)
+      detail::matmul_fault("IterateBatch: a transposed A in BSNGD layout is not modelled");
+    const int m = whole.single_m, n = whole.single_n, k = whole.single_k;
+    for (int i = 0; i < batch; ++i) {
+      const int ia = batch_a < batch ? i / (batch / batch_a) : i,
+                ib = batch_b < batch ? i / (batch / batch_b) : i;
+      const auto pa =
+          batch_place<A_TYPE>(ia, ta ? k : m, ta ? m : k, t_.ALayoutInfoB, t_.ALayoutInfoS,
+                              t_.ALayoutInfoN, t_.ALayoutInfoG, t_.ALayoutInfoD);
+      const auto pb =
+          batch_place<B_TYPE>(ib, tb ? n : k, tb ? k : n, t_.BLayoutInfoB, t_.BLayoutInfoS,
+                              t_.BLayoutInfoN, t_.BLayoutInfoG, t_.BLayoutInfoD);
+      const auto pc = batch_place<C_TYPE>(i, m, n, t_.CLayoutInfoB, t_.CLayoutInfoS1,
+                                          t_.CLayoutInfoN, t_.CLayoutInfoG, t_.CLayoutInfoS2);
+      s_ = whole;
+      s_.a = whole.a[pa.first];
+      s_.b = whole.b[pb.first];
+      s_.lda = pa.second;
+      s_.ldb = pb.second;
+      s_.ldc = pc.second;
+      if (whole.has_bias && kCfg.isBiasBatch) s_.bias = whole.bias[uint64_t(i) * n];
+      run_all(gm[pc.first]);
+    }
+    s_ = whole;
+  }
   // An AIV's Iterate<true>: its next block computed and written to its GM slot (whose address is
   // the answer; 0 once every block has been). Each AIV has its own sequence; L1's A and B are
   // not reused across AIVs (theirs are other parts of the matrices).
@@ -821,8 +911,16 @@ class Matmul {
     return static_cast<int64_t>(at);
   }
   static int ceil(int a, int b) { return (a + b - 1) / b; }
-  // C's row pitch in GM (elements): N, or N padded to 32 bytes for ND_ALIGN.
+  // Row pitches in GM (elements) of A, B (as stored, transposed or not) and C.
+  int a_pitch() const {
+    return s_.lda ? s_.lda : s_.trans_a ? s_.org_m : s_.org_ka;
+  }
+  int b_pitch() const {
+    return s_.ldb ? s_.ldb : s_.trans_b ? s_.org_kb : s_.org_n;
+  }
+  // C's: N, or N padded to 32 bytes for ND_ALIGN.
   uint32_t c_pitch() const {
+    if (s_.ldc) return static_cast<uint32_t>(s_.ldc);
     const uint32_t n = static_cast<uint32_t>(s_.org_n);
     if constexpr (C_TYPE::format == CubeFormat::ND_ALIGN) {
       return CeilAlign(n, static_cast<uint32_t>(32 / sizeof(DstT)));
@@ -852,9 +950,9 @@ class Matmul {
     if ((s_.trans_a && MM_CB::CopyA1Ptr != nullptr) || (s_.trans_b && MM_CB::CopyB1Ptr != nullptr))
       detail::matmul_fault("a MatmulCallBackFunc copy of a transposed A or B is not modelled");
     check_extent("A", s_.a, s_.trans_a ? s_.single_k : s_.single_m,
-                 s_.trans_a ? s_.single_m : s_.single_k, s_.trans_a ? s_.org_m : s_.org_ka);
+                 s_.trans_a ? s_.single_m : s_.single_k, a_pitch());
     check_extent("B", s_.b, s_.trans_b ? s_.single_n : s_.single_k,
-                 s_.trans_b ? s_.single_k : s_.single_n, s_.trans_b ? s_.org_kb : s_.org_n);
+                 s_.trans_b ? s_.single_k : s_.single_n, b_pitch());
   }
   // `rows` x `cols` of a matrix of row pitch `pitch` within `gm`.
   static void check_extent(const char* what, const GlobalTensor<SrcT>& gm, int rows, int cols,
@@ -871,9 +969,9 @@ class Matmul {
       return load_by(buf_->qa1, MM_CB::CopyA1Ptr, s_.a, m0 / t_.baseM,
                      k0 / static_cast<int>(chunk_k_), cur_m, cur_k);
     if (s_.trans_a)  // K x M in GM: the chunk's k rows, NZ (fractals k x m)
-      return load_nz(buf_->qa1, s_.a[uint64_t(k0) * s_.org_m + m0], cur_k, cur_m, s_.org_m,
+      return load_nz(buf_->qa1, s_.a[uint64_t(k0) * a_pitch() + m0], cur_k, cur_m, a_pitch(),
                      up16(cur_k));
-    return load_nz(buf_->qa1, s_.a[uint64_t(m0) * s_.org_ka + k0], cur_m, cur_k, s_.org_ka,
+    return load_nz(buf_->qa1, s_.a[uint64_t(m0) * a_pitch() + k0], cur_m, cur_k, a_pitch(),
                    up16(cur_m));
   }
   // B's [cur_k x cur_n] chunk at (k0, n0) into L1, NZ (by MM_CB's CopyB1 if it has one).
@@ -882,9 +980,9 @@ class Matmul {
       return load_by(buf_->qb1, MM_CB::CopyB1Ptr, s_.b, k0 / static_cast<int>(chunk_k_),
                      n0 / t_.baseN, cur_k, cur_n);
     if (s_.trans_b)  // N x K in GM: the chunk's n rows, NZ (fractals n x k, L0B's own layout)
-      return load_nz(buf_->qb1, s_.b[uint64_t(n0) * s_.org_kb + k0], cur_n, cur_k, s_.org_kb,
+      return load_nz(buf_->qb1, s_.b[uint64_t(n0) * b_pitch() + k0], cur_n, cur_k, b_pitch(),
                      up16(cur_n));
-    return load_nz(buf_->qb1, s_.b[uint64_t(k0) * s_.org_n + n0], cur_k, cur_n, s_.org_n,
+    return load_nz(buf_->qb1, s_.b[uint64_t(k0) * b_pitch() + n0], cur_k, cur_n, b_pitch(),
                    up_rows(cur_k));
   }
   // `rows` x `cols` of an ND matrix of row pitch `pitch` into a buffer of `queue`, NZ with
@@ -1297,6 +1395,24 @@ class MatmulApiTiling {
   void SetTraverse(MatrixTraverse t) { order_ = t == MatrixTraverse::FIRSTN ? 1 : 0; }
   void SetDim(int cores) { cores_ = cores; }
   void SetDequantType(DequantType) {}
+  // The batched layouts' sizes (TCubeTiling's ALayoutInfo*, ...; C's S and D are S1 and S2) and
+  // the number of matrices of a batch.
+  void SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+    a_layout_ = {b, s, n, g, d};
+  }
+  void SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+    b_layout_ = {b, s, n, g, d};
+  }
+  void SetCLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+    c_layout_ = {b, s, n, g, d};
+  }
+  void SetBatchNum(int32_t batch) { batch_num_ = batch; }
+  // NORMAL layouts: batchA M x K A's, batchB K x N B's, the larger number of C's.
+  void SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k) {
+    SetALayout(batchA, m, 1, 1, k);
+    SetBLayout(batchB, n, 1, 1, k);
+    SetCLayout(std::max(batchA, batchB), m, 1, 1, n);
+  }
   // Fixes the multi-core split: each core a singleM x singleN x singleK block (-1: the shape's).
   void SetSingleShape(int singleM = -1, int singleN = -1, int singleK = -1) {
     single_m_ = singleM;
@@ -1344,6 +1460,10 @@ class MatmulApiTiling {
   int m_ = 0, n_ = 0, k_ = 0, org_m_ = 0, org_n_ = 0, org_k_ = 0;
   int fix_m_ = -1, fix_n_ = -1, fix_k_ = -1, order_ = 0, cores_ = 1;
   int single_m_ = -1, single_n_ = -1, single_k_ = -1, got_m_ = 0, got_n_ = 0, got_k_ = 0;
+  struct Layout {
+    int32_t b = 0, s = 0, n = 0, g = 0, d = 0;
+  } a_layout_, b_layout_, c_layout_;
+  int32_t batch_num_ = 0;
   std::string error_;
 };
 
@@ -1353,6 +1473,13 @@ class MultiCoreMatmulTiling : public MatmulApiTiling {
   using MatmulApiTiling::MatmulApiTiling;
   int64_t GetTiling(AscendC::TCubeTiling& t) { return GetMultiCoreTiling(t); }
   int64_t GetTiling(optiling::TCubeTiling& t) { return GetMultiCoreTiling(t.data()); }
+};
+
+// Ascend C's tiling of a batch Matmul on one core (the batch sizes by SetBatchInfoForNormal or
+// SetA/B/CLayout and SetBatchNum): the single-core tiling of one matrix.
+class BatchMatmulTiling : public MatmulApiTiling {
+ public:
+  using MatmulApiTiling::MatmulApiTiling;
 };
 
 }  // namespace matmul_tiling
