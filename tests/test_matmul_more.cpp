@@ -376,6 +376,147 @@ TEST(MatmulTranspose, TransposedAAndBGiveTheProduct) {
   }
 }
 
+// ---- batches ----
+
+constexpr MatmulConfig kSharedBias = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(
+    MatmulBatchParams{false, BatchMode::BATCH_LESS_THAN_L1, false});
+using ANorm = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NORMAL>;
+using CNorm = MatmulType<TPosition::GM, CubeFormat::ND, float, false, LayoutMode::NORMAL>;
+
+// IterateBatch(C, ba, bb) of `MM` on one AIC with A's, B's and a bias in GM; C's `c_elems`
+// (filled with -7 first) or the error.
+template <class MM>
+nlohmann::json batch_run(const std::vector<half>& a, const std::vector<half>& b,
+                         const std::vector<float>& bias, size_t c_elems, int ba, int bb,
+                         const TCubeTiling& t, bool trans_b = false) {
+  return ascend::test::in_child([&] {
+    RunOptions o;
+    o.aic = true;
+    Bench bench({}, 1, o);
+    const uint64_t ga = bench.alloc(a.size() * 2), gb = bench.alloc(b.size() * 2),
+                   gbias = bench.alloc(bias.size() * 4 + 64), gc = bench.alloc(c_elems * 4);
+    bench.sim().write(ga, a.data(), a.size() * 2);
+    bench.sim().write(gb, b.data(), b.size() * 2);
+    bench.sim().write(gbias, bias.data(), bias.size() * 4);
+    std::vector<float> c(c_elems, -7.0f);
+    bench.sim().write(gc, c.data(), c.size() * 4);
+    try {
+      bench.run(LaunchShape::mixed(1, 0), [&] {
+        TPipe pipe;
+        MM mm;
+        REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+        mm.SetTensorA(global<half>(ga, a.size()));
+        mm.SetTensorB(global<half>(gb, b.size()), trans_b);
+        if (!bias.empty()) mm.SetBias(global<float>(gbias, bias.size()));
+        mm.IterateBatch(global<float>(gc, c_elems), ba, bb, false);
+        mm.End();
+      });
+    } catch (const ascend::SimError& e) {
+      return nlohmann::json{{"code", e.code}, {"message", e.what()}};
+    }
+    bench.sim().read(gc, c.data(), c.size() * 4);
+    return nlohmann::json{{"c", c}};
+  });
+}
+
+TCubeTiling batch_tiling(int m, int n, int k, bool bias, bool trans_b = false) {
+  matmul_tiling::BatchMatmulTiling api;
+  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+               matmul_tiling::DataType::DT_FLOAT16);
+  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+               matmul_tiling::DataType::DT_FLOAT16, trans_b);
+  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+               matmul_tiling::DataType::DT_FLOAT);
+  api.SetShape(m, n, k);
+  api.SetOrgShape(m, n, k);
+  api.EnableBias(bias);
+  api.SetFixSplit(16, 16, 16);
+  return [&] {
+    TCubeTiling t;
+    EXPECT_EQ(api.GetTiling(t), 0) << api.error();
+    return t;
+  }();
+}
+
+TEST(MatmulBatch, NormalLayoutBroadcastsTheFewerAndSharesOrSplitsTheBias) {
+  constexpr int m = 20, n = 40, k = 36, ba = 2, bb = 4;  // each A serves two B's
+  const std::vector<half> a = exact_halves(size_t(ba) * m * k, 13),
+                          b = exact_halves(size_t(bb) * k * n, 14), bh = exact_halves(bb * n, 15);
+  const std::vector<float> bias(bh.begin(), bh.end());
+  TCubeTiling t = batch_tiling(m, n, k, true);
+  matmul_tiling::BatchMatmulTiling api;
+  api.SetBatchInfoForNormal(ba, bb, m, n, k);
+  api.SetBatchNum(bb);
+  api.SetShape(m, n, k);
+  TCubeTiling layouts;
+  ASSERT_EQ(api.GetTiling(layouts), 0) << api.error();
+  EXPECT_EQ(layouts.ALayoutInfoB, ba);
+  EXPECT_EQ(layouts.CLayoutInfoB, bb);
+  EXPECT_EQ(layouts.CLayoutInfoS2, n);
+  EXPECT_EQ(layouts.BatchNum, bb);
+  for (bool shared : {false, true}) {
+    SCOPED_TRACE(shared ? "shared bias" : "bias per matrix");
+    nlohmann::json r = shared ? batch_run<Matmul<ANorm, ANorm, CNorm, BiasT, kSharedBias>>(
+                                    a, b, bias, size_t(bb) * m * n, ba, bb, t)
+                              : batch_run<Matmul<ANorm, ANorm, CNorm, BiasT>>(
+                                    a, b, bias, size_t(bb) * m * n, ba, bb, t);
+    ASSERT_TRUE(r.contains("c")) << r.dump();
+    std::vector<float> want;
+    for (int i = 0; i < bb; ++i) {
+      const std::vector<half> ai(a.begin() + size_t(i / 2) * m * k,
+                                 a.begin() + size_t(i / 2 + 1) * m * k),
+          bi(b.begin() + size_t(i) * k * n, b.begin() + size_t(i + 1) * k * n);
+      std::vector<float> ci = product(ai, bi, m, n, k);
+      for (int x = 0; x < m * n; ++x) ci[x] += bias[size_t(shared ? 0 : i) * n + x % n];
+      want.insert(want.end(), ci.begin(), ci.end());
+    }
+    EXPECT_EQ(mismatches(r["c"].get<std::vector<float>>(), want), 0);
+  }
+  // A Matmul whose types have no batched layout cannot IterateBatch.
+  nlohmann::json none = batch_run<Matmul<AT, AT, CT, BiasT>>(a, b, {}, size_t(bb) * m * n, ba, bb,
+                                                             batch_tiling(m, n, k, false));
+  EXPECT_EQ(none.value("code", 0), ascend::kExitKernelFault) << none.dump();
+  EXPECT_NE(none.value("message", std::string()).find("batched layout"), std::string::npos);
+}
+
+TEST(MatmulBatch, BsngdLayoutInterleavesTheMatricesRows) {
+  // A [B=2, S=20, N=1, G=3, D=36], B^T [2, S=40, 1, 3, 36], C [2, 20, 1, 3, 40]: six matrices.
+  constexpr int B = 2, G = 3, m = 20, n = 40, k = 36;
+  const std::vector<half> a = exact_halves(size_t(B) * m * G * k, 16),
+                          bt = exact_halves(size_t(B) * n * G * k, 17);
+  TCubeTiling t = batch_tiling(m, n, k, false, true);
+  t.ALayoutInfoB = B, t.ALayoutInfoS = m, t.ALayoutInfoN = 1, t.ALayoutInfoG = G;
+  t.ALayoutInfoD = k;
+  t.BLayoutInfoB = B, t.BLayoutInfoS = n, t.BLayoutInfoN = 1, t.BLayoutInfoG = G;
+  t.BLayoutInfoD = k;
+  t.CLayoutInfoB = B, t.CLayoutInfoS1 = m, t.CLayoutInfoN = 1, t.CLayoutInfoG = G;
+  t.CLayoutInfoS2 = n;
+  using AB = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::BSNGD>;
+  using BB = MatmulType<TPosition::GM, CubeFormat::ND, half, true, LayoutMode::BSNGD>;
+  using CB = MatmulType<TPosition::GM, CubeFormat::ND, float, false, LayoutMode::BSNGD>;
+  nlohmann::json r =
+      batch_run<Matmul<AB, BB, CB, BiasT>>(a, bt, {}, size_t(B) * m * G * n, B * G, B * G, t, true);
+  ASSERT_TRUE(r.contains("c")) << r.dump();
+  const std::vector<float> c = r["c"].get<std::vector<float>>();
+  int bad = 0;
+  for (int bi = 0; bi < B; ++bi)
+    for (int g = 0; g < G; ++g) {
+      std::vector<half> am(size_t(m) * k), bm(size_t(k) * n);
+      for (int i = 0; i < m; ++i)
+        for (int x = 0; x < k; ++x)
+          am[size_t(i) * k + x] = a[((size_t(bi) * m + i) * G + g) * k + x];
+      for (int j = 0; j < n; ++j)
+        for (int x = 0; x < k; ++x)
+          bm[size_t(x) * n + j] = bt[((size_t(bi) * n + j) * G + g) * k + x];
+      const std::vector<float> want = product(am, bm, m, n, k);
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j)
+          bad += std::memcmp(&c[((size_t(bi) * m + i) * G + g) * n + j], &want[size_t(i) * n + j],
+                             4) != 0;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
 // ---- the host's fixed split ----
 
 matmul_tiling::MultiCoreMatmulTiling multi(int dim) {
