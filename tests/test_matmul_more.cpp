@@ -358,9 +358,10 @@ TEST(MatmulTranspose, TransposedAAndBGiveTheProduct) {
   const std::vector<float> want = product(a, b, m, n, k);
   TCubeTiling t = tiling_of(m, n, k, 32, 32, 32);
   t.stepKa = t.stepKb = 2;
-  for (int mode = 0; mode < 3; ++mode) {  // A^T, B^T, both
+  for (int mode = 0; mode < 4; ++mode) {  // A^T, B^T, both; neither with stepKa != stepKb
     SCOPED_TRACE(mode);
-    const bool ta = mode != 1, tb = mode != 0;
+    const bool ta = mode == 0 || mode == 2, tb = mode == 1 || mode == 2;
+    if (mode == 3) t.stepKb = 3;
     Outcome r =
         run_on_aic(ta ? at : a, tb ? bt : b, m, n, [&](uint64_t ga, uint64_t gb, uint64_t gc) {
           TPipe pipe;

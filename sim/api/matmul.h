@@ -417,7 +417,7 @@ class Matmul {
             const MatmulBuffers::Sizes* reserve = nullptr) {
     detail::require_aic("Matmul::Init");
     check_tiling(tiling);
-    chunk_k_ = static_cast<uint32_t>(t_.stepKa * t_.baseK);
+    chunk_k_ = static_cast<uint32_t>(std::min(t_.stepKa, t_.stepKb) * t_.baseK);
     const MatmulBuffers::Sizes need = sizes(t_);
     if (shared) {
       if (!shared->holds(need))
@@ -447,10 +447,18 @@ class Matmul {
             "REGIST_MATMUL_OBJ without a tiling needs a MatmulApiStaticTiling whose config sets "
             "singleCoreM/N/K and basicM/N/K");
       TCubeTiling t = tiling ? *tiling : TCubeTiling{};
+      // The problem's shape (M, N, Ka, Kb) stays the given tiling's.
+      const TCubeTiling given = t;
 #define ASCEND_SIM_STATIC_OVERRIDE(name) \
   if (MM_CFG.name >= 0) t.name = MM_CFG.name;
       ASCEND_SIM_STATIC_TILING_FIELDS(ASCEND_SIM_STATIC_OVERRIDE)
 #undef ASCEND_SIM_STATIC_OVERRIDE
+      if (tiling) {
+        t.M = given.M;
+        t.N = given.N;
+        t.Ka = given.Ka;
+        t.Kb = given.Kb;
+      }
       return t;
     } else {
       if (!tiling) detail::matmul_fault("Init without a tiling");
@@ -459,7 +467,7 @@ class Matmul {
   }
   // The bytes this object's tiling needs in each of its buffers.
   static MatmulBuffers::Sizes sizes(const TCubeTiling& t) {
-    const uint32_t ck = static_cast<uint32_t>(t.stepKa * t.baseK),
+    const uint32_t ck = static_cast<uint32_t>(std::min(t.stepKa, t.stepKb) * t.baseK),
                    bm = static_cast<uint32_t>(t.baseM), bn = static_cast<uint32_t>(t.baseN),
                    bk = static_cast<uint32_t>(t.baseK);
     MatmulBuffers::Sizes z;
@@ -774,9 +782,12 @@ class Matmul {
         (t_.stepM > 1 || t_.stepN > 1))
       detail::matmul_fault(
           "MatmulCallBackFunc copies with stepM or stepN above 1 are not modelled");
+    // K is summed in order whatever the chunks, so unequal steps change only the schedule.
     if (t_.stepKa != t_.stepKb)
-      detail::matmul_fault(
-          "stepKa * baseK != stepKb * baseK (one K chunk for A and B is modelled)");
+      detail::note_once(
+          "ascend-sim: note: a Matmul tiling with stepKa != stepKb is timed with K chunks of "
+          "min(stepKa, stepKb) x baseK for both A and B (docs/guides/own-kernel.md)");
+    if (t_.stepKa <= 0 || t_.stepKb <= 0) detail::matmul_fault("a tiling with stepKa or stepKb 0");
   }
   void reset_shapes() {
     s_.org_m = t_.M;
