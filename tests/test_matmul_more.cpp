@@ -159,7 +159,7 @@ TEST(MatmulCallback, TheUsersCopiesFillL1FromWhereTheyChoose) {
   TCubeTiling t = tiling_of(CM, CN, CK, 32, 32, 32);
   t.stepKa = t.stepKb = 2;  // K chunks of 64: four per block, the last one a tail of 8
   Outcome r = run_on_aic(
-      ab, std::vector<half>(size_t(CK) * CN), CM, CN,
+      ab, std::vector<half>(size_t(CM) * CK), CM, CN,
       [&](uint64_t gab, uint64_t gzero, uint64_t gc) {
         TPipe pipe;
         CallbackMM mm;
@@ -167,8 +167,8 @@ TEST(MatmulCallback, TheUsersCopiesFillL1FromWhereTheyChoose) {
         mm.SetUserDefInfo(CK);
         mm.SetSelfDefineData(gab);
         // SetTensorA/B name zeros: only the callbacks' copies give the product.
-        mm.SetTensorA(global<half>(gzero, size_t(CK) * CN));
-        mm.SetTensorB(global<half>(gzero, size_t(CK) * CN));
+        mm.SetTensorA(global<half>(gzero, size_t(CM) * CK));
+        mm.SetTensorB(global<half>(gzero, size_t(CM) * CK));
         mm.SetOrgShape(CM, CN, CK);
         mm.IterateAll(global<float>(gc, size_t(CM) * CN));
         mm.End();
@@ -325,7 +325,7 @@ TEST(MatmulFormat, NdAlignPadsCsRowsTo32BytesAndVectorIsOneRow) {
   using AVec = MatmulType<TPosition::GM, CubeFormat::VECTOR, half>;
   const TCubeTiling t1 = tiling_of(1, n, k, 16, 16, 16);
   for (int rows : {1, 2}) {
-    Outcome v = run_on_aic(a, b, 1, n, [&](uint64_t ga, uint64_t gb, uint64_t gc) {
+    Outcome v = run_on_aic(a, b, rows, n, [&](uint64_t ga, uint64_t gb, uint64_t gc) {
       TPipe pipe;
       Matmul<AVec, AT, CT, BiasT> mm;
       REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t1);
