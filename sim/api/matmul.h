@@ -200,7 +200,9 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG,
   st.isBias = mmCFG.enableSetBias ? 1 : 0;
   if (mmCFG.iterateOrder != IterateOrder::UNDEF)
     st.iterateOrder = static_cast<int32_t>(mmCFG.iterateOrder);
-  st.dbL0A = st.dbL0B = 2;
+  // L0A and L0B (64 KB each) double-buffer the base blocks that fit twice.
+  st.dbL0A = bm * bk * sa * 2 <= 64 * 1024 ? 2 : 1;
+  st.dbL0B = bn * bk * sa * 2 <= 64 * 1024 ? 2 : 1;
   st.dbL0C = 1;
   return st;
 }
@@ -1052,8 +1054,15 @@ class Matmul {
     LocalTensor<AccT> bt;
     if (s_.has_bias) {  // GM -> L1 (C1) -> BiasTable (C2)
       LocalTensor<BiasT> b1 = buf_->qbias1.template AllocTensor<BiasT>();
-      DataCopy(b1, s_.bias[n0],
-               static_cast<uint32_t>((cur_n * sizeof(BiasT) + 31) / 32 * 32 / sizeof(BiasT)));
+      const uint32_t bias_bytes = static_cast<uint32_t>(cur_n * sizeof(BiasT));
+      if (bias_bytes % 32 == 0) {
+        DataCopy(b1, s_.bias[n0], static_cast<uint32_t>(cur_n));
+      } else {  // a tail: its bytes only (whole 32-B blocks could run past the bias's end)
+        DataCopyExtParams e;
+        e.blockCount = 1;
+        e.blockLen = bias_bytes;
+        DataCopyPad(b1, s_.bias[n0], e);
+      }
       buf_->qbias1.EnQue(b1);
       b1 = buf_->qbias1.template DeQue<BiasT>();
       bt = buf_->qbt.template AllocTensor<AccT>();
