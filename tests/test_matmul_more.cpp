@@ -345,6 +345,61 @@ TEST(MatmulFormat, NdAlignPadsCsRowsTo32BytesAndVectorIsOneRow) {
   }
 }
 
+// A bias of N not a whole number of 32-B blocks, in an allocation of exactly its bytes: the tail
+// block's copy stays inside it.
+TEST(MatmulBias, AnUnalignedBiasTailIsReadWithinItsAllocation) {
+  constexpr int m = 20, n = 37, k = 40;
+  const std::vector<half> a = exact_halves(size_t(m) * k, 18), b = exact_halves(size_t(k) * n, 19),
+                          bh = exact_halves(n, 20);
+  const std::vector<float> bias(bh.begin(), bh.end());
+  const TCubeTiling t = [&] {
+    matmul_tiling::MatmulApiTiling api;
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT);
+    api.SetShape(m, n, k);
+    api.EnableBias(true);
+    api.SetFixSplit(16, 16, 16);
+    TCubeTiling tt;
+    EXPECT_EQ(api.GetTiling(tt), 0) << api.error();
+    return tt;
+  }();
+  nlohmann::json r = ascend::test::in_child([&] {
+    RunOptions o;
+    o.aic = true;
+    Bench bench({}, 1, o);
+    const uint64_t ga = bench.alloc(a.size() * 2), gb = bench.alloc(b.size() * 2),
+                   gbias = bench.alloc(bias.size() * 4), gc = bench.alloc(size_t(m) * n * 4);
+    bench.sim().write(ga, a.data(), a.size() * 2);
+    bench.sim().write(gb, b.data(), b.size() * 2);
+    bench.sim().write(gbias, bias.data(), bias.size() * 4);
+    try {
+      bench.run(LaunchShape::mixed(1, 0), [&] {
+        TPipe pipe;
+        Matmul<AT, AT, CT, BiasT> mm;
+        REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+        mm.SetTensorA(global<half>(ga, a.size()));
+        mm.SetTensorB(global<half>(gb, b.size()));
+        mm.SetBias(global<float>(gbias, bias.size()));
+        mm.IterateAll(global<float>(gc, size_t(m) * n));
+        mm.End();
+      });
+    } catch (const ascend::SimError& e) {
+      return nlohmann::json{{"message", e.what()}};
+    }
+    std::vector<float> c(size_t(m) * n);
+    bench.sim().read(gc, c.data(), c.size() * 4);
+    return nlohmann::json{{"c", c}};
+  });
+  ASSERT_TRUE(r.contains("c")) << r.dump();
+  std::vector<float> want = product(a, b, m, n, k);
+  for (int i = 0; i < m * n; ++i) want[i] += bias[i % n];
+  EXPECT_EQ(mismatches(r["c"].get<std::vector<float>>(), want), 0);
+}
+
 // ---- transposed A and B ----
 
 TEST(MatmulTranspose, TransposedAAndBGiveTheProduct) {
