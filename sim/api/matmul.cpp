@@ -142,11 +142,11 @@ int64_t MatmulApiTiling::GetTiling(AscendC::TCubeTiling& t) {
     return int64_t{-1};
   };
   if (m_ <= 0 || n_ <= 0 || k_ <= 0) return fail("SetShape with a zero or negative dimension");
-  if (trans_a_ || trans_b_) return fail("transposed A or B are not modelled");
   if (a_ != b_ ||
       (a_ != DataType::DT_FLOAT16 && a_ != DataType::DT_BF16 && a_ != DataType::DT_INT8))
     return fail("A and B must both be fp16, both bf16 or both int8");
   const bool int8 = a_ == DataType::DT_INT8;
+  if (int8 && (trans_a_ || trans_b_)) return fail("a transposed int8 A or B is not modelled");
   if (int8 && c_ != DataType::DT_FLOAT16 && c_ != DataType::DT_INT32)
     return fail("an int8 Matmul writes int32 or fp16 (dequantized) C");
   if (int8 && bias_ && bias_type_ != DataType::DT_INT32)
@@ -206,10 +206,43 @@ int64_t MatmulApiTiling::GetTiling(AscendC::TCubeTiling& t) {
   t.iterateOrder = order_;
   t.dbL0A = t.dbL0B = 2;
   t.dbL0C = 1;
+  t.ALayoutInfoB = a_layout_.b;
+  t.ALayoutInfoS = a_layout_.s;
+  t.ALayoutInfoN = a_layout_.n;
+  t.ALayoutInfoG = a_layout_.g;
+  t.ALayoutInfoD = a_layout_.d;
+  t.BLayoutInfoB = b_layout_.b;
+  t.BLayoutInfoS = b_layout_.s;
+  t.BLayoutInfoN = b_layout_.n;
+  t.BLayoutInfoG = b_layout_.g;
+  t.BLayoutInfoD = b_layout_.d;
+  t.CLayoutInfoB = c_layout_.b;
+  t.CLayoutInfoS1 = c_layout_.s;
+  t.CLayoutInfoN = c_layout_.n;
+  t.CLayoutInfoG = c_layout_.g;
+  t.CLayoutInfoS2 = c_layout_.d;
+  t.BatchNum = batch_num_;
+  got_m_ = m_;
+  got_n_ = n_;
+  got_k_ = k_;
   return 0;
 }
 
 int64_t MatmulApiTiling::GetMultiCoreTiling(AscendC::TCubeTiling& t) {
+  // SetShape's -1 dimensions are SetOrgShape's (for this call).
+  struct Restore {
+    MatmulApiTiling& self;
+    int m, n, k;
+    ~Restore() {
+      self.m_ = m;
+      self.n_ = n;
+      self.k_ = k;
+    }
+  } restore{*this, m_, n_, k_};
+  if (m_ < 0) m_ = org_m_;
+  if (n_ < 0) n_ = org_n_;
+  if (k_ < 0) k_ = org_k_;
+  if (single_m_ > 0 || single_n_ > 0 || single_k_ > 0) return GetFixedSplitTiling(t);
   if (m_ <= 0 || n_ <= 0 || k_ <= 0) {
     error_ = "SetShape with a zero or negative dimension";
     return -1;
@@ -255,6 +288,45 @@ int64_t MatmulApiTiling::GetMultiCoreTiling(AscendC::TCubeTiling& t) {
   org_n_ = on;
   org_k_ = ok;
   if (r == 0) t.usedCoreNum = best_used;
+  return r;
+}
+
+}  // namespace matmul_tiling
+
+namespace matmul_tiling {
+
+// SetSingleShape's split: each core one singleM x singleN block of C over all of K; the cores
+// cover the shape.
+int64_t MatmulApiTiling::GetFixedSplitTiling(AscendC::TCubeTiling& t) {
+  if (m_ <= 0 || n_ <= 0 || k_ <= 0) {
+    error_ = "SetShape with a zero or negative dimension";
+    return -1;
+  }
+  const int sm = single_m_ > 0 ? single_m_ : m_, sn = single_n_ > 0 ? single_n_ : n_,
+            sk = single_k_ > 0 ? single_k_ : k_;
+  if (sk < k_) {
+    error_ = "SetSingleShape with singleK below K (K split over cores) is not modelled";
+    return -1;
+  }
+  const int used = ((m_ + sm - 1) / sm) * ((n_ + sn - 1) / sn);
+  if (used > cores_) {
+    error_ = "SetSingleShape: " + std::to_string(used) + " blocks for SetDim's " +
+             std::to_string(cores_) + " cores";
+    return -1;
+  }
+  const int m = m_, n = n_, om = org_m_, on = org_n_, ok = org_k_;
+  org_m_ = om > 0 ? om : m;
+  org_n_ = on > 0 ? on : n;
+  org_k_ = ok > 0 ? ok : k_;
+  m_ = sm;
+  n_ = sn;
+  const int64_t r = GetTiling(t);
+  m_ = m;
+  n_ = n;
+  org_m_ = om;
+  org_n_ = on;
+  org_k_ = ok;
+  if (r == 0) t.usedCoreNum = used;
   return r;
 }
 

@@ -83,18 +83,23 @@ namespace tiling {
 using TCubeTiling = ::AscendC::TCubeTiling;  // the name the newer examples use
 }
 
-// How a batched operand is laid out (NONE: one matrix); only NONE is modelled.
+// How a batched operand is laid out (NONE: one matrix). NORMAL: the batch's matrices one after
+// another; BSNGD: [B, S, N, G, D], matrix (b, n, g) of S rows of D, its rows N x G x D apart. The
+// others are not modelled.
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
 namespace matmul {
 // IBSHARE (an operand's L1 copy shared by the AIVs of an AI Core) is accepted: it changes how
 // often the AIC loads it, not what C is; the model loads it as for an unshared operand.
-template <TPosition POS, CubeFormat FORMAT, class T, bool ISTRANS = false,
+template <TPosition POS, CubeFormat FORMAT, class TYPE, bool ISTRANS = false,
           LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
 struct MatmulType {
-  static_assert(LAYOUT == LayoutMode::NONE,
-                "ascend-sim: a batched MatmulType layout (LayoutMode) is not modelled");
-  using Type = T;
+  static_assert(LAYOUT == LayoutMode::NONE || LAYOUT == LayoutMode::NORMAL ||
+                    LAYOUT == LayoutMode::BSNGD,
+                "ascend-sim: the batched MatmulType layouts SBNGD and BNGS1S2 are not modelled");
+  using Type = TYPE;
+  using T = TYPE;
+  static constexpr LayoutMode layout = LAYOUT;
   static constexpr TPosition pos = POS;
   static constexpr CubeFormat format = FORMAT;
   static constexpr bool isTrans = ISTRANS;
@@ -102,6 +107,126 @@ struct MatmulType {
 };
 }  // namespace matmul
 using matmul::MatmulType;
+
+// The user's own copies that replace the Matmul's (Ascend C API: MatmulCallBackFunc): CopyA1 fills
+// A's L1 block (row, col: its index along M and K; useM x useK elements), CopyB1 B's (along K and
+// N), each in the NZ layout the Matmul's own copy writes; tilingPtr and dataPtr are what
+// SetUserDefInfo and SetSelfDefineData set. A null pointer keeps the Matmul's copy.
+template <
+    void (*DataCopyOut)(const __gm__ void* gm, const LocalTensor<int8_t>& co1Local,
+                        const void* dataCopyOutParams, const uint64_t tilingPtr,
+                        const uint64_t dataPtr) = nullptr,
+    void (*CopyA1)(const LocalTensor<int8_t>& aMatrix, const __gm__ void* gm, int row, int col,
+                   int useM, int useK, const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr,
+    void (*CopyB1)(const LocalTensor<int8_t>& bMatrix, const __gm__ void* gm, int row, int col,
+                   int useK, int useN, const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr>
+struct MatmulCallBackFunc {
+  static constexpr auto DataCopyOutPtr = DataCopyOut;
+  static constexpr auto CopyA1Ptr = CopyA1;
+  static constexpr auto CopyB1Ptr = CopyB1;
+};
+
+// Ascend C's Matmul policies (MATMUL_POLICY): which of them the model knows, by kind. NBuffer33
+// changes only how A is staged in L1 (the model runs its one schedule); the triangular ones
+// compute only the blocks of C on and above (Upper) or on and below (Lower) the block diagonal
+// of the single-core shape, and leave the others in GM as they were.
+enum class MatmulPolicyKind { Default, NBuffer33, TrianUpper, TrianLower };
+namespace Impl::Detail {
+template <const auto& MM_CFG, class IMPL, class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+struct MatmulPolicy {
+  static constexpr MatmulPolicyKind kAscendSimKind = MatmulPolicyKind::Default;
+};
+template <const auto& MM_CFG, class IMPL, class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+struct NBuffer33MatmulPolicy {
+  static constexpr MatmulPolicyKind kAscendSimKind = MatmulPolicyKind::NBuffer33;
+};
+template <const auto& MM_CFG, class IMPL, class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+struct TrianUpperMatmulPolicy {
+  static constexpr MatmulPolicyKind kAscendSimKind = MatmulPolicyKind::TrianUpper;
+};
+template <const auto& MM_CFG, class IMPL, class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+struct TrianLowerMatmulPolicy {
+  static constexpr MatmulPolicyKind kAscendSimKind = MatmulPolicyKind::TrianLower;
+};
+}  // namespace Impl::Detail
+
+// A tiling fixed at compile time (Ascend C API: MatmulApiStaticTiling, from GetMatmulApiTiling):
+// TCubeTiling's fields that the config determines, and the config. A field of -1 is not fixed:
+// it comes from the tiling REGIST_MATMUL_OBJ is given.
+// clang-format off
+#define ASCEND_SIM_STATIC_TILING_FIELDS(X)                                                         \
+  X(M) X(N) X(Ka) X(Kb) X(singleCoreM) X(singleCoreN) X(singleCoreK) X(baseM) X(baseN) X(baseK)   \
+  X(depthA1) X(depthB1) X(stepM) X(stepN) X(stepKa) X(stepKb) X(isBias) X(transLength)             \
+  X(iterateOrder) X(dbL0A) X(dbL0B) X(dbL0C) X(shareMode) X(shareL1Size) X(shareL0CSize)           \
+  X(shareUbSize) X(batchM) X(batchN) X(singleBatchM) X(singleBatchN) X(mxTypePara)
+// clang-format on
+struct MatmulApiStaticTiling {
+#define ASCEND_SIM_STATIC_FIELD(name) int32_t name = -1;
+  ASCEND_SIM_STATIC_TILING_FIELDS(ASCEND_SIM_STATIC_FIELD)
+#undef ASCEND_SIM_STATIC_FIELD
+  MatmulConfig cfg;
+};
+
+// The constant tiling of `mmCFG` (its basicM/N/K and, when all set, singleCoreM/N/K): stepKa =
+// stepKb K steps per L1 chunk, as many as fit `l1Size` double-buffered (at most 4 and no more
+// than K needs), one baseM x baseN block per step of M and N.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG,
+                                                   int32_t l1Size = 512 * 1024) {
+  MatmulApiStaticTiling st;
+  st.cfg = mmCFG;
+  if (mmCFG.basicM == 0 || mmCFG.basicN == 0 || mmCFG.basicK == 0) return st;
+  const int32_t bm = static_cast<int32_t>(mmCFG.basicM), bn = static_cast<int32_t>(mmCFG.basicN),
+                bk = static_cast<int32_t>(mmCFG.basicK);
+  st.baseM = bm;
+  st.baseN = bn;
+  st.baseK = bk;
+  const bool single = mmCFG.singleCoreM && mmCFG.singleCoreN && mmCFG.singleCoreK;
+  if (single) {
+    st.M = st.singleCoreM = static_cast<int32_t>(mmCFG.singleCoreM);
+    st.N = st.singleCoreN = static_cast<int32_t>(mmCFG.singleCoreN);
+    st.Ka = st.Kb = st.singleCoreK = static_cast<int32_t>(mmCFG.singleCoreK);
+  }
+  const int32_t sa = static_cast<int32_t>(sizeof(typename A_TYPE::Type));
+  const int32_t bias =
+      mmCFG.enableSetBias ? bn * static_cast<int32_t>(sizeof(typename BIAS_TYPE::Type)) : 0;
+  int32_t step = (l1Size - bias) / (2 * (bm + bn) * bk * sa);
+  if (step > 4) step = 4;
+  if (single && step > (st.singleCoreK + bk - 1) / bk) step = (st.singleCoreK + bk - 1) / bk;
+  if (step < 1) step = 1;
+  st.stepKa = st.stepKb = step;
+  st.depthA1 = st.depthB1 = 2 * step;
+  st.stepM = st.stepN = 1;
+  st.isBias = mmCFG.enableSetBias ? 1 : 0;
+  if (mmCFG.iterateOrder != IterateOrder::UNDEF)
+    st.iterateOrder = static_cast<int32_t>(mmCFG.iterateOrder);
+  // L0A and L0B (64 KB each) double-buffer the base blocks that fit twice.
+  st.dbL0A = bm * bk * sa * 2 <= 64 * 1024 ? 2 : 1;
+  st.dbL0B = bn * bk * sa * 2 <= 64 * 1024 ? 2 : 1;
+  st.dbL0C = 1;
+  return st;
+}
+
+namespace detail {
+// The MatmulConfig of a Matmul's MM_CFG argument: a MatmulConfig, or a static tiling's.
+constexpr const MatmulConfig& mm_config_of(const MatmulConfig& c) {
+  return c;
+}
+constexpr const MatmulConfig& mm_config_of(const MatmulApiStaticTiling& s) {
+  return s.cfg;
+}
+}  // namespace detail
+
+// Integer helpers of the Matmul API's headers that kernels use too: num1 / num2 rounded up, and
+// num1 rounded up to a multiple of num2.
+template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+constexpr T Ceil(T num1, T num2) {
+  return (num1 + num2 - 1) / num2;
+}
+template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+constexpr T CeilAlign(T num1, T num2) {
+  return Ceil(num1, num2) * num2;
+}
 
 namespace detail {
 void matmul_fault(const std::string& what);
@@ -111,7 +236,7 @@ void note_once(const char* what);
 // A Matmul call an AIV sends its AIC (KFC), with a copy of the object's settings (tensors, shapes,
 // quantization) as they stood when it was sent.
 struct KfcMessage {
-  enum class Op : uint8_t { IterateAll, Iterate, IterateAsync, End, Quit };
+  enum class Op : uint8_t { IterateAll, IterateBatch, Iterate, IterateAsync, End, Quit };
   Op op = Op::Quit;
   int object = 0;  // which registered Matmul object
   int sub = 0;     // the sending AIV's index in its AI Core
@@ -202,8 +327,20 @@ namespace matmul {
 
 template <class A_TYPE, class B_TYPE, class C_TYPE,
           class BIAS_TYPE = MatmulType<TPosition::GM, CubeFormat::ND, float>,
-          const MatmulConfig& MM_CFG = CFG_NORM>
+          const auto& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<>,
+          template <const auto&, class...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 class Matmul {
+  // MM_CFG: a MatmulConfig, or a MatmulApiStaticTiling whose fixed fields override the tiling's.
+  static constexpr const MatmulConfig& kCfg = detail::mm_config_of(MM_CFG);
+  static constexpr bool kStatic =
+      std::is_same_v<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>;
+  static constexpr MatmulPolicyKind kPolicy =
+      MATMUL_POLICY<MM_CFG, void, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::kAscendSimKind;
+  static constexpr bool kTriangle =
+      kPolicy == MatmulPolicyKind::TrianUpper || kPolicy == MatmulPolicyKind::TrianLower;
+  static_assert(MM_CB::DataCopyOutPtr == nullptr,
+                "ascend-sim: a MatmulCallBackFunc DataCopyOut (the user's L0C -> GM copy) is not "
+                "modelled");
   using SrcT = typename A_TYPE::Type;
   using DstT = typename C_TYPE::Type;
   using BiasT = typename BIAS_TYPE::Type;
@@ -211,6 +348,14 @@ class Matmul {
   using AccT = std::conditional_t<kInt8, int32_t, float>;
   static constexpr uint32_t C0 = 32 / sizeof(SrcT);
   static_assert(std::is_same_v<SrcT, typename B_TYPE::Type>, "Matmul: A and B of one type");
+  // Formats: A in ND (or VECTOR: one row), B and the bias in ND, C in ND or ND_ALIGN (its rows
+  // padded to 32 bytes in GM). NZ operands in GM are not modelled.
+  static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::VECTOR,
+                "ascend-sim: the Matmul's A is modelled in ND or VECTOR format");
+  static_assert(B_TYPE::format == CubeFormat::ND && BIAS_TYPE::format == CubeFormat::ND,
+                "ascend-sim: the Matmul's B and bias are modelled in ND format");
+  static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN,
+                "ascend-sim: the Matmul's C is modelled in ND or ND_ALIGN format");
   static_assert(std::is_same_v<SrcT, half> || std::is_same_v<SrcT, bfloat16_t> || kInt8,
                 "ascend-sim: the Matmul API is modelled for half, bfloat16_t and int8_t A and B");
   static_assert(!kInt8 || std::is_same_v<DstT, half> || std::is_same_v<DstT, int32_t>,
@@ -221,36 +366,37 @@ class Matmul {
   // The config's fields that change what the Matmul computes or where it writes, and are not
   // modelled, stop the build; the ones that choose among Ascend C's schedules are accepted and
   // the one schedule above runs, with a note (kScheduleNote) once per run.
-  static_assert(!MM_CFG.isPartialOutput,
-                "ascend-sim: MatmulConfig::isPartialOutput is not modelled");
-  static_assert(!MM_CFG.intraBlockPartSum,
+  static_assert(!kCfg.isPartialOutput, "ascend-sim: MatmulConfig::isPartialOutput is not modelled");
+  static_assert(!kCfg.intraBlockPartSum,
                 "ascend-sim: MatmulConfig::intraBlockPartSum is not modelled");
-  static_assert(!MM_CFG.isEnableChannelSplit,
+  static_assert(!kCfg.isEnableChannelSplit,
                 "ascend-sim: MatmulConfig::isEnableChannelSplit is not modelled");
-  static_assert(!MM_CFG.enableRelu, "ascend-sim: MatmulConfig::enableRelu is not modelled");
-  static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
+  static_assert(!kCfg.enableRelu, "ascend-sim: MatmulConfig::enableRelu is not modelled");
+  static_assert(kCfg.decompMode == DecompressionMode::DECOMP_NONE,
                 "ascend-sim: MatmulConfig::decompMode is not modelled");
-  static_assert(!MM_CFG.isNBatch && MM_CFG.bmmOutMode == BatchOutMode::SINGLE_BATCH,
+  static_assert(!kCfg.isNBatch && kCfg.bmmOutMode == BatchOutMode::SINGLE_BATCH,
                 "ascend-sim: the batch Matmul (isNBatch, bmmOutMode) is not modelled");
-  static_assert(!MM_CFG.isCO1Shared, "ascend-sim: MatmulConfig::isCO1Shared is not modelled");
+  static_assert(!kCfg.isCO1Shared, "ascend-sim: MatmulConfig::isCO1Shared is not modelled");
   static constexpr const char* kScheduleNote =
-      MM_CFG.doMultiDataLoad || MM_CFG.doSpecialMDL
+      kPolicy == MatmulPolicyKind::NBuffer33
+          ? "ascend-sim: note: a Matmul with NBuffer33MatmulPolicy is timed with ascend-sim's one "
+            "Matmul schedule (docs/guides/own-kernel.md)"
+      : kCfg.doMultiDataLoad || kCfg.doSpecialMDL
           ? "ascend-sim: note: a Matmul with the MDL config is timed with ascend-sim's one "
             "Matmul schedule (K chunks of stepKa x baseK per block; docs/guides/own-kernel.md)"
-      : MM_CFG.doBasicBlock || MM_CFG.doSpecialBasicBlock || MM_CFG.doIBShareNorm
+      : kCfg.doBasicBlock || kCfg.doSpecialBasicBlock || kCfg.doIBShareNorm
           ? "ascend-sim: note: a Matmul with the BasicBlock or IBShare config is timed with "
             "ascend-sim's one Matmul schedule (docs/guides/own-kernel.md)"
-      : MM_CFG.doMTE2Preload != 0 || MM_CFG.isA2B2Shared || MM_CFG.enableKdimReorderLoad ||
-              MM_CFG.enableDoubleCache || MM_CFG.enableL1CacheUB ||
-              MM_CFG.scheduleType != ScheduleType::INNER_PRODUCT ||
-              MM_CFG.enableL1BankConflictOptimise
+      : kCfg.doMTE2Preload != 0 || kCfg.isA2B2Shared || kCfg.enableKdimReorderLoad ||
+              kCfg.enableDoubleCache || kCfg.enableL1CacheUB ||
+              kCfg.scheduleType != ScheduleType::INNER_PRODUCT || kCfg.enableL1BankConflictOptimise
           ? "ascend-sim: note: a Matmul config's schedule options (preload, shared A2/B2, K "
             "reorder, L1 caching, outer product, ...) are not modelled: it is timed with "
             "ascend-sim's one Matmul schedule (docs/guides/own-kernel.md)"
           : nullptr;
 
  public:
-  static constexpr bool kDualMaster = MM_CFG.enableMixDualMaster;
+  static constexpr bool kDualMaster = kCfg.enableMixDualMaster;
 
   Matmul() = default;
   Matmul(const Matmul&) = delete;
@@ -273,7 +419,7 @@ class Matmul {
             const MatmulBuffers::Sizes* reserve = nullptr) {
     detail::require_aic("Matmul::Init");
     check_tiling(tiling);
-    chunk_k_ = static_cast<uint32_t>(t_.stepKa * t_.baseK);
+    chunk_k_ = static_cast<uint32_t>(std::min(t_.stepKa, t_.stepKb) * t_.baseK);
     const MatmulBuffers::Sizes need = sizes(t_);
     if (shared) {
       if (!shared->holds(need))
@@ -293,9 +439,37 @@ class Matmul {
     object_ = object;
     reset_shapes();
   }
+  // The tiling the object runs: REGIST_MATMUL_OBJ's, with a static tiling's fixed fields over it
+  // (with no tiling given, the static tiling must fix the single-core and base shapes).
+  static TCubeTiling effective_tiling(const TCubeTiling* tiling) {
+    if constexpr (kStatic) {
+      if (!tiling && (MM_CFG.singleCoreM <= 0 || MM_CFG.singleCoreN <= 0 ||
+                      MM_CFG.singleCoreK <= 0 || MM_CFG.baseM <= 0))
+        detail::matmul_fault(
+            "REGIST_MATMUL_OBJ without a tiling needs a MatmulApiStaticTiling whose config sets "
+            "singleCoreM/N/K and basicM/N/K");
+      TCubeTiling t = tiling ? *tiling : TCubeTiling{};
+      // The problem's shape (M, N, Ka, Kb) stays the given tiling's.
+      const TCubeTiling given = t;
+#define ASCEND_SIM_STATIC_OVERRIDE(name) \
+  if (MM_CFG.name >= 0) t.name = MM_CFG.name;
+      ASCEND_SIM_STATIC_TILING_FIELDS(ASCEND_SIM_STATIC_OVERRIDE)
+#undef ASCEND_SIM_STATIC_OVERRIDE
+      if (tiling) {
+        t.M = given.M;
+        t.N = given.N;
+        t.Ka = given.Ka;
+        t.Kb = given.Kb;
+      }
+      return t;
+    } else {
+      if (!tiling) detail::matmul_fault("Init without a tiling");
+      return *tiling;
+    }
+  }
   // The bytes this object's tiling needs in each of its buffers.
   static MatmulBuffers::Sizes sizes(const TCubeTiling& t) {
-    const uint32_t ck = static_cast<uint32_t>(t.stepKa * t.baseK),
+    const uint32_t ck = static_cast<uint32_t>(std::min(t.stepKa, t.stepKb) * t.baseK),
                    bm = static_cast<uint32_t>(t.baseM), bn = static_cast<uint32_t>(t.baseN),
                    bk = static_cast<uint32_t>(t.baseK);
     MatmulBuffers::Sizes z;
@@ -316,10 +490,10 @@ class Matmul {
   uint64_t block_bytes() const { return uint64_t(t_.baseM) * t_.baseN * sizeof(DstT); }
   MatmulBuffers& buffers() { return *buf_; }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0) {
-    (void)orgKb;
     s_.org_m = orgM;
     s_.org_n = orgN;
     s_.org_ka = orgKa;
+    s_.org_kb = orgKb > 0 ? orgKb : orgKa;
   }
   void SetSingleShape(int m, int n, int k) {
     s_.single_m = m;
@@ -331,13 +505,16 @@ class Matmul {
     if (n > 0) s_.single_n = n;
     if (k > 0) s_.single_k = k;
   }
+  // A transposed in GM is K x M (rows of orgM), B transposed N x K (rows of orgKb); b16 only.
   void SetTensorA(const GlobalTensor<SrcT>& gm, bool isTransposeA = false) {
-    if (isTransposeA) detail::matmul_fault("a transposed A is not modelled");
+    if (isTransposeA && kInt8) detail::matmul_fault("a transposed int8 A is not modelled");
     s_.a = gm;
+    s_.trans_a = isTransposeA;
   }
   void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = false) {
-    if (isTransposeB) detail::matmul_fault("a transposed B is not modelled");
+    if (isTransposeB && kInt8) detail::matmul_fault("a transposed int8 B is not modelled");
     s_.b = gm;
+    s_.trans_b = isTransposeB;
   }
   void SetBias(const GlobalTensor<BiasT>& gm) {
     if (!t_.isBias) detail::matmul_fault("SetBias with a tiling whose isBias is 0");
@@ -371,6 +548,13 @@ class Matmul {
                       static_cast<uint64_t>(size) * sizeof(T) / sizeof(DstT));
     SetWorkspace(w);
   }
+  // What the MatmulCallBackFunc copies receive as tilingPtr and dataPtr.
+  void SetUserDefInfo(const uint64_t tilingPtr) {
+    s_.user_info = tilingPtr;
+  }
+  void SetSelfDefineData(const uint64_t dataPtr) {
+    s_.self_data = dataPtr;
+  }
   // A UB work area (Atlas 200/500 A2 and 310P); dav-2201 needs none: accepted and unused.
   void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
 
@@ -397,6 +581,34 @@ class Matmul {
     // The synchronous IterateAll returns once C is in GM: the scalar waits for the FIX pipe.
     if (sync) wait_fix();
   }
+  // C = A x B (+ bias) for each matrix of a batch (Ascend C API: IterateBatch): batchA A's and
+  // batchB B's of the single-core shape, laid out as their MatmulTypes say (NORMAL or BSNGD, with
+  // the tiling's layout sizes); the fewer of them are broadcast (each to a run of batch
+  // max / fewer matrices). The bias is one per matrix with MatmulConfig::isBiasBatch, else shared.
+  // A matrix stride (the optional arguments) other than the layout's is not modelled.
+  void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB,
+                    bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                    const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                    const bool enPartialSum = false, const uint8_t enAtomic = 0) {
+    (void)enSequentialWrite;
+    if (matrixStrideA || matrixStrideB || matrixStrideC || enPartialSum || enAtomic)
+      detail::matmul_fault(
+          "IterateBatch with matrix strides, enPartialSum or atomic accumulation is not modelled");
+    if (batchA == 0 || batchB == 0 || std::max(batchA, batchB) % std::min(batchA, batchB) != 0)
+      detail::matmul_fault("IterateBatch of " + std::to_string(batchA) + " A's and " +
+                           std::to_string(batchB) + " B's (the fewer must divide the more)");
+    if (role_ == Role::Client) {
+      Settings s = s_;
+      s.dst = gm;
+      s.batch_a = static_cast<int>(batchA);
+      s.batch_b = static_cast<int>(batchB);
+      send(detail::KfcMessage::Op::IterateBatch, s, true);
+      detail::kfc_answer();
+      return;
+    }
+    run_batch(gm, static_cast<int>(batchA), static_cast<int>(batchB));
+    wait_fix();
+  }
   // After IterateAll<false>: the scalar waits until C is in GM.
   void WaitIterateAll() {
     if (role_ == Role::Client) {
@@ -414,6 +626,9 @@ class Matmul {
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
     if (enPartialSum) detail::matmul_fault("Iterate with enPartialSum is not modelled");
+    if (kTriangle)
+      detail::matmul_fault(
+          "Iterate with a triangular MatmulPolicy is not modelled (IterateAll is)");
     if (role_ != Role::Client)
       detail::matmul_fault(
           "Iterate/GetTensorC are modelled for an AIV driving its AIC (a mixed kernel without "
@@ -494,6 +709,12 @@ class Matmul {
         wait_fix();
         detail::kfc_answer_to(msg.sub, 0);
         break;
+      case Op::IterateBatch:
+        s_ = s;
+        run_batch(s.dst, s.batch_a, s.batch_b);
+        wait_fix();
+        detail::kfc_answer_to(msg.sub, 0);
+        break;
       case Op::Iterate:
         detail::kfc_answer_to(msg.sub, serve_iterate(msg.sub, s));
         break;
@@ -524,7 +745,10 @@ class Matmul {
   enum class Role { None, Local, Client };
   // What the kernel sets on the object between calls (and an AIV sends its AIC with each call).
   struct Settings {
-    int org_m = 0, org_n = 0, org_ka = 0;
+    int org_m = 0, org_n = 0, org_ka = 0, org_kb = 0;
+    int lda = 0, ldb = 0, ldc = 0;  // row pitches of a batch's matrix (0: from the org shape)
+    int batch_a = 0, batch_b = 0;   // IterateBatch's
+    bool trans_a = false, trans_b = false;
     int single_m = 0, single_n = 0, single_k = 0;
     GlobalTensor<SrcT> a, b;
     GlobalTensor<BiasT> bias;
@@ -534,7 +758,8 @@ class Matmul {
     GlobalTensor<uint64_t> quant_tensor;
     GlobalTensor<DstT> workspace;
     bool has_workspace = false;
-    GlobalTensor<DstT> dst;  // IterateAll's
+    GlobalTensor<DstT> dst;                 // IterateAll's
+    uint64_t user_info = 0, self_data = 0;  // for MM_CB's copies
   };
   // A block of C in L0C, its FIX still to come.
   struct Pending {
@@ -544,10 +769,9 @@ class Matmul {
   };
 
   void check_tiling(const TCubeTiling* tiling) {
-    if (!tiling) detail::matmul_fault("Init without a tiling");
-    t_ = *tiling;
-    if constexpr (MM_CFG.iterateOrder != IterateOrder::UNDEF)  // the config's order wins
-      t_.iterateOrder = static_cast<int32_t>(MM_CFG.iterateOrder);
+    t_ = effective_tiling(tiling);
+    if constexpr (kCfg.iterateOrder != IterateOrder::UNDEF)  // the config's order wins
+      t_.iterateOrder = static_cast<int32_t>(kCfg.iterateOrder);
     if constexpr (kScheduleNote != nullptr) detail::note_once(kScheduleNote);
     const int n_align = kInt8 ? 32 : 16;
     if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.baseM % 16 || t_.baseN % n_align ||
@@ -556,14 +780,22 @@ class Matmul {
                            std::to_string(t_.baseN) + "/" + std::to_string(t_.baseK) +
                            ": baseM a multiple of 16, baseN of " + std::to_string(n_align) +
                            ", baseK of " + std::to_string(C0));
-    if (t_.stepKa != t_.stepKb)
+    if ((MM_CB::CopyA1Ptr != nullptr || MM_CB::CopyB1Ptr != nullptr) &&
+        (t_.stepM > 1 || t_.stepN > 1))
       detail::matmul_fault(
-          "stepKa * baseK != stepKb * baseK (one K chunk for A and B is modelled)");
+          "MatmulCallBackFunc copies with stepM or stepN above 1 are not modelled");
+    // K is summed in order whatever the chunks, so unequal steps change only the schedule.
+    if (t_.stepKa != t_.stepKb)
+      detail::note_once(
+          "ascend-sim: note: a Matmul tiling with stepKa != stepKb is timed with K chunks of "
+          "min(stepKa, stepKb) x baseK for both A and B (docs/guides/own-kernel.md)");
+    if (t_.stepKa <= 0 || t_.stepKb <= 0) detail::matmul_fault("a tiling with stepKa or stepKb 0");
   }
   void reset_shapes() {
     s_.org_m = t_.M;
     s_.org_n = t_.N;
     s_.org_ka = t_.Ka;
+    s_.org_kb = t_.Kb > 0 ? t_.Kb : t_.Ka;
     SetSingleShape(t_.singleCoreM, t_.singleCoreN, t_.singleCoreK);
   }
   void send(detail::KfcMessage::Op op, const Settings& s, bool sync) {
@@ -602,10 +834,62 @@ class Matmul {
   void run_all(const GlobalTensor<DstT>& gm) {
     check_shapes();
     for_each_block([&](int mi, int ni) {
+      if ((kPolicy == MatmulPolicyKind::TrianUpper && mi > ni) ||
+          (kPolicy == MatmulPolicyKind::TrianLower && mi < ni))
+        return;  // off the policy's triangle: that block of C is left as it is
       Pending p = compute(mi, ni);
-      fixpipe(p, gm[uint64_t(p.m0) * s_.org_n + p.n0], static_cast<uint32_t>(s_.org_n));
+      fixpipe(p, gm[uint64_t(p.m0) * c_pitch() + p.n0], c_pitch());
     });
     release_cache();
+  }
+  // Where matrix `j` of a batched operand starts (elements) and its row pitch: `rows` x `cols` as
+  // stored; (b, s, n, g, d) the tiling's layout sizes for BSNGD.
+  template <class TYPE>
+  static std::pair<uint64_t, int> batch_place(int j, int rows, int cols, int b, int s, int n, int g,
+                                              int d) {
+    (void)b;
+    if constexpr (TYPE::layout == LayoutMode::NONE) {
+      detail::matmul_fault(
+          "IterateBatch needs MatmulTypes with a batched layout (NORMAL or BSNGD)");
+      return {0, 0};
+    } else if constexpr (TYPE::layout == LayoutMode::NORMAL) {
+      return {uint64_t(j) * rows * cols, cols};
+    } else {
+      const int per_line = n * g;  // matrices per b
+      if (per_line <= 0 || d != cols)
+        detail::matmul_fault("IterateBatch: a BSNGD layout whose D (" + std::to_string(d) +
+                             ") is not the matrix's width (" + std::to_string(cols) + ")");
+      return {uint64_t(j / per_line) * s * per_line * d + uint64_t(j % per_line) * d, per_line * d};
+    }
+  }
+  void run_batch(const GlobalTensor<DstT>& gm, int batch_a, int batch_b) {
+    const Settings whole = s_;
+    const int batch = std::max(batch_a, batch_b);
+    const bool ta = whole.trans_a, tb = whole.trans_b;
+    if (ta && A_TYPE::layout == LayoutMode::BSNGD)
+      detail::matmul_fault("IterateBatch: a transposed A in BSNGD layout is not modelled");
+    const int m = whole.single_m, n = whole.single_n, k = whole.single_k;
+    for (int i = 0; i < batch; ++i) {
+      const int ia = batch_a < batch ? i / (batch / batch_a) : i,
+                ib = batch_b < batch ? i / (batch / batch_b) : i;
+      const auto pa =
+          batch_place<A_TYPE>(ia, ta ? k : m, ta ? m : k, t_.ALayoutInfoB, t_.ALayoutInfoS,
+                              t_.ALayoutInfoN, t_.ALayoutInfoG, t_.ALayoutInfoD);
+      const auto pb =
+          batch_place<B_TYPE>(ib, tb ? n : k, tb ? k : n, t_.BLayoutInfoB, t_.BLayoutInfoS,
+                              t_.BLayoutInfoN, t_.BLayoutInfoG, t_.BLayoutInfoD);
+      const auto pc = batch_place<C_TYPE>(i, m, n, t_.CLayoutInfoB, t_.CLayoutInfoS1,
+                                          t_.CLayoutInfoN, t_.CLayoutInfoG, t_.CLayoutInfoS2);
+      s_ = whole;
+      s_.a = whole.a[pa.first];
+      s_.b = whole.b[pb.first];
+      s_.lda = pa.second;
+      s_.ldb = pb.second;
+      s_.ldc = pc.second;
+      if (whole.has_bias && kCfg.isBiasBatch) s_.bias = whole.bias[uint64_t(i) * n];
+      run_all(gm[pc.first]);
+    }
+    s_ = whole;
   }
   // An AIV's Iterate<true>: its next block computed and written to its GM slot (whose address is
   // the answer; 0 once every block has been). Each AIV has its own sequence; L1's A and B are
@@ -640,6 +924,23 @@ class Matmul {
     return static_cast<int64_t>(at);
   }
   static int ceil(int a, int b) { return (a + b - 1) / b; }
+  // Row pitches in GM (elements) of A, B (as stored, transposed or not) and C.
+  int a_pitch() const {
+    return s_.lda ? s_.lda : s_.trans_a ? s_.org_m : s_.org_ka;
+  }
+  int b_pitch() const {
+    return s_.ldb ? s_.ldb : s_.trans_b ? s_.org_kb : s_.org_n;
+  }
+  // C's: N, or N padded to 32 bytes for ND_ALIGN.
+  uint32_t c_pitch() const {
+    if (s_.ldc) return static_cast<uint32_t>(s_.ldc);
+    const uint32_t n = static_cast<uint32_t>(s_.org_n);
+    if constexpr (C_TYPE::format == CubeFormat::ND_ALIGN) {
+      return CeilAlign(n, static_cast<uint32_t>(32 / sizeof(DstT)));
+    } else {
+      return n;
+    }
+  }
   static uint32_t up16(uint32_t v) { return (v + 15) / 16 * 16; }
   // B's K rows per column block in L1: 16 (b16), 32 for int8 (whole 32 x 32 squares).
   static uint32_t up_rows(uint32_t v) { return (v + C0 - 1) / C0 * C0; }
@@ -651,29 +952,50 @@ class Matmul {
       detail::matmul_fault("IterateAll before SetSingleShape / a tiling's singleCore shape");
     if (s_.a.GetSize() == 0 || s_.b.GetSize() == 0)
       detail::matmul_fault("IterateAll before SetTensorA/B");
+    if (A_TYPE::format == CubeFormat::VECTOR && s_.single_m != 1)
+      detail::matmul_fault("an A of VECTOR format has one row, not " + std::to_string(s_.single_m));
     if (kInt8 && std::is_same_v<DstT, half> && s_.quant == Quant::None)
       detail::matmul_fault("an int8 Matmul with fp16 C needs SetQuantScalar or SetQuantVector");
     if (s_.quant == Quant::Vector && uint64_t(s_.single_n) > s_.quant_tensor.GetSize())
       detail::matmul_fault("SetQuantVector: " + std::to_string(s_.single_n) +
                            " columns beyond its GlobalTensor of " +
                            std::to_string(s_.quant_tensor.GetSize()));
-    if (uint64_t(s_.single_m - 1) * s_.org_ka + s_.single_k > s_.a.GetSize())
-      detail::matmul_fault("A: " + std::to_string(s_.single_m) + " x " +
-                           std::to_string(s_.single_k) + " rows of " + std::to_string(s_.org_ka) +
-                           " beyond its GlobalTensor");
-    if (uint64_t(s_.single_k - 1) * s_.org_n + s_.single_n > s_.b.GetSize())
-      detail::matmul_fault("B: " + std::to_string(s_.single_k) + " x " +
-                           std::to_string(s_.single_n) + " rows of " + std::to_string(s_.org_n) +
+    if ((s_.trans_a && MM_CB::CopyA1Ptr != nullptr) || (s_.trans_b && MM_CB::CopyB1Ptr != nullptr))
+      detail::matmul_fault("a MatmulCallBackFunc copy of a transposed A or B is not modelled");
+    check_extent("A", s_.a, s_.trans_a ? s_.single_k : s_.single_m,
+                 s_.trans_a ? s_.single_m : s_.single_k, a_pitch());
+    check_extent("B", s_.b, s_.trans_b ? s_.single_n : s_.single_k,
+                 s_.trans_b ? s_.single_k : s_.single_n, b_pitch());
+  }
+  // `rows` x `cols` of a matrix of row pitch `pitch` within `gm`.
+  static void check_extent(const char* what, const GlobalTensor<SrcT>& gm, int rows, int cols,
+                           int pitch) {
+    if (uint64_t(rows - 1) * pitch + cols > gm.GetSize())
+      detail::matmul_fault(std::string(what) + ": " + std::to_string(rows) + " x " +
+                           std::to_string(cols) + " rows of " + std::to_string(pitch) +
                            " beyond its GlobalTensor");
   }
-  // A's [cur_m x cur_k] chunk at (m0, k0) into L1, NZ.
+  // A's [cur_m x cur_k] chunk at (m0, k0) into L1, NZ: block (m0 / baseM, k0 / chunk) of A, by
+  // MM_CB's CopyA1 if it has one.
   LocalTensor<SrcT> load_a(int m0, int cur_m, int k0, int cur_k) {
-    return load_nz(buf_->qa1, s_.a[uint64_t(m0) * s_.org_ka + k0], cur_m, cur_k, s_.org_ka,
+    if constexpr (MM_CB::CopyA1Ptr != nullptr)
+      return load_by(buf_->qa1, MM_CB::CopyA1Ptr, s_.a, m0 / t_.baseM,
+                     k0 / static_cast<int>(chunk_k_), cur_m, cur_k);
+    if (s_.trans_a)  // K x M in GM: the chunk's k rows, NZ (fractals k x m)
+      return load_nz(buf_->qa1, s_.a[uint64_t(k0) * a_pitch() + m0], cur_k, cur_m, a_pitch(),
+                     up16(cur_k));
+    return load_nz(buf_->qa1, s_.a[uint64_t(m0) * a_pitch() + k0], cur_m, cur_k, a_pitch(),
                    up16(cur_m));
   }
-  // B's [cur_k x cur_n] chunk at (k0, n0) into L1, NZ.
+  // B's [cur_k x cur_n] chunk at (k0, n0) into L1, NZ (by MM_CB's CopyB1 if it has one).
   LocalTensor<SrcT> load_b(int k0, int cur_k, int n0, int cur_n) {
-    return load_nz(buf_->qb1, s_.b[uint64_t(k0) * s_.org_n + n0], cur_k, cur_n, s_.org_n,
+    if constexpr (MM_CB::CopyB1Ptr != nullptr)
+      return load_by(buf_->qb1, MM_CB::CopyB1Ptr, s_.b, k0 / static_cast<int>(chunk_k_),
+                     n0 / t_.baseN, cur_k, cur_n);
+    if (s_.trans_b)  // N x K in GM: the chunk's n rows, NZ (fractals n x k, L0B's own layout)
+      return load_nz(buf_->qb1, s_.b[uint64_t(n0) * b_pitch() + k0], cur_n, cur_k, b_pitch(),
+                     up16(cur_n));
+    return load_nz(buf_->qb1, s_.b[uint64_t(k0) * b_pitch() + n0], cur_k, cur_n, b_pitch(),
                    up_rows(cur_k));
   }
   // `rows` x `cols` of an ND matrix of row pitch `pitch` into a buffer of `queue`, NZ with
@@ -688,6 +1010,16 @@ class Matmul {
     p.srcDValue = static_cast<uint16_t>(pitch);
     p.dstNzC0Stride = static_cast<uint16_t>(c0_stride);
     DataCopy(l1, src, p);
+    queue.EnQue(l1);
+    return queue.template DeQue<SrcT>();
+  }
+  // A block into a buffer of `queue` by the user's copy `copy` (it issues the DataCopy).
+  template <class Queue, class Copy>
+  LocalTensor<SrcT> load_by(Queue& queue, Copy copy, const GlobalTensor<SrcT>& src, int row,
+                            int col, int rows, int cols) {
+    LocalTensor<SrcT> l1 = queue.template AllocTensor<SrcT>();
+    copy(l1.template ReinterpretCast<int8_t>(), src.GetPhyAddr(), row, col, rows, cols,
+         s_.user_info, s_.self_data);
     queue.EnQue(l1);
     return queue.template DeQue<SrcT>();
   }
@@ -772,14 +1104,32 @@ class Matmul {
         LocalTensor<SrcT> a2 = buf_->qa2.template AllocTensor<SrcT>();
         for (uint32_t i = 0; i < mb; ++i) {  // A fractal (i, kb0 + j) -> L0A (i, j)
           LoadData2DParams l;
-          l.startIndex = static_cast<uint16_t>(kb0 * mb + i);
+          if (s_.trans_a) {  // L1 fractal (k block kb0 + j, m block i) of A^T, transposed
+            l.startIndex =
+                static_cast<uint16_t>(i * (up16(static_cast<uint32_t>(cur_kc)) / 16) + kb0);
+            l.srcStride = 1;
+            l.ifTranspose = true;
+          } else {
+            l.startIndex = static_cast<uint16_t>(kb0 * mb + i);
+            l.srcStride = static_cast<uint16_t>(mb);
+          }
           l.repeatTimes = static_cast<uint8_t>(kb);
-          l.srcStride = static_cast<uint16_t>(mb);
           LoadData(a2[i * kb * 16 * C0], a1, l);
         }
         buf_->qa2.EnQue(a2);
         LocalTensor<SrcT> b2 = buf_->qb2.template AllocTensor<SrcT>();
-        load_b_fractals(b2, b1, static_cast<uint32_t>(kk0), kb, nb, kcp_rows);
+        if (s_.trans_b) {
+          for (uint32_t j = 0; j < kb; ++j) {  // L1 fractals (kb0 + j, 0..nb) of B^T, as they are
+            LoadData2DParams l;
+            l.startIndex =
+                static_cast<uint16_t>((kb0 + j) * (up16(static_cast<uint32_t>(cur_n)) / 16));
+            l.repeatTimes = static_cast<uint8_t>(nb);
+            l.srcStride = 1;
+            LoadData(b2[j * nb * 256], b1, l);
+          }
+        } else {
+          load_b_fractals(b2, b1, static_cast<uint32_t>(kk0), kb, nb, kcp_rows);
+        }
         buf_->qb2.EnQue(b2);
         a2 = buf_->qa2.template DeQue<SrcT>();
         b2 = buf_->qb2.template DeQue<SrcT>();
@@ -934,7 +1284,6 @@ bool regist_matmul(TPipe* pipe, GM_ADDR, MM& mm, const TCubeTiling* tiling) {
 template <class MM1, class MM2>
 bool regist_matmul(TPipe* pipe, GM_ADDR, MM1& a, const TCubeTiling* ta, MM2& b,
                    const TCubeTiling* tb) {
-  if (!ta || !tb) matmul_fault("REGIST_MATMUL_OBJ without a tiling");
   const bool kfc = kfc_mode(MM1::kDualMaster && MM2::kDualMaster);
   if (!IsAic()) {
     if (kfc) {
@@ -943,7 +1292,7 @@ bool regist_matmul(TPipe* pipe, GM_ADDR, MM1& a, const TCubeTiling* ta, MM2& b,
     }
     return false;
   }
-  const MatmulBuffers::Sizes both = MM2::sizes(*tb);
+  const MatmulBuffers::Sizes both = MM2::sizes(MM2::effective_tiling(tb));
   a.Init(ta, pipe, nullptr, &both);
   b.Init(tb, pipe, &a.buffers());
   if (!kfc) return false;
@@ -990,9 +1339,30 @@ namespace matmul_tiling {
 
 enum class DataType { DT_FLOAT16, DT_BF16, DT_INT8, DT_FLOAT, DT_INT32 };
 enum class TPosition { GM, VECIN, VECOUT, TSCM };
-enum class CubeFormat { ND, NZ };
+// ND_ALIGN (C only): rows padded to 32 bytes; VECTOR (A only): one row.
+enum class CubeFormat { ND, NZ, ND_ALIGN, VECTOR };
+// How C is dequantized (SetQuantScalar or SetQuantVector decide it in the kernel).
+enum class DequantType { SCALAR = 0, TENSOR = 1 };
 // The order the blocks of C are computed in: FIRSTM along M first (TCubeTiling::iterateOrder 0).
 enum class MatrixTraverse { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
+enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
+// SetMatmulConfigParams' settings: of them only the traverse order reaches the tiling here (the
+// model's one schedule serves the Norm and MDL templates, and each schedule type).
+struct MatmulConfigParams {
+  int32_t mmConfigType;
+  bool enableL1CacheUB;
+  ScheduleType scheduleType;
+  MatrixTraverse traverse;
+  bool enVecND2NZ;
+  MatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                     ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                     MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false)
+      : mmConfigType(mmConfigTypeIn),
+        enableL1CacheUB(enableL1CacheUBIn),
+        scheduleType(scheduleTypeIn),
+        traverse(traverseIn),
+        enVecND2NZ(enVecND2NZIn) {}
+};
 
 // The buffers one AIC has (bytes) and what the tiling must respect.
 struct CubeLimits {
@@ -1042,6 +1412,48 @@ class MatmulApiTiling {
   void SetTraverse(int order) { order_ = order; }  // 0: FIRSTM, 1: FIRSTN
   void SetTraverse(MatrixTraverse t) { order_ = t == MatrixTraverse::FIRSTN ? 1 : 0; }
   void SetDim(int cores) { cores_ = cores; }
+  void SetDequantType(DequantType) {}
+  // The batched layouts' sizes (TCubeTiling's ALayoutInfo*, ...; C's S and D are S1 and S2) and
+  // the number of matrices of a batch.
+  void SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+    a_layout_ = {b, s, n, g, d};
+  }
+  void SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+    b_layout_ = {b, s, n, g, d};
+  }
+  void SetCLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+    c_layout_ = {b, s, n, g, d};
+  }
+  void SetBatchNum(int32_t batch) { batch_num_ = batch; }
+  // NORMAL layouts: batchA M x K A's, batchB K x N B's, the larger number of C's.
+  void SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k) {
+    SetALayout(batchA, m, 1, 1, k);
+    SetBLayout(batchB, n, 1, 1, k);
+    SetCLayout(std::max(batchA, batchB), m, 1, 1, n);
+  }
+  // Fixes the multi-core split: each core a singleM x singleN x singleK block (-1: the shape's).
+  void SetSingleShape(int singleM = -1, int singleN = -1, int singleK = -1) {
+    single_m_ = singleM;
+    single_n_ = singleN;
+    single_k_ = singleK;
+  }
+  // The single-core shape of the last GetTiling.
+  int32_t GetSingleShape(int32_t& singleM, int32_t& singleN, int32_t& singleK) const {
+    singleM = got_m_;
+    singleN = got_n_;
+    singleK = got_k_;
+    return 0;
+  }
+  void SetMatmulConfigParams(const MatmulConfigParams& p) {
+    if (p.traverse != MatrixTraverse::NOSET) SetTraverse(p.traverse);
+  }
+  void SetMatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                             ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                             MatrixTraverse traverseIn = MatrixTraverse::NOSET,
+                             bool enVecND2NZIn = false) {
+    SetMatmulConfigParams(MatmulConfigParams(mmConfigTypeIn, enableL1CacheUBIn, scheduleTypeIn,
+                                             traverseIn, enVecND2NZIn));
+  }
   void SetDoubleBuffer(bool, bool, bool, bool, bool = false, bool = false) {}
   // Fills `t`; -1 (and why, in error()) when the shape or a fixed split breaks a limit.
   int64_t GetTiling(AscendC::TCubeTiling& t);
@@ -1053,6 +1465,7 @@ class MatmulApiTiling {
   // singleCoreN block of whole alignment units that divides M and N evenly: the split whose block
   // is smallest, then the one with more cores along N.
   int64_t GetMultiCoreTiling(AscendC::TCubeTiling& t);
+  int64_t GetFixedSplitTiling(AscendC::TCubeTiling& t);
 
  private:
   static uint32_t size_of(DataType t) {
@@ -1064,6 +1477,11 @@ class MatmulApiTiling {
   bool trans_a_ = false, trans_b_ = false, bias_ = false;
   int m_ = 0, n_ = 0, k_ = 0, org_m_ = 0, org_n_ = 0, org_k_ = 0;
   int fix_m_ = -1, fix_n_ = -1, fix_k_ = -1, order_ = 0, cores_ = 1;
+  int single_m_ = -1, single_n_ = -1, single_k_ = -1, got_m_ = 0, got_n_ = 0, got_k_ = 0;
+  struct Layout {
+    int32_t b = 0, s = 0, n = 0, g = 0, d = 0;
+  } a_layout_, b_layout_, c_layout_;
+  int32_t batch_num_ = 0;
   std::string error_;
 };
 
@@ -1073,6 +1491,13 @@ class MultiCoreMatmulTiling : public MatmulApiTiling {
   using MatmulApiTiling::MatmulApiTiling;
   int64_t GetTiling(AscendC::TCubeTiling& t) { return GetMultiCoreTiling(t); }
   int64_t GetTiling(optiling::TCubeTiling& t) { return GetMultiCoreTiling(t.data()); }
+};
+
+// Ascend C's tiling of a batch Matmul on one core (the batch sizes by SetBatchInfoForNormal or
+// SetA/B/CLayout and SetBatchNum): the single-core tiling of one matrix.
+class BatchMatmulTiling : public MatmulApiTiling {
+ public:
+  using MatmulApiTiling::MatmulApiTiling;
 };
 
 }  // namespace matmul_tiling

@@ -62,6 +62,7 @@ using std::remove_volatile;
 using std::remove_volatile_t;
 using std::true_type;
 
+using std::forward;
 using std::get;
 using std::index_sequence;
 using std::integer_sequence;
@@ -70,6 +71,7 @@ using std::make_integer_sequence;
 using std::make_tuple;
 using std::max;
 using std::min;
+using std::move;
 using std::tuple;
 }  // namespace Std
 }  // namespace AscendC

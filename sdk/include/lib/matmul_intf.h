@@ -25,6 +25,7 @@ using AscendC::GetSysWorkSpacePtr;
 using AscendC::IterateMode;
 using AscendC::IterateOrder;
 using AscendC::LayoutMode;
+using AscendC::MatmulApiStaticTiling;
 using AscendC::MatmulBatchParams;
 using AscendC::MatmulBiasParams;
 using AscendC::MatmulConfig;
