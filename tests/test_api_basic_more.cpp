@@ -378,6 +378,37 @@ TEST(ApiBasicMore, ACustomTBufPoolPlacesItsQueuesBuffers) {
   EXPECT_EQ(y, x);
 }
 
+// TBuf::GetWithOffset views the buffer from a byte offset; an unaligned offset is a fault.
+// TPosition::LCM is VECCALC.
+TEST(ApiBasicMore, TBufGetWithOffsetViewsFromTheOffset) {
+  static_assert(TPosition::LCM == TPosition::VECCALC);
+  Bench b;
+  uint64_t ya = b.alloc(64);
+  b.run(1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::LCM> buf;
+    pipe.InitBuffer(buf, 256);
+    LocalTensor<float> all = buf.Get<float>();
+    LocalTensor<float> tail = buf.GetWithOffset<float>(16, 128);
+    EXPECT_EQ(tail.ub_offset(), all.ub_offset() + 128);
+    Duplicate(all, 1.0f, 64);
+    Duplicate(tail, 2.0f, 16);
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<float>(ya, 16), all[32], 16);
+  });
+  std::vector<float> y(16);
+  b.sim().read(ya, y.data(), 64);
+  EXPECT_EQ(y, std::vector<float>(16, 2.0f));
+  SimError e = b.run_expecting_error(1, [&] {
+    TPipe pipe;
+    TBuf<> buf;
+    pipe.InitBuffer(buf, 256);
+    buf.GetWithOffset<float>(8, 16);
+  });
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("GetWithOffset"), std::string::npos) << e.what();
+}
+
 // TransDataTo5HD, 16-bit: over two repeats (the source one block on, the destination sixteen),
 // destination block j of repeat r holds element j of each source block of that repeat.
 TEST(ApiBasicMore, TransDataTo5HdTransposesSixteenBlocksPerRepeat) {

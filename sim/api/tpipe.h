@@ -136,6 +136,15 @@ class TBuf {
     if (count * sizeof(T) > len_) detail::fault("TBuf::Get beyond the buffer");
     return LocalTensor<T>(core_, base_, count);
   }
+  // count elements from byte offset bufOffset of the buffer (32-B aligned, as Ascend C asks).
+  template <class T>
+  LocalTensor<T> GetWithOffset(uint32_t count, uint32_t bufOffset) const {
+    if (bufOffset % 32 || uint64_t{bufOffset} + uint64_t{count} * sizeof(T) > len_)
+      detail::fault("TBuf::GetWithOffset(" + std::to_string(count) + ", " +
+                    std::to_string(bufOffset) + "): unaligned or beyond the buffer of " +
+                    std::to_string(len_) + " B");
+    return LocalTensor<T>(core_, base_ + bufOffset, count);
+  }
   // A TBuf's tensor is its own buffer for as long as the TPipe lives: AllocTensor hands out the
   // whole of it and handing it back frees nothing (Ascend C API: TBuf, AllocTensor and FreeTensor
   // inherited from TQueBind).

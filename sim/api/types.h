@@ -109,7 +109,8 @@ enum class TPosition {
   CO1,
   CO2,
   C2PIPE2GM,
-  MAX
+  MAX,
+  LCM = VECCALC,  // Ascend C's other name for VECCALC (after MAX, which stays the count)
 };
 using QuePosition = TPosition;
 // A GlobalTensor's L2 hint (GlobalTensor::SetL2CacheHint) and which accesses it covers.
