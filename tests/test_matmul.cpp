@@ -240,7 +240,12 @@ nlohmann::json run_int8(const Int8Case& c) {
           acc += int32_t{a[size_t(i) * c.k + k]} * w[size_t(k) * c.n + j];
         Out want;
         if constexpr (std::is_same_v<Out, half>) {
-          const float s = c.deq == Deq::Scalar ? scale[0] : scale[j];
+          // The FIX pipe reads the scale's top 19 bits (the low 13 of its fp32 cleared).
+          float s = c.deq == Deq::Scalar ? scale[0] : scale[j];
+          uint32_t sb;
+          std::memcpy(&sb, &s, 4);
+          sb &= 0xFFFFE000u;
+          std::memcpy(&s, &sb, 4);
           want = cast_to<half>(static_cast<float>(acc) * s, RoundMode::CAST_RINT);
         } else {
           want = static_cast<int32_t>(acc);

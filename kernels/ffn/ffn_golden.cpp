@@ -149,9 +149,13 @@ void matmul_int8(const int8_t* a, int64_t rows, int64_t k, const int8_t* w, int6
   }
 }
 
-// The FIXPIPE's dequantization as modelled (cube.h fix_convert): fp32(acc) x scale in fp32, then
-// fp16 by nearest even.
+// The FIXPIPE's dequantization as modelled (cube.h fix_convert): fp32(acc) x the scale with its
+// low 13 bits cleared, in fp32, then fp16 by nearest even.
 AscendC::half dequant(int32_t acc, float scale) {
+  uint32_t bits;
+  std::memcpy(&bits, &scale, 4);
+  bits &= 0xFFFFE000u;
+  std::memcpy(&scale, &bits, 4);
   return AscendC::cast_to<AscendC::half>(static_cast<double>(static_cast<float>(acc) * scale),
                                          RoundMode::CAST_RINT);
 }

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -786,11 +787,21 @@ void Mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
 }
 
 namespace detail {
+// The FIX pipe reads a dequantization scale's sign, exponent and top 10 mantissa bits (bits 31..13
+// of its word): CANN's host code masks an fp32 scale with 0xFFFFE000 before handing it over
+// (ops-transformer matmul_util.cpp), and the vendor's examples' goldens do the same.
+inline float fix_scale(float scale) {
+  uint32_t bits;
+  std::memcpy(&bits, &scale, 4);
+  bits &= 0xFFFFE000u;
+  std::memcpy(&scale, &bits, 4);
+  return scale;
+}
 template <class D, class S>
 D fix_convert(S v, const FixpipeParamsV220& p, float scale) {
   double x;
   if (p.quantPre == DEQF16 || p.quantPre == VDEQF16) {
-    x = static_cast<double>(static_cast<float>(v) * scale);  // int32 x fp32 scale, in fp32
+    x = static_cast<double>(static_cast<float>(v) * fix_scale(scale));  // int32 x scale, in fp32
   } else {
     x = to_double(v);
   }
