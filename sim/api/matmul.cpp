@@ -275,19 +275,25 @@ int64_t MatmulApiTiling::GetMultiCoreTiling(AscendC::TCubeTiling& t) {
       }
     }
   }
+  return GetBlockTiling(t, best_m, best_n, best_used);
+}
+
+// The single-core tiling of one sm x sn block of the whole shape (SetShape's becomes the original
+// shape where SetOrgShape gave none), on `used` cores.
+int64_t MatmulApiTiling::GetBlockTiling(AscendC::TCubeTiling& t, int sm, int sn, int used) {
   const int m = m_, n = n_, om = org_m_, on = org_n_, ok = org_k_;
   org_m_ = om > 0 ? om : m;
   org_n_ = on > 0 ? on : n;
   org_k_ = ok > 0 ? ok : k_;
-  m_ = best_m;
-  n_ = best_n;
+  m_ = sm;
+  n_ = sn;
   const int64_t r = GetTiling(t);
   m_ = m;
   n_ = n;
   org_m_ = om;
   org_n_ = on;
   org_k_ = ok;
-  if (r == 0) t.usedCoreNum = best_used;
+  if (r == 0) t.usedCoreNum = used;
   return r;
 }
 
@@ -314,20 +320,7 @@ int64_t MatmulApiTiling::GetFixedSplitTiling(AscendC::TCubeTiling& t) {
              std::to_string(cores_) + " cores";
     return -1;
   }
-  const int m = m_, n = n_, om = org_m_, on = org_n_, ok = org_k_;
-  org_m_ = om > 0 ? om : m;
-  org_n_ = on > 0 ? on : n;
-  org_k_ = ok > 0 ? ok : k_;
-  m_ = sm;
-  n_ = sn;
-  const int64_t r = GetTiling(t);
-  m_ = m;
-  n_ = n;
-  org_m_ = om;
-  org_n_ = on;
-  org_k_ = ok;
-  if (r == 0) t.usedCoreNum = used;
-  return r;
+  return GetBlockTiling(t, sm, sn, used);
 }
 
 }  // namespace matmul_tiling

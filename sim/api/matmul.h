@@ -1466,6 +1466,7 @@ class MatmulApiTiling {
   // is smallest, then the one with more cores along N.
   int64_t GetMultiCoreTiling(AscendC::TCubeTiling& t);
   int64_t GetFixedSplitTiling(AscendC::TCubeTiling& t);
+  int64_t GetBlockTiling(AscendC::TCubeTiling& t, int sm, int sn, int used);
 
  private:
   static uint32_t size_of(DataType t) {
