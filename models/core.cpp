@@ -302,8 +302,9 @@ void Core::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write)
   if (lo >= hi || !ub_claims_.conflicts(lo, hi, write) || !claimed(lo, hi, write)) return;
   poll_irregular();
   PipeId writer = PipeId::S;
-  if (!write && auto_sync_ && unfinished_writer(lo, hi, &writer)) {
-    // The compiler's inserted sync: wait until no unfinished instruction writes these bytes.
+  if (auto_sync_ && unfinished_writer(lo, hi, &writer)) {
+    // The compiler's inserted sync: wait until no unfinished instruction writes these bytes (a
+    // read after the write, or a write after it that the landing would otherwise overwrite).
     block_on([&] { return !unfinished_writer(lo, hi, &writer); },
              WaitName{"auto-sync ", lane_name(lane_of(writer)), -1, "->S"});
     ++auto_syncs_;

@@ -284,14 +284,17 @@ TEST(MatmulTiling, MultiCoreSplitsIntoEvenBlocksOfWholeUnits) {
   // A fixed baseM of 256 leaves baseK to half of L0A: 64 (256 x 64 x 2 B x 2 = 64 KiB).
   EXPECT_EQ(t.baseM, 256);
   EXPECT_EQ(t.baseK, 64);
-  // 512 x 1024 over 2: equal halves either way; the split along N wins the tie.
+  // 512 x 1024 over 2 with 128 x 256 base blocks: equal halves either way, and each loads 3072
+  // rows and columns (256 x 1024: 4 x 256 + 2 x 1024; 512 x 512: 2 x 512 + 4 x 512). The two
+  // M halves span 2 x 128 + 256 base rows and columns, the N halves 128 + 2 x 256: M wins.
   auto b = multi(512, 1024, 512, 2, 128, 256);
   ASSERT_EQ(b.GetTiling(t), 0) << b.error();
-  EXPECT_EQ(t.singleCoreM, 512);
-  EXPECT_EQ(t.singleCoreN, 512);
+  EXPECT_EQ(t.singleCoreM, 256);
+  EXPECT_EQ(t.singleCoreN, 1024);
   // 640 x 1024 over 48 cores (16-row units): 40 units of M and 64 of N. 80 x 176 blocks would
   // be smaller but not even (the last column of blocks 144 wide); 5 x 8 blocks of 128 x 128 are
-  // the smallest even split, tied with 10 x 4 of 64 x 256, and the tie goes to more along N.
+  // the smallest even split, tied in area with 10 x 4 of 64 x 256, which loads more per block
+  // (with the default 128 x 256 base: 64 + 256 against 128 + 128).
   auto d = multi(640, 1024, 512, 48, -1, -1);
   ASSERT_EQ(d.GetTiling(t), 0) << d.error();
   EXPECT_EQ(t.usedCoreNum, 40);

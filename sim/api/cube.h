@@ -35,6 +35,20 @@
 namespace AscendC {
 
 struct Nd2NzParams {
+  // Not an aggregate, as in Ascend C: a braced DataCopy argument of four values is then a
+  // DataCopyParams, never a partial Nd2NzParams.
+  Nd2NzParams() = default;
+  Nd2NzParams(uint16_t ndNumIn, uint16_t nValueIn, uint16_t dValueIn, uint16_t srcNdMatrixStrideIn,
+              uint16_t srcDValueIn, uint16_t dstNzC0StrideIn, uint16_t dstNzNStrideIn,
+              uint16_t dstNzMatrixStrideIn)
+      : ndNum(ndNumIn),
+        nValue(nValueIn),
+        dValue(dValueIn),
+        srcNdMatrixStride(srcNdMatrixStrideIn),
+        srcDValue(srcDValueIn),
+        dstNzC0Stride(dstNzC0StrideIn),
+        dstNzNStride(dstNzNStrideIn),
+        dstNzMatrixStride(dstNzMatrixStrideIn) {}
   uint16_t ndNum = 1;
   uint16_t nValue = 0;             // rows
   uint16_t dValue = 0;             // columns, in elements

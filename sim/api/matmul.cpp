@@ -254,24 +254,39 @@ int64_t MatmulApiTiling::GetMultiCoreTiling(AscendC::TCubeTiling& t) {
   // Each core's block is a whole number of alignment units (16 rows or columns, or the fixed
   // base block), and the cores split M and N into equal blocks: dm divides M's units and dn N's,
   // so only the shape's own edge is a tail (kernels size per-core workspace slots by the block).
-  // Of those splits, the one of the smallest block; on a tie, the one with more cores along N.
+  // Of those splits, in order: the smallest block; the block that loads the least A and B per
+  // base block of C (the highest compute intensity, with the fixed base block or 128 x 256); the
+  // split whose cores' base blocks span the least (dm x baseM + dn x baseN); more cores along N.
   const int align_m = fix_m_ > 0 ? fix_m_ : 16, align_n = fix_n_ > 0 ? fix_n_ : 16;
+  const uint64_t base_m = fix_m_ > 0 ? fix_m_ : 128, base_n = fix_n_ > 0 ? fix_n_ : 256;
   const int units_m = (m_ + align_m - 1) / align_m, units_n = (n_ + align_n - 1) / align_n;
-  int best_m = m_, best_n = n_, best_used = 1, best_dn = 1;
-  uint64_t best_area = ~uint64_t{0};
+  struct Split {
+    uint64_t area, loads, span;
+    int dn;
+    bool better_than(const Split& o) const {
+      if (area != o.area) return area < o.area;
+      if (loads != o.loads) return loads < o.loads;
+      if (span != o.span) return span < o.span;
+      return dn > o.dn;
+    }
+  };
+  Split best{~uint64_t{0}, 0, 0, 0};
+  int best_m = m_, best_n = n_, best_used = 1;
   for (int dm = 1; dm <= std::min(cores_, units_m); ++dm) {
     if (units_m % dm) continue;
     for (int dn = 1; dm * dn <= cores_ && dn <= units_n; ++dn) {
       if (units_n % dn) continue;
-      const int sm = std::min(m_, units_m / dm * align_m);
-      const int sn = std::min(n_, units_n / dn * align_n);
-      const uint64_t area = uint64_t(sm) * uint64_t(sn);
-      if (area < best_area || (area == best_area && dn > best_dn)) {
-        best_area = area;
-        best_m = sm;
-        best_n = sn;
+      const uint64_t sm = uint64_t(std::min(m_, units_m / dm * align_m));
+      const uint64_t sn = uint64_t(std::min(n_, units_n / dn * align_n));
+      // Equal areas: the intensity sm x sn / (A rows loaded + B columns loaded) is highest where
+      // the loads are least; A is read once per base column of C, B once per base row.
+      const uint64_t loads = (sn + base_n - 1) / base_n * sm + (sm + base_m - 1) / base_m * sn;
+      const Split s{sm * sn, loads, uint64_t(dm) * base_m + uint64_t(dn) * base_n, dn};
+      if (s.better_than(best)) {
+        best = s;
+        best_m = int(sm);
+        best_n = int(sn);
         best_used = dm * dn;
-        best_dn = dn;
       }
     }
   }

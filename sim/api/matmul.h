@@ -1463,7 +1463,8 @@ class MatmulApiTiling {
  protected:
   // SetShape's M x N split over at most SetDim's cores (usedCoreNum of them), each a singleCoreM x
   // singleCoreN block of whole alignment units that divides M and N evenly: the split whose block
-  // is smallest, then the one with more cores along N.
+  // is smallest, then the one that loads the least A and B per base block, then the one whose base
+  // blocks span least (dm x baseM + dn x baseN), then the one with more cores along N.
   int64_t GetMultiCoreTiling(AscendC::TCubeTiling& t);
   int64_t GetFixedSplitTiling(AscendC::TCubeTiling& t);
   int64_t GetBlockTiling(AscendC::TCubeTiling& t, int sm, int sn, int used);

@@ -156,6 +156,23 @@ first_error() {
   echo "${l:0:220}"
 }
 
+# readme_expected DIR: the lines of the output block that follows the README's "执行结果" (run
+# result) heading, for the examples whose only check is what they print.
+readme_expected() {
+  awk '/执行结果/ {f = 1} f && /^ *```/ {if (inb) exit; inb = 1; next} inb {sub(/^ +/, ""); if (length) print}' \
+    "$1/README.md" 2>/dev/null
+}
+
+# missing_lines LOG...: the expected lines (stdin) that the logs do not print as often as expected
+# (the cores print in any order).
+missing_lines() {
+  sort | uniq -c | while read -r want line; do
+    # shellcheck disable=SC2068
+    have=$(cat $@ | grep -cF -- "$line")
+    [ "$have" -ge "$want" ] || echo "$line"
+  done
+}
+
 rows=() outs=() n_in=0 n_built=0 n_ver=0
 mapfile -t examples < <(cd "$root" && find 00_introduction 03_basic_api 04_advanced_api 05_best_practices \
   -name CMakeLists.txt -not -path '*/build/*' 2>/dev/null | sed 's|/CMakeLists.txt$||' | sort)
@@ -238,8 +255,18 @@ for rel in "${examples[@]}"; do
     elif grep -qiE '(^|[^a-z])pass|success' $verdict_logs; then
       verified=yes
     elif [ -z "$(awk '$2=="verify"' "$copy/.steps")" ]; then
-      verified=ran
-      err="no check in the example (its output is only printed)"
+      # No verification step: the README's expected output, where it gives one, is the check.
+      # shellcheck disable=SC2086
+      missing=$(readme_expected "$d" | missing_lines $runlogs)
+      if [ -n "$(readme_expected "$d")" ] && [ -z "$missing" ]; then
+        verified=yes
+        err="checked against the output its README expects"
+      elif [ -n "$missing" ]; then
+        err="run: the README expects '$(head -1 <<<"$missing" | cut -c1-120)' (not printed)"
+      else
+        verified=ran
+        err="no check in the example (its output is only printed)"
+      fi
     else
       err="verify: no verdict printed"
     fi
