@@ -787,4 +787,101 @@ TEST(AdvOverflowMode, AVectorInstructionInTheSaturatedModeIsAKernelFault) {
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// TransData: NCDHW (H x W planes padded to 16) to and from NDC1HWC0 and FRACTAL_Z_3D, with C and
+// N tails, against the layouts indexed here.
+
+constexpr TransDataConfig kToFz = {DataFormat::NCDHW, DataFormat::FRACTAL_Z_3D};
+constexpr TransDataConfig kFromFz = {DataFormat::FRACTAL_Z_3D, DataFormat::NCDHW};
+constexpr TransDataConfig kTo5hd = {DataFormat::NCDHW, DataFormat::NDC1HWC0};
+constexpr TransDataConfig kFrom5hd = {DataFormat::NDC1HWC0, DataFormat::NCDHW};
+
+template <bool kFz>
+void check_transdata() {
+  constexpr uint32_t n = 20, c = 18, d = 2, h = 3, w = 5, hw = h * w, hwp = 16;
+  constexpr uint32_t c1 = 2, n1 = 2;
+  constexpr uint32_t plain = n * c * d * hwp;
+  constexpr uint32_t packed = kFz ? d * c1 * hw * n1 * 256 : n * d * c1 * hw * 16;
+  std::vector<int16_t> x(plain);
+  for (uint32_t i = 0; i < plain; ++i) x[i] = static_cast<int16_t>(i % hwp < hw ? i + 1 : -7);
+  Bench b;
+  const uint64_t xa = b.alloc(plain * 2), pa = b.alloc(packed * 2), ba = b.alloc(plain * 2);
+  b.sim().write(xa, x.data(), plain * 2);
+  b.run(1, [&] {
+    TPipe pipe;
+    LocalTensor<int16_t> xs = ub_tensor<int16_t>(pipe, plain),
+                         ps = ub_tensor<int16_t>(pipe, packed),
+                         bs = ub_tensor<int16_t>(pipe, plain);
+    LocalTensor<uint8_t> tmp = ub_tensor<uint8_t>(pipe, 1024);
+    DataCopy(xs, global<int16_t>(xa, plain), plain);
+    Order<HardEvent::MTE2_V>();
+    auto ncdhw = MakeLayout(MakeShape(n, c, d, h, w), MakeStride());
+    if constexpr (kFz) {
+      auto fz = MakeLayout(MakeShape(d, c1, h, w, n1, 16u, 16u), MakeStride());
+      TransData<kToFz>(ps, xs, tmp, TransDataParams<decltype(ncdhw), decltype(fz)>{ncdhw, fz});
+      TransData<kFromFz>(bs, ps, tmp, TransDataParams<decltype(fz), decltype(ncdhw)>{fz, ncdhw});
+    } else {
+      auto hd = MakeLayout(MakeShape(n, d, c1, h, w, 16u), MakeStride());
+      TransData<kTo5hd>(ps, xs, TransDataParams<decltype(ncdhw), decltype(hd)>{ncdhw, hd});
+      TransData<kFrom5hd>(bs, ps, TransDataParams<decltype(hd), decltype(ncdhw)>{hd, ncdhw});
+    }
+    Order<HardEvent::V_MTE3>();
+    DataCopy(global<int16_t>(pa, packed), ps, packed);
+    DataCopy(global<int16_t>(ba, plain), bs, plain);
+  });
+  std::vector<int16_t> p(packed), back(plain);
+  b.sim().read(pa, p.data(), packed * 2);
+  b.sim().read(ba, back.data(), plain * 2);
+  uint32_t checked = 0;
+  for (uint32_t ni = 0; ni < n1 * 16; ++ni)
+    for (uint32_t ci = 0; ci < c1 * 16; ++ci)
+      for (uint32_t di = 0; di < d; ++di)
+        for (uint32_t hi = 0; hi < h; ++hi)
+          for (uint32_t wi = 0; wi < w; ++wi) {
+            if (!kFz && ni >= n) continue;
+            const uint32_t x_at = ((ni * c + ci) * d + di) * hwp + hi * w + wi;
+            // FRACTAL_Z_3D [D, C1, H, W, N1, N0, C0]; NDC1HWC0 [N, D, C1, H, W, C0].
+            const uint32_t at =
+                kFz ? (((((di * c1 + ci / 16) * h + hi) * w + wi) * n1 + ni / 16) * 16 + ni % 16) *
+                              16 +
+                          ci % 16
+                    : ((((ni * d + di) * c1 + ci / 16) * h + hi) * w + wi) * 16 + ci % 16;
+            const int16_t want = ni < n && ci < c ? x[x_at] : 0;
+            ASSERT_EQ(p[at], want)
+                << "n " << ni << " c " << ci << " d " << di << " h " << hi << " w " << wi;
+            if (ni < n && ci < c) {
+              ASSERT_EQ(back[x_at], x[x_at]) << "back: n " << ni << " c " << ci;
+              ++checked;
+            }
+          }
+  EXPECT_EQ(checked, n * c * d * hw);
+  for (uint32_t row = 0; row < n * c * d; ++row) EXPECT_EQ(back[row * hwp + hw], 0) << row;
+}
+
+TEST(AdvTransData, NcdhwToFractalZ3dAndBackPadsNAndCWithZeros) {
+  check_transdata<true>();
+}
+TEST(AdvTransData, NcdhwToNdc1hwc0AndBackPadsCWithZeros) {
+  check_transdata<false>();
+}
+
+TEST(AdvTransData, ALayoutThatDoesNotFollowFromNcdhwIsAKernelFault) {
+  Bench b;
+  expect_fault(b, "layout's shape does not follow from NCDHW [16, 16, 1, 4, 4]", [] {
+    TPipe pipe;
+    LocalTensor<half> x = ub_tensor<half>(pipe, 256), y = ub_tensor<half>(pipe, 512);
+    auto ncdhw = MakeLayout(MakeShape(16, 16, 1, 4, 4), MakeStride());
+    auto hd = MakeLayout(MakeShape(16, 1, 2, 4, 4, 16), MakeStride());  // C1 should be 1
+    TransData<kTo5hd>(y, x, TransDataParams<decltype(ncdhw), decltype(hd)>{ncdhw, hd});
+  });
+}
+
+TEST(AdvLayout, MapsACoordinateToTheSumOfItsStrides) {
+  auto layout = MakeLayout(MakeShape(10, 20, 30), MakeStride(1, 100, 200));
+  EXPECT_EQ(Std::get<1>(layout.GetShape()), 20);
+  EXPECT_EQ(layout(MakeCoord(3, 2, 1)), 3u + 200u + 200u);
+  EXPECT_TRUE(is_layout_v<decltype(layout)>);
+  EXPECT_FALSE(is_layout_v<int>);
+}
+
 }  // namespace

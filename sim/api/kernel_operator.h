@@ -42,6 +42,7 @@
 #include "sim/api/tensor.h"          // GlobalTensor, LocalTensor
 #include "sim/api/topk.h"            // TopK (high-level)
 #include "sim/api/tpipe.h"           // TPipe, TQue, TQueBind, TBuf, GetTPipePtr
+#include "sim/api/transdata.h"       // TransData, Layout, MakeShape (high-level)
 #include "sim/api/types.h"           // GM_ADDR, pipe_t, TPosition, HardEvent, ASSERT
 #include "sim/api/vector.h"  // Duplicate, Adds, Muls, Abs, Add, ..., Exp, Ln, Relu, Cast, Copy, ShiftLeft/Right
 // The mask register, the level-0 forms, Compare, Select, And/Or/Not, Transpose
