@@ -17,11 +17,12 @@
 // block's uint64 scales GM -> L1 on MTE2 beside the bias, then L1 -> FB inside the Fixpipe). The
 // bias of an int8 Matmul is int32.
 //
-// Who calls it. In a launch of AICs only, or with MatmulConfig::enableMixDualMaster (each kind
-// runs its own code, ordered by SyncAll or cross-core flags), the API runs on the AIC that calls
-// it. In a mixed launch otherwise (Ascend C's default), the AIVs drive it: REGIST_MATMUL_OBJ makes
-// the AIC a server that runs the Matmul calls its AIVs send it as messages (KFC) until each of
-// them is done, and the kernel's AIC part ends there. A message costs what it does on the
+// Who calls it. In a launch of AICs only, with MatmulConfig::enableMixDualMaster, or in a kernel
+// file that defines ASCENDC_CUBE_ONLY (each kind runs its own code, ordered by SyncAll or
+// cross-core flags), the API runs on the AIC that calls it. In a mixed launch otherwise (Ascend
+// C's default), the AIVs drive it: REGIST_MATMUL_OBJ makes the AIC a server that runs the Matmul
+// calls its AIVs send it as messages (KFC) until each of them is done, and the kernel's AIC part
+// ends there. A message costs what it does on the
 // hardware: the sender's scalar writes it to GM (scalar.gm_latency_cycles), a cross-core
 // flag tells the other core (crosscore.flag_cycles), whose scalar reads it from GM
 // (scalar.gm_latency_cycles). C reaches an AIV's UB through GM, as on dav-2201, which has no
@@ -1245,10 +1246,20 @@ using matmul::Matmul;
 // they are done, and the kernel's AIC part returns (the rest of the kernel is the AIVs').
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                     \
   do {                                                                               \
-    if (::AscendC::detail::regist_matmul((tpipe), (workspace), __VA_ARGS__)) return; \
+    if (::AscendC::detail::regist_matmul<::AscendC::detail::kCubeOnly>((tpipe), (workspace), \
+                                                                        __VA_ARGS__))         \
+      return;                                                                                 \
   } while (0)
 
 namespace AscendC::detail {
+// A kernel file that defines ASCENDC_CUBE_ONLY before its includes calls the Matmul on the AIC
+// only, in a mixed launch too (no AIV drives it). Per translation unit, so REGIST_MATMUL_OBJ
+// passes it on as a template argument.
+#ifdef ASCENDC_CUBE_ONLY
+constexpr bool kCubeOnly = true;
+#else
+constexpr bool kCubeOnly = false;
+#endif
 // The AIC: serves `objects`' messages until every AIV has quit each of them.
 template <class... MM>
 void serve_matmul(MM&... objects) {
@@ -1268,9 +1279,9 @@ void serve_matmul(MM&... objects) {
   }
 }
 
-template <class MM>
+template <bool kCubeOnlyTu, class MM>
 bool regist_matmul(TPipe* pipe, GM_ADDR, MM& mm, const TCubeTiling* tiling) {
-  const bool kfc = kfc_mode(MM::kDualMaster);
+  const bool kfc = !kCubeOnlyTu && kfc_mode(MM::kDualMaster);
   if (IsAic()) {
     mm.Init(tiling, pipe);
     if (!kfc) return false;
@@ -1281,10 +1292,10 @@ bool regist_matmul(TPipe* pipe, GM_ADDR, MM& mm, const TCubeTiling* tiling) {
   return false;
 }
 // Two objects share one buffer set sized for both tilings (they run one after the other).
-template <class MM1, class MM2>
+template <bool kCubeOnlyTu, class MM1, class MM2>
 bool regist_matmul(TPipe* pipe, GM_ADDR, MM1& a, const TCubeTiling* ta, MM2& b,
                    const TCubeTiling* tb) {
-  const bool kfc = kfc_mode(MM1::kDualMaster && MM2::kDualMaster);
+  const bool kfc = !kCubeOnlyTu && kfc_mode(MM1::kDualMaster && MM2::kDualMaster);
   if (!IsAic()) {
     if (kfc) {
       a.InitClient(ta, 0);
