@@ -29,6 +29,19 @@ void Order() {
   AscendC::WaitFlag<E>(0);
 }
 
+// The host tiling of a Matmul of fp16 A and B into fp32 C, all ND in GM (the tests' usual case),
+// for the caller to give its shape and split.
+inline matmul_tiling::MatmulApiTiling fp16_matmul_tiling() {
+  matmul_tiling::MatmulApiTiling api;
+  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+               matmul_tiling::DataType::DT_FLOAT16);
+  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+               matmul_tiling::DataType::DT_FLOAT16);
+  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+               matmul_tiling::DataType::DT_FLOAT);
+  return api;
+}
+
 // bf16 bits as a float, and a float rounded (RINT) to bf16 bits.
 inline float bf(uint16_t bits) {
   return AscendC::to_float(AscendC::bfloat16_t::from_bits(bits));

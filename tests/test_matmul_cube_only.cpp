@@ -33,13 +33,7 @@ TEST(MatmulCubeOnly, TheAicRunsTheMatmulItselfInAMixedLaunch) {
                  gc = b.alloc(size_t(M) * N * 4), gd = b.alloc(size_t(M) * N * 4);
   b.sim().write(ga, a.data(), a.size() * 2);
   b.sim().write(gb, w.data(), w.size() * 2);
-  matmul_tiling::MatmulApiTiling api;
-  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-               matmul_tiling::DataType::DT_FLOAT16);
-  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-               matmul_tiling::DataType::DT_FLOAT16);
-  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-               matmul_tiling::DataType::DT_FLOAT);
+  matmul_tiling::MatmulApiTiling api = ascend::test::fp16_matmul_tiling();
   api.SetShape(M, N, K);
   api.SetOrgShape(M, N, K);
   TCubeTiling t;

@@ -45,13 +45,7 @@ std::vector<float> reference(const std::vector<half>& a, const std::vector<half>
 }
 
 TCubeTiling tiling(int single_m) {
-  matmul_tiling::MatmulApiTiling api;
-  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-               matmul_tiling::DataType::DT_FLOAT16);
-  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-               matmul_tiling::DataType::DT_FLOAT16);
-  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-               matmul_tiling::DataType::DT_FLOAT);
+  matmul_tiling::MatmulApiTiling api = ascend::test::fp16_matmul_tiling();
   api.SetShape(single_m, N, K);
   api.SetOrgShape(M, N, K);
   api.SetFixSplit(32, 32, -1);

@@ -51,13 +51,7 @@ std::vector<float> product(const std::vector<half>& a, const std::vector<half>& 
 }
 
 TCubeTiling tiling_of(int m, int n, int k, int base_m, int base_n, int base_k) {
-  matmul_tiling::MatmulApiTiling api;
-  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-               matmul_tiling::DataType::DT_FLOAT16);
-  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-               matmul_tiling::DataType::DT_FLOAT16);
-  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-               matmul_tiling::DataType::DT_FLOAT);
+  matmul_tiling::MatmulApiTiling api = ascend::test::fp16_matmul_tiling();
   api.SetShape(m, n, k);
   api.SetFixSplit(base_m, base_n, base_k);
   TCubeTiling t;
