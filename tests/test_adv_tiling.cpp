@@ -165,6 +165,9 @@ TEST(AdvReduce, ReduceMinArReducesRowsWithinOneRepeat) {
 TEST(AdvReduce, ReduceMinArFoldsRowsOfThreeRepeats) {
   check_reduce_min_ar(200);
 }
+TEST(AdvReduce, ReduceMinArFoldsRowsWiderThanARepeatStrideOneByOne) {
+  check_reduce_min_ar(2056);  // 257 blocks a row: beyond the 255 a repeat stride reaches
+}
 
 TEST(AdvArange, ArangeIsWithinFloatRoundingOfFirstPlusIDiff) {
   constexpr int32_t kCount = 200;  // a scalar block, blocks to a repeat, repeats, a tail

@@ -128,9 +128,9 @@ void reduce_pattern(const char* name, const LocalTensor<T>& dst, const LocalTens
       fault(std::string(name) + ": " + std::to_string(rows) + " results for a dst of " +
             std::to_string(dst.GetSize()));
     const uint32_t row_blocks = stride / per_block;
-    if (row_blocks > 255)
-      fault(std::string(name) + ": rows of " + std::to_string(stride * sizeof(T)) +
-            " B, beyond a repeat stride of 255 blocks");
+    // Rows wider than a repeat stride can reach (255 blocks) are folded one instruction a row.
+    const bool wide = row_blocks > 255;
+    const uint8_t rep_stride = wide ? 0 : static_cast<uint8_t>(row_blocks);
     LocalTensor<T> in = src;
     int32_t in_rep = static_cast<int32_t>(row_blocks);
     uint32_t width = cols;
@@ -138,16 +138,28 @@ void reduce_pattern(const char* name, const LocalTensor<T>& dst, const LocalTens
       if (uint64_t{rows} * per_repeat > tmp.GetSize())
         fault(std::string(name) + ": sharedTmpBuffer of " + std::to_string(tmpBytes.GetSize()) +
               " B is below the " + std::to_string(uint64_t{rows} * 256) + " B the AR fold needs");
-      const CopyRepeatParams first(1, 1, 8, static_cast<uint16_t>(row_blocks));
-      for (uint32_t r0 = 0; r0 < rows; r0 += 255) {
+      const CopyRepeatParams first(1, 1, 8, rep_stride);
+      const BinaryRepeatParams next(1, 1, 1, 8, 8, rep_stride);
+      if (wide) {  // each step one instruction a row, then one barrier
+        for (uint32_t r = 0; r < rows; ++r)
+          Copy(tmp[r * per_repeat], src[r * stride], uint64_t{per_repeat}, 1, first);
+        PipeBarrier<PIPE_V>();
+        for (uint32_t c = per_repeat; c < cols; c += per_repeat) {
+          const uint64_t m = std::min(per_repeat, cols - c);
+          for (uint32_t r = 0; r < rows; ++r)
+            reduce_pattern_binary<T, op>(tmp[r * per_repeat], tmp[r * per_repeat],
+                                         src[r * stride + c], m, 1, next);
+          PipeBarrier<PIPE_V>();
+        }
+      }
+      for (uint32_t r0 = 0; r0 < rows && !wide; r0 += 255) {
         const uint8_t n = static_cast<uint8_t>(std::min(255u, rows - r0));
         Copy(tmp[r0 * per_repeat], src[r0 * stride], uint64_t{per_repeat}, n, first);
         PipeBarrier<PIPE_V>();
         for (uint32_t c = per_repeat; c < cols; c += per_repeat) {
           const uint64_t m = std::min(per_repeat, cols - c);
-          const BinaryRepeatParams p(1, 1, 1, 8, 8, static_cast<uint8_t>(row_blocks));
           reduce_pattern_binary<T, op>(tmp[r0 * per_repeat], tmp[r0 * per_repeat],
-                                       src[r0 * stride + c], m, n, p);
+                                       src[r0 * stride + c], m, n, next);
           PipeBarrier<PIPE_V>();
         }
       }
