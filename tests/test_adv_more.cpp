@@ -691,8 +691,8 @@ FlashV3Row flash_v3_row(const std::vector<double>& x, bool update, double alpha,
   return out;
 }
 
-TEST(AdvSoftmaxFlashV3, TwoStepsMatchTheDocumentedFormulasWithStatisticsInPlace) {
-  constexpr uint32_t kRows = 5, kCols = 1024;  // passes of 2 rows and a tail of 1
+// Two steps over kRows rows of kCols, in passes of two rows (the temporary holds two).
+void check_flash_v3(const uint32_t kRows, const uint32_t kCols) {
   const uint32_t n = kRows * kCols;
   const std::vector<float> xf = uniform(2 * n, 0, 6, 81);
   std::vector<half> x(2 * n);
@@ -758,6 +758,13 @@ TEST(AdvSoftmaxFlashV3, TwoStepsMatchTheDocumentedFormulasWithStatisticsInPlace)
           << "second step, row " << r << " col " << i;
     }
   }
+}
+
+TEST(AdvSoftmaxFlashV3, TwoStepsMatchTheDocumentedFormulasWithStatisticsInPlace) {
+  check_flash_v3(5, 1024);  // passes of 2 rows and a tail of 1
+}
+TEST(AdvSoftmaxFlashV3, RowsWiderThanARepeatStrideGoOneInstructionARow) {
+  check_flash_v3(3, 2048);  // 256 blocks a row: one beyond what a repeat stride reaches
 }
 
 TEST(AdvSoftmaxFlashV3, ARowNotAMultipleOf512IsAKernelFault) {

@@ -71,10 +71,13 @@ void softmax_blocks(const LocalTensor<T>& out, const LocalTensor<T>& red, uint32
 template <bool isSub>
 void softmax_rows_by_block(const LocalTensor<float>& dst, const LocalTensor<float>& src,
                            const LocalTensor<float>& blk, uint32_t n, uint32_t k) {
-  const uint8_t rep = static_cast<uint8_t>(k / 8);
+  // Rows wider than a repeat stride reaches (255 blocks) go one instruction a row.
+  const bool wide = k / 8 > 255;
+  const uint8_t rep = wide ? 0 : static_cast<uint8_t>(k / 8);
+  const uint32_t group = wide ? 1 : 255;
   const BinaryRepeatParams p(1, 1, 0, rep, rep, 1);
-  for (uint32_t r0 = 0; r0 < n; r0 += 255) {
-    const uint8_t rows = static_cast<uint8_t>(std::min(255u, n - r0));
+  for (uint32_t r0 = 0; r0 < n; r0 += group) {
+    const uint8_t rows = static_cast<uint8_t>(std::min(group, n - r0));
     for (uint32_t c = 0; c < k; c += 64) {
       const uint64_t mask = std::min(64u, k - c);
       if constexpr (isSub)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# asc_devkit.sh DIR [-o FILE] [-b BUILD_DIR | -p PREFIX] [-t SECONDS] [-f REGEX] [-n]
+# asc_devkit.sh DIR [-o FILE] [-b BUILD_DIR | -p PREFIX] [-t SECONDS] [-f REGEX] [-n] [-k]
 # The asc-devkit tier: every Atlas A2/A3 (dav-2201) example of an asc-devkit checkout at DIR
 # (examples/01_simd_cpp_api/{00_introduction,03_basic_api,04_advanced_api,05_best_practices}),
 # built with its own unchanged CMakeLists.txt against ascend-sim's installed ASC package and run
@@ -15,15 +15,16 @@
 #   -t SECONDS   per-example time limit (default 900)
 #   -f REGEX     only the examples whose path (under 01_simd_cpp_api) matches REGEX
 #   -n           build nothing: list the examples, A2/A3 or not (and why not)
+#   -k           keep the working folder (each example's copy, its build and its logs) and say where
 # Exit status: 0 when the table was made (the last line gives the counts), 77 when DIR is absent,
 # 2 on a usage error.
 set -uo pipefail
-usage() { sed -n '2,20p' "$0" >&2; exit 2; }
+usage() { sed -n '2,21p' "$0" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 dir=$1
 shift
-out_file="" build_dir="" prefix="" limit=900 filter="" list_only=0
-while getopts "o:b:p:t:f:n" opt; do
+out_file="" build_dir="" prefix="" limit=900 filter="" list_only=0 keep=0
+while getopts "o:b:p:t:f:nk" opt; do
   case $opt in
     o) out_file=$OPTARG ;;
     b) build_dir=$OPTARG ;;
@@ -31,6 +32,7 @@ while getopts "o:b:p:t:f:n" opt; do
     t) limit=$OPTARG ;;
     f) filter=$OPTARG ;;
     n) list_only=1 ;;
+    k) keep=1 ;;
     *) usage ;;
   esac
 done
@@ -46,7 +48,11 @@ here=$(dirname "$(realpath "$0")")
 py=python3
 python3 -c "import numpy" 2>/dev/null || py=/usr/bin/python3
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ $keep = 1 ]; then
+  echo "asc_devkit: the working folder is kept: $work" >&2
+else
+  trap 'rm -rf "$work"' EXIT
+fi
 start=$(date +%s)
 
 if [ $list_only = 1 ]; then
