@@ -3,7 +3,8 @@
 // L0C, fp32/int32 accumulation), Fixpipe L0C -> GM (cast, dequantization, ReLU, NZ -> ND on the
 // way), and the bias's L1 -> BiasTable copy.
 //
-// Layouts (elements; C0 = 32 B / element size, 16 for b16, 32 for int8):
+// Layouts (elements; C0 = 32 B / element size: 8 for fp32, 16 for b16, 32 for int8, 64 for int4,
+// whose elements go two a byte, the even one in the low nibble):
 //  - L1 "NZ", what Nd2Nz writes: the C0-column block c of row r at
 //    c * dstNzC0Stride * C0 + r * dstNzNStride * C0.
 //  - L0A (zZ): A is m x k; fractal (mb, kb), 16 rows x C0, at (mb * ceil(k/C0) + kb) * 16 * C0,
@@ -16,7 +17,9 @@
 // The accumulation order inside a Mmad is not published: it is modelled as ascending k, one fp32
 // rounding per multiply-add (products of fp16/bf16 are exact in fp32), starting from L0C, zero
 // (cmatrixInitVal) or the bias (cmatrixSource). A K loop of Mmads into one L0C block therefore
-// gives the same bits as one sequential fp32 sum over K, whatever the tiling.
+// gives the same bits as one sequential fp32 sum over K, whatever the tiling. fp32 operands: each
+// product rounded to fp32, then added (the cube's fp32 datapath is not published; HF32 is not
+// modelled). int8 and int4 accumulate exactly in int32 (wrapping).
 #pragma once
 
 #include <cstdint>
@@ -480,8 +483,10 @@ void MmadWithSparse(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const Lo
 // row-major, of plane k / (C0 x filterH x filterW)) and writes rows [mStartPt, + mExtension) x
 // columns [kStartPt, + kExtension) as fractals: into L0A as Mmad reads A (16 x C0 fractals,
 // m-block major; with enTranspose each fractal transposed, k-block major), into L0B as Mmad
-// reads B (the rows are B's k, the columns its n). b16 (half, bf16) and b8 into L0A (int8) are
-// modelled; b32 and int4 fault as not modelled.
+// reads B (the rows are B's k, the columns its n). b32 (float, C0 = 8) into L0A or L0B, b16
+// (half, bf16) and b8 into L0A (int8) are modelled; int4 does not compile. b32 transposed (into
+// L0B, or L0A with enTranspose) goes in 16 x 16 squares: L0A with k padded to 16 (what Mmad reads
+// with kDirectionAlign), L0B with n in whole 16-column fractals.
 template <class T>
 struct LoadData3DParamsV2 {
   uint8_t padList[4] = {0, 0, 0, 0};

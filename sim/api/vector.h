@@ -284,22 +284,22 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, 
         }
       });
     });
-    return;
+  } else {
+    with_round_mode(mode, [&](auto m) {
+      if constexpr (std::is_same_v<D, S> && !std::is_integral_v<D>) {
+        // A float-to-same-float Cast rounds to an integral value by the mode (Ascend C API: Cast,
+        // float to float "取整"); CAST_NONE leaves the value as it is.
+        detail::unary("Cast", dst, src, count,
+                      [](S x) { return detail::round_integral(x, decltype(m)::value); });
+      } else if constexpr (std::is_same_v<D, half> && std::is_integral_v<S>) {
+        detail::unary("Cast", dst, src, count,
+                      [](S x) { return int_to_half(x, decltype(m)::value); });
+      } else {
+        detail::unary("Cast", dst, src, count,
+                      [](S x) { return cast_to<D>(to_double(x), decltype(m)::value); });
+      }
+    });
   }
-  with_round_mode(mode, [&](auto m) {
-    if constexpr (std::is_same_v<D, S> && !std::is_integral_v<D>) {
-      // A float-to-same-float Cast rounds to an integral value by the mode (Ascend C API: Cast,
-      // float to float "取整"); CAST_NONE leaves the value as it is.
-      detail::unary("Cast", dst, src, count,
-                    [](S x) { return detail::round_integral(x, decltype(m)::value); });
-    } else if constexpr (std::is_same_v<D, half> && std::is_integral_v<S>) {
-      detail::unary("Cast", dst, src, count,
-                    [](S x) { return int_to_half(x, decltype(m)::value); });
-    } else {
-      detail::unary("Cast", dst, src, count,
-                    [](S x) { return cast_to<D>(to_double(x), decltype(m)::value); });
-    }
-  });
 }
 
 // Level-0 forms: `repeatTimes` repeats of 8 blocks of 32 B, block and repeat strides in 32-B
