@@ -177,6 +177,14 @@ constexpr uint64_t bytes_of(uint64_t n) {
   else
     return n * sizeof(T);
 }
+// The elements of T that `bytes` hold.
+template <class T>
+constexpr uint64_t elems_of(uint64_t bytes) {
+  if constexpr (is_int4<T>)
+    return bytes * 2;
+  else
+    return bytes / sizeof(T);
+}
 // The int4b_t element i of packed bytes p, and its store.
 inline int32_t int4_at(const void* p, uint64_t i) {
   const uint8_t b = static_cast<const uint8_t*>(p)[i / 2];
