@@ -595,7 +595,8 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   // two 16 x 8 fractals of the unrolled matrix side by side, into two 16 x 8 fractals of the
   // destination (the load_data_l12l0 example's float sections). The dummy half of a last odd
   // 8-column block is not written, so the span written may pass the valid data (which the
-  // vendor's examples size the tensor by): it is checked against the buffer.
+  // vendor's examples size the tensor by): it must fit the buffer, and becomes usable there as a
+  // static tensor's span does.
   const bool wide_t = sizeof(T) == 4 && (to == 2 || p.enTranspose);
   uint64_t dst_bytes = valid_bytes;
   if (wide_t) {
@@ -603,6 +604,12 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     const uint64_t frac = to == 2 ? uint64_t{r_last / 8} * detail::ceil_div(kb, 2) + c_last / 16
                                   : uint64_t{c_last / 16} * (2 * mb) + r_last / 8;
     dst_bytes = (frac * 128 + (c_last % 16) * 8 + 8) * 4;
+    ascend::model::LocalBuffer& buf = *dst.owner()->buffers()[static_cast<size_t>(to)];
+    const uint64_t end = dst.ub_offset() - buf.base() + dst_bytes;
+    if (end > buf.capacity())
+      detail::fault(std::string(name) + ": the b32 transposed span of " +
+                    std::to_string(dst_bytes) + " B passes the end of its buffer");
+    buf.reserve(static_cast<uint32_t>(end));
     detail::local_buffer(dst.owner(), dst.ub_offset(), dst_bytes, to, name, "dst");
   }
   detail::Im2col<T> g{static_cast<uint16_t>(p.l1H),
