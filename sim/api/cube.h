@@ -761,7 +761,10 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
                      gemv ? uint64_t{ceil_div(static_cast<uint32_t>(bytes_of<T>(p.k)), 512)} * 512
                           : (uint64_t{mb - 1u} * a_row + kb) * 512,
                  b_bytes = uint64_t{kb} * nb * 512, c_bytes = uint64_t{mb} * nb * 256 * sizeof(Acc);
-  if (a_bytes > bytes_of<T>(a.GetSize()) || b_bytes > bytes_of<T>(b.GetSize()) ||
+  // fp32 B's fractals hold 16 columns of n, while the vendor's examples size an L0B tensor by n
+  // padded to 8 (the data a b32 load writes): its tensor holds that, its span must be in L0B.
+  const uint64_t b_tensor = fp32 ? uint64_t{kb} * 8 * (ceil_div(p.n, 8) * 8) * 4 : b_bytes;
+  if (a_bytes > bytes_of<T>(a.GetSize()) || b_tensor > bytes_of<T>(b.GetSize()) ||
       c_bytes > uint64_t{c.GetSize()} * sizeof(Acc))
     fault("Mmad " + std::to_string(p.m) + "x" + std::to_string(p.k) + "x" + std::to_string(p.n) +
           ": an operand's fractals go beyond its LocalTensor");
