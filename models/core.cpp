@@ -1130,7 +1130,13 @@ Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
     done = landed = w.kind == Work::Kind::Vector ? vector_->execute(t, cost_.vector(w.amount)).end
                     : w.kind == Work::Kind::Mte1
                         ? mte1_->execute(t, cost_.mte1(w.amount, w.to_l0b), w.amount).end
-                        : cube_->execute(t, cost_.mmad(w.m, w.k, w.n, w.int8)).end;
+                        : cube_
+                              ->execute(t, cost_.mmad(w.m, w.k, w.n,
+                                                      w.int8   ? MmadOperands::Int8
+                                                      : w.fp32 ? MmadOperands::Fp32
+                                                      : w.int4 ? MmadOperands::Int4
+                                                               : MmadOperands::B16))
+                              .end;
     pp.engine_free = done;
   } else {
     bool write = in.work.kind == Work::Kind::DmaOut;

@@ -117,6 +117,8 @@ struct Work {
   bool to_fb = false;            // Mte1 kind on the FIX pipe: L1 -> fixpipe buffer (no MTE1 unit)
   bool to_l1 = false;            // Mte1 kind on the FIX pipe: L0C -> L1 (no MTE1 unit)
   bool int8 = false;             // Mmad: int8 operands
+  bool fp32 = false;             // Mmad: fp32 operands (16 x 8 fractals)
+  bool int4 = false;             // Mmad: int4 operands (16 x 64 fractals)
   uint16_t m = 0, k = 0, n = 0;  // Mmad: its shape
   uint64_t amount = 0;           // vector: repeats; DMA and MTE1: bytes
   GmAddr gm = 0;                 // DMA: GM-side address

@@ -46,12 +46,24 @@ Tick DefaultCostModel::mte1(uint64_t bytes, bool to_l0b) const {
                                                       static_cast<double>(bytes) / rate - 1e-9)));
 }
 
-// One 16 x 16 x 16 fractal step per cycle (16 x cube.mmad_int8_k0 x 16 for int8), plus a fixed
-// cost.
-Tick DefaultCostModel::mmad(uint32_t m, uint32_t k, uint32_t n, bool int8) const {
-  uint64_t k0 = int8 ? core_.cube.mmad_int8_k0 : 16;
-  uint64_t steps = uint64_t{(m + 15) / 16} * ((k + k0 - 1) / k0) * ((n + 15) / 16);
-  return core_.clock.cycles(core_.cube.mmad_overhead_cycles + steps);
+// One 16 x 16 x 16 fractal step per cycle (16 x cube.mmad_int8_k0 x 16 for int8, 16 x
+// cube.mmad_int4_k0 x 16 for int4), plus a fixed cost. fp32 (16 x 8 fractals): k padded to whole
+// fractals of 8, at cube.mmad_fp32_k_per_cycle of k per cycle (the vendor's cube performance
+// table: 16 x 4 x 16 per cycle, a quarter of the fp16 rate).
+Tick DefaultCostModel::mmad(uint32_t m, uint32_t k, uint32_t n, MmadOperands op) const {
+  const CubeTiming& c = core_.cube;
+  const uint64_t blocks = uint64_t{(m + 15) / 16} * ((n + 15) / 16);
+  uint64_t k_steps;
+  if (op == MmadOperands::Fp32) {
+    const uint64_t kpc = c.mmad_fp32_k_per_cycle;
+    k_steps = ((uint64_t{k} + 7) / 8 * 8 + kpc - 1) / kpc;
+  } else {
+    const uint64_t k0 = op == MmadOperands::Int8   ? c.mmad_int8_k0
+                        : op == MmadOperands::Int4 ? c.mmad_int4_k0
+                                                   : 16;
+    k_steps = (k + k0 - 1) / k0;
+  }
+  return core_.clock.cycles(c.mmad_overhead_cycles + blocks * k_steps);
 }
 
 // ceil(bytes / rate): L1 -> FB at cube.fb_bytes_per_cycle.

@@ -24,6 +24,9 @@ inline bool writes_gm(DmaPath p) {
   return p == DmaPath::AivMte3 || p == DmaPath::AicFix;
 }
 
+// The operand types an Mmad's rate depends on: fp16/bf16, int8, fp32, int4.
+enum class MmadOperands : uint8_t { B16, Int8, Fp32, Int4 };
+
 // The cube core's (AIC) timing; its buffers and engines.
 struct CubeTiming {
   uint32_t l1_bytes = 512 * 1024, l0a_bytes = 64 * 1024, l0b_bytes = 64 * 1024,
@@ -37,6 +40,8 @@ struct CubeTiming {
   uint32_t mte1_setup_cycles = 4;
   uint32_t mmad_overhead_cycles = 21;   // fixed cost of one Mmad
   uint32_t mmad_int8_k0 = 32;           // k of one int8 fractal step (16 x k0 x 16 per cycle)
+  uint32_t mmad_int4_k0 = 64;           // k of one int4 fractal step (16 x k0 x 16 per cycle)
+  uint32_t mmad_fp32_k_per_cycle = 4;   // fp32: 16 x this x 16 per cycle, k padded to 8
   double fb_bytes_per_cycle = 22;       // L1 -> fixpipe buffer (FB), on the FIX pipe
   double fix_bytes_per_cycle = 117;     // L0C -> GM
   double fix_l1_bytes_per_cycle = 256;  // L0C -> L1
@@ -86,8 +91,9 @@ class CostModel {
                                uint64_t l2_hit_bytes = 0) const = 0;
   // An MTE1 move of `bytes` from L1 into L0A (to_l0b false) or L0B.
   virtual Tick mte1(uint64_t bytes, bool to_l0b) const = 0;
-  // One Mmad of m x k x n; int8 operands go twice as deep in k per cycle.
-  virtual Tick mmad(uint32_t m, uint32_t k, uint32_t n, bool int8) const = 0;
+  // One Mmad of m x k x n of the operand type `op` (int8/int4 go deeper in k per cycle than
+  // fp16, fp32 shallower).
+  virtual Tick mmad(uint32_t m, uint32_t k, uint32_t n, MmadOperands op) const = 0;
   // A move of `bytes` from L1 into the fixpipe buffer (FB) on the FIX pipe (a VDEQF16 scale).
   virtual Tick fb_load(uint64_t bytes) const = 0;
   virtual Tick fix_to_l1(uint64_t bytes) const = 0;
@@ -112,7 +118,7 @@ class DefaultCostModel : public CostModel {
   Tick dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path,
                        uint64_t l2_hit_bytes = 0) const override;
   Tick mte1(uint64_t bytes, bool to_l0b) const override;
-  Tick mmad(uint32_t m, uint32_t k, uint32_t n, bool int8) const override;
+  Tick mmad(uint32_t m, uint32_t k, uint32_t n, MmadOperands op) const override;
   Tick fb_load(uint64_t bytes) const override;
   Tick fix_to_l1(uint64_t bytes) const override;
   Tick path_latency(const Route* route, bool write) const override;

@@ -297,6 +297,20 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
                     "[CUBE] 1.1 [INI-C] section DtypeMKN: int8 16x32x16 (fp16 16x16x16), H"),
           [](ClusterConfig & c) -> auto& { return c.core.cube.mmad_int8_k0; }),
       field<ClusterConfig>(
+          int_param("cube.mmad_int4_k0", "elements", kFromField, 16, 256,
+                    "k of one int4 Mmad fractal step: 16 x k0 x 16 MACs per cycle, so int4 runs "
+                    "at k0 / 16 times the fp16 rate",
+                    "[ASC-API] appendix cube instruction performance, dav-2201: int4b_t cube_k "
+                    "64, k0 64, H"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.mmad_int4_k0; }),
+      field<ClusterConfig>(
+          int_param("cube.mmad_fp32_k_per_cycle", "elements", kFromField, 1, 16,
+                    "k of an fp32 Mmad per cycle: 16 x this x 16 MACs per cycle over k padded "
+                    "to the fp32 fractal's 8, so fp32 runs at this / 16 times the fp16 rate",
+                    "[ASC-API] appendix cube instruction performance, dav-2201: float cube_k 4, "
+                    "k0 8, H"),
+          [](ClusterConfig & c) -> auto& { return c.core.cube.mmad_fp32_k_per_cycle; }),
+      field<ClusterConfig>(
           real_param("cube.fb_bytes_per_cycle", "B/cycle", kFromField, 1, 4096,
                      "L1 -> fixpipe buffer (FB) on the FIX pipe: a VDEQF16 Fixpipe's per-channel "
                      "uint64 deqScale (8 B per column) before its L0C -> GM move",

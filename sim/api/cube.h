@@ -3,7 +3,8 @@
 // L0C, fp32/int32 accumulation), Fixpipe L0C -> GM (cast, dequantization, ReLU, NZ -> ND on the
 // way), and the bias's L1 -> BiasTable copy.
 //
-// Layouts (elements; C0 = 32 B / element size, 16 for b16, 32 for int8):
+// Layouts (elements; C0 = 32 B / element size: 8 for fp32, 16 for b16, 32 for int8, 64 for int4,
+// whose elements go two a byte, the even one in the low nibble):
 //  - L1 "NZ", what Nd2Nz writes: the C0-column block c of row r at
 //    c * dstNzC0Stride * C0 + r * dstNzNStride * C0.
 //  - L0A (zZ): A is m x k; fractal (mb, kb), 16 rows x C0, at (mb * ceil(k/C0) + kb) * 16 * C0,
@@ -16,7 +17,9 @@
 // The accumulation order inside a Mmad is not published: it is modelled as ascending k, one fp32
 // rounding per multiply-add (products of fp16/bf16 are exact in fp32), starting from L0C, zero
 // (cmatrixInitVal) or the bias (cmatrixSource). A K loop of Mmads into one L0C block therefore
-// gives the same bits as one sequential fp32 sum over K, whatever the tiling.
+// gives the same bits as one sequential fp32 sum over K, whatever the tiling. fp32 operands: each
+// product rounded to fp32, then added (the cube's fp32 datapath is not published; HF32 is not
+// modelled). int8 and int4 accumulate exactly in int32 (wrapping).
 #pragma once
 
 #include <cstdint>
@@ -320,11 +323,10 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   const uint64_t src_end =
       (uint64_t{p.startIndex} + uint64_t{p.repeatTimes - 1u} * p.srcStride + 1) * kFractal;
   const uint64_t dst_end = (uint64_t{p.repeatTimes - 1u} * (1u + p.dstGap) + 1) * kFractal;
-  if (src_end > uint64_t{src.GetSize()} * sizeof(T) ||
-      dst_end > uint64_t{dst.GetSize()} * sizeof(T))
+  if (src_end > detail::bytes_of<T>(src.GetSize()) || dst_end > detail::bytes_of<T>(dst.GetSize()))
     detail::fault(
         "LoadData: fractals beyond the " +
-        std::string(src_end > uint64_t{src.GetSize()} * sizeof(T) ? "source" : "destination") +
+        std::string(src_end > detail::bytes_of<T>(src.GetSize()) ? "source" : "destination") +
         " LocalTensor");
   detail::local_buffer(src.owner(), src.ub_offset(), src_end, 0, name, "src (L1)");
   int to = detail::local_buffer(dst.owner(), dst.ub_offset(), dst_end, -1, name, "dst");
@@ -481,8 +483,10 @@ void MmadWithSparse(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const Lo
 // row-major, of plane k / (C0 x filterH x filterW)) and writes rows [mStartPt, + mExtension) x
 // columns [kStartPt, + kExtension) as fractals: into L0A as Mmad reads A (16 x C0 fractals,
 // m-block major; with enTranspose each fractal transposed, k-block major), into L0B as Mmad
-// reads B (the rows are B's k, the columns its n). b16 (half, bf16) and b8 into L0A (int8) are
-// modelled; b32 and int4 fault as not modelled.
+// reads B (the rows are B's k, the columns its n). b32 (float, C0 = 8) into L0A or L0B, b16
+// (half, bf16) and b8 into L0A (int8) are modelled; int4 does not compile. b32 transposed (into
+// L0B, or L0A with enTranspose) goes in 16 x 16 squares: L0A with k padded to 16 (what Mmad reads
+// with kDirectionAlign), L0B with n in whole 16-column fractals.
 template <class T>
 struct LoadData3DParamsV2 {
   uint8_t padList[4] = {0, 0, 0, 0};
@@ -535,8 +539,10 @@ template <class T, class U>
 void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const LoadData3DParamsV2<U>& p) {
   static_assert(std::is_same_v<T, U>, "LoadData (3D): padValue's type is the operands' type");
-  static_assert(sizeof(T) == 2 || sizeof(T) == 1,
-                "LoadData (3D): b16 and b8 are modelled (b32 and int4 are not)");
+  static_assert(!std::is_same_v<T, int4b_t>,
+                "ascend-sim: LoadData (3D) of int4b_t is not modelled (b32, b16 and b8 are)");
+  static_assert(sizeof(T) == 4 || sizeof(T) == 2 || sizeof(T) == 1,
+                "LoadData (3D): b32, b16 and b8 are modelled");
   const char* name = "LoadData (3D)";
   detail::require_aic(name);
   constexpr uint32_t C0 = detail::c0<T>();
@@ -570,20 +576,42 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                   std::to_string(mb * 16) + ") x columns [" + std::to_string(p.kStartPt) + ", +" +
                   std::to_string(kb * C0) + ") beyond the unrolled " + std::to_string(hout * wout) +
                   " x " + std::to_string(cols) + " matrix");
-  const uint64_t src_bytes = uint64_t{c1} * p.l1H * p.l1W * 32, dst_bytes = uint64_t{mb} * kb * 512;
+  const uint64_t src_bytes = uint64_t{c1} * p.l1H * p.l1W * 32,
+                 valid_bytes = uint64_t{mb} * kb * 512;
   if (src_bytes > uint64_t{src.GetSize()} * sizeof(T) ||
-      dst_bytes > uint64_t{dst.GetSize()} * sizeof(T))
+      valid_bytes > uint64_t{dst.GetSize()} * sizeof(T))
     detail::fault(std::string(name) + ": beyond the " +
                   (src_bytes > uint64_t{src.GetSize()} * sizeof(T) ? "source" : "destination") +
                   " LocalTensor");
   detail::local_buffer(src.owner(), src.ub_offset(), src_bytes, 0, name, "src (L1)");
-  const int to = detail::local_buffer(dst.owner(), dst.ub_offset(), dst_bytes, -1, name, "dst");
+  const int to = detail::local_buffer(dst.owner(), dst.ub_offset(), valid_bytes, -1, name, "dst");
   if (to != 1 && to != 2)
     detail::fault("LoadData (3D): the destination must be in L0A (A2) or L0B (B2)");
   if (to == 2 && sizeof(T) == 1)
     detail::fault("LoadData (3D): b8 into L0B is not supported (its load transposes b16 only)");
   if (to == 1 && p.enTranspose && sizeof(T) == 1)
-    detail::fault("LoadData (3D): enTranspose into L0A is b16 only");
+    detail::fault("LoadData (3D): enTranspose into L0A is b16 or b32 only");
+  // b32 transposed (into L0B, or into L0A with enTranspose): the load transposes 16 x 16 squares,
+  // two 16 x 8 fractals of the unrolled matrix side by side, into two 16 x 8 fractals of the
+  // destination (the load_data_l12l0 example's float sections). The dummy half of a last odd
+  // 8-column block is not written, so the span written may pass the valid data (which the
+  // vendor's examples size the tensor by): it must fit the buffer, and becomes usable there as a
+  // static tensor's span does.
+  const bool wide_t = sizeof(T) == 4 && (to == 2 || p.enTranspose);
+  uint64_t dst_bytes = valid_bytes;
+  if (wide_t) {
+    const uint32_t r_last = mb * 16 - 1, c_last = kb * C0 - 1;
+    const uint64_t frac = to == 2 ? uint64_t{r_last / 8} * detail::ceil_div(kb, 2) + c_last / 16
+                                  : uint64_t{c_last / 16} * (2 * mb) + r_last / 8;
+    dst_bytes = (frac * 128 + (c_last % 16) * 8 + 8) * 4;
+    ascend::model::LocalBuffer& buf = *dst.owner()->buffers()[static_cast<size_t>(to)];
+    const uint64_t end = dst.ub_offset() - buf.base() + dst_bytes;
+    if (end > buf.capacity())
+      detail::fault(std::string(name) + ": the b32 transposed span of " +
+                    std::to_string(dst_bytes) + " B passes the end of its buffer");
+    buf.reserve(static_cast<uint32_t>(end));
+    detail::local_buffer(dst.owner(), dst.ub_offset(), dst_bytes, to, name, "dst");
+  }
   detail::Im2col<T> g{static_cast<uint16_t>(p.l1H),
                       static_cast<uint16_t>(p.l1W),
                       static_cast<uint16_t>(c1),
@@ -607,18 +635,23 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   ascend::model::Work w;
   w.kind = ascend::model::Work::Kind::Mte1;
   w.to_l0b = to == 2;
-  w.amount = dst_bytes;
+  w.amount = valid_bytes;
   detail::CubeOpPtr op = detail::cube_op();
   if (op)
-    op->on_finish([dst, src, g] {
+    op->on_finish([dst, src, g, wide_t] {
       const T* map = src.ptr();
       T* out = dst.ptr();
+      const uint32_t cb16 = (uint32_t{g.kb} + 1) / 2;
       for (uint32_t m = 0; m < uint32_t{g.mb} * 16; ++m)
         for (uint32_t k = 0; k < uint32_t{g.kb} * C0; ++k) {
           const T v = g.at(map, g.m0 + m, g.k0 + k);
           const uint32_t in_m = m % 16, in_k = k % C0;
           uint64_t at;
-          if (g.to_l0b)  // B (k = rows here, n = columns): [k block][n block][n][k]
+          if (wide_t && g.to_l0b)  // B (rows = k, columns = n): [8-k block][n block][n][k]
+            at = (uint64_t{m / 8} * cb16 + k / 16) * 128 + (k % 16) * 8 + m % 8;
+          else if (wide_t)  // A (rows = k, columns = m): [m block][8-k block][m][k]
+            at = (uint64_t{k / 16} * (2u * g.mb) + m / 8) * 128 + (k % 16) * 8 + m % 8;
+          else if (g.to_l0b)  // B (k = rows here, n = columns): [k block][n block][n][k]
             at = (uint64_t{m / 16} * g.kb + k / C0) * 16 * C0 + in_k * 16 + in_m;
           else if (g.transpose)  // [k block][m block][k][m]
             at = (uint64_t{k / C0} * g.mb + m / 16) * 16 * C0 + in_k * 16 + in_m;
@@ -705,23 +738,33 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
   require_aic(name);
   static_assert(std::is_same_v<Acc, float> || std::is_same_v<Acc, int32_t>,
                 "Mmad accumulates in float (L0C fp32) or int32_t");
-  static_assert(std::is_same_v<T, int8_t> == std::is_same_v<Acc, int32_t>,
-                "Mmad: int8 operands accumulate in int32_t, floating ones in float");
+  static_assert((std::is_same_v<T, int8_t> || is_int4<T>) == std::is_same_v<Acc, int32_t>,
+                "Mmad: int8 and int4b_t operands accumulate in int32_t, floating ones in float");
   if (p.m == 0 || p.n == 0 || p.k == 0 || p.m > 4095 || p.n > 4095 || p.k > 4095)
     fault("Mmad: m, n, k = " + std::to_string(p.m) + ", " + std::to_string(p.n) + ", " +
           std::to_string(p.k) + " outside [1, 4095]");
-  constexpr uint32_t C0 = c0<T>();
+  // Elements along k of a fractal row: 32 B of them (int4b_t: 64, two a byte).
+  constexpr uint32_t C0 = is_int4<T> ? 64 : c0<T>();
   const uint32_t mb = ceil_div(p.m, 16), kb = ceil_div(p.k, C0), nb = ceil_div(p.n, 16);
+  // A's fractals per 16-row block of L0A: kb, or for fp32 with kDirectionAlign (the layout a
+  // transposing load leaves, k padded to 16 = two 16 x 8 fractals) an even count; the cube still
+  // reads only the first kb of each row (the API reference's K-direction alignment page).
+  constexpr bool fp32 = std::is_same_v<T, float>;
+  const uint32_t a_row = fp32 && p.kDirectionAlign ? ceil_div(p.k, 16) * 2 : kb;
   // m = 1 is the GEMV mode (Ascend C API: Mmad, GEMV): A is k contiguous elements from a 512-B
   // boundary of L0A instead of a row of fractals; B and C keep their layouts.
   const bool gemv = p.m == 1;
   if (gemv && a.ub_offset() % 512)
     fault("Mmad 1x" + std::to_string(p.k) + "x" + std::to_string(p.n) +
           " (GEMV): A must start on a 512-B boundary of L0A");
-  const uint64_t a_bytes = gemv ? uint64_t{ceil_div(p.k * uint32_t{sizeof(T)}, 512)} * 512
-                                : uint64_t{mb} * kb * 512,
+  const uint64_t a_bytes =
+                     gemv ? uint64_t{ceil_div(static_cast<uint32_t>(bytes_of<T>(p.k)), 512)} * 512
+                          : (uint64_t{mb - 1u} * a_row + kb) * 512,
                  b_bytes = uint64_t{kb} * nb * 512, c_bytes = uint64_t{mb} * nb * 256 * sizeof(Acc);
-  if (a_bytes > uint64_t{a.GetSize()} * sizeof(T) || b_bytes > uint64_t{b.GetSize()} * sizeof(T) ||
+  // fp32 B's fractals hold 16 columns of n, while the vendor's examples size an L0B tensor by n
+  // padded to 8 (the data a b32 load writes): its tensor holds that, its span must be in L0B.
+  const uint64_t b_tensor = fp32 ? uint64_t{kb} * 8 * (ceil_div(p.n, 8) * 8) * 4 : b_bytes;
+  if (a_bytes > bytes_of<T>(a.GetSize()) || b_tensor > bytes_of<T>(b.GetSize()) ||
       c_bytes > uint64_t{c.GetSize()} * sizeof(Acc))
     fault("Mmad " + std::to_string(p.m) + "x" + std::to_string(p.k) + "x" + std::to_string(p.n) +
           ": an operand's fractals go beyond its LocalTensor");
@@ -738,11 +781,13 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
   w.m = p.m;
   w.k = p.k;
   w.n = p.n;
-  w.int8 = sizeof(T) == 1;
+  w.int8 = std::is_same_v<T, int8_t>;
+  w.fp32 = fp32;
+  w.int4 = is_int4<T>;
   CubeOpPtr op = cube_op();
   LocalTensor<Acc> bt = bias ? *bias : LocalTensor<Acc>();
   if (op)
-    op->on_finish([c, a, b, bt, p, from_bias, mb, kb, nb, gemv] {
+    op->on_finish([c, a, b, bt, p, from_bias, mb, a_row, nb, gemv] {
       Acc* cp = c.ptr();
       const T* ap = a.ptr();
       const T* bp = b.ptr();
@@ -751,22 +796,25 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
       // the same products as converting per multiply, m*k + k*n conversions instead of m*n*k.
       using Op = std::conditional_t<std::is_same_v<Acc, int32_t>, int32_t, float>;
       std::vector<Op> av(uint64_t{p.m} * p.k), bv(uint64_t{p.n} * p.k);
-      auto op_of = [](T v) {
-        if constexpr (std::is_same_v<Op, int32_t>)
-          return int32_t{v};
+      // Element `idx` (in elements from `base`) as an operand (int4b_t: a nibble, two a byte).
+      auto op_at = [](const T* base, uint64_t idx) {
+        if constexpr (is_int4<T>)
+          return int4_at(base, idx);
+        else if constexpr (std::is_same_v<Op, int32_t>)
+          return int32_t{base[idx]};
         else
-          return static_cast<float>(to_double(v));
+          return static_cast<float>(to_double(base[idx]));
       };
       for (uint32_t i = 0; i < p.m; ++i) {
-        const T* arow = ap + uint64_t{i / 16} * kb * 16 * C0 + (i % 16) * C0;
+        const uint64_t arow = uint64_t{i / 16} * a_row * 16 * C0 + (i % 16) * C0;
         for (uint32_t k = 0; k < p.k; ++k)
           av[uint64_t{i} * p.k + k] =
-              op_of(gemv ? ap[k] : arow[uint64_t{k / C0} * 16 * C0 + k % C0]);
+              op_at(ap, gemv ? k : arow + uint64_t{k / C0} * 16 * C0 + k % C0);
       }
       for (uint32_t j = 0; j < p.n; ++j) {
-        const T* bcol = bp + uint64_t{j / 16} * C0 * 16 + (j % 16) * C0;
+        const uint64_t bcol = uint64_t{j / 16} * C0 * 16 + (j % 16) * C0;
         for (uint32_t k = 0; k < p.k; ++k)
-          bv[uint64_t{j} * p.k + k] = op_of(bcol[uint64_t{k / C0} * nb * C0 * 16 + k % C0]);
+          bv[uint64_t{j} * p.k + k] = op_at(bp, bcol + uint64_t{k / C0} * nb * C0 * 16 + k % C0);
       }
       for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t j = 0; j < p.n; ++j) {
@@ -875,7 +923,8 @@ void fixpipe(const FixDst<D>& out, const LocalTensor<S>& src, const LocalTensor<
   // k x dstNdStride elements of dst, each as the first.
   const uint32_t mats = nz ? 1u : p.ndNum;
   if (mats == 0) fault("Fixpipe of 0 matrices (ndNum 0)");
-  if (nz && p.ndNum > 1) fault("Fixpipe (NZ): ndNum > 1 is for the ND output");
+  // NZ is the plain move: the NZ2ND fields (ndNum and its strides) do not apply, as the API
+  // reference's Fixpipe page states for the NZ layout.
   const uint64_t src_mat = uint64_t{p.srcNdStride} * 256, dst_mat = p.dstNdStride;
   const uint64_t src_bytes =
       (uint64_t{mats - 1u} * src_mat + uint64_t{nb} * p.srcStride * 16) * sizeof(S);

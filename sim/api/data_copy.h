@@ -98,7 +98,7 @@ DmaDesc copy_desc(const GlobalTensor<T>& g, const LocalTensor<T>& l, bool to_gm,
   d.name = name;
   d.to_gm = to_gm;
   d.gm = d.gm_lo = g.address();
-  d.gm_hi = g.address() + g.GetSize() * sizeof(T);
+  d.gm_hi = g.address() + bytes_of<T>(g.GetSize());
   d.l2_bypass = g.GetL2CacheHint() == CacheMode::CACHE_MODE_DISABLE;
   bind_ub(d, l);
   return d;
@@ -106,7 +106,7 @@ DmaDesc copy_desc(const GlobalTensor<T>& g, const LocalTensor<T>& l, bool to_gm,
 // DataCopy of `count` contiguous elements (a multiple of 32 B).
 template <class T>
 void copy_count(DmaDesc d, uint32_t count) {
-  d.block_bytes = count * sizeof(T);
+  d.block_bytes = static_cast<uint32_t>(bytes_of<T>(count));
   if (d.block_bytes % 32)
     fault("DataCopy of " + std::to_string(d.block_bytes) +
           " B: not a multiple of 32 B (use DataCopyPad)");
@@ -206,6 +206,8 @@ void slice_copy(const SliceInfo* dst, const SliceInfo* src, uint32_t dims, Copy 
 template <class T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
               const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
+  static_assert(!detail::is_int4<T>,
+                "ascend-sim: DataCopyPad and the sliced DataCopy of int4b_t are not modelled");
   detail::slice_copy<T>(dstSliceInfo, srcSliceInfo, dimValue,
                         [&](uint64_t to, uint64_t from, const DataCopyParams& p) {
                           if (to > dst.GetSize())
@@ -216,6 +218,8 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Slice
 template <class T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
               const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
+  static_assert(!detail::is_int4<T>,
+                "ascend-sim: DataCopyPad and the sliced DataCopy of int4b_t are not modelled");
   detail::slice_copy<T>(dstSliceInfo, srcSliceInfo, dimValue,
                         [&](uint64_t to, uint64_t from, const DataCopyParams& p) {
                           if (from > src.GetSize())
@@ -240,6 +244,8 @@ void SetPadValue(T paddingValue) {
 template <class T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                  const DataCopyPadExtParams<T>& pad = {}) {
+  static_assert(!detail::is_int4<T>,
+                "ascend-sim: DataCopyPad and the sliced DataCopy of int4b_t are not modelled");
   static_assert(sizeof(T) <= 8);
   detail::DmaDesc d = detail::copy_desc(src, dst, false, "DataCopyPad");
   d.block_count = p.blockCount;
@@ -272,6 +278,8 @@ struct DataCopyPadParams {
 template <class T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
                  const DataCopyPadParams& pad) {
+  static_assert(!detail::is_int4<T>,
+                "ascend-sim: DataCopyPad and the sliced DataCopy of int4b_t are not modelled");
   DataCopyPadExtParams<T> ext;
   ext.isPad = pad.isPad;
   ext.leftPadding = pad.leftPadding;
@@ -284,6 +292,8 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
 template <class T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                  const DataCopyExtParams& p) {
+  static_assert(!detail::is_int4<T>,
+                "ascend-sim: DataCopyPad and the sliced DataCopy of int4b_t are not modelled");
   detail::DmaDesc d = detail::copy_desc(dst, src, true, "DataCopyPad");
   d.block_count = p.blockCount;
   d.block_bytes = p.blockLen;
@@ -294,6 +304,8 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
 // The same with the older parameter struct (blockLen in bytes, as DataCopyExtParams').
 template <class T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  static_assert(!detail::is_int4<T>,
+                "ascend-sim: DataCopyPad and the sliced DataCopy of int4b_t are not modelled");
   DataCopyPad(dst, src, DataCopyExtParams{p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0});
 }
 

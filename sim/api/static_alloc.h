@@ -65,15 +65,15 @@ class LocalMemAllocator {
   }
   template <class T>
   LocalTensor<T> Alloc(uint32_t tileSize) {
-    return take<T>(uint64_t{tileSize} * sizeof(T), tileSize);
+    return take<T>(detail::bytes_of<T>(tileSize), tileSize);
   }
   // The rest of the buffer.
   template <class T>
   LocalTensor<T> Alloc() {
     const uint32_t at = aligned(used_);
     const uint32_t cap = buffer().capacity();
-    const uint32_t n = at < cap ? (cap - at) / sizeof(T) : 0;
-    return take<T>(uint64_t{n} * sizeof(T), n);
+    const uint32_t n = at < cap ? static_cast<uint32_t>(detail::elems_of<T>(cap - at)) : 0;
+    return take<T>(detail::bytes_of<T>(n), n);
   }
 
  private:

@@ -118,14 +118,14 @@ class GlobalTensor {
   // size in elements; 0 means "up to the end of the GM allocation holding buffer".
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t size = 0) {
     const uint64_t a = detail::gm_of(reinterpret_cast<uint64_t>(buffer));
-    if (size > UINT64_MAX / sizeof(T))
+    if (size > UINT64_MAX / 2 / sizeof(T))
       detail::fault("SetGlobalBuffer: " + std::to_string(size) +
                     " elements overflow the address space");
     // A user's program may size a GlobalTensor past its allocation (the CPU twin and the hardware
     // do not check it); under allocation bounds its DMAs are checked against the allocation.
     const bool to_allocation = detail::gm_bounds() == detail::GmBounds::Allocation;
     const auto* r =
-        detail::memory().region_of(a, size == 0 || to_allocation ? 1 : size * sizeof(T));
+        detail::memory().region_of(a, size == 0 || to_allocation ? 1 : detail::bytes_of<T>(size));
     if (!r && to_allocation) {  // a user's program may bind a pointer it never uses (an input
       address_ = detail::GmPtr<T>(a);  // its scenario leaves unallocated): each use is checked
       size_ = size;                    // against the GM allocations and faults there
@@ -133,9 +133,10 @@ class GlobalTensor {
     }
     if (!r)
       detail::fault("SetGlobalBuffer: [" + detail::describe_gm(a) + ", +" +
-                    std::to_string(size * sizeof(T)) + " B) is not inside one GM allocation");
+                    std::to_string(detail::bytes_of<T>(size)) +
+                    " B) is not inside one GM allocation");
     address_ = detail::GmPtr<T>(a);
-    size_ = size ? size : (r->base + r->bytes - a) / sizeof(T);
+    size_ = size ? size : (r->base + r->bytes - a) * (detail::is_int4<T> ? 2 : 1) / sizeof(T);
   }
   uint64_t GetSize() const { return size_; }
   uint64_t address() const { return address_.addr(); }
@@ -149,7 +150,12 @@ class GlobalTensor {
       detail::fault("GlobalTensor[" + std::to_string(offset) + "] beyond its " +
                     std::to_string(size_) + " elements");
     GlobalTensor g;
-    g.address_ = address_ + offset;
+    if constexpr (detail::is_int4<T>) {  // two elements a byte: an even offset only
+      if (offset % 2) detail::fault("GlobalTensor<int4b_t>[" + std::to_string(offset) + "]: odd");
+      g.address_ = address_ + offset / 2;
+    } else {
+      g.address_ = address_ + offset;
+    }
     g.size_ = offset < size_ ? size_ - offset : 0;
     g.cache_mode_ = cache_mode_;
     return g;
@@ -163,12 +169,16 @@ class GlobalTensor {
   }
   CacheMode GetL2CacheHint() const { return cache_mode_; }
   T GetValue(uint64_t i) const {
+    static_assert(!detail::is_int4<T>,
+                  "ascend-sim: GlobalTensor<int4b_t>::GetValue/SetValue is not modelled");
     check(i, "GetValue");
     T v;
     detail::scalar_gm_read(address() + i * sizeof(T), &v, sizeof(T));
     return v;
   }
   void SetValue(uint64_t i, T v) const {
+    static_assert(!detail::is_int4<T>,
+                  "ascend-sim: GlobalTensor<int4b_t>::GetValue/SetValue is not modelled");
     check(i, "SetValue");
     detail::scalar_gm_write(address() + i * sizeof(T), &v, sizeof(T));
   }
@@ -233,17 +243,25 @@ class LocalTensor {
   // buffer of pos (UB for VECIN/VECOUT/VECCALC), which becomes usable up to their end.
   LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)
       : core_(detail::current_core()), size_(tileSize) {
-    offset_ = detail::place_static(core_, pos, addr, uint64_t{tileSize} * sizeof(T));
+    offset_ = detail::place_static(core_, pos, addr, detail::bytes_of<T>(tileSize));
   }
 
   LocalTensor operator[](uint32_t offset) const {
     if (offset > size_)
       detail::fault("LocalTensor[" + std::to_string(offset) + "] beyond its " +
                     std::to_string(size_) + " elements");
-    return LocalTensor(core_, offset_ + offset * sizeof(T), size_ - offset);
+    if (detail::is_int4<T> && offset % 2)
+      detail::fault("LocalTensor<int4b_t>[" + std::to_string(offset) +
+                    "]: an odd offset splits a byte");
+    return LocalTensor(core_, offset_ + static_cast<uint32_t>(detail::bytes_of<T>(offset)),
+                       size_ - offset);
   }
   T GetValue(uint32_t i) const {
     check(i, "GetValue");
+    if constexpr (detail::is_int4<T>) {  // the byte holding it, then its nibble
+      detail::scalar_ub_access(offset_ + uint64_t{i} / 2, 1, false);
+      return T(detail::int4_at(core_->ub() + offset_, i));
+    }
     detail::scalar_ub_access(offset_ + uint64_t{i} * sizeof(T), sizeof(T), false);
     T v;
     std::memcpy(&v, core_->ub() + offset_ + i * sizeof(T), sizeof(T));
@@ -251,13 +269,18 @@ class LocalTensor {
   }
   void SetValue(uint32_t i, T v) const {
     check(i, "SetValue");
+    if constexpr (detail::is_int4<T>) {  // a read-modify-write of its byte
+      detail::scalar_ub_access(offset_ + uint64_t{i} / 2, 1, true);
+      detail::int4_put(core_->ub() + offset_, i, int32_t{v});
+      return;
+    }
     detail::scalar_ub_access(offset_ + uint64_t{i} * sizeof(T), sizeof(T), true);
     std::memcpy(core_->ub() + offset_ + i * sizeof(T), &v, sizeof(T));
   }
   uint32_t GetSize() const { return size_; }
   // Ascend C lets a kernel set a tensor's element count; it must stay inside the UB.
   void SetSize(uint32_t size) {
-    if (core_) detail::check_ub(core_, offset_, uint64_t{size} * sizeof(T), "SetSize");
+    if (core_) detail::check_ub(core_, offset_, detail::bytes_of<T>(size), "SetSize");
     size_ = size;
   }
   // As on Ascend C's CPU-debug twin: a host pointer to the elements, valid until the next UB
@@ -266,10 +289,19 @@ class LocalTensor {
     if (!core_) detail::fault("GetPhyAddr on an unallocated LocalTensor");
     return ptr();
   }
-  T* GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset; }
+  T* GetPhyAddr(uint32_t offset) const {
+    if constexpr (detail::is_int4<T>) {
+      if (offset % 2) detail::fault("GetPhyAddr on int4b_t: an odd offset splits a byte");
+      return GetPhyAddr() + offset / 2;
+    }
+    return GetPhyAddr() + offset;
+  }
+  // The same bytes as elements of U (int4b_t: two a byte).
   template <class U>
   LocalTensor<U> ReinterpretCast() const {
-    return LocalTensor<U>(core_, offset_, static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)));
+    const uint64_t bytes = detail::bytes_of<T>(size_);
+    return LocalTensor<U>(
+        core_, offset_, static_cast<uint32_t>(detail::is_int4<U> ? bytes * 2 : bytes / sizeof(U)));
   }
   // The shape a kernel attaches for the APIs that read it (AscendAntiQuant's offset). It is kept
   // aside, by the core, address and size of the tensor's elements, so that LocalTensor stays as
@@ -277,11 +309,11 @@ class LocalTensor {
   // or a cast does not, and a later tensor over the very same bytes inherits it until it sets
   // its own.
   void SetShapeInfo(const ShapeInfo& shapeInfo) {
-    detail::shape_infos()[{core_, offset_, uint64_t{size_} * sizeof(T)}] = shapeInfo;
+    detail::shape_infos()[{core_, offset_, detail::bytes_of<T>(size_)}] = shapeInfo;
   }
   ShapeInfo GetShapeInfo() const {
     const auto& all = detail::shape_infos();
-    const auto it = all.find({core_, offset_, uint64_t{size_} * sizeof(T)});
+    const auto it = all.find({core_, offset_, detail::bytes_of<T>(size_)});
     return it == all.end() ? ShapeInfo{} : it->second;
   }
   // Simulator side: where the tensor lives in its core's UB.
@@ -307,7 +339,7 @@ template <class T>
 void bind_ub(DmaDesc& d, const LocalTensor<T>& t) {
   d.ub_core = t.owner();
   d.ub = t.ub_offset();
-  d.ub_hi = t.ub_offset() + uint64_t{t.GetSize()} * sizeof(T);
+  d.ub_hi = t.ub_offset() + bytes_of<T>(t.GetSize());
 }
 template <class T>
 void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr, Access access,
@@ -318,9 +350,9 @@ void check_operand(const LocalTensor<T>& t, uint64_t bytes, const char* instr, A
   else if (t.ub_offset() % align)
     fault(std::string(instr) + ": UB address " + std::to_string(t.ub_offset()) + " is not " +
           std::to_string(align) + "-B aligned");
-  if (bytes > uint64_t{t.GetSize()} * sizeof(T))
+  if (bytes > bytes_of<T>(t.GetSize()))
     fault(std::string(instr) + ": " + std::to_string(bytes) + " B beyond a LocalTensor of " +
-          std::to_string(uint64_t{t.GetSize()} * sizeof(T)) + " B");
+          std::to_string(bytes_of<T>(t.GetSize())) + " B");
   note_ub(t.ub_offset(), bytes, access);
 }
 }  // namespace detail

@@ -104,7 +104,7 @@ class TQueBind : public detail::QueueBase {
   template <class T>
   LocalTensor<T> AllocTensor() {
     uint32_t off = alloc();
-    return LocalTensor<T>(core(), off, len() / sizeof(T));
+    return LocalTensor<T>(core(), off, static_cast<uint32_t>(detail::elems_of<T>(len())));
   }
   template <class T>
   void EnQue(const LocalTensor<T>& t) {
@@ -113,7 +113,7 @@ class TQueBind : public detail::QueueBase {
   template <class T>
   LocalTensor<T> DeQue() {
     uint32_t off = deque();
-    return LocalTensor<T>(core(), off, len() / sizeof(T));
+    return LocalTensor<T>(core(), off, static_cast<uint32_t>(detail::elems_of<T>(len())));
   }
   template <class T>
   void FreeTensor(const LocalTensor<T>& t) {
@@ -129,17 +129,17 @@ class TBuf {
  public:
   template <class T>
   LocalTensor<T> Get() const {
-    return LocalTensor<T>(core_, base_, len_ / sizeof(T));
+    return LocalTensor<T>(core_, base_, static_cast<uint32_t>(detail::elems_of<T>(len_)));
   }
   template <class T>
   LocalTensor<T> Get(uint32_t count) const {
-    if (count * sizeof(T) > len_) detail::fault("TBuf::Get beyond the buffer");
+    if (detail::bytes_of<T>(count) > len_) detail::fault("TBuf::Get beyond the buffer");
     return LocalTensor<T>(core_, base_, count);
   }
   // count elements from byte offset bufOffset of the buffer (32-B aligned, as Ascend C asks).
   template <class T>
   LocalTensor<T> GetWithOffset(uint32_t count, uint32_t bufOffset) const {
-    if (bufOffset % 32 || uint64_t{bufOffset} + uint64_t{count} * sizeof(T) > len_)
+    if (bufOffset % 32 || uint64_t{bufOffset} + detail::bytes_of<T>(count) > len_)
       detail::fault("TBuf::GetWithOffset(" + std::to_string(count) + ", " +
                     std::to_string(bufOffset) + "): unaligned or beyond the buffer of " +
                     std::to_string(len_) + " B");

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 
 #include "models/events.h"
 
@@ -153,9 +154,48 @@ constexpr auto CeilDivision(T a, U b) {
   return (a + b - 1) / b;
 }
 
-// The packed 4-bit integer: declared only, so a kernel may name it (IsSameType<T, int4b_t>) but
-// a tensor or cast of it does not compile (its half-byte elements are not modelled).
-struct int4b_t;
+// Ascend C's packed signed 4-bit integer: one object is one element (sizeof 1, as in Ascend C),
+// but in memory two share a byte, element 2i in the low nibble of byte i and 2i + 1 in the high
+// one. Tensors of it count elements, so their byte sizes and offsets are half those counts
+// (detail::bytes_of).
+struct int4b_t {
+  uint8_t storage = 0;  // the low 4 bits
+  int4b_t() = default;
+  int4b_t(int32_t v) : storage(static_cast<uint8_t>(static_cast<uint32_t>(v) & 0xFu)) {}
+  int4b_t(uint32_t v) : storage(static_cast<uint8_t>(v & 0xFu)) {}
+  operator int32_t() const { return (storage & 0x8u) ? int32_t{storage} - 16 : int32_t{storage}; }
+};
+
+namespace detail {
+template <class T>
+constexpr bool is_int4 = std::is_same_v<T, int4b_t>;
+// The bytes n elements of T take in memory (int4b_t: two a byte, rounded up).
+template <class T>
+constexpr uint64_t bytes_of(uint64_t n) {
+  if constexpr (is_int4<T>)
+    return (n + 1) / 2;
+  else
+    return n * sizeof(T);
+}
+// The elements of T that `bytes` hold.
+template <class T>
+constexpr uint64_t elems_of(uint64_t bytes) {
+  if constexpr (is_int4<T>)
+    return bytes * 2;
+  else
+    return bytes / sizeof(T);
+}
+// The int4b_t element i of packed bytes p, and its store.
+inline int32_t int4_at(const void* p, uint64_t i) {
+  const uint8_t b = static_cast<const uint8_t*>(p)[i / 2];
+  return int32_t{int4b_t(static_cast<uint32_t>(i % 2 ? b >> 4 : b))};
+}
+inline void int4_put(void* p, uint64_t i, int32_t v) {
+  uint8_t& b = static_cast<uint8_t*>(p)[i / 2];
+  const uint8_t n = static_cast<uint8_t>(static_cast<uint32_t>(v) & 0xFu);
+  b = static_cast<uint8_t>(i % 2 ? (b & 0x0Fu) | (n << 4) : (b & 0xF0u) | n);
+}
+}  // namespace detail
 
 template <class T>
 class LocalTensor;

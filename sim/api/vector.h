@@ -238,22 +238,68 @@ T round_integral(T x, RoundMode m) {
 }
 }  // namespace detail
 
+namespace detail {
+// half -> int4b_t: rounded by the mode, saturated to [-8, 7] (the vendor's cast example clips so).
+inline int4b_t to_int4(double v, RoundMode m) {
+  if (v != v) return int4b_t(0);
+  return int4b_t(int32_t{cast_to<int8_t>(std::min(std::max(v, -8.0), 7.0), m)});
+}
+// One element of a Cast from S to D under mode M (int4b_t to and from half: the Cast reference's
+// A2/A3 rows).
+template <class D, class S, RoundMode M>
+D cast_value(S x) {
+  if constexpr (is_int4<D>) {
+    static_assert(std::is_same_v<S, half>, "ascend-sim: Cast to int4b_t is modelled from half");
+    return to_int4(to_double(x), M);
+  } else if constexpr (is_int4<S>) {
+    static_assert(std::is_same_v<D, half>, "ascend-sim: Cast from int4b_t is modelled to half");
+    return half(static_cast<float>(int32_t{x}));  // exact
+  } else if constexpr (std::is_same_v<D, S> && !std::is_integral_v<D>) {
+    // A float-to-same-float Cast rounds to an integral value by the mode (Ascend C API: Cast,
+    // float to float "取整"); CAST_NONE leaves the value as it is.
+    return round_integral(x, M);
+  } else if constexpr (std::is_same_v<D, half> && std::is_integral_v<S>) {
+    return int_to_half(x, M);
+  } else {
+    return cast_to<D>(to_double(x), M);
+  }
+}
+}  // namespace detail
+
 template <class D, class S>
 void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, uint32_t count) {
-  with_round_mode(mode, [&](auto m) {
-    if constexpr (std::is_same_v<D, S> && !std::is_integral_v<D>) {
-      // A float-to-same-float Cast rounds to an integral value by the mode (Ascend C API: Cast,
-      // float to float "取整"); CAST_NONE leaves the value as it is.
-      detail::unary("Cast", dst, src, count,
-                    [](S x) { return detail::round_integral(x, decltype(m)::value); });
-    } else if constexpr (std::is_same_v<D, half> && std::is_integral_v<S>) {
-      detail::unary("Cast", dst, src, count,
-                    [](S x) { return int_to_half(x, decltype(m)::value); });
-    } else {
-      detail::unary("Cast", dst, src, count,
-                    [](S x) { return cast_to<D>(to_double(x), decltype(m)::value); });
-    }
-  });
+  if constexpr (detail::is_int4<D> || detail::is_int4<S>) {  // packed: two elements a byte
+    if (count % 2) detail::fault("Cast of int4b_t: an odd count " + std::to_string(count));
+    detail::check_operand(dst, detail::bytes_of<D>(count), "Cast", detail::kWrite);
+    detail::check_operand(src, detail::bytes_of<S>(count), "Cast", detail::kRead);
+    with_round_mode(mode, [&](auto m) {
+      detail::issue_vector("Cast", detail::repeats_for(count, 2), [dst, src, count] {
+        for (uint32_t i = 0; i < count; ++i) {
+          if constexpr (detail::is_int4<D>)
+            detail::int4_put(dst.ptr(), i,
+                             int32_t{detail::cast_value<D, S, decltype(m)::value>(src.ptr()[i])});
+          else
+            dst.ptr()[i] =
+                detail::cast_value<D, S, decltype(m)::value>(S(detail::int4_at(src.ptr(), i)));
+        }
+      });
+    });
+  } else {
+    with_round_mode(mode, [&](auto m) {
+      if constexpr (std::is_same_v<D, S> && !std::is_integral_v<D>) {
+        // A float-to-same-float Cast rounds to an integral value by the mode (Ascend C API: Cast,
+        // float to float "取整"); CAST_NONE leaves the value as it is.
+        detail::unary("Cast", dst, src, count,
+                      [](S x) { return detail::round_integral(x, decltype(m)::value); });
+      } else if constexpr (std::is_same_v<D, half> && std::is_integral_v<S>) {
+        detail::unary("Cast", dst, src, count,
+                      [](S x) { return int_to_half(x, decltype(m)::value); });
+      } else {
+        detail::unary("Cast", dst, src, count,
+                      [](S x) { return cast_to<D>(to_double(x), decltype(m)::value); });
+      }
+    });
+  }
 }
 
 // Level-0 forms: `repeatTimes` repeats of 8 blocks of 32 B, block and repeat strides in 32-B

@@ -242,6 +242,84 @@ constexpr void require_bitwise() {
 }
 }  // namespace detail
 
+namespace detail {
+// A level-0 operand's element e of repeat r, for any element type: int4b_t packs 64 elements in a
+// 32-B block (nibble index from the operand's start), the others as elem_at.
+template <class T>
+uint64_t nibble_at(uint32_t r, uint32_t e, uint32_t blk, uint32_t rep) {
+  return (uint64_t{r} * rep + uint64_t{e / 64} * blk) * 64 + e % 64;
+}
+template <class T>
+T load_elem(const uint8_t* base, uint32_t r, uint32_t e, uint32_t blk, uint32_t rep) {
+  if constexpr (is_int4<T>)
+    return T(int4_at(base, nibble_at<T>(r, e, blk, rep)));
+  else
+    return load_at<T>(base, elem_at<T>(r, e, blk, rep));
+}
+template <class T>
+void store_elem(uint8_t* base, uint32_t r, uint32_t e, uint32_t blk, uint32_t rep, T v) {
+  if constexpr (is_int4<T>)
+    int4_put(base, nibble_at<T>(r, e, blk, rep), int32_t{v});
+  else
+    store_at<T>(base, elem_at<T>(r, e, blk, rep), v);
+}
+// span_of for any element type.
+template <class T>
+uint64_t span_elems(const RepeatPlan& p, uint32_t blk, uint32_t rep) {
+  if constexpr (!is_int4<T>) {
+    return span_of<T>(p, blk, rep);
+  } else {
+    if (p.repeats == 0) return 0;
+    uint64_t end = nibble_at<T>(p.repeats - 1, p.last(p.repeats - 1), blk, rep) / 2 + 1;
+    if (p.repeats > 1)
+      end = std::max(end, nibble_at<T>(p.repeats - 2, p.last(p.repeats - 2), blk, rep) / 2 + 1);
+    return end;
+  }
+}
+// A level-0 Cast: a repeat holds 256 B of the wider type's elements; each operand's blocks and
+// repeats step by its own strides in 32-B blocks (a narrower operand's repeat spans fewer blocks).
+template <class D, class S, RoundMode M>
+void cast_plan(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RepeatPlan& p,
+               const Strides& rp) {
+  if (p.repeats == 0) return;
+  check_operand(dst, span_elems<D>(p, rp.dstBlkStride, rp.dstRepStride), "Cast", kWrite);
+  check_operand(src, span_elems<S>(p, rp.srcBlkStride, rp.srcRepStride), "Cast", kRead);
+  issue_vector("Cast", p.repeats, [dst, src, p, rp] {
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr());
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr());
+    for (uint32_t r = 0; r < p.repeats; ++r)
+      for (uint32_t e = 0; e <= p.last(r); ++e)
+        if (p.selected(r, e))
+          store_elem<D>(
+              d, r, e, rp.dstBlkStride, rp.dstRepStride,
+              cast_value<D, S, M>(load_elem<S>(s, r, e, rp.srcBlkStride, rp.srcRepStride)));
+  });
+}
+// The wider of a Cast's two element types (its repeat's element count).
+template <class D, class S>
+using WiderOf = std::conditional_t<(sizeof(D) >= sizeof(S)), D, S>;
+}  // namespace detail
+
+// Level-0 Cast (Ascend C API: Cast with mask, repeatTimes and UnaryRepeatParams).
+template <class D, class S, bool isSetMask = true>
+void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode,
+          const uint64_t mask[], uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {
+  const detail::RepeatPlan p = detail::plan_level0<detail::WiderOf<D, S>>(
+      "Cast", isSetMask, true, mask[0], mask[1], repeatTimes);
+  with_round_mode(mode, [&](auto m) {
+    detail::cast_plan<D, S, decltype(m)::value>(dst, src, p, repeatParams);
+  });
+}
+template <class D, class S, bool isSetMask = true>
+void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, RoundMode mode, uint64_t mask,
+          uint8_t repeatTimes, const UnaryRepeatParams& repeatParams) {
+  const detail::RepeatPlan p =
+      detail::plan_level0<detail::WiderOf<D, S>>("Cast", isSetMask, false, mask, 0, repeatTimes);
+  with_round_mode(mode, [&](auto m) {
+    detail::cast_plan<D, S, decltype(m)::value>(dst, src, p, repeatParams);
+  });
+}
+
 // ------------------------------------------------------------------
 // level-0 forms Each name gets the
 // bit-mask form (const uint64_t
