@@ -88,6 +88,20 @@ using TCubeTiling = ::AscendC::TCubeTiling;  // the name the newer examples use
 // others are not modelled.
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
+// The type a Matmul of T inputs accumulates in, in L0C (Ascend C API: GetMmDstType): int32 for
+// int8, fp32 otherwise.
+template <class T>
+struct GetMmDstType {
+  using Type = float;
+};
+template <>
+struct GetMmDstType<int8_t> {
+  using Type = int32_t;
+};
+namespace Impl {
+constexpr int32_t QUEUE_DEPTH = 1;  // the queue depth the Matmul API's examples use for CO1
+}
+
 namespace matmul {
 // IBSHARE (an operand's L1 copy shared by the AIVs of an AI Core) is accepted: it changes how
 // often the AIC loads it, not what C is; the model loads it as for an unshared operand.
@@ -348,14 +362,21 @@ class Matmul {
   using AccT = std::conditional_t<kInt8, int32_t, float>;
   static constexpr uint32_t C0 = 32 / sizeof(SrcT);
   static_assert(std::is_same_v<SrcT, typename B_TYPE::Type>, "Matmul: A and B of one type");
-  // Formats: A in ND (or VECTOR: one row), B and the bias in ND, C in ND or ND_ALIGN (its rows
-  // padded to 32 bytes in GM). NZ operands in GM are not modelled.
+  // Formats: A in ND (or VECTOR: one row), B and the bias in ND, C in ND, ND_ALIGN (its rows
+  // padded to 32 bytes in GM) or NZ (IterateAll only: column blocks of 16, or of 8 with
+  // MatmulConfig::isEnableChannelSplit, each of orgM rows). NZ A and B in GM are not modelled.
   static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::VECTOR,
                 "ascend-sim: the Matmul's A is modelled in ND or VECTOR format");
   static_assert(B_TYPE::format == CubeFormat::ND && BIAS_TYPE::format == CubeFormat::ND,
                 "ascend-sim: the Matmul's B and bias are modelled in ND format");
-  static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN,
-                "ascend-sim: the Matmul's C is modelled in ND or ND_ALIGN format");
+  static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN ||
+                    C_TYPE::format == CubeFormat::NZ,
+                "ascend-sim: the Matmul's C is modelled in ND, ND_ALIGN or NZ format");
+  static constexpr bool kNzC = C_TYPE::format == CubeFormat::NZ;
+  // C in CO1: the user's L0C, filled by Iterate(enPartialSum, tensor) and read by their Fixpipe.
+  static constexpr bool kCo1C = C_TYPE::pos == TPosition::CO1;
+  static_assert(!kCo1C || (kNzC && std::is_same_v<DstT, AccT>),
+                "ascend-sim: a Matmul C in CO1 is NZ of the L0C type (GetMmDstType)");
   static_assert(std::is_same_v<SrcT, half> || std::is_same_v<SrcT, bfloat16_t> || kInt8,
                 "ascend-sim: the Matmul API is modelled for half, bfloat16_t and int8_t A and B");
   static_assert(!kInt8 || std::is_same_v<DstT, half> || std::is_same_v<DstT, int32_t>,
@@ -369,8 +390,12 @@ class Matmul {
   static_assert(!kCfg.isPartialOutput, "ascend-sim: MatmulConfig::isPartialOutput is not modelled");
   static_assert(!kCfg.intraBlockPartSum,
                 "ascend-sim: MatmulConfig::intraBlockPartSum is not modelled");
-  static_assert(!kCfg.isEnableChannelSplit,
-                "ascend-sim: MatmulConfig::isEnableChannelSplit is not modelled");
+  // Channel split: fp32 C in NZ of 16 x 8 fractals (the dav-2201 API reference, MatmulConfig).
+  static_assert(
+      !kCfg.isEnableChannelSplit ||
+          (kNzC && std::is_same_v<DstT, float> && !kInt8 && C_TYPE::pos == TPosition::GM),
+      "ascend-sim: MatmulConfig::isEnableChannelSplit needs an fp32 C in NZ format in GM");
+  static constexpr bool kSplit = kCfg.isEnableChannelSplit;
   static_assert(!kCfg.enableRelu, "ascend-sim: MatmulConfig::enableRelu is not modelled");
   static_assert(kCfg.decompMode == DecompressionMode::DECOMP_NONE,
                 "ascend-sim: MatmulConfig::decompMode is not modelled");
@@ -487,8 +512,12 @@ class Matmul {
     return z;
   }
   // One block of C in bytes (what GetTensorC hands over).
-  uint64_t block_bytes() const { return uint64_t(t_.baseM) * t_.baseN * sizeof(DstT); }
-  MatmulBuffers& buffers() { return *buf_; }
+  uint64_t block_bytes() const {
+    return uint64_t(t_.baseM) * t_.baseN * sizeof(DstT);
+  }
+  MatmulBuffers& buffers() {
+    return *buf_;
+  }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0) {
     s_.org_m = orgM;
     s_.org_n = orgN;
@@ -521,8 +550,12 @@ class Matmul {
     s_.bias = gm;
     s_.has_bias = true;
   }
-  void DisableBias() { s_.has_bias = false; }
-  void ClearBias() { s_.has_bias = false; }
+  void DisableBias() {
+    s_.has_bias = false;
+  }
+  void ClearBias() {
+    s_.has_bias = false;
+  }
   // int8 -> fp16: one dequantization scale for every column (DEQF16; the fp32 scale in the low 32
   // bits), or one per column of C, uint64 in GM (VDEQF16), indexed like B's columns.
   void SetQuantScalar(uint64_t quantScalar) {
@@ -566,10 +599,11 @@ class Matmul {
     (void)enSequentialWrite;
     (void)waitIterateAll;
     (void)fakeMsg;
-    if (enAtomic) detail::matmul_fault("IterateAll with atomic accumulation is not modelled");
+    if (enAtomic > 3) detail::matmul_fault("IterateAll: enAtomic is 0 to 3");
     if (role_ == Role::Client) {
       Settings s = s_;
       s.dst = gm;
+      s.atomic = enAtomic;
       send(detail::KfcMessage::Op::IterateAll, s, sync);
       if (sync)
         detail::kfc_answer();
@@ -577,7 +611,7 @@ class Matmul {
         ++async_all_;
       return;
     }
-    run_all(gm);
+    run_all(gm, enAtomic);
     // The synchronous IterateAll returns once C is in GM: the scalar waits for the FIX pipe.
     if (sync) wait_fix();
   }
@@ -626,6 +660,7 @@ class Matmul {
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
     if (enPartialSum) detail::matmul_fault("Iterate with enPartialSum is not modelled");
+    if (kNzC) detail::matmul_fault("Iterate/GetTensorC with C in NZ format are not modelled");
     if (kTriangle)
       detail::matmul_fault(
           "Iterate with a triangular MatmulPolicy is not modelled (IterateAll is)");
@@ -645,6 +680,43 @@ class Matmul {
       staged_ = detail::kfc_answer();  // where the AIC wrote the block; 0: no block left
       return staged_ != 0;
     }
+  }
+  // On the AIC: the next baseM x baseN block of C (in iterateOrder) computed into the user's L0C
+  // tensor `localCmatrix` (NZ, srcStride baseM rounded up to 16), for their own Fixpipe; false
+  // once every block has been (the next call starts again). Ascend C API: Iterate, the form
+  // with a user-managed CO1.
+  template <bool sync = true, class T>
+  bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix) {
+    static_assert(std::is_same_v<T, AccT>, "Iterate: the L0C tensor is of the L0C type");
+    static_assert(kCo1C, "ascend-sim: Iterate into a user's L0C needs C_TYPE in TPosition::CO1");
+    if (!sync) detail::matmul_fault("Iterate<false> into a user's L0C is not modelled");
+    if (enPartialSum) detail::matmul_fault("Iterate with enPartialSum is not modelled");
+    if (role_ != Role::Local)
+      detail::matmul_fault("Iterate into a user's L0C runs on the AIC that registered the Matmul");
+    if (s_.quant != Quant::None)
+      detail::matmul_fault("Iterate into a user's L0C: quantization is the user's Fixpipe's");
+    if (local_iter_ < 0) {
+      check_shapes();
+      local_iter_ = 0;
+    }
+    const int mblocks = ceil(s_.single_m, t_.baseM), nblocks = ceil(s_.single_n, t_.baseN);
+    if (local_iter_ >= mblocks * nblocks) {
+      release_cache();
+      local_iter_ = -1;
+      return false;
+    }
+    const int along = t_.iterateOrder == 0 ? mblocks : nblocks;
+    const int outer = local_iter_ / along, inner = local_iter_ % along;
+    ++local_iter_;
+    if (uint64_t(localCmatrix.GetSize()) < block_elems())
+      detail::matmul_fault("Iterate: a user L0C tensor of " +
+                           std::to_string(localCmatrix.GetSize()) + " elements for a block of " +
+                           std::to_string(block_elems()));
+    if (t_.iterateOrder == 0)
+      compute(inner, outer, &localCmatrix);
+    else
+      compute(outer, inner, &localCmatrix);
+    return true;
   }
   // The block of C the last Iterate made, into UB (an AIV): rows of baseN, baseM of them. The
   // AIV's vector pipe may use it at once (the copy's flag pair is inside).
@@ -690,6 +762,7 @@ class Matmul {
       send(detail::KfcMessage::Op::End, s_, false);
       return;
     }
+    local_iter_ = -1;
     release_cache();
   }
 
@@ -705,7 +778,7 @@ class Matmul {
     switch (msg.op) {
       case Op::IterateAll:
         s_ = s;
-        run_all(s.dst);
+        run_all(s.dst, s.atomic);
         wait_fix();
         detail::kfc_answer_to(msg.sub, 0);
         break;
@@ -759,6 +832,7 @@ class Matmul {
     GlobalTensor<DstT> workspace;
     bool has_workspace = false;
     GlobalTensor<DstT> dst;                 // IterateAll's
+    uint8_t atomic = 0;                     // IterateAll's enAtomic
     uint64_t user_info = 0, self_data = 0;  // for MM_CB's copies
   };
   // A block of C in L0C, its FIX still to come.
@@ -807,7 +881,9 @@ class Matmul {
     msg.type = &typeid(Settings);
     detail::kfc_send(std::move(msg));
   }
-  uint64_t block_elems() const { return uint64_t(t_.baseM) * t_.baseN; }
+  uint64_t block_elems() const {
+    return uint64_t(t_.baseM) * t_.baseN;
+  }
   uint32_t blocks_of(const Settings& s) const {
     return static_cast<uint32_t>(ceil(s.single_m, t_.baseM) * ceil(s.single_n, t_.baseN));
   }
@@ -831,15 +907,25 @@ class Matmul {
         }
       }
   }
-  void run_all(const GlobalTensor<DstT>& gm) {
+  // enAtomic: C added into (1), or the larger (2) or smaller (3) of it and GM's kept, by the FIX
+  // pipe's atomic writes (Ascend C API: IterateAll).
+  void run_all(const GlobalTensor<DstT>& gm, uint8_t atomic = 0) {
     check_shapes();
+    if (atomic == 1) SetAtomicAdd<DstT>();
+    if (atomic == 2) SetAtomicMax<DstT>();
+    if (atomic == 3) SetAtomicMin<DstT>();
     for_each_block([&](int mi, int ni) {
       if ((kPolicy == MatmulPolicyKind::TrianUpper && mi > ni) ||
           (kPolicy == MatmulPolicyKind::TrianLower && mi < ni))
         return;  // off the policy's triangle: that block of C is left as it is
       Pending p = compute(mi, ni);
-      fixpipe(p, gm[uint64_t(p.m0) * c_pitch() + p.n0], c_pitch());
+      if constexpr (kNzC) {
+        fixpipe(p, gm[uint64_t(p.n0) * nz_rows() + uint64_t(p.m0) * kNzC0], nz_stride());
+      } else {
+        fixpipe(p, gm[uint64_t(p.m0) * c_pitch() + p.n0], c_pitch());
+      }
     });
+    if (atomic) SetAtomicNone();
     release_cache();
   }
   // Where matrix `j` of a batched operand starts (elements) and its row pitch: `rows` x `cols` as
@@ -863,6 +949,7 @@ class Matmul {
     }
   }
   void run_batch(const GlobalTensor<DstT>& gm, int batch_a, int batch_b) {
+    if (kNzC) detail::matmul_fault("IterateBatch with C in NZ format is not modelled");
     const Settings whole = s_;
     const int batch = std::max(batch_a, batch_b);
     const bool ta = whole.trans_a, tb = whole.trans_b;
@@ -923,7 +1010,9 @@ class Matmul {
     wait_fix();
     return static_cast<int64_t>(at);
   }
-  static int ceil(int a, int b) { return (a + b - 1) / b; }
+  static int ceil(int a, int b) {
+    return (a + b - 1) / b;
+  }
   // Row pitches in GM (elements) of A, B (as stored, transposed or not) and C.
   int a_pitch() const {
     return s_.lda ? s_.lda : s_.trans_a ? s_.org_m : s_.org_ka;
@@ -941,9 +1030,23 @@ class Matmul {
       return n;
     }
   }
-  static uint32_t up16(uint32_t v) { return (v + 15) / 16 * 16; }
+  // NZ C: columns per block (16, or 8 split), rows per block in GM (orgM; 16-aligned when split,
+  // as the vendor's Matmul lays it out) and the blocks' distance in 32-B units (Fixpipe's).
+  static constexpr uint32_t kNzC0 = kSplit ? 8 : 16;
+  uint32_t nz_rows() const {
+    const uint32_t m = static_cast<uint32_t>(s_.org_m);
+    return kSplit ? up16(m) : m;
+  }
+  uint32_t nz_stride() const {
+    return static_cast<uint32_t>(uint64_t(nz_rows()) * kNzC0 * sizeof(DstT) / 32);
+  }
+  static uint32_t up16(uint32_t v) {
+    return (v + 15) / 16 * 16;
+  }
   // B's K rows per column block in L1: 16 (b16), 32 for int8 (whole 32 x 32 squares).
-  static uint32_t up_rows(uint32_t v) { return (v + C0 - 1) / C0 * C0; }
+  static uint32_t up_rows(uint32_t v) {
+    return (v + C0 - 1) / C0 * C0;
+  }
   void check_shapes() {
     if (role_ != Role::Local)
       detail::matmul_fault(std::string("a Matmul call before REGIST_MATMUL_OBJ on this ") +
@@ -1031,7 +1134,8 @@ class Matmul {
 
   // Block (mi, ni) of C into L0C: its bias (and VDEQF16 scales) loaded, every K chunk of A and B
   // through L1 and L0, one Mmad per baseK step.
-  Pending compute(int mi, int ni) {
+  // With `l0c`, the block goes there (the user's L0C) instead of the Matmul's own.
+  Pending compute(int mi, int ni, const LocalTensor<AccT>* l0c = nullptr) {
     Pending out;
     const int m0 = mi * t_.baseM, n0 = ni * t_.baseN;
     const int cur_m = std::min(t_.baseM, s_.single_m - m0),
@@ -1077,7 +1181,7 @@ class Matmul {
       buf_->qscale1.EnQue(out.scale);
       out.scale = buf_->qscale1.template DeQue<uint64_t>();
     }
-    LocalTensor<AccT> c = buf_->qc1.template AllocTensor<AccT>();
+    LocalTensor<AccT> c = l0c ? *l0c : buf_->qc1.template AllocTensor<AccT>();
     // int8: B's n padded to 32 in L0B (whole transposed squares) and in the Mmad.
     const uint32_t n_mmad =
         kInt8 ? (static_cast<uint32_t>(cur_n) + 31) / 32 * 32 : static_cast<uint32_t>(cur_n);
@@ -1162,6 +1266,10 @@ class Matmul {
       }
     }
     if (s_.has_bias) buf_->qbt.FreeTensor(bt);
+    if (l0c) {  // the user hands it to their FIX pipe (their queue's EnQue/DeQue)
+      out.c = c;
+      return out;
+    }
     buf_->qc1.EnQue(c);
     out.c = buf_->qc1.template DeQue<AccT>();
     return out;
@@ -1184,7 +1292,16 @@ class Matmul {
                    : std::is_same_v<DstT, bfloat16_t> ? F322BF16
                                                       : NoQuant;
     }
-    if (s_.quant == Quant::Vector) {
+    if constexpr (kNzC) {  // dst_stride: 32-B blocks between column blocks
+      f.nSize = static_cast<uint16_t>(CeilAlign(static_cast<uint32_t>(p.cur_n), kNzC0));
+      f.isChannelSplit = kSplit;
+      if (s_.quant == Quant::Vector) {
+        Fixpipe<DstT, AccT, CFG_NZ>(out, p.c, p.scale, f);
+        buf_->qscale1.FreeTensor(p.scale);
+      } else {
+        Fixpipe<DstT, AccT, CFG_NZ>(out, p.c, f);
+      }
+    } else if (s_.quant == Quant::Vector) {
       Fixpipe(out, p.c, p.scale, f);
       buf_->qscale1.FreeTensor(p.scale);
     } else {
@@ -1228,6 +1345,7 @@ class Matmul {
   MatmulBuffers* buf_ = &own_;
   LocalTensor<SrcT> a_cache_, b_cache_;
   int cached_a_ = -1, cached_b_ = -1;
+  int local_iter_ = -1;    // the AIC's own Iterate into a user's L0C: its next block (-1: none)
   std::vector<int> iter_;  // the AIC: each AIV's next block of its Iterates (-1: none begun)
   int last_sub_ = -1;      // the AIC: the AIV whose A and B L1 holds
   int64_t staged_ = 0;     // an AIV: where its AIC wrote the block of its last Iterate
@@ -1467,7 +1585,7 @@ class MatmulApiTiling {
   // blocks span least (dm x baseM + dn x baseN), then the one with more cores along N.
   int64_t GetMultiCoreTiling(AscendC::TCubeTiling& t);
   int64_t GetFixedSplitTiling(AscendC::TCubeTiling& t);
-  int64_t GetBlockTiling(AscendC::TCubeTiling& t, int sm, int sn, int used);
+  int64_t GetBlockTiling(AscendC::TCubeTiling& t, int sm, int sn, int used, int sk = -1);
 
  private:
   static uint32_t size_of(DataType t) {
@@ -1480,6 +1598,11 @@ class MatmulApiTiling {
   int m_ = 0, n_ = 0, k_ = 0, org_m_ = 0, org_n_ = 0, org_k_ = 0;
   int fix_m_ = -1, fix_n_ = -1, fix_k_ = -1, order_ = 0, cores_ = 1;
   int single_m_ = -1, single_n_ = -1, single_k_ = -1, got_m_ = 0, got_n_ = 0, got_k_ = 0;
+
+ protected:
+  bool split_k_ = false;  // MultiCoreMatmulTiling::EnableMultiCoreSplitK
+
+ private:
   struct Layout {
     int32_t b = 0, s = 0, n = 0, g = 0, d = 0;
   } a_layout_, b_layout_, c_layout_;
@@ -1491,6 +1614,9 @@ class MatmulApiTiling {
 class MultiCoreMatmulTiling : public MatmulApiTiling {
  public:
   using MatmulApiTiling::MatmulApiTiling;
+  // K may be split over cores too (each core's partial C added into GM: IterateAll with
+  // enAtomic): the cores the M x N split leaves idle take equal parts of K.
+  void EnableMultiCoreSplitK(bool enable) { split_k_ = enable; }
   int64_t GetTiling(AscendC::TCubeTiling& t) { return GetMultiCoreTiling(t); }
   int64_t GetTiling(optiling::TCubeTiling& t) { return GetMultiCoreTiling(t.data()); }
 };
