@@ -186,6 +186,53 @@ TEST(MatmulKfc, TheAsynchronousIterateEndsBeforeTheSynchronousOne) {
   EXPECT_LT(async, sync);
 }
 
+// Each AIV calls Init again after the registration (as the vendor's IBShare example does) and
+// computes half of K into all of C, added by the atomic IterateAll: C is the whole product.
+TEST(MatmulKfc, TheAivsAddTheirPartsOfKIntoCAfterTheirOwnInit) {
+  nlohmann::json r = ascend::test::in_child([&] {
+    RunOptions o;
+    o.aic = true;
+    Bench b({}, 1, o);
+    auto a = random_halves(size_t(M) * K, 3), w = random_halves(size_t(K) * N, 4);
+    const uint64_t ga = b.alloc(a.size() * 2), gb = b.alloc(w.size() * 2),
+                   gc = b.alloc(size_t(M) * N * 4);
+    b.sim().write(ga, a.data(), a.size() * 2);
+    b.sim().write(gb, w.data(), w.size() * 2);
+    const std::vector<float> zeros(size_t(M) * N, 0.0f);
+    b.sim().write(gc, zeros.data(), zeros.size() * 4);
+    matmul_tiling::MatmulApiTiling api;
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT);
+    api.SetShape(M, N, K / 2);
+    api.SetOrgShape(M, N, K);
+    TCubeTiling t;
+    EXPECT_EQ(api.GetTiling(t), 0) << api.error();
+    using Shared = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NONE, true>;
+    b.run(LaunchShape::mixed(1, 2), [&] {
+      TPipe pipe;
+      Matmul<Shared, Shared, CT> mm;
+      REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+      mm.Init(&t);
+      const uint64_t k0 = uint64_t(GetSubBlockIdx()) * (K / 2);
+      mm.SetTensorA(global<half>(ga, a.size())[k0]);
+      mm.SetTensorB(global<half>(gb, w.size())[k0 * N]);
+      mm.IterateAll(global<float>(gc, size_t(M) * N), 1);
+      mm.End();
+    });
+    std::vector<float> out(size_t(M) * N);
+    b.sim().read(gc, out.data(), out.size() * 4);
+    const std::vector<float> want = reference(a, w);
+    int wrong = 0;
+    for (size_t i = 0; i < out.size(); ++i) wrong += std::memcmp(&out[i], &want[i], 4) != 0;
+    return nlohmann::json{{"wrong", wrong}};
+  });
+  EXPECT_EQ(r["wrong"], 0);
+}
+
 // The error a mixed launch of `shape` ends with: its exit status and message.
 nlohmann::json error_of(const LaunchShape& shape,
                         const std::function<void(uint64_t ga, uint64_t gb)>& body) {

@@ -436,12 +436,22 @@ class Matmul {
     detail::kfc_send(std::move(msg));
   }
 
-  // REGIST_MATMUL_OBJ: the tiling, and the TPipe whose L1/L0 the object takes. With `shared`,
+  // REGIST_MATMUL_OBJ: the tiling, and the TPipe whose L1/L0 the object takes (an AIV driving its
+  // AIC may call Init again after it, with the same tiling: its shapes start again). With `shared`,
   // the object uses another object's buffers (allocated for both tilings): the Matmul objects of
   // one kernel run one after another on the AIC, so they share L1 and L0 as in Ascend C.
   // `reserve`: allocate at least these sizes (for another object that will share them).
   void Init(const TCubeTiling* tiling, TPipe* tpipe = nullptr, MatmulBuffers* shared = nullptr,
             const MatmulBuffers::Sizes* reserve = nullptr) {
+    if (role_ == Role::Client) {  // an AIV's Init after REGIST_MATMUL_OBJ
+      const TCubeTiling registered = t_;
+      InitClient(tiling, object_);
+      if (std::memcmp(&registered, &t_, sizeof(t_)) != 0)
+        detail::matmul_fault(
+            "Init on an AIV with another tiling than REGIST_MATMUL_OBJ's (its AIC keeps that one) "
+            "is not modelled");
+      return;
+    }
     detail::require_aic("Matmul::Init");
     check_tiling(tiling);
     chunk_k_ = static_cast<uint32_t>(std::min(t_.stepKa, t_.stepKb) * t_.baseK);
