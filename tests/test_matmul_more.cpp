@@ -443,12 +443,15 @@ TEST(MatmulTranspose, TransposedAAndBGiveTheProduct) {
 
 constexpr MatmulConfig kSharedBias = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(
     MatmulBatchParams{false, BatchMode::BATCH_LESS_THAN_L1, false});
+constexpr MatmulConfig kNBatch = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(
+    MatmulBatchParams{true, BatchMode::BATCH_LESS_THAN_L1, true});
 using ANorm = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NORMAL>;
 using CNorm = MatmulType<TPosition::GM, CubeFormat::ND, float, false, LayoutMode::NORMAL>;
 
 // IterateBatch(C, ba, bb) of `MM` on one AIC with A's, B's and a bias in GM; C's `c_elems`
-// (filled with -7 first) or the error.
-template <class MM>
+// (filled with -7 first) or the error. With kLoops, IterateNBatch(kLoops, ba, bb) into C as the
+// workspace.
+template <class MM, int kLoops = 0>
 nlohmann::json batch_run(const std::vector<half>& a, const std::vector<half>& b,
                          const std::vector<float>& bias, size_t c_elems, int ba, int bb,
                          const TCubeTiling& t, bool trans_b = false) {
@@ -471,7 +474,12 @@ nlohmann::json batch_run(const std::vector<half>& a, const std::vector<half>& b,
         mm.SetTensorA(global<half>(ga, a.size()));
         mm.SetTensorB(global<half>(gb, b.size()), trans_b);
         if (!bias.empty()) mm.SetBias(global<float>(gbias, bias.size()));
-        mm.IterateBatch(global<float>(gc, c_elems), ba, bb, false);
+        if constexpr (kLoops > 0) {
+          mm.SetWorkspace(global<float>(gc, c_elems));
+          mm.IterateNBatch(kLoops, ba, bb, false);
+        } else {
+          mm.IterateBatch(global<float>(gc, c_elems), ba, bb, false);
+        }
         mm.End();
       });
     } catch (const ascend::SimError& e) {
@@ -517,12 +525,17 @@ TEST(MatmulBatch, NormalLayoutBroadcastsTheFewerAndSharesOrSplitsTheBias) {
   EXPECT_EQ(layouts.CLayoutInfoB, bb);
   EXPECT_EQ(layouts.CLayoutInfoS2, n);
   EXPECT_EQ(layouts.BatchNum, bb);
-  for (bool shared : {false, true}) {
-    SCOPED_TRACE(shared ? "shared bias" : "bias per matrix");
-    nlohmann::json r = shared ? batch_run<Matmul<ANorm, ANorm, CNorm, BiasT, kSharedBias>>(
-                                    a, b, bias, size_t(bb) * m * n, ba, bb, t)
-                              : batch_run<Matmul<ANorm, ANorm, CNorm, BiasT>>(
-                                    a, b, bias, size_t(bb) * m * n, ba, bb, t);
+  for (int run = 0; run < 3; ++run) {
+    const bool shared = run == 1;
+    SCOPED_TRACE(run == 0 ? "bias per matrix" : run == 1 ? "shared bias" : "IterateNBatch");
+    // IterateNBatch: two batches of one A and two B's, each after the last in every layout:
+    // the same matrices as one batch of two A's and four B's.
+    nlohmann::json r = run == 0 ? batch_run<Matmul<ANorm, ANorm, CNorm, BiasT>>(
+                                      a, b, bias, size_t(bb) * m * n, ba, bb, t)
+                       : run == 1 ? batch_run<Matmul<ANorm, ANorm, CNorm, BiasT, kSharedBias>>(
+                                        a, b, bias, size_t(bb) * m * n, ba, bb, t)
+                                  : batch_run<Matmul<ANorm, ANorm, CNorm, BiasT, kNBatch>, 2>(
+                                        a, b, bias, size_t(bb) * m * n, ba / 2, bb / 2, t);
     ASSERT_TRUE(r.contains("c")) << r.dump();
     std::vector<float> want;
     for (int i = 0; i < bb; ++i) {

@@ -399,8 +399,8 @@ class Matmul {
   static_assert(!kCfg.enableRelu, "ascend-sim: MatmulConfig::enableRelu is not modelled");
   static_assert(kCfg.decompMode == DecompressionMode::DECOMP_NONE,
                 "ascend-sim: MatmulConfig::decompMode is not modelled");
-  static_assert(!kCfg.isNBatch && kCfg.bmmOutMode == BatchOutMode::SINGLE_BATCH,
-                "ascend-sim: the batch Matmul (isNBatch, bmmOutMode) is not modelled");
+  static_assert(kCfg.bmmOutMode == BatchOutMode::SINGLE_BATCH,
+                "ascend-sim: the batch Matmul's MatmulConfig::bmmOutMode is not modelled");
   static_assert(!kCfg.isCO1Shared, "ascend-sim: MatmulConfig::isCO1Shared is not modelled");
   static constexpr const char* kScheduleNote =
       kPolicy == MatmulPolicyKind::NBuffer33
@@ -635,6 +635,13 @@ class Matmul {
                     const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
                     const bool enPartialSum = false, const uint8_t enAtomic = 0) {
     (void)enSequentialWrite;
+    batch_call(gm, batchA, batchB, 1, matrixStrideA, matrixStrideB, matrixStrideC, enPartialSum,
+               enAtomic);
+  }
+  // IterateBatch's and IterateNBatch's work: `loops` batches, on the AIC or sent to it.
+  void batch_call(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB, int loops,
+                  uint32_t matrixStrideA, uint32_t matrixStrideB, uint32_t matrixStrideC,
+                  bool enPartialSum, uint8_t enAtomic) {
     if (matrixStrideA || matrixStrideB || matrixStrideC || enPartialSum || enAtomic)
       detail::matmul_fault(
           "IterateBatch with matrix strides, enPartialSum or atomic accumulation is not modelled");
@@ -646,12 +653,32 @@ class Matmul {
       s.dst = gm;
       s.batch_a = static_cast<int>(batchA);
       s.batch_b = static_cast<int>(batchB);
+      s.batch_loops = loops;
       send(detail::KfcMessage::Op::IterateBatch, s, true);
       detail::kfc_answer();
       return;
     }
-    run_batch(gm, static_cast<int>(batchA), static_cast<int>(batchB));
+    run_batch(gm, static_cast<int>(batchA), static_cast<int>(batchB), loops);
     wait_fix();
+  }
+  // batchLoop IterateBatch calls one after another into SetWorkspace's GM (laid out as C), each
+  // of the batchA A's and batchB B's that follow the last (Ascend C API: IterateNBatch, with
+  // MatmulConfig::isNBatch). The asynchronous form is not modelled.
+  template <bool sync = true, bool waitIterateBatch = false>
+  void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB,
+                     bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                     const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
+    static_assert(
+        sync && !waitIterateBatch,
+        "ascend-sim: the asynchronous IterateNBatch (and GetBatchTensorC) is not modelled");
+    static_assert(kCfg.isNBatch, "IterateNBatch needs MatmulConfig::isNBatch");
+    if (enSequentialWrite)
+      detail::matmul_fault("IterateNBatch with enSequentialWrite is not modelled");
+    if (!s_.has_workspace)
+      detail::matmul_fault("IterateNBatch before SetWorkspace (its C goes there)");
+    if (batchLoop == 0) return;
+    batch_call(s_.workspace, batchA, batchB, static_cast<int>(batchLoop), matrixStrideA,
+               matrixStrideB, matrixStrideC, false, 0);
   }
   // After IterateAll<false>: the scalar waits until C is in GM.
   void WaitIterateAll() {
@@ -794,7 +821,7 @@ class Matmul {
         break;
       case Op::IterateBatch:
         s_ = s;
-        run_batch(s.dst, s.batch_a, s.batch_b);
+        run_batch(s.dst, s.batch_a, s.batch_b, s.batch_loops);
         wait_fix();
         detail::kfc_answer_to(msg.sub, 0);
         break;
@@ -831,6 +858,7 @@ class Matmul {
     int org_m = 0, org_n = 0, org_ka = 0, org_kb = 0;
     int lda = 0, ldb = 0, ldc = 0;  // row pitches of a batch's matrix (0: from the org shape)
     int batch_a = 0, batch_b = 0;   // IterateBatch's
+    int batch_loops = 1;            // IterateNBatch's batchLoop
     bool trans_a = false, trans_b = false;
     int single_m = 0, single_n = 0, single_k = 0;
     GlobalTensor<SrcT> a, b;
@@ -958,17 +986,26 @@ class Matmul {
       return {uint64_t(j / per_line) * s * per_line * d + uint64_t(j % per_line) * d, per_line * d};
     }
   }
-  void run_batch(const GlobalTensor<DstT>& gm, int batch_a, int batch_b) {
+  // `loops` batches one after another (IterateNBatch): batch l's matrices follow batch l - 1's in
+  // each layout.
+  void run_batch(const GlobalTensor<DstT>& gm, int batch_a, int batch_b, int loops = 1) {
     if (kNzC) detail::matmul_fault("IterateBatch with C in NZ format is not modelled");
     const Settings whole = s_;
+    const int batch = std::max(batch_a, batch_b);
+    for (int l = 0; l < loops; ++l) run_one_batch(whole, gm, batch_a, batch_b, l);
+    s_ = whole;
+  }
+  void run_one_batch(const Settings& whole, const GlobalTensor<DstT>& gm, int batch_a, int batch_b,
+                     int loop) {
     const int batch = std::max(batch_a, batch_b);
     const bool ta = whole.trans_a, tb = whole.trans_b;
     if (ta && A_TYPE::layout == LayoutMode::BSNGD)
       detail::matmul_fault("IterateBatch: a transposed A in BSNGD layout is not modelled");
     const int m = whole.single_m, n = whole.single_n, k = whole.single_k;
-    for (int i = 0; i < batch; ++i) {
-      const int ia = batch_a < batch ? i / (batch / batch_a) : i,
-                ib = batch_b < batch ? i / (batch / batch_b) : i;
+    for (int j = 0; j < batch; ++j) {
+      const int ia = loop * batch_a + (batch_a < batch ? j / (batch / batch_a) : j),
+                ib = loop * batch_b + (batch_b < batch ? j / (batch / batch_b) : j),
+                i = loop * batch + j;
       const auto pa =
           batch_place<A_TYPE>(ia, ta ? k : m, ta ? m : k, t_.ALayoutInfoB, t_.ALayoutInfoS,
                               t_.ALayoutInfoN, t_.ALayoutInfoG, t_.ALayoutInfoD);
@@ -986,7 +1023,6 @@ class Matmul {
       if (whole.has_bias && kCfg.isBiasBatch) s_.bias = whole.bias[uint64_t(i) * n];
       run_all(gm[pc.first]);
     }
-    s_ = whole;
   }
   // An AIV's Iterate<true>: its next block computed and written to its GM slot (whose address is
   // the answer; 0 once every block has been). Each AIV has its own sequence; L1's A and B are
