@@ -991,7 +991,6 @@ class Matmul {
   void run_batch(const GlobalTensor<DstT>& gm, int batch_a, int batch_b, int loops = 1) {
     if (kNzC) detail::matmul_fault("IterateBatch with C in NZ format is not modelled");
     const Settings whole = s_;
-    const int batch = std::max(batch_a, batch_b);
     for (int l = 0; l < loops; ++l) run_one_batch(whole, gm, batch_a, batch_b, l);
     s_ = whole;
   }
