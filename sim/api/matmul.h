@@ -250,7 +250,15 @@ void note_once(const char* what);
 // A Matmul call an AIV sends its AIC (KFC), with a copy of the object's settings (tensors, shapes,
 // quantization) as they stood when it was sent.
 struct KfcMessage {
-  enum class Op : uint8_t { IterateAll, IterateBatch, Iterate, IterateAsync, End, Quit };
+  enum class Op : uint8_t {
+    IterateAll,
+    IterateBatch,
+    Iterate,
+    IterateAsync,
+    GetTensorC,  // to GM: the block the last Iterate left in L0C (partial output)
+    End,
+    Quit
+  };
   Op op = Op::Quit;
   int object = 0;  // which registered Matmul object
   int sub = 0;     // the sending AIV's index in its AI Core
@@ -387,7 +395,8 @@ class Matmul {
   // The config's fields that change what the Matmul computes or where it writes, and are not
   // modelled, stop the build; the ones that choose among Ascend C's schedules are accepted and
   // the one schedule above runs, with a note (kScheduleNote) once per run.
-  static_assert(!kCfg.isPartialOutput, "ascend-sim: MatmulConfig::isPartialOutput is not modelled");
+  // Partial output: each Iterate one baseK step's product, taken by GetTensorC into GM (from an
+  // AIV driving its AIC); IterateAll and the other paths of such an object are not modelled.
   static_assert(!kCfg.intraBlockPartSum,
                 "ascend-sim: MatmulConfig::intraBlockPartSum is not modelled");
   // Channel split: fp32 C in NZ of 16 x 8 fractals (the dav-2201 API reference, MatmulConfig).
@@ -518,7 +527,9 @@ class Matmul {
     z.scale1 = kInt8 && std::is_same_v<DstT, half> ? bn * 8 : 0;  // VDEQF16's uint64 scales
     z.db_a2 = static_cast<uint8_t>(t.dbL0A);
     z.db_b2 = static_cast<uint8_t>(t.dbL0B);
-    z.db_c1 = static_cast<uint8_t>(t.dbL0C);
+    // Partial output: the AIC holds one block in L0C for each of its two AIVs until their
+    // GetTensorC.
+    z.db_c1 = static_cast<uint8_t>(kCfg.isPartialOutput ? std::max(t.dbL0C, 2) : t.dbL0C);
     return z;
   }
   // One block of C in bytes (what GetTensorC hands over).
@@ -610,6 +621,8 @@ class Matmul {
     (void)waitIterateAll;
     (void)fakeMsg;
     if (enAtomic > 3) detail::matmul_fault("IterateAll: enAtomic is 0 to 3");
+    if (kCfg.isPartialOutput)
+      detail::matmul_fault("IterateAll with MatmulConfig::isPartialOutput is not modelled");
     if (role_ == Role::Client) {
       Settings s = s_;
       s.dst = gm;
@@ -706,6 +719,8 @@ class Matmul {
           "Iterate/GetTensorC are modelled for an AIV driving its AIC (a mixed kernel without "
           "enableMixDualMaster); on the AIC itself use IterateAll");
     if constexpr (!sync) {
+      if (kCfg.isPartialOutput)
+        detail::matmul_fault("Iterate<false> with MatmulConfig::isPartialOutput is not modelled");
       if (!s_.has_workspace)
         detail::matmul_fault("Iterate<false> before SetWorkspace (the blocks of C go there)");
       send(detail::KfcMessage::Op::IterateAsync, s_, false);
@@ -755,6 +770,31 @@ class Matmul {
       compute(outer, inner, &localCmatrix);
     return true;
   }
+  // Partial output (MatmulConfig::isPartialOutput): the block the last Iterate left in the AIC's
+  // L0C (one baseK step's product), written by the AIC's FIX pipe into `gm`: at its place in C
+  // (rows of N), or with enSequentialWrite as a baseM x baseN block at `gm` (rows of baseN);
+  // added into GM with enAtomic 1. Ascend C API: GetTensorC to GM.
+  template <bool sync = true>
+  void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false) {
+    static_assert(sync, "ascend-sim: the asynchronous GetTensorC into GM is not modelled");
+    if (!kCfg.isPartialOutput)
+      detail::matmul_fault(
+          "GetTensorC into GM is modelled for MatmulConfig::isPartialOutput (IterateAll writes C "
+          "into GM otherwise)");
+    if (role_ != Role::Client)
+      detail::matmul_fault(
+          "GetTensorC into GM is modelled for an AIV driving its AIC (a mixed kernel)");
+    if (staged_ == 0) detail::matmul_fault("GetTensorC without a block from Iterate");
+    if (enAtomic > 1) detail::matmul_fault("GetTensorC: enAtomic 0 or 1 is modelled");
+    staged_ = 0;
+    Settings s = s_;
+    s.dst = gm;
+    s.atomic = enAtomic;
+    s.sequential = enSequentialWrite;
+    send(detail::KfcMessage::Op::GetTensorC, s, true);
+    detail::kfc_answer();
+  }
   // The block of C the last Iterate made, into UB (an AIV): rows of baseN, baseM of them. The
   // AIV's vector pipe may use it at once (the copy's flag pair is inside).
   template <bool sync = true>
@@ -762,6 +802,8 @@ class Matmul {
                   bool enSequentialWrite = false) {
     (void)enSequentialWrite;
     if (enAtomic) detail::matmul_fault("GetTensorC with atomic accumulation is not modelled");
+    if (kCfg.isPartialOutput)
+      detail::matmul_fault("GetTensorC into UB with MatmulConfig::isPartialOutput is not modelled");
     if (role_ != Role::Client)
       detail::matmul_fault(
           "GetTensorC into UB is modelled for an AIV driving its AIC (a mixed kernel)");
@@ -826,7 +868,15 @@ class Matmul {
         detail::kfc_answer_to(msg.sub, 0);
         break;
       case Op::Iterate:
-        detail::kfc_answer_to(msg.sub, serve_iterate(msg.sub, s));
+        if constexpr (kCfg.isPartialOutput) {
+          detail::kfc_answer_to(msg.sub, serve_partial(msg.sub, s));
+        } else {
+          detail::kfc_answer_to(msg.sub, serve_iterate(msg.sub, s));
+        }
+        break;
+      case Op::GetTensorC:
+        serve_get(msg.sub, s);
+        detail::kfc_answer_to(msg.sub, 0);
         break;
       case Op::IterateAsync: {
         s_ = s;
@@ -843,6 +893,10 @@ class Matmul {
       case Op::End:
         release_cache();
         if (msg.sub < static_cast<int>(iter_.size())) iter_[msg.sub] = -1;
+        if (msg.sub < static_cast<int>(held_.size()) && held_on_[msg.sub]) {
+          buf_->qc1.FreeTensor(held_[msg.sub].c);
+          held_on_[msg.sub] = false;
+        }
         break;
       case Op::Quit:
         break;
@@ -870,7 +924,8 @@ class Matmul {
     GlobalTensor<DstT> workspace;
     bool has_workspace = false;
     GlobalTensor<DstT> dst;                 // IterateAll's
-    uint8_t atomic = 0;                     // IterateAll's enAtomic
+    uint8_t atomic = 0;                     // IterateAll's (and GetTensorC's) enAtomic
+    bool sequential = false;                // GetTensorC's enSequentialWrite
     uint64_t user_info = 0, self_data = 0;  // for MM_CB's copies
   };
   // A block of C in L0C, its FIX still to come.
@@ -1055,6 +1110,57 @@ class Matmul {
     wait_fix();
     return static_cast<int64_t>(at);
   }
+  // Partial output, an AIV's Iterate: its next baseK step of its next block (each block's steps
+  // in turn, the blocks in iterateOrder) computed into L0C and held there for its GetTensorC;
+  // 1, or 0 once every step has been.
+  int64_t serve_partial(int sub, const Settings& s) {
+    if (iter_.size() <= static_cast<size_t>(sub)) iter_.resize(sub + 1, -1);
+    if (held_.size() <= static_cast<size_t>(sub)) {
+      held_.resize(sub + 1);
+      held_on_.resize(sub + 1, false);
+    }
+    if (held_on_[sub]) detail::matmul_fault("Iterate before GetTensorC took the last block");
+    if (sub != last_sub_) release_cache();
+    last_sub_ = sub;
+    s_ = s;
+    int& it = iter_[sub];
+    if (it < 0) {
+      check_shapes();
+      if (s_.has_bias || s_.quant != Quant::None)
+        detail::matmul_fault("partial output with a bias or quantization is not modelled");
+      it = 0;
+    }
+    const int mblocks = ceil(s_.single_m, t_.baseM), nblocks = ceil(s_.single_n, t_.baseN),
+              ksteps = ceil(s_.single_k, t_.baseK);
+    if (it >= mblocks * nblocks * ksteps) {
+      release_cache();
+      it = -1;
+      return 0;
+    }
+    const int block = it / ksteps, step = it % ksteps;
+    ++it;
+    const int along = t_.iterateOrder == 0 ? mblocks : nblocks;
+    const int outer = block / along, inner = block % along;
+    held_[sub] = t_.iterateOrder == 0 ? compute(inner, outer, nullptr, step)
+                                      : compute(outer, inner, nullptr, step);
+    held_on_[sub] = true;
+    return 1;
+  }
+  // Partial output, an AIV's GetTensorC into GM: its held block out by the FIX pipe.
+  void serve_get(int sub, const Settings& s) {
+    if (sub >= static_cast<int>(held_on_.size()) || !held_on_[sub])
+      detail::matmul_fault("GetTensorC without a block held in L0C");
+    s_ = s;
+    Pending& p = held_[sub];
+    if (s.atomic == 1) SetAtomicAdd<DstT>();
+    if (s.sequential)
+      fixpipe(p, s.dst, static_cast<uint32_t>(t_.baseN));
+    else
+      fixpipe(p, s.dst[uint64_t(p.m0) * c_pitch() + p.n0], c_pitch());
+    if (s.atomic == 1) SetAtomicNone();
+    held_on_[sub] = false;
+    wait_fix();
+  }
   static int ceil(int a, int b) {
     return (a + b - 1) / b;
   }
@@ -1179,8 +1285,9 @@ class Matmul {
 
   // Block (mi, ni) of C into L0C: its bias (and VDEQF16 scales) loaded, every K chunk of A and B
   // through L1 and L0, one Mmad per baseK step.
-  // With `l0c`, the block goes there (the user's L0C) instead of the Matmul's own.
-  Pending compute(int mi, int ni, const LocalTensor<AccT>* l0c = nullptr) {
+  // With `l0c`, the block goes there (the user's L0C) instead of the Matmul's own. With
+  // `only_step` >= 0, only that baseK step of K (partial output: its product alone).
+  Pending compute(int mi, int ni, const LocalTensor<AccT>* l0c = nullptr, int only_step = -1) {
     Pending out;
     const int m0 = mi * t_.baseM, n0 = ni * t_.baseN;
     const int cur_m = std::min(t_.baseM, s_.single_m - m0),
@@ -1234,6 +1341,8 @@ class Matmul {
     for (int kc = 0; kc < kchunks; ++kc) {
       const int k0 = kc * static_cast<int>(chunk_k_);
       const int cur_kc = std::min(static_cast<int>(chunk_k_), s_.single_k - k0);
+      if (only_step >= 0 && (only_step * t_.baseK < k0 || only_step * t_.baseK >= k0 + cur_kc))
+        continue;  // the step is in another chunk
       LocalTensor<SrcT> a1, b1;
       if (keep && cached_a_ == mi) {
         a1 = a_cache_;
@@ -1247,6 +1356,7 @@ class Matmul {
       }
       const uint32_t kcp_rows = up_rows(static_cast<uint32_t>(cur_kc));  // B chunk rows in L1
       for (int kk0 = 0; kk0 < cur_kc; kk0 += t_.baseK) {
+        if (only_step >= 0 && k0 + kk0 != only_step * t_.baseK) continue;
         const int cur_k = std::min(t_.baseK, cur_kc - kk0);
         const uint32_t kb = (static_cast<uint32_t>(cur_k) + C0 - 1) / C0;
         const uint32_t kb0 = static_cast<uint32_t>(kk0) / C0;
@@ -1289,7 +1399,7 @@ class Matmul {
         mp.m = static_cast<uint16_t>(cur_m == 1 ? 16 : cur_m);
         mp.n = static_cast<uint16_t>(n_mmad);
         mp.k = static_cast<uint16_t>(cur_k);
-        const bool first = kc == 0 && kk0 == 0;
+        const bool first = only_step >= 0 || (kc == 0 && kk0 == 0);
         mp.cmatrixInitVal = first && !s_.has_bias;
         mp.cmatrixSource = first && s_.has_bias;
         if (s_.has_bias) {
@@ -1390,11 +1500,13 @@ class Matmul {
   MatmulBuffers* buf_ = &own_;
   LocalTensor<SrcT> a_cache_, b_cache_;
   int cached_a_ = -1, cached_b_ = -1;
-  int local_iter_ = -1;    // the AIC's own Iterate into a user's L0C: its next block (-1: none)
-  std::vector<int> iter_;  // the AIC: each AIV's next block of its Iterates (-1: none begun)
-  int last_sub_ = -1;      // the AIC: the AIV whose A and B L1 holds
-  int64_t staged_ = 0;     // an AIV: where its AIC wrote the block of its last Iterate
-  int async_all_ = 0;      // an AIV: IterateAll<false> not yet waited for
+  int local_iter_ = -1;        // the AIC's own Iterate into a user's L0C: its next block (-1: none)
+  std::vector<int> iter_;      // the AIC: each AIV's next block of its Iterates (-1: none begun)
+  int last_sub_ = -1;          // the AIC: the AIV whose A and B L1 holds
+  int64_t staged_ = 0;         // an AIV: where its AIC wrote the block of its last Iterate
+  std::vector<Pending> held_;  // the AIC, partial output: each AIV's block in L0C
+  std::vector<bool> held_on_;
+  int async_all_ = 0;                           // an AIV: IterateAll<false> not yet waited for
   uint32_t async_next_ = 0, async_blocks_ = 0;  // an AIV: its asynchronous Iterate
 };
 
