@@ -796,4 +796,21 @@ TEST(MatmulSplitK, AtomicIterateAllAddsEachPartOfKIntoC) {
   EXPECT_EQ(mismatches(r.c, want), 0);
 }
 
+// ---- Coord and Layout (the L2-cache example's offsets) ----
+
+TEST(Layout, ACoordinateMapsToTheSumOfItsStridedParts) {
+  const auto row_major = MakeLayout(MakeShape(30, 40), MakeStride(40, 1));
+  const Coord<int64_t, int64_t> at = MakeCoord(int64_t{7}, int64_t{9});
+  EXPECT_EQ(row_major(at), 7 * 40 + 9);
+  static_assert(std::is_same_v<decltype(row_major(at)), int64_t>);
+  const auto three = MakeLayout(MakeShape(10, 20, 30), MakeStride(1, 100, 200));
+  EXPECT_EQ(Std::get<1>(three.GetShape()), 20);
+  EXPECT_EQ(Std::get<2>(three.GetStride()), 200);
+  EXPECT_EQ(Crd2Idx(MakeCoord(3, 4, 5), three), 3 + 400 + 1000);
+  EXPECT_EQ(Crd2Idx(MakeCoord(3, 4), MakeShape(8, 8), MakeStride(1, 8)), 3 + 32);
+  constexpr auto fixed = MakeLayout(MakeShape(4, 2), MakeStride(4, 1));
+  static_assert(fixed(MakeCoord(3, 1)) == 13);
+  static_assert(is_layout<std::decay_t<decltype(fixed)>>::value && !is_layout<int>::value);
+}
+
 }  // namespace
