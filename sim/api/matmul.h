@@ -760,14 +760,18 @@ class Matmul {
     const int along = t_.iterateOrder == 0 ? mblocks : nblocks;
     const int outer = local_iter_ / along, inner = local_iter_ % along;
     ++local_iter_;
-    if (uint64_t(localCmatrix.GetSize()) < block_elems())
+    const int mi = t_.iterateOrder == 0 ? inner : outer, ni = t_.iterateOrder == 0 ? outer : inner;
+    // The block as the Mmad writes it: its rows to 16, its columns to 16 (int8: 32).
+    const uint64_t rows =
+                       up16(static_cast<uint32_t>(std::min(t_.baseM, s_.single_m - mi * t_.baseM))),
+                   cols = CeilAlign(
+                       static_cast<uint32_t>(std::min(t_.baseN, s_.single_n - ni * t_.baseN)),
+                       kInt8 ? 32u : 16u);
+    if (uint64_t(localCmatrix.GetSize()) < rows * cols)
       detail::matmul_fault("Iterate: a user L0C tensor of " +
                            std::to_string(localCmatrix.GetSize()) + " elements for a block of " +
-                           std::to_string(block_elems()));
-    if (t_.iterateOrder == 0)
-      compute(inner, outer, &localCmatrix);
-    else
-      compute(outer, inner, &localCmatrix);
+                           std::to_string(rows * cols));
+    compute(mi, ni, &localCmatrix);
     return true;
   }
   // Partial output (MatmulConfig::isPartialOutput): the block the last Iterate left in the AIC's
