@@ -883,12 +883,4 @@ TEST(AdvTransData, ALayoutThatDoesNotFollowFromNcdhwIsAKernelFault) {
   });
 }
 
-TEST(AdvLayout, MapsACoordinateToTheSumOfItsStrides) {
-  auto layout = MakeLayout(MakeShape(10, 20, 30), MakeStride(1, 100, 200));
-  EXPECT_EQ(Std::get<1>(layout.GetShape()), 20);
-  EXPECT_EQ(layout(MakeCoord(3, 2, 1)), 3u + 200u + 200u);
-  EXPECT_TRUE(is_layout_v<decltype(layout)>);
-  EXPECT_FALSE(is_layout_v<int>);
-}
-
 }  // namespace

@@ -180,6 +180,121 @@ TEST(MatmulKfc, TheAsynchronousIterateEndsBeforeTheSynchronousOne) {
   EXPECT_LT(async, sync);
 }
 
+// Each AIV calls Init again after the registration (as the vendor's IBShare example does) and
+// computes half of K into all of C, added by the atomic IterateAll: C is the whole product.
+TEST(MatmulKfc, TheAivsAddTheirPartsOfKIntoCAfterTheirOwnInit) {
+  nlohmann::json r = ascend::test::in_child([&] {
+    RunOptions o;
+    o.aic = true;
+    Bench b({}, 1, o);
+    auto a = random_halves(size_t(M) * K, 3), w = random_halves(size_t(K) * N, 4);
+    const uint64_t ga = b.alloc(a.size() * 2), gb = b.alloc(w.size() * 2),
+                   gc = b.alloc(size_t(M) * N * 4);
+    b.sim().write(ga, a.data(), a.size() * 2);
+    b.sim().write(gb, w.data(), w.size() * 2);
+    const std::vector<float> zeros(size_t(M) * N, 0.0f);
+    b.sim().write(gc, zeros.data(), zeros.size() * 4);
+    matmul_tiling::MatmulApiTiling api;
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT);
+    api.SetShape(M, N, K / 2);
+    api.SetOrgShape(M, N, K);
+    TCubeTiling t;
+    EXPECT_EQ(api.GetTiling(t), 0) << api.error();
+    using Shared = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NONE, true>;
+    b.run(LaunchShape::mixed(1, 2), [&] {
+      TPipe pipe;
+      Matmul<Shared, Shared, CT> mm;
+      REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+      mm.Init(&t);
+      const uint64_t k0 = uint64_t(GetSubBlockIdx()) * (K / 2);
+      mm.SetTensorA(global<half>(ga, a.size())[k0]);
+      mm.SetTensorB(global<half>(gb, w.size())[k0 * N]);
+      mm.IterateAll(global<float>(gc, size_t(M) * N), 1);
+      mm.End();
+    });
+    std::vector<float> out(size_t(M) * N);
+    b.sim().read(gc, out.data(), out.size() * 4);
+    const std::vector<float> want = reference(a, w);
+    int wrong = 0;
+    for (size_t i = 0; i < out.size(); ++i) wrong += std::memcmp(&out[i], &want[i], 4) != 0;
+    return nlohmann::json{{"wrong", wrong}};
+  });
+  EXPECT_EQ(r["wrong"], 0);
+}
+
+// Partial output: each Iterate one baseK step of one block, which GetTensorC writes from the
+// AIC's L0C into GM (here one after another, enSequentialWrite); each AIV its half of C's rows.
+constexpr MatmulConfig kPartial = [] {
+  MatmulConfig c = CFG_MDL;
+  c.isPartialOutput = true;
+  return c;
+}();
+TEST(MatmulKfc, PartialOutputHandsEachBaseKStepsProductToGetTensorC) {
+  constexpr int kSteps = K / 32, kParts = kBlocksPerAiv * kSteps;  // per AIV
+  nlohmann::json r = ascend::test::in_child([&] {
+    RunOptions o;
+    o.aic = true;
+    Bench b({}, 1, o);
+    auto a = random_halves(size_t(M) * K, 5), w = random_halves(size_t(K) * N, 6);
+    const uint64_t ga = b.alloc(a.size() * 2), gb = b.alloc(w.size() * 2),
+                   gws = b.alloc(size_t(2) * kParts * 32 * 32 * 4);
+    b.sim().write(ga, a.data(), a.size() * 2);
+    b.sim().write(gb, w.data(), w.size() * 2);
+    matmul_tiling::MatmulApiTiling api;
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT);
+    api.SetShape(M / 2, N, K);
+    api.SetOrgShape(M, N, K);
+    api.SetFixSplit(32, 32, 32);
+    TCubeTiling t;
+    EXPECT_EQ(api.GetTiling(t), 0) << api.error();
+    int parts[2] = {0, 0};
+    b.run(LaunchShape::mixed(1, 2), [&] {
+      TPipe pipe;
+      Matmul<AT, AT, CT, MatmulType<TPosition::GM, CubeFormat::ND, float>, kPartial> mm;
+      REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+      const int sub = GetSubBlockIdx();
+      mm.SetTensorA(global<half>(ga, a.size())[uint64_t(sub) * (M / 2) * K]);
+      mm.SetTensorB(global<half>(gb, w.size()));
+      GlobalTensor<float> ws =
+          global<float>(gws, size_t(2) * kParts * 32 * 32)[uint64_t(sub) * kParts * 32 * 32];
+      while (mm.Iterate()) {
+        mm.GetTensorC(ws[uint64_t(parts[sub]) * 32 * 32], 0, true);
+        ++parts[sub];
+      }
+      mm.End();
+    });
+    std::vector<float> out(size_t(2) * kParts * 32 * 32);
+    b.sim().read(gws, out.data(), out.size() * 4);
+    // AIV s, part p: block p / kSteps along N (one block along M), K step p % kSteps.
+    int wrong = 0;
+    for (int sub = 0; sub < 2; ++sub)
+      for (int p = 0; p < kParts; ++p)
+        for (int i = 0; i < 32; ++i)
+          for (int j = 0; j < 32; ++j) {
+            float acc = 0;
+            for (int k = (p % kSteps) * 32; k < (p % kSteps + 1) * 32; ++k)
+              acc += static_cast<float>(a[size_t(sub * 32 + i) * K + k]) *
+                     static_cast<float>(w[size_t(k) * N + (p / kSteps) * 32 + j]);
+            const float got = out[(size_t(sub) * kParts + p) * 1024 + size_t(i) * 32 + j];
+            wrong += std::memcmp(&got, &acc, 4) != 0;
+          }
+    return nlohmann::json{{"wrong", wrong}, {"parts0", parts[0]}, {"parts1", parts[1]}};
+  });
+  EXPECT_EQ(r["wrong"], 0);
+  EXPECT_EQ(r["parts0"], kParts);
+  EXPECT_EQ(r["parts1"], kParts);
+}
+
 // The error a mixed launch of `shape` ends with: its exit status and message.
 nlohmann::json error_of(const LaunchShape& shape,
                         const std::function<void(uint64_t ga, uint64_t gb)>& body) {

@@ -5,6 +5,7 @@
 // in shapes with tails; the combinations that are not modelled fail naming themselves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -67,6 +68,9 @@ struct Outcome {
   std::string message;
   nlohmann::json extra;
 };
+// An extra fp32 input in GM for the next run_on_aic (its address in g_extra_gm while it runs).
+std::vector<float> g_extra;
+uint64_t g_extra_gm = 0;
 template <class Body>
 Outcome run_on_aic(const std::vector<half>& a, const std::vector<half>& b, int m, int n,
                    const Body& body, const std::function<nlohmann::json()>& after = nullptr) {
@@ -80,6 +84,10 @@ Outcome run_on_aic(const std::vector<half>& a, const std::vector<half>& b, int m
     bench.sim().write(gb, b.data(), b.size() * 2);
     std::vector<float> c(size_t(m) * n, -7.0f);
     bench.sim().write(gc, c.data(), c.size() * 4);
+    if (!g_extra.empty()) {
+      g_extra_gm = bench.alloc(g_extra.size() * 4);
+      bench.sim().write(g_extra_gm, g_extra.data(), g_extra.size() * 4);
+    }
     try {
       bench.run(LaunchShape::mixed(1, 0), [&] { body(ga, gb, gc); });
     } catch (const ascend::SimError& e) {
@@ -430,12 +438,15 @@ TEST(MatmulTranspose, TransposedAAndBGiveTheProduct) {
 
 constexpr MatmulConfig kSharedBias = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(
     MatmulBatchParams{false, BatchMode::BATCH_LESS_THAN_L1, false});
+constexpr MatmulConfig kNBatch = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(
+    MatmulBatchParams{true, BatchMode::BATCH_LESS_THAN_L1, true});
 using ANorm = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NORMAL>;
 using CNorm = MatmulType<TPosition::GM, CubeFormat::ND, float, false, LayoutMode::NORMAL>;
 
 // IterateBatch(C, ba, bb) of `MM` on one AIC with A's, B's and a bias in GM; C's `c_elems`
-// (filled with -7 first) or the error.
-template <class MM>
+// (filled with -7 first) or the error. With kLoops, IterateNBatch(kLoops, ba, bb) into C as the
+// workspace.
+template <class MM, int kLoops = 0>
 nlohmann::json batch_run(const std::vector<half>& a, const std::vector<half>& b,
                          const std::vector<float>& bias, size_t c_elems, int ba, int bb,
                          const TCubeTiling& t, bool trans_b = false) {
@@ -458,7 +469,12 @@ nlohmann::json batch_run(const std::vector<half>& a, const std::vector<half>& b,
         mm.SetTensorA(global<half>(ga, a.size()));
         mm.SetTensorB(global<half>(gb, b.size()), trans_b);
         if (!bias.empty()) mm.SetBias(global<float>(gbias, bias.size()));
-        mm.IterateBatch(global<float>(gc, c_elems), ba, bb, false);
+        if constexpr (kLoops > 0) {
+          mm.SetWorkspace(global<float>(gc, c_elems));
+          mm.IterateNBatch(kLoops, ba, bb, false);
+        } else {
+          mm.IterateBatch(global<float>(gc, c_elems), ba, bb, false);
+        }
         mm.End();
       });
     } catch (const ascend::SimError& e) {
@@ -504,12 +520,17 @@ TEST(MatmulBatch, NormalLayoutBroadcastsTheFewerAndSharesOrSplitsTheBias) {
   EXPECT_EQ(layouts.CLayoutInfoB, bb);
   EXPECT_EQ(layouts.CLayoutInfoS2, n);
   EXPECT_EQ(layouts.BatchNum, bb);
-  for (bool shared : {false, true}) {
-    SCOPED_TRACE(shared ? "shared bias" : "bias per matrix");
-    nlohmann::json r = shared ? batch_run<Matmul<ANorm, ANorm, CNorm, BiasT, kSharedBias>>(
-                                    a, b, bias, size_t(bb) * m * n, ba, bb, t)
-                              : batch_run<Matmul<ANorm, ANorm, CNorm, BiasT>>(
-                                    a, b, bias, size_t(bb) * m * n, ba, bb, t);
+  for (int run = 0; run < 3; ++run) {
+    const bool shared = run == 1;
+    SCOPED_TRACE(run == 0 ? "bias per matrix" : run == 1 ? "shared bias" : "IterateNBatch");
+    // IterateNBatch: two batches of one A and two B's, each after the last in every layout:
+    // the same matrices as one batch of two A's and four B's.
+    nlohmann::json r = run == 0 ? batch_run<Matmul<ANorm, ANorm, CNorm, BiasT>>(
+                                      a, b, bias, size_t(bb) * m * n, ba, bb, t)
+                       : run == 1 ? batch_run<Matmul<ANorm, ANorm, CNorm, BiasT, kSharedBias>>(
+                                        a, b, bias, size_t(bb) * m * n, ba, bb, t)
+                                  : batch_run<Matmul<ANorm, ANorm, CNorm, BiasT, kNBatch>, 2>(
+                                        a, b, bias, size_t(bb) * m * n, ba / 2, bb / 2, t);
     ASSERT_TRUE(r.contains("c")) << r.dump();
     std::vector<float> want;
     for (int i = 0; i < bb; ++i) {
@@ -620,6 +641,172 @@ TEST(MatmulTiling, ShapeOfMinusOneIsTheOrgShape) {
   EXPECT_EQ(sn, 640);
   EXPECT_EQ(sk, 64);
   EXPECT_EQ(t.usedCoreNum, 1);
+}
+
+// ---- C in NZ format, with and without channel split; C left in the user's L0C ----
+
+constexpr MatmulConfig kSplitCfg = [] {
+  MatmulConfig c = CFG_NORM;
+  c.isEnableChannelSplit = true;
+  return c;
+}();
+using CNz = MatmulType<TPosition::GM, CubeFormat::NZ, float>;
+
+// C (m x n) in NZ: column blocks of c0 columns, each of `rows` rows (rows beyond m untouched).
+std::vector<float> to_nz(const std::vector<float>& c, int m, int n, int rows, int c0, int cols) {
+  std::vector<float> out(size_t(rows) * cols, -7.0f);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      out[size_t(j / c0) * rows * c0 + size_t(i) * c0 + j % c0] = c[size_t(i) * n + j];
+  return out;
+}
+
+TEST(MatmulFormat, NzCWritesColumnBlocksOf16OrOf8WithChannelSplit) {
+  constexpr int m = 40, k = 100;
+  for (const bool split : {false, true}) {
+    // Channel split: blocks of 8 columns of 48 rows (M rounded up to 16); N need only be a
+    // multiple of 8. Without it: blocks of 16 columns of orgM (40) rows.
+    const int n = split ? 72 : 80, rows = split ? 48 : 40;
+    const std::vector<half> a = exact_halves(size_t(m) * k, 21),
+                            b = exact_halves(size_t(k) * n, 22);
+    const TCubeTiling t = tiling_of(m, n, k, 32, 32, 32);
+    Outcome r = run_on_aic(a, b, rows, n, [&](uint64_t ga, uint64_t gb, uint64_t gc) {
+      TPipe pipe;
+      auto body = [&](auto& mm) {
+        REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+        mm.SetTensorA(global<half>(ga, a.size()));
+        mm.SetTensorB(global<half>(gb, b.size()));
+        mm.IterateAll(global<float>(gc, size_t(rows) * n));
+        mm.End();
+      };
+      if (split) {
+        Matmul<AT, AT, CNz, BiasT, kSplitCfg> mm;
+        body(mm);
+      } else {
+        Matmul<AT, AT, CNz, BiasT> mm;
+        body(mm);
+      }
+    });
+    ASSERT_EQ(r.code, 0) << r.message;
+    EXPECT_EQ(mismatches(r.c, to_nz(product(a, b, m, n, k), m, n, rows, split ? 8 : 16, n)), 0)
+        << (split ? "channel split" : "NZ");
+  }
+}
+
+constexpr MatmulConfig kNoUnitFlag =
+    GetNormalConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1, true, IterateOrder::UNDEF,
+                    ScheduleType::INNER_PRODUCT, false);
+
+TEST(MatmulCo1, IterateFillsTheUsersL0cForTheirFixpipe) {
+  // One row of blocks (baseM = M): the blocks of C side by side in the user's L0C, the bias
+  // added, then one Fixpipe of the whole row to GM, as the vendor's CO1-output example does.
+  constexpr int m = 32, n = 80, k = 100;
+  const std::vector<half> a = exact_halves(size_t(m) * k, 23), b = exact_halves(size_t(k) * n, 24);
+  std::vector<float> bias(n);
+  for (int j = 0; j < n; ++j) bias[j] = static_cast<float>(j % 7) - 3.0f;
+  TCubeTiling t = tiling_of(m, n, k, 32, 32, 32);
+  t.isBias = 1;
+  g_extra = bias;
+  int blocks = -1;
+  Outcome r = run_on_aic(
+      a, b, m, n,
+      [&](uint64_t ga, uint64_t gb, uint64_t gc) {
+        TPipe pipe;
+        using L0cT = GetMmDstType<half>::Type;
+        Matmul<AT, AT, MatmulType<TPosition::CO1, CubeFormat::NZ, L0cT>, BiasT, kNoUnitFlag> mm;
+        REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+        mm.SetTensorA(global<half>(ga, a.size()));
+        mm.SetTensorB(global<half>(gb, b.size()));
+        mm.SetBias(global<float>(g_extra_gm, n));
+        TQue<TPosition::CO1, Impl::QUEUE_DEPTH> co1;
+        pipe.InitBuffer(co1, 1, m * n * sizeof(L0cT));
+        LocalTensor<L0cT> l0c = co1.AllocTensor<L0cT>();
+        blocks = 0;
+        // The call after the last block returns false (given a tensor still within the buffer).
+        while (mm.Iterate(false, l0c[std::min(blocks, 2) * 32 * 32])) ++blocks;
+        co1.EnQue(l0c);
+        l0c = co1.DeQue<L0cT>();
+        FixpipeParamsV220 f;
+        f.mSize = m;
+        f.nSize = n;
+        f.srcStride = m;
+        f.dstStride = n;
+        Fixpipe<float, L0cT, CFG_ROW_MAJOR>(global<float>(gc, size_t(m) * n), l0c, f);
+        co1.FreeTensor(l0c);
+        co1.FreeAllEvent();
+        mm.End();
+      },
+      [&] { return nlohmann::json(blocks); });
+  g_extra.clear();
+  ASSERT_EQ(r.code, 0) << r.message;
+  EXPECT_EQ(r.extra.get<int>(), 3);  // three blocks along N: 32, 32 and a tail of 16
+  std::vector<float> want = product(a, b, m, n, k);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) want[size_t(i) * n + j] += bias[j];
+  EXPECT_EQ(mismatches(r.c, want), 0);
+}
+
+// ---- K split over cores: the host's split and the atomic IterateAll ----
+
+TEST(MatmulSplitK, TheIdleCoresTakeEqualPartsOfK) {
+  matmul_tiling::MultiCoreMatmulTiling api = multi(24);
+  api.SetOrgShape(16, 16, 1024);
+  api.SetShape(16, 16, 1024);
+  TCubeTiling t;
+  ASSERT_EQ(api.GetTiling(t), 0) << api.error();
+  EXPECT_EQ(t.usedCoreNum, 1);  // without split K: one core, all of K
+  EXPECT_EQ(t.singleCoreK, 1024);
+  api.EnableMultiCoreSplitK(true);
+  ASSERT_EQ(api.GetTiling(t), 0) << api.error();
+  EXPECT_EQ(t.usedCoreNum, 16);  // 1024 in 16 parts of 64 (24 parts would not divide K)
+  EXPECT_EQ(t.singleCoreK, 64);
+  EXPECT_EQ(t.Ka, 1024);
+  EXPECT_EQ(t.singleCoreM, 16);
+  // A fixed split of K: the blocks along K count as cores.
+  api.SetSingleShape(16, 16, 256);
+  ASSERT_EQ(api.GetTiling(t), 0) << api.error();
+  EXPECT_EQ(t.usedCoreNum, 4);
+  EXPECT_EQ(t.singleCoreK, 256);
+}
+
+TEST(MatmulSplitK, AtomicIterateAllAddsEachPartOfKIntoC) {
+  // Two parts of K on one core, each IterateAll added into C (which starts at -7 everywhere).
+  constexpr int m = 40, n = 48, k = 192;
+  const std::vector<half> a = exact_halves(size_t(m) * k, 25), b = exact_halves(size_t(k) * n, 26);
+  const TCubeTiling t = tiling_of(m, n, k / 2, 32, 32, 32);
+  Outcome r = run_on_aic(a, b, m, n, [&](uint64_t ga, uint64_t gb, uint64_t gc) {
+    TPipe pipe;
+    Matmul<AT, AT, CT, BiasT> mm;
+    REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+    mm.SetOrgShape(m, n, k);
+    for (int part = 0; part < 2; ++part) {
+      mm.SetTensorA(global<half>(ga, a.size())[part * (k / 2)]);
+      mm.SetTensorB(global<half>(gb, b.size())[size_t(part) * (k / 2) * n]);
+      mm.IterateAll(global<float>(gc, size_t(m) * n), 1);
+    }
+    mm.End();
+  });
+  ASSERT_EQ(r.code, 0) << r.message;
+  std::vector<float> want = product(a, b, m, n, k);
+  for (float& x : want) x -= 7.0f;
+  EXPECT_EQ(mismatches(r.c, want), 0);
+}
+
+// ---- Coord and Layout (the L2-cache example's offsets) ----
+
+TEST(Layout, ACoordinateMapsToTheSumOfItsStridedParts) {
+  const auto row_major = MakeLayout(MakeShape(30, 40), MakeStride(40, 1));
+  const Coord<int64_t, int64_t> at = MakeCoord(int64_t{7}, int64_t{9});
+  EXPECT_EQ(row_major(at), 7 * 40 + 9);
+  static_assert(std::is_same_v<decltype(row_major(at)), int64_t>);
+  const auto three = MakeLayout(MakeShape(10, 20, 30), MakeStride(1, 100, 200));
+  EXPECT_EQ(Std::get<1>(three.GetShape()), 20);
+  EXPECT_EQ(Std::get<2>(three.GetStride()), 200);
+  EXPECT_EQ(Crd2Idx(MakeCoord(3, 4, 5), three), 3 + 400 + 1000);
+  EXPECT_EQ(Crd2Idx(MakeCoord(3, 4), MakeShape(8, 8), MakeStride(1, 8)), 3 + 32);
+  constexpr auto fixed = MakeLayout(MakeShape(4, 2), MakeStride(4, 1));
+  static_assert(fixed(MakeCoord(3, 1)) == 13);
+  static_assert(is_layout<std::decay_t<decltype(fixed)>>::value && !is_layout<int>::value);
 }
 
 }  // namespace

@@ -887,14 +887,24 @@ void fixpipe(const FixDst<D>& out, const LocalTensor<S>& src, const LocalTensor<
   if (layout != CO2Layout::ROW_MAJOR && layout != CO2Layout::NZ)
     fault("Fixpipe: the ND (CFG_ROW_MAJOR) and NZ (CFG_NZ) outputs are modelled");
   // NZ: the L0C's 16-column blocks as they are, block j / 16 at j / 16 x dstStride 32-B blocks.
+  // With isChannelSplit (fp32 in and out, NZ, no unit flag: the dav-2201 API reference, F32
+  // Channel Split), each 16 x 16 fractal leaves as two 16 x 8 ones: column block j / 8 of 8
+  // columns at j / 8 x dstStride 32-B blocks.
   const bool nz = layout == CO2Layout::NZ;
+  const bool split = nz && p.isChannelSplit;
+  const uint32_t dst_c0 = split ? 8u : 16u;  // columns per NZ block of the destination
+  if (p.isChannelSplit &&
+      (!nz || !std::is_same_v<S, float> || !std::is_same_v<D, float> || p.unitFlag != 0 || out.l1))
+    fault("Fixpipe: isChannelSplit is for an fp32 L0C written as fp32 NZ to GM, no unit flag");
   if (p.mSize == 0 || p.nSize == 0) fault("Fixpipe of 0 bytes");
   if (p.nSize > 4095 || (!nz && p.mSize > 8192))
     fault("Fixpipe: nSize " + std::to_string(p.nSize) + " > 4095 or mSize " +
           std::to_string(p.mSize) + " > 8192 (NZ2ND)");
-  if (nz && (p.nSize % 16 || uint64_t{p.dstStride} * 32 < uint64_t{p.mSize} * 16 * sizeof(D)))
-    fault("Fixpipe (NZ): nSize " + std::to_string(p.nSize) +
-          " must be a multiple of 16 and dstStride (32-B blocks) cover mSize rows of 16");
+  if (nz &&
+      (p.nSize % dst_c0 || uint64_t{p.dstStride} * 32 < uint64_t{p.mSize} * dst_c0 * sizeof(D)))
+    fault("Fixpipe (NZ): nSize " + std::to_string(p.nSize) + " must be a multiple of " +
+          std::to_string(dst_c0) + " and dstStride (32-B blocks) cover mSize rows of " +
+          std::to_string(dst_c0));
   const uint64_t nz_block = uint64_t{p.dstStride} * 32 / sizeof(D);  // elements between blocks
   if (p.srcStride < p.mSize || p.srcStride % 16)
     fault("Fixpipe: srcStride " + std::to_string(p.srcStride) +
@@ -947,7 +957,7 @@ void fixpipe(const FixDst<D>& out, const LocalTensor<S>& src, const LocalTensor<
                false, nullptr);  // no effect of its own: the Fixpipe below reads the scales
   }
   const uint64_t dst_elems =
-      nz ? uint64_t{nb - 1u} * nz_block + uint64_t{p.mSize} * 16
+      nz ? uint64_t{p.nSize / dst_c0 - 1u} * nz_block + uint64_t{p.mSize} * dst_c0
          : uint64_t{mats - 1u} * dst_mat + uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
   ascend::model::Work w;
   w.amount = uint64_t{mats} * p.mSize * p.nSize * sizeof(D);
@@ -994,18 +1004,28 @@ void fixpipe(const FixDst<D>& out, const LocalTensor<S>& src, const LocalTensor<
         }
       }
     });
-    op->on_finish([dst, l1, p, self, nz, nz_block, mats, dst_mat] {
+    // To GM under SetAtomicAdd<T> (and Max/Min): the FIX pipe's writes combine with GM's, as
+    // the MTE3's do (the Matmul API's enAtomic, split-K partial sums); the mode as issued.
+    auto atomic = l1 ? nullptr : state().atomic_op;
+    op->on_finish([dst, l1, p, self, nz, dst_c0, nz_block, mats, dst_mat, atomic] {
       const D* staged = self->staged<D>();
       auto put = [&](uint64_t at, const D* from, uint64_t n) {  // n elements at element `at`
-        if (l1)
+        if (l1) {
           std::memcpy(l1 + at, from, n * sizeof(D));
-        else
+        } else if (atomic) {
+          std::vector<uint8_t> sum(n * sizeof(D));
+          memory().read(dst.address() + at * sizeof(D), sum.data(), sum.size());
+          atomic(sum.data(), reinterpret_cast<const uint8_t*>(from), sum.size());
+          memory().write(dst.address() + at * sizeof(D), sum.data(), sum.size());
+        } else {
           memory().write(dst.address() + at * sizeof(D), from, n * sizeof(D));
+        }
       };
       if (nz) {
-        for (uint32_t b = 0; b < p.nSize / 16u; ++b)
+        for (uint32_t b = 0; b < p.nSize / dst_c0; ++b)
           for (uint32_t i = 0; i < p.mSize; ++i)
-            put(b * nz_block + uint64_t{i} * 16, staged + uint64_t{i} * p.nSize + b * 16u, 16);
+            put(b * nz_block + uint64_t{i} * dst_c0, staged + uint64_t{i} * p.nSize + b * dst_c0,
+                dst_c0);
         return;
       }
       for (uint32_t k = 0; k < mats; ++k)

@@ -22,6 +22,7 @@
 #include "sim/api/gather.h"          // Gather, GatherMask
 #include "sim/api/hccl.h"            // GetWindAddrByRankId, GetRankId, ...
 #include "sim/api/layernorm.h"       // LayerNorm(Grad, GradBeta), DeepNorm, RmsNorm (high-level)
+#include "sim/api/layout.h"          // Coord, Shape, Stride, Layout: coordinates to indices
 #include "sim/api/list_tensor.h"     // ListTensorDesc, TensorDesc
 #include "sim/api/math.h"            // Acosh, Erf, Log, Exp, Frac, Ceil, Power, Fmod, CumSum, ...
 #include "sim/api/matmul.h"          // Matmul (the high-level API), TCubeTiling, MatmulApiTiling

@@ -290,21 +290,32 @@ int64_t MatmulApiTiling::GetMultiCoreTiling(AscendC::TCubeTiling& t) {
       }
     }
   }
+  if (split_k_) {
+    // K over the cores the M x N split leaves: the most equal parts that divide K into whole
+    // C0 columns of A (a core's K is never a tail: the kernel offsets A and B by its index).
+    const int c0 = 32 / static_cast<int>(size_of(a_));
+    int parts = 1;
+    for (int p = 2; p * best_used <= cores_; ++p)
+      if (k_ % p == 0 && (k_ / p) % c0 == 0) parts = p;
+    if (parts > 1) return GetBlockTiling(t, best_m, best_n, best_used * parts, k_ / parts);
+  }
   return GetBlockTiling(t, best_m, best_n, best_used);
 }
 
 // The single-core tiling of one sm x sn block of the whole shape (SetShape's becomes the original
-// shape where SetOrgShape gave none), on `used` cores.
-int64_t MatmulApiTiling::GetBlockTiling(AscendC::TCubeTiling& t, int sm, int sn, int used) {
-  const int m = m_, n = n_, om = org_m_, on = org_n_, ok = org_k_;
+// shape where SetOrgShape gave none), on `used` cores; `sk` (> 0) of K each (K split).
+int64_t MatmulApiTiling::GetBlockTiling(AscendC::TCubeTiling& t, int sm, int sn, int used, int sk) {
+  const int m = m_, n = n_, k = k_, om = org_m_, on = org_n_, ok = org_k_;
   org_m_ = om > 0 ? om : m;
   org_n_ = on > 0 ? on : n;
-  org_k_ = ok > 0 ? ok : k_;
+  org_k_ = ok > 0 ? ok : k;
   m_ = sm;
   n_ = sn;
+  if (sk > 0) k_ = sk;
   const int64_t r = GetTiling(t);
   m_ = m;
   n_ = n;
+  k_ = k;
   org_m_ = om;
   org_n_ = on;
   org_k_ = ok;
@@ -325,17 +336,17 @@ int64_t MatmulApiTiling::GetFixedSplitTiling(AscendC::TCubeTiling& t) {
   }
   const int sm = single_m_ > 0 ? single_m_ : m_, sn = single_n_ > 0 ? single_n_ : n_,
             sk = single_k_ > 0 ? single_k_ : k_;
-  if (sk < k_) {
-    error_ = "SetSingleShape with singleK below K (K split over cores) is not modelled";
+  if (sk < k_ && !split_k_) {
+    error_ = "SetSingleShape with singleK below K needs EnableMultiCoreSplitK";
     return -1;
   }
-  const int used = ((m_ + sm - 1) / sm) * ((n_ + sn - 1) / sn);
+  const int used = ((m_ + sm - 1) / sm) * ((n_ + sn - 1) / sn) * ((k_ + sk - 1) / sk);
   if (used > cores_) {
     error_ = "SetSingleShape: " + std::to_string(used) + " blocks for SetDim's " +
              std::to_string(cores_) + " cores";
     return -1;
   }
-  return GetBlockTiling(t, sm, sn, used);
+  return GetBlockTiling(t, sm, sn, used, sk);
 }
 
 }  // namespace matmul_tiling

@@ -89,6 +89,20 @@ using TCubeTiling = ::AscendC::TCubeTiling;  // the name the newer examples use
 // others are not modelled.
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
+// The type a Matmul of T inputs accumulates in, in L0C (Ascend C API: GetMmDstType): int32 for
+// int8, fp32 otherwise.
+template <class T>
+struct GetMmDstType {
+  using Type = float;
+};
+template <>
+struct GetMmDstType<int8_t> {
+  using Type = int32_t;
+};
+namespace Impl {
+constexpr int32_t QUEUE_DEPTH = 1;  // the queue depth the Matmul API's examples use for CO1
+}
+
 namespace matmul {
 // IBSHARE (an operand's L1 copy shared by the AIVs of an AI Core) is accepted: it changes how
 // often the AIC loads it, not what C is; the model loads it as for an unshared operand.
@@ -237,7 +251,15 @@ void note_once(const char* what);
 // A Matmul call an AIV sends its AIC (KFC), with a copy of the object's settings (tensors, shapes,
 // quantization) as they stood when it was sent.
 struct KfcMessage {
-  enum class Op : uint8_t { IterateAll, IterateBatch, Iterate, IterateAsync, End, Quit };
+  enum class Op : uint8_t {
+    IterateAll,
+    IterateBatch,
+    Iterate,
+    IterateAsync,
+    GetTensorC,  // to GM: the block the last Iterate left in L0C (partial output)
+    End,
+    Quit
+  };
   Op op = Op::Quit;
   int object = 0;  // which registered Matmul object
   int sub = 0;     // the sending AIV's index in its AI Core
@@ -349,14 +371,21 @@ class Matmul {
   using AccT = std::conditional_t<kInt8, int32_t, float>;
   static constexpr uint32_t C0 = 32 / sizeof(SrcT);
   static_assert(std::is_same_v<SrcT, typename B_TYPE::Type>, "Matmul: A and B of one type");
-  // Formats: A in ND (or VECTOR: one row), B and the bias in ND, C in ND or ND_ALIGN (its rows
-  // padded to 32 bytes in GM). NZ operands in GM are not modelled.
+  // Formats: A in ND (or VECTOR: one row), B and the bias in ND, C in ND, ND_ALIGN (its rows
+  // padded to 32 bytes in GM) or NZ (IterateAll only: column blocks of 16, or of 8 with
+  // MatmulConfig::isEnableChannelSplit, each of orgM rows). NZ A and B in GM are not modelled.
   static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::VECTOR,
                 "ascend-sim: the Matmul's A is modelled in ND or VECTOR format");
   static_assert(B_TYPE::format == CubeFormat::ND && BIAS_TYPE::format == CubeFormat::ND,
                 "ascend-sim: the Matmul's B and bias are modelled in ND format");
-  static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN,
-                "ascend-sim: the Matmul's C is modelled in ND or ND_ALIGN format");
+  static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN ||
+                    C_TYPE::format == CubeFormat::NZ,
+                "ascend-sim: the Matmul's C is modelled in ND, ND_ALIGN or NZ format");
+  static constexpr bool kNzC = C_TYPE::format == CubeFormat::NZ;
+  // C in CO1: the user's L0C, filled by Iterate(enPartialSum, tensor) and read by their Fixpipe.
+  static constexpr bool kCo1C = C_TYPE::pos == TPosition::CO1;
+  static_assert(!kCo1C || (kNzC && std::is_same_v<DstT, AccT>),
+                "ascend-sim: a Matmul C in CO1 is NZ of the L0C type (GetMmDstType)");
   static_assert(std::is_same_v<SrcT, half> || std::is_same_v<SrcT, bfloat16_t> || kInt8,
                 "ascend-sim: the Matmul API is modelled for half, bfloat16_t and int8_t A and B");
   static_assert(!kInt8 || std::is_same_v<DstT, half> || std::is_same_v<DstT, int32_t>,
@@ -367,16 +396,21 @@ class Matmul {
   // The config's fields that change what the Matmul computes or where it writes, and are not
   // modelled, stop the build; the ones that choose among Ascend C's schedules are accepted and
   // the one schedule above runs, with a note (kScheduleNote) once per run.
-  static_assert(!kCfg.isPartialOutput, "ascend-sim: MatmulConfig::isPartialOutput is not modelled");
+  // Partial output: each Iterate one baseK step's product, taken by GetTensorC into GM (from an
+  // AIV driving its AIC); IterateAll and the other paths of such an object are not modelled.
   static_assert(!kCfg.intraBlockPartSum,
                 "ascend-sim: MatmulConfig::intraBlockPartSum is not modelled");
-  static_assert(!kCfg.isEnableChannelSplit,
-                "ascend-sim: MatmulConfig::isEnableChannelSplit is not modelled");
+  // Channel split: fp32 C in NZ of 16 x 8 fractals (the dav-2201 API reference, MatmulConfig).
+  static_assert(
+      !kCfg.isEnableChannelSplit ||
+          (kNzC && std::is_same_v<DstT, float> && !kInt8 && C_TYPE::pos == TPosition::GM),
+      "ascend-sim: MatmulConfig::isEnableChannelSplit needs an fp32 C in NZ format in GM");
+  static constexpr bool kSplit = kCfg.isEnableChannelSplit;
   static_assert(!kCfg.enableRelu, "ascend-sim: MatmulConfig::enableRelu is not modelled");
   static_assert(kCfg.decompMode == DecompressionMode::DECOMP_NONE,
                 "ascend-sim: MatmulConfig::decompMode is not modelled");
-  static_assert(!kCfg.isNBatch && kCfg.bmmOutMode == BatchOutMode::SINGLE_BATCH,
-                "ascend-sim: the batch Matmul (isNBatch, bmmOutMode) is not modelled");
+  static_assert(kCfg.bmmOutMode == BatchOutMode::SINGLE_BATCH,
+                "ascend-sim: the batch Matmul's MatmulConfig::bmmOutMode is not modelled");
   static_assert(!kCfg.isCO1Shared, "ascend-sim: MatmulConfig::isCO1Shared is not modelled");
   static constexpr const char* kScheduleNote =
       kPolicy == MatmulPolicyKind::NBuffer33
@@ -412,12 +446,22 @@ class Matmul {
     detail::kfc_send(std::move(msg));
   }
 
-  // REGIST_MATMUL_OBJ: the tiling, and the TPipe whose L1/L0 the object takes. With `shared`,
+  // REGIST_MATMUL_OBJ: the tiling, and the TPipe whose L1/L0 the object takes (an AIV driving its
+  // AIC may call Init again after it, with the same tiling: its shapes start again). With `shared`,
   // the object uses another object's buffers (allocated for both tilings): the Matmul objects of
   // one kernel run one after another on the AIC, so they share L1 and L0 as in Ascend C.
   // `reserve`: allocate at least these sizes (for another object that will share them).
   void Init(const TCubeTiling* tiling, TPipe* tpipe = nullptr, MatmulBuffers* shared = nullptr,
             const MatmulBuffers::Sizes* reserve = nullptr) {
+    if (role_ == Role::Client) {  // an AIV's Init after REGIST_MATMUL_OBJ
+      const TCubeTiling registered = t_;
+      InitClient(tiling, object_);
+      if (std::memcmp(&registered, &t_, sizeof(t_)) != 0)
+        detail::matmul_fault(
+            "Init on an AIV with another tiling than REGIST_MATMUL_OBJ's (its AIC keeps that one) "
+            "is not modelled");
+      return;
+    }
     detail::require_aic("Matmul::Init");
     check_tiling(tiling);
     chunk_k_ = static_cast<uint32_t>(std::min(t_.stepKa, t_.stepKb) * t_.baseK);
@@ -484,12 +528,18 @@ class Matmul {
     z.scale1 = kInt8 && std::is_same_v<DstT, half> ? bn * 8 : 0;  // VDEQF16's uint64 scales
     z.db_a2 = static_cast<uint8_t>(t.dbL0A);
     z.db_b2 = static_cast<uint8_t>(t.dbL0B);
-    z.db_c1 = static_cast<uint8_t>(t.dbL0C);
+    // Partial output: the AIC holds one block in L0C for each of its two AIVs until their
+    // GetTensorC.
+    z.db_c1 = static_cast<uint8_t>(kCfg.isPartialOutput ? std::max(t.dbL0C, 2) : t.dbL0C);
     return z;
   }
   // One block of C in bytes (what GetTensorC hands over).
-  uint64_t block_bytes() const { return uint64_t(t_.baseM) * t_.baseN * sizeof(DstT); }
-  MatmulBuffers& buffers() { return *buf_; }
+  uint64_t block_bytes() const {
+    return uint64_t(t_.baseM) * t_.baseN * sizeof(DstT);
+  }
+  MatmulBuffers& buffers() {
+    return *buf_;
+  }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb = 0) {
     s_.org_m = orgM;
     s_.org_n = orgN;
@@ -522,8 +572,12 @@ class Matmul {
     s_.bias = gm;
     s_.has_bias = true;
   }
-  void DisableBias() { s_.has_bias = false; }
-  void ClearBias() { s_.has_bias = false; }
+  void DisableBias() {
+    s_.has_bias = false;
+  }
+  void ClearBias() {
+    s_.has_bias = false;
+  }
   // int8 -> fp16: one dequantization scale for every column (DEQF16; the fp32 scale in the low 32
   // bits), or one per column of C, uint64 in GM (VDEQF16), indexed like B's columns.
   void SetQuantScalar(uint64_t quantScalar) {
@@ -567,10 +621,13 @@ class Matmul {
     (void)enSequentialWrite;
     (void)waitIterateAll;
     (void)fakeMsg;
-    if (enAtomic) detail::matmul_fault("IterateAll with atomic accumulation is not modelled");
+    if (enAtomic > 3) detail::matmul_fault("IterateAll: enAtomic is 0 to 3");
+    if (kCfg.isPartialOutput)
+      detail::matmul_fault("IterateAll with MatmulConfig::isPartialOutput is not modelled");
     if (role_ == Role::Client) {
       Settings s = s_;
       s.dst = gm;
+      s.atomic = enAtomic;
       send(detail::KfcMessage::Op::IterateAll, s, sync);
       if (sync)
         detail::kfc_answer();
@@ -578,7 +635,7 @@ class Matmul {
         ++async_all_;
       return;
     }
-    run_all(gm);
+    run_all(gm, enAtomic);
     // The synchronous IterateAll returns once C is in GM: the scalar waits for the FIX pipe.
     if (sync) wait_fix();
   }
@@ -592,6 +649,13 @@ class Matmul {
                     const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
                     const bool enPartialSum = false, const uint8_t enAtomic = 0) {
     (void)enSequentialWrite;
+    batch_call(gm, batchA, batchB, 1, matrixStrideA, matrixStrideB, matrixStrideC, enPartialSum,
+               enAtomic);
+  }
+  // IterateBatch's and IterateNBatch's work: `loops` batches, on the AIC or sent to it.
+  void batch_call(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB, int loops,
+                  uint32_t matrixStrideA, uint32_t matrixStrideB, uint32_t matrixStrideC,
+                  bool enPartialSum, uint8_t enAtomic) {
     if (matrixStrideA || matrixStrideB || matrixStrideC || enPartialSum || enAtomic)
       detail::matmul_fault(
           "IterateBatch with matrix strides, enPartialSum or atomic accumulation is not modelled");
@@ -603,12 +667,32 @@ class Matmul {
       s.dst = gm;
       s.batch_a = static_cast<int>(batchA);
       s.batch_b = static_cast<int>(batchB);
+      s.batch_loops = loops;
       send(detail::KfcMessage::Op::IterateBatch, s, true);
       detail::kfc_answer();
       return;
     }
-    run_batch(gm, static_cast<int>(batchA), static_cast<int>(batchB));
+    run_batch(gm, static_cast<int>(batchA), static_cast<int>(batchB), loops);
     wait_fix();
+  }
+  // batchLoop IterateBatch calls one after another into SetWorkspace's GM (laid out as C), each
+  // of the batchA A's and batchB B's that follow the last (Ascend C API: IterateNBatch, with
+  // MatmulConfig::isNBatch). The asynchronous form is not modelled.
+  template <bool sync = true, bool waitIterateBatch = false>
+  void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB,
+                     bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                     const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
+    static_assert(
+        sync && !waitIterateBatch,
+        "ascend-sim: the asynchronous IterateNBatch (and GetBatchTensorC) is not modelled");
+    static_assert(kCfg.isNBatch, "IterateNBatch needs MatmulConfig::isNBatch");
+    if (enSequentialWrite)
+      detail::matmul_fault("IterateNBatch with enSequentialWrite is not modelled");
+    if (!s_.has_workspace)
+      detail::matmul_fault("IterateNBatch before SetWorkspace (its C goes there)");
+    if (batchLoop == 0) return;
+    batch_call(s_.workspace, batchA, batchB, static_cast<int>(batchLoop), matrixStrideA,
+               matrixStrideB, matrixStrideC, false, 0);
   }
   // After IterateAll<false>: the scalar waits until C is in GM.
   void WaitIterateAll() {
@@ -627,6 +711,7 @@ class Matmul {
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
     if (enPartialSum) detail::matmul_fault("Iterate with enPartialSum is not modelled");
+    if (kNzC) detail::matmul_fault("Iterate/GetTensorC with C in NZ format are not modelled");
     if (kTriangle)
       detail::matmul_fault(
           "Iterate with a triangular MatmulPolicy is not modelled (IterateAll is)");
@@ -635,6 +720,8 @@ class Matmul {
           "Iterate/GetTensorC are modelled for an AIV driving its AIC (a mixed kernel without "
           "enableMixDualMaster); on the AIC itself use IterateAll");
     if constexpr (!sync) {
+      if (kCfg.isPartialOutput)
+        detail::matmul_fault("Iterate<false> with MatmulConfig::isPartialOutput is not modelled");
       if (!s_.has_workspace)
         detail::matmul_fault("Iterate<false> before SetWorkspace (the blocks of C go there)");
       send(detail::KfcMessage::Op::IterateAsync, s_, false);
@@ -647,6 +734,72 @@ class Matmul {
       return staged_ != 0;
     }
   }
+  // On the AIC: the next baseM x baseN block of C (in iterateOrder) computed into the user's L0C
+  // tensor `localCmatrix` (NZ, srcStride baseM rounded up to 16), for their own Fixpipe; false
+  // once every block has been (the next call starts again). Ascend C API: Iterate, the form
+  // with a user-managed CO1.
+  template <bool sync = true, class T>
+  bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix) {
+    static_assert(std::is_same_v<T, AccT>, "Iterate: the L0C tensor is of the L0C type");
+    static_assert(kCo1C, "ascend-sim: Iterate into a user's L0C needs C_TYPE in TPosition::CO1");
+    if (!sync) detail::matmul_fault("Iterate<false> into a user's L0C is not modelled");
+    if (enPartialSum) detail::matmul_fault("Iterate with enPartialSum is not modelled");
+    if (role_ != Role::Local)
+      detail::matmul_fault("Iterate into a user's L0C runs on the AIC that registered the Matmul");
+    if (s_.quant != Quant::None)
+      detail::matmul_fault("Iterate into a user's L0C: quantization is the user's Fixpipe's");
+    if (local_iter_ < 0) {
+      check_shapes();
+      local_iter_ = 0;
+    }
+    const int mblocks = ceil(s_.single_m, t_.baseM), nblocks = ceil(s_.single_n, t_.baseN);
+    if (local_iter_ >= mblocks * nblocks) {
+      release_cache();
+      local_iter_ = -1;
+      return false;
+    }
+    const int along = t_.iterateOrder == 0 ? mblocks : nblocks;
+    const int outer = local_iter_ / along, inner = local_iter_ % along;
+    ++local_iter_;
+    const int mi = t_.iterateOrder == 0 ? inner : outer, ni = t_.iterateOrder == 0 ? outer : inner;
+    // The block as the Mmad writes it: its rows to 16, its columns to 16 (int8: 32).
+    const uint64_t rows =
+                       up16(static_cast<uint32_t>(std::min(t_.baseM, s_.single_m - mi * t_.baseM))),
+                   cols = CeilAlign(
+                       static_cast<uint32_t>(std::min(t_.baseN, s_.single_n - ni * t_.baseN)),
+                       kInt8 ? 32u : 16u);
+    if (uint64_t(localCmatrix.GetSize()) < rows * cols)
+      detail::matmul_fault("Iterate: a user L0C tensor of " +
+                           std::to_string(localCmatrix.GetSize()) + " elements for a block of " +
+                           std::to_string(rows * cols));
+    compute(mi, ni, &localCmatrix);
+    return true;
+  }
+  // Partial output (MatmulConfig::isPartialOutput): the block the last Iterate left in the AIC's
+  // L0C (one baseK step's product), written by the AIC's FIX pipe into `gm`: at its place in C
+  // (rows of N), or with enSequentialWrite as a baseM x baseN block at `gm` (rows of baseN);
+  // added into GM with enAtomic 1. Ascend C API: GetTensorC to GM.
+  template <bool sync = true>
+  void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false) {
+    static_assert(sync, "ascend-sim: the asynchronous GetTensorC into GM is not modelled");
+    if (!kCfg.isPartialOutput)
+      detail::matmul_fault(
+          "GetTensorC into GM is modelled for MatmulConfig::isPartialOutput (IterateAll writes C "
+          "into GM otherwise)");
+    if (role_ != Role::Client)
+      detail::matmul_fault(
+          "GetTensorC into GM is modelled for an AIV driving its AIC (a mixed kernel)");
+    if (staged_ == 0) detail::matmul_fault("GetTensorC without a block from Iterate");
+    if (enAtomic > 1) detail::matmul_fault("GetTensorC: enAtomic 0 or 1 is modelled");
+    staged_ = 0;
+    Settings s = s_;
+    s.dst = gm;
+    s.atomic = enAtomic;
+    s.sequential = enSequentialWrite;
+    send(detail::KfcMessage::Op::GetTensorC, s, true);
+    detail::kfc_answer();
+  }
   // The block of C the last Iterate made, into UB (an AIV): rows of baseN, baseM of them. The
   // AIV's vector pipe may use it at once (the copy's flag pair is inside).
   template <bool sync = true>
@@ -654,6 +807,8 @@ class Matmul {
                   bool enSequentialWrite = false) {
     (void)enSequentialWrite;
     if (enAtomic) detail::matmul_fault("GetTensorC with atomic accumulation is not modelled");
+    if (kCfg.isPartialOutput)
+      detail::matmul_fault("GetTensorC into UB with MatmulConfig::isPartialOutput is not modelled");
     if (role_ != Role::Client)
       detail::matmul_fault(
           "GetTensorC into UB is modelled for an AIV driving its AIC (a mixed kernel)");
@@ -691,6 +846,7 @@ class Matmul {
       send(detail::KfcMessage::Op::End, s_, false);
       return;
     }
+    local_iter_ = -1;
     release_cache();
   }
 
@@ -706,18 +862,26 @@ class Matmul {
     switch (msg.op) {
       case Op::IterateAll:
         s_ = s;
-        run_all(s.dst);
+        run_all(s.dst, s.atomic);
         wait_fix();
         detail::kfc_answer_to(msg.sub, 0);
         break;
       case Op::IterateBatch:
         s_ = s;
-        run_batch(s.dst, s.batch_a, s.batch_b);
+        run_batch(s.dst, s.batch_a, s.batch_b, s.batch_loops);
         wait_fix();
         detail::kfc_answer_to(msg.sub, 0);
         break;
       case Op::Iterate:
-        detail::kfc_answer_to(msg.sub, serve_iterate(msg.sub, s));
+        if constexpr (kCfg.isPartialOutput) {
+          detail::kfc_answer_to(msg.sub, serve_partial(msg.sub, s));
+        } else {
+          detail::kfc_answer_to(msg.sub, serve_iterate(msg.sub, s));
+        }
+        break;
+      case Op::GetTensorC:
+        serve_get(msg.sub, s);
+        detail::kfc_answer_to(msg.sub, 0);
         break;
       case Op::IterateAsync: {
         s_ = s;
@@ -734,6 +898,10 @@ class Matmul {
       case Op::End:
         release_cache();
         if (msg.sub < static_cast<int>(iter_.size())) iter_[msg.sub] = -1;
+        if (msg.sub < static_cast<int>(held_.size()) && held_on_[msg.sub]) {
+          buf_->qc1.FreeTensor(held_[msg.sub].c);
+          held_on_[msg.sub] = false;
+        }
         break;
       case Op::Quit:
         break;
@@ -749,6 +917,7 @@ class Matmul {
     int org_m = 0, org_n = 0, org_ka = 0, org_kb = 0;
     int lda = 0, ldb = 0, ldc = 0;  // row pitches of a batch's matrix (0: from the org shape)
     int batch_a = 0, batch_b = 0;   // IterateBatch's
+    int batch_loops = 1;            // IterateNBatch's batchLoop
     bool trans_a = false, trans_b = false;
     int single_m = 0, single_n = 0, single_k = 0;
     GlobalTensor<SrcT> a, b;
@@ -760,6 +929,8 @@ class Matmul {
     GlobalTensor<DstT> workspace;
     bool has_workspace = false;
     GlobalTensor<DstT> dst;                 // IterateAll's
+    uint8_t atomic = 0;                     // IterateAll's (and GetTensorC's) enAtomic
+    bool sequential = false;                // GetTensorC's enSequentialWrite
     uint64_t user_info = 0, self_data = 0;  // for MM_CB's copies
   };
   // A block of C in L0C, its FIX still to come.
@@ -808,7 +979,9 @@ class Matmul {
     msg.type = &typeid(Settings);
     detail::kfc_send(std::move(msg));
   }
-  uint64_t block_elems() const { return uint64_t(t_.baseM) * t_.baseN; }
+  uint64_t block_elems() const {
+    return uint64_t(t_.baseM) * t_.baseN;
+  }
   uint32_t blocks_of(const Settings& s) const {
     return static_cast<uint32_t>(ceil(s.single_m, t_.baseM) * ceil(s.single_n, t_.baseN));
   }
@@ -832,15 +1005,25 @@ class Matmul {
         }
       }
   }
-  void run_all(const GlobalTensor<DstT>& gm) {
+  // enAtomic: C added into (1), or the larger (2) or smaller (3) of it and GM's kept, by the FIX
+  // pipe's atomic writes (Ascend C API: IterateAll).
+  void run_all(const GlobalTensor<DstT>& gm, uint8_t atomic = 0) {
     check_shapes();
+    if (atomic == 1) SetAtomicAdd<DstT>();
+    if (atomic == 2) SetAtomicMax<DstT>();
+    if (atomic == 3) SetAtomicMin<DstT>();
     for_each_block([&](int mi, int ni) {
       if ((kPolicy == MatmulPolicyKind::TrianUpper && mi > ni) ||
           (kPolicy == MatmulPolicyKind::TrianLower && mi < ni))
         return;  // off the policy's triangle: that block of C is left as it is
       Pending p = compute(mi, ni);
-      fixpipe(p, gm[uint64_t(p.m0) * c_pitch() + p.n0], c_pitch());
+      if constexpr (kNzC) {
+        fixpipe(p, gm[uint64_t(p.n0) * nz_rows() + uint64_t(p.m0) * kNzC0], nz_stride());
+      } else {
+        fixpipe(p, gm[uint64_t(p.m0) * c_pitch() + p.n0], c_pitch());
+      }
     });
+    if (atomic) SetAtomicNone();
     release_cache();
   }
   // Where matrix `j` of a batched operand starts (elements) and its row pitch: `rows` x `cols` as
@@ -863,16 +1046,25 @@ class Matmul {
       return {uint64_t(j / per_line) * s * per_line * d + uint64_t(j % per_line) * d, per_line * d};
     }
   }
-  void run_batch(const GlobalTensor<DstT>& gm, int batch_a, int batch_b) {
+  // `loops` batches one after another (IterateNBatch): batch l's matrices follow batch l - 1's in
+  // each layout.
+  void run_batch(const GlobalTensor<DstT>& gm, int batch_a, int batch_b, int loops = 1) {
+    if (kNzC) detail::matmul_fault("IterateBatch with C in NZ format is not modelled");
     const Settings whole = s_;
+    for (int l = 0; l < loops; ++l) run_one_batch(whole, gm, batch_a, batch_b, l);
+    s_ = whole;
+  }
+  void run_one_batch(const Settings& whole, const GlobalTensor<DstT>& gm, int batch_a, int batch_b,
+                     int loop) {
     const int batch = std::max(batch_a, batch_b);
     const bool ta = whole.trans_a, tb = whole.trans_b;
     if (ta && A_TYPE::layout == LayoutMode::BSNGD)
       detail::matmul_fault("IterateBatch: a transposed A in BSNGD layout is not modelled");
     const int m = whole.single_m, n = whole.single_n, k = whole.single_k;
-    for (int i = 0; i < batch; ++i) {
-      const int ia = batch_a < batch ? i / (batch / batch_a) : i,
-                ib = batch_b < batch ? i / (batch / batch_b) : i;
+    for (int j = 0; j < batch; ++j) {
+      const int ia = loop * batch_a + (batch_a < batch ? j / (batch / batch_a) : j),
+                ib = loop * batch_b + (batch_b < batch ? j / (batch / batch_b) : j),
+                i = loop * batch + j;
       const auto pa =
           batch_place<A_TYPE>(ia, ta ? k : m, ta ? m : k, t_.ALayoutInfoB, t_.ALayoutInfoS,
                               t_.ALayoutInfoN, t_.ALayoutInfoG, t_.ALayoutInfoD);
@@ -890,7 +1082,6 @@ class Matmul {
       if (whole.has_bias && kCfg.isBiasBatch) s_.bias = whole.bias[uint64_t(i) * n];
       run_all(gm[pc.first]);
     }
-    s_ = whole;
   }
   // An AIV's Iterate<true>: its next block computed and written to its GM slot (whose address is
   // the answer; 0 once every block has been). Each AIV has its own sequence; L1's A and B are
@@ -924,7 +1115,60 @@ class Matmul {
     wait_fix();
     return static_cast<int64_t>(at);
   }
-  static int ceil(int a, int b) { return (a + b - 1) / b; }
+  // Partial output, an AIV's Iterate: its next baseK step of its next block (each block's steps
+  // in turn, the blocks in iterateOrder) computed into L0C and held there for its GetTensorC;
+  // 1, or 0 once every step has been.
+  int64_t serve_partial(int sub, const Settings& s) {
+    if (iter_.size() <= static_cast<size_t>(sub)) iter_.resize(sub + 1, -1);
+    if (held_.size() <= static_cast<size_t>(sub)) {
+      held_.resize(sub + 1);
+      held_on_.resize(sub + 1, false);
+    }
+    if (held_on_[sub]) detail::matmul_fault("Iterate before GetTensorC took the last block");
+    if (sub != last_sub_) release_cache();
+    last_sub_ = sub;
+    s_ = s;
+    int& it = iter_[sub];
+    if (it < 0) {
+      check_shapes();
+      if (s_.has_bias || s_.quant != Quant::None)
+        detail::matmul_fault("partial output with a bias or quantization is not modelled");
+      it = 0;
+    }
+    const int mblocks = ceil(s_.single_m, t_.baseM), nblocks = ceil(s_.single_n, t_.baseN),
+              ksteps = ceil(s_.single_k, t_.baseK);
+    if (it >= mblocks * nblocks * ksteps) {
+      release_cache();
+      it = -1;
+      return 0;
+    }
+    const int block = it / ksteps, step = it % ksteps;
+    ++it;
+    const int along = t_.iterateOrder == 0 ? mblocks : nblocks;
+    const int outer = block / along, inner = block % along;
+    held_[sub] = t_.iterateOrder == 0 ? compute(inner, outer, nullptr, step)
+                                      : compute(outer, inner, nullptr, step);
+    held_on_[sub] = true;
+    return 1;
+  }
+  // Partial output, an AIV's GetTensorC into GM: its held block out by the FIX pipe.
+  void serve_get(int sub, const Settings& s) {
+    if (sub >= static_cast<int>(held_on_.size()) || !held_on_[sub])
+      detail::matmul_fault("GetTensorC without a block held in L0C");
+    s_ = s;
+    Pending& p = held_[sub];
+    if (s.atomic == 1) SetAtomicAdd<DstT>();
+    if (s.sequential)
+      fixpipe(p, s.dst, static_cast<uint32_t>(t_.baseN));
+    else
+      fixpipe(p, s.dst[uint64_t(p.m0) * c_pitch() + p.n0], c_pitch());
+    if (s.atomic == 1) SetAtomicNone();
+    held_on_[sub] = false;
+    wait_fix();
+  }
+  static int ceil(int a, int b) {
+    return (a + b - 1) / b;
+  }
   // Row pitches in GM (elements) of A, B (as stored, transposed or not) and C.
   int a_pitch() const {
     return s_.lda ? s_.lda : s_.trans_a ? s_.org_m : s_.org_ka;
@@ -942,9 +1186,23 @@ class Matmul {
       return n;
     }
   }
-  static uint32_t up16(uint32_t v) { return (v + 15) / 16 * 16; }
+  // NZ C: columns per block (16, or 8 split), rows per block in GM (orgM; 16-aligned when split,
+  // as the vendor's Matmul lays it out) and the blocks' distance in 32-B units (Fixpipe's).
+  static constexpr uint32_t kNzC0 = kSplit ? 8 : 16;
+  uint32_t nz_rows() const {
+    const uint32_t m = static_cast<uint32_t>(s_.org_m);
+    return kSplit ? up16(m) : m;
+  }
+  uint32_t nz_stride() const {
+    return static_cast<uint32_t>(uint64_t(nz_rows()) * kNzC0 * sizeof(DstT) / 32);
+  }
+  static uint32_t up16(uint32_t v) {
+    return (v + 15) / 16 * 16;
+  }
   // B's K rows per column block in L1: 16 (b16), 32 for int8 (whole 32 x 32 squares).
-  static uint32_t up_rows(uint32_t v) { return (v + C0 - 1) / C0 * C0; }
+  static uint32_t up_rows(uint32_t v) {
+    return (v + C0 - 1) / C0 * C0;
+  }
   void check_shapes() {
     if (role_ != Role::Local)
       detail::matmul_fault(std::string("a Matmul call before REGIST_MATMUL_OBJ on this ") +
@@ -1032,7 +1290,9 @@ class Matmul {
 
   // Block (mi, ni) of C into L0C: its bias (and VDEQF16 scales) loaded, every K chunk of A and B
   // through L1 and L0, one Mmad per baseK step.
-  Pending compute(int mi, int ni) {
+  // With `l0c`, the block goes there (the user's L0C) instead of the Matmul's own. With
+  // `only_step` >= 0, only that baseK step of K (partial output: its product alone).
+  Pending compute(int mi, int ni, const LocalTensor<AccT>* l0c = nullptr, int only_step = -1) {
     Pending out;
     const int m0 = mi * t_.baseM, n0 = ni * t_.baseN;
     const int cur_m = std::min(t_.baseM, s_.single_m - m0),
@@ -1078,7 +1338,7 @@ class Matmul {
       buf_->qscale1.EnQue(out.scale);
       out.scale = buf_->qscale1.template DeQue<uint64_t>();
     }
-    LocalTensor<AccT> c = buf_->qc1.template AllocTensor<AccT>();
+    LocalTensor<AccT> c = l0c ? *l0c : buf_->qc1.template AllocTensor<AccT>();
     // int8: B's n padded to 32 in L0B (whole transposed squares) and in the Mmad.
     const uint32_t n_mmad =
         kInt8 ? (static_cast<uint32_t>(cur_n) + 31) / 32 * 32 : static_cast<uint32_t>(cur_n);
@@ -1086,6 +1346,8 @@ class Matmul {
     for (int kc = 0; kc < kchunks; ++kc) {
       const int k0 = kc * static_cast<int>(chunk_k_);
       const int cur_kc = std::min(static_cast<int>(chunk_k_), s_.single_k - k0);
+      if (only_step >= 0 && (only_step * t_.baseK < k0 || only_step * t_.baseK >= k0 + cur_kc))
+        continue;  // the step is in another chunk
       LocalTensor<SrcT> a1, b1;
       if (keep && cached_a_ == mi) {
         a1 = a_cache_;
@@ -1099,6 +1361,7 @@ class Matmul {
       }
       const uint32_t kcp_rows = up_rows(static_cast<uint32_t>(cur_kc));  // B chunk rows in L1
       for (int kk0 = 0; kk0 < cur_kc; kk0 += t_.baseK) {
+        if (only_step >= 0 && k0 + kk0 != only_step * t_.baseK) continue;
         const int cur_k = std::min(t_.baseK, cur_kc - kk0);
         const uint32_t kb = (static_cast<uint32_t>(cur_k) + C0 - 1) / C0;
         const uint32_t kb0 = static_cast<uint32_t>(kk0) / C0;
@@ -1141,7 +1404,7 @@ class Matmul {
         mp.m = static_cast<uint16_t>(cur_m == 1 ? 16 : cur_m);
         mp.n = static_cast<uint16_t>(n_mmad);
         mp.k = static_cast<uint16_t>(cur_k);
-        const bool first = kc == 0 && kk0 == 0;
+        const bool first = only_step >= 0 || (kc == 0 && kk0 == 0);
         mp.cmatrixInitVal = first && !s_.has_bias;
         mp.cmatrixSource = first && s_.has_bias;
         if (s_.has_bias) {
@@ -1163,6 +1426,10 @@ class Matmul {
       }
     }
     if (s_.has_bias) buf_->qbt.FreeTensor(bt);
+    if (l0c) {  // the user hands it to their FIX pipe (their queue's EnQue/DeQue)
+      out.c = c;
+      return out;
+    }
     buf_->qc1.EnQue(c);
     out.c = buf_->qc1.template DeQue<AccT>();
     return out;
@@ -1185,7 +1452,16 @@ class Matmul {
                    : std::is_same_v<DstT, bfloat16_t> ? F322BF16
                                                       : NoQuant;
     }
-    if (s_.quant == Quant::Vector) {
+    if constexpr (kNzC) {  // dst_stride: 32-B blocks between column blocks
+      f.nSize = static_cast<uint16_t>(CeilAlign(static_cast<uint32_t>(p.cur_n), kNzC0));
+      f.isChannelSplit = kSplit;
+      if (s_.quant == Quant::Vector) {
+        Fixpipe<DstT, AccT, CFG_NZ>(out, p.c, p.scale, f);
+        buf_->qscale1.FreeTensor(p.scale);
+      } else {
+        Fixpipe<DstT, AccT, CFG_NZ>(out, p.c, f);
+      }
+    } else if (s_.quant == Quant::Vector) {
       Fixpipe(out, p.c, p.scale, f);
       buf_->qscale1.FreeTensor(p.scale);
     } else {
@@ -1229,10 +1505,13 @@ class Matmul {
   MatmulBuffers* buf_ = &own_;
   LocalTensor<SrcT> a_cache_, b_cache_;
   int cached_a_ = -1, cached_b_ = -1;
-  std::vector<int> iter_;  // the AIC: each AIV's next block of its Iterates (-1: none begun)
-  int last_sub_ = -1;      // the AIC: the AIV whose A and B L1 holds
-  int64_t staged_ = 0;     // an AIV: where its AIC wrote the block of its last Iterate
-  int async_all_ = 0;      // an AIV: IterateAll<false> not yet waited for
+  int local_iter_ = -1;        // the AIC's own Iterate into a user's L0C: its next block (-1: none)
+  std::vector<int> iter_;      // the AIC: each AIV's next block of its Iterates (-1: none begun)
+  int last_sub_ = -1;          // the AIC: the AIV whose A and B L1 holds
+  int64_t staged_ = 0;         // an AIV: where its AIC wrote the block of its last Iterate
+  std::vector<Pending> held_;  // the AIC, partial output: each AIV's block in L0C
+  std::vector<bool> held_on_;
+  int async_all_ = 0;                           // an AIV: IterateAll<false> not yet waited for
   uint32_t async_next_ = 0, async_blocks_ = 0;  // an AIV: its asynchronous Iterate
 };
 
@@ -1478,7 +1757,7 @@ class MatmulApiTiling {
   // blocks span least (dm x baseM + dn x baseN), then the one with more cores along N.
   int64_t GetMultiCoreTiling(AscendC::TCubeTiling& t);
   int64_t GetFixedSplitTiling(AscendC::TCubeTiling& t);
-  int64_t GetBlockTiling(AscendC::TCubeTiling& t, int sm, int sn, int used);
+  int64_t GetBlockTiling(AscendC::TCubeTiling& t, int sm, int sn, int used, int sk = -1);
 
  private:
   static uint32_t size_of(DataType t) {
@@ -1491,6 +1770,11 @@ class MatmulApiTiling {
   int m_ = 0, n_ = 0, k_ = 0, org_m_ = 0, org_n_ = 0, org_k_ = 0;
   int fix_m_ = -1, fix_n_ = -1, fix_k_ = -1, order_ = 0, cores_ = 1;
   int single_m_ = -1, single_n_ = -1, single_k_ = -1, got_m_ = 0, got_n_ = 0, got_k_ = 0;
+
+ protected:
+  bool split_k_ = false;  // MultiCoreMatmulTiling::EnableMultiCoreSplitK
+
+ private:
   struct Layout {
     int32_t b = 0, s = 0, n = 0, g = 0, d = 0;
   } a_layout_, b_layout_, c_layout_;
@@ -1502,6 +1786,9 @@ class MatmulApiTiling {
 class MultiCoreMatmulTiling : public MatmulApiTiling {
  public:
   using MatmulApiTiling::MatmulApiTiling;
+  // K may be split over cores too (each core's partial C added into GM: IterateAll with
+  // enAtomic): the cores the M x N split leaves idle take equal parts of K.
+  void EnableMultiCoreSplitK(bool enable) { split_k_ = enable; }
   int64_t GetTiling(AscendC::TCubeTiling& t) { return GetMultiCoreTiling(t); }
   int64_t GetTiling(optiling::TCubeTiling& t) { return GetMultiCoreTiling(t.data()); }
 };

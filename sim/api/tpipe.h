@@ -119,6 +119,9 @@ class TQueBind : public detail::QueueBase {
   void FreeTensor(const LocalTensor<T>& t) {
     free(t.ub_offset());
   }
+  // Ascend C releases a queue's hardware events for other queues to take; the model gives each
+  // queue events of its own, so there are none to hand back.
+  void FreeAllEvent() {}
 };
 
 template <TPosition POS, int DEPTH = 1>
