@@ -59,6 +59,13 @@ Outcome run_scenario(const std::string& kernel, const std::vector<std::string>& 
 void expect_check(const std::string& kernel, const std::vector<std::string>& sets);
 
 // A scenario's settings with more after them.
+// Run options with the die's AICs present (for cube and mixed launches).
+inline RunOptions with_aic() {
+  RunOptions o;
+  o.aic = true;
+  return o;
+}
+
 inline std::vector<std::string> with(std::vector<std::string> sets, const std::string& more) {
   sets.push_back(more);
   return sets;

@@ -14,12 +14,19 @@ AscendC::GlobalTensor<T> global(uint64_t addr, uint64_t count) {
   return g;
 }
 
+// A tensor of exactly `count` elements at position P (UB, L1, L0A/B/C...), in its own TBuf of
+// `pipe`.
+template <class T, AscendC::TPosition P>
+AscendC::LocalTensor<T> local(AscendC::TPipe& pipe, uint32_t count) {
+  AscendC::TBuf<P> buf;
+  pipe.InitBuffer(buf, count * sizeof(T));
+  return buf.template Get<T>(count);
+}
+
 // A UB tensor of exactly `count` elements, in its own TBuf of `pipe`.
 template <class T>
 AscendC::LocalTensor<T> ub_tensor(AscendC::TPipe& pipe, uint32_t count) {
-  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
-  pipe.InitBuffer(buf, count * sizeof(T));
-  return buf.template Get<T>(count);
+  return local<T, AscendC::TPosition::VECCALC>(pipe, count);
 }
 
 // Orders pipe SRC before pipe DST (with DST = S, the scalar waits until SRC has completed).

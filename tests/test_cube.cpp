@@ -24,18 +24,8 @@ using ascend::test::global;
 using ascend::test::Order;
 namespace m = ascend::model;
 
-RunOptions with_aic() {
-  RunOptions o;
-  o.aic = true;
-  return o;
-}
-
-template <class T, TPosition P>
-LocalTensor<T> local(TPipe& pipe, uint32_t count) {
-  TBuf<P> buf;
-  pipe.InitBuffer(buf, count * sizeof(T));
-  return buf.template Get<T>(count);
-}
+using ascend::test::local;
+using ascend::test::with_aic;
 
 std::vector<half> random_half(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);

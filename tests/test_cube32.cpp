@@ -23,18 +23,8 @@ using ascend::test::global;
 using ascend::test::Order;
 namespace m = ascend::model;
 
-RunOptions with_aic() {
-  RunOptions o;
-  o.aic = true;
-  return o;
-}
-
-template <class T, TPosition P>
-LocalTensor<T> local(TPipe& pipe, uint32_t count) {
-  TBuf<P> buf;
-  pipe.InitBuffer(buf, count * sizeof(T));
-  return buf.template Get<T>(count);
-}
+using ascend::test::local;
+using ascend::test::with_aic;
 
 uint32_t align(uint32_t v, uint32_t a) {
   return (v + a - 1) / a * a;

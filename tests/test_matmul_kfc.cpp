@@ -194,13 +194,7 @@ TEST(MatmulKfc, TheAivsAddTheirPartsOfKIntoCAfterTheirOwnInit) {
     b.sim().write(gb, w.data(), w.size() * 2);
     const std::vector<float> zeros(size_t(M) * N, 0.0f);
     b.sim().write(gc, zeros.data(), zeros.size() * 4);
-    matmul_tiling::MatmulApiTiling api;
-    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                 matmul_tiling::DataType::DT_FLOAT16);
-    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                 matmul_tiling::DataType::DT_FLOAT16);
-    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                 matmul_tiling::DataType::DT_FLOAT);
+    matmul_tiling::MatmulApiTiling api = ascend::test::fp16_matmul_tiling();
     api.SetShape(M, N, K / 2);
     api.SetOrgShape(M, N, K);
     TCubeTiling t;
@@ -245,13 +239,7 @@ TEST(MatmulKfc, PartialOutputHandsEachBaseKStepsProductToGetTensorC) {
                    gws = b.alloc(size_t(2) * kParts * 32 * 32 * 4);
     b.sim().write(ga, a.data(), a.size() * 2);
     b.sim().write(gb, w.data(), w.size() * 2);
-    matmul_tiling::MatmulApiTiling api;
-    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                 matmul_tiling::DataType::DT_FLOAT16);
-    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                 matmul_tiling::DataType::DT_FLOAT16);
-    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                 matmul_tiling::DataType::DT_FLOAT);
+    matmul_tiling::MatmulApiTiling api = ascend::test::fp16_matmul_tiling();
     api.SetShape(M / 2, N, K);
     api.SetOrgShape(M, N, K);
     api.SetFixSplit(32, 32, 32);

@@ -355,13 +355,7 @@ TEST(MatmulBias, AnUnalignedBiasTailIsReadWithinItsAllocation) {
                           bh = exact_halves(n, 20);
   const std::vector<float> bias(bh.begin(), bh.end());
   const TCubeTiling t = [&] {
-    matmul_tiling::MatmulApiTiling api;
-    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                 matmul_tiling::DataType::DT_FLOAT16);
-    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                 matmul_tiling::DataType::DT_FLOAT16);
-    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
-                 matmul_tiling::DataType::DT_FLOAT);
+    matmul_tiling::MatmulApiTiling api = ascend::test::fp16_matmul_tiling();
     api.SetShape(m, n, k);
     api.EnableBias(true);
     api.SetFixSplit(16, 16, 16);

@@ -748,20 +748,8 @@ class Matmul {
       detail::matmul_fault("Iterate into a user's L0C runs on the AIC that registered the Matmul");
     if (s_.quant != Quant::None)
       detail::matmul_fault("Iterate into a user's L0C: quantization is the user's Fixpipe's");
-    if (local_iter_ < 0) {
-      check_shapes();
-      local_iter_ = 0;
-    }
-    const int mblocks = ceil(s_.single_m, t_.baseM), nblocks = ceil(s_.single_n, t_.baseN);
-    if (local_iter_ >= mblocks * nblocks) {
-      release_cache();
-      local_iter_ = -1;
-      return false;
-    }
-    const int along = t_.iterateOrder == 0 ? mblocks : nblocks;
-    const int outer = local_iter_ / along, inner = local_iter_ % along;
-    ++local_iter_;
-    const int mi = t_.iterateOrder == 0 ? inner : outer, ni = t_.iterateOrder == 0 ? outer : inner;
+    int mi = 0, ni = 0;
+    if (!next_block(local_iter_, &mi, &ni)) return false;
     // The block as the Mmad writes it: its rows to 16, its columns to 16 (int8: 32).
     const uint64_t rows =
                        up16(static_cast<uint32_t>(std::min(t_.baseM, s_.single_m - mi * t_.baseM))),
@@ -1091,21 +1079,9 @@ class Matmul {
     if (sub != last_sub_) release_cache();
     last_sub_ = sub;
     s_ = s;
-    int& it = iter_[sub];
-    if (it < 0) {
-      check_shapes();
-      it = 0;
-    }
-    const int mblocks = ceil(s_.single_m, t_.baseM), nblocks = ceil(s_.single_n, t_.baseN);
-    if (it >= mblocks * nblocks) {
-      release_cache();
-      it = -1;
-      return 0;
-    }
-    const int outer = it / (t_.iterateOrder == 0 ? mblocks : nblocks),
-              inner = it % (t_.iterateOrder == 0 ? mblocks : nblocks);
-    ++it;
-    Pending p = t_.iterateOrder == 0 ? compute(inner, outer) : compute(outer, inner);
+    int mi = 0, ni = 0;
+    if (!next_block(iter_[sub], &mi, &ni)) return 0;
+    Pending p = compute(mi, ni);
     detail::kfc_reserve_staging(block_bytes());
     const detail::KfcChannel& ch = detail::kfc_channel(detail::core());
     const uint64_t at = ch.staging + uint64_t(sub) * ch.staging_slot;
@@ -1165,6 +1141,26 @@ class Matmul {
     if (s.atomic == 1) SetAtomicNone();
     held_on_[sub] = false;
     wait_fix();
+  }
+  // Steps an iterator over C's blocks (-1 before the first, in iterateOrder): the next block's
+  // (mi, ni) and true, or, past the last, false with the iterator back at -1.
+  bool next_block(int& it, int* mi, int* ni) {
+    if (it < 0) {
+      check_shapes();
+      it = 0;
+    }
+    const int mblocks = ceil(s_.single_m, t_.baseM), nblocks = ceil(s_.single_n, t_.baseN);
+    if (it >= mblocks * nblocks) {
+      release_cache();
+      it = -1;
+      return false;
+    }
+    const int along = t_.iterateOrder == 0 ? mblocks : nblocks;
+    const int outer = it / along, inner = it % along;
+    ++it;
+    *mi = t_.iterateOrder == 0 ? inner : outer;
+    *ni = t_.iterateOrder == 0 ? outer : inner;
+    return true;
   }
   static int ceil(int a, int b) {
     return (a + b - 1) / b;
