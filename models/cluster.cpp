@@ -31,8 +31,7 @@ Die::Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cf
       c.set_lazy_scalar(cfg.lazy_scalar != 0);
       c.set_sleeping_polls(cfg.sleeping_polls != 0);
       c.set_auto_sync(cfg.auto_sync != 0);
-      c.mte2().socket.bind(noc.cores);
-      c.gm_writer().socket.bind(noc.cores);
+      for (DmaEngine* e : c.dma_engines()) e->socket.bind(noc.cores);
     }
   };
   add(cores, CoreKind::Aiv, cfg.aiv_per_die);

@@ -18,8 +18,9 @@ bool has_pipe(CoreKind k, PipeId p) {
     case PipeId::S:
     case PipeId::MTE2:
       return true;
+    case PipeId::MTE3:  // an AIV's UB -> GM; an AIC's L1 -> GM
+      return true;
     case PipeId::V:
-    case PipeId::MTE3:
       return k == CoreKind::Aiv;
     default:
       return k == CoreKind::Aic;
@@ -52,7 +53,7 @@ Core::Core(const sc_core::sc_module_name& name, int die, int index, CoreKind kin
     buffers_.push_back(std::make_unique<LocalBuffer>("ub", 0, timing.ub_bytes, local_memory));
     vector_ = std::make_unique<TimedUnit>("vector");
     mte2_ = std::make_unique<DmaEngine>("mte2", cost, DmaPath::AivMte2);
-    gm_writer_ = std::make_unique<DmaEngine>("mte3", cost, DmaPath::AivMte3);
+    mte3_ = std::make_unique<DmaEngine>("mte3", cost, DmaPath::AivMte3);
   } else {
     const CubeTiming& c = timing.cube;
     uint32_t base = 0;
@@ -67,7 +68,8 @@ Core::Core(const sc_core::sc_module_name& name, int die, int index, CoreKind kin
     mte2_ = std::make_unique<DmaEngine>("mte2", cost, DmaPath::AicMte2);
     mte1_ = std::make_unique<TimedUnit>("mte1");
     cube_ = std::make_unique<TimedUnit>("cube");
-    gm_writer_ = std::make_unique<DmaEngine>("fixpipe", cost, DmaPath::AicFix);
+    fixpipe_ = std::make_unique<DmaEngine>("fixpipe", cost, DmaPath::AicFix);
+    mte3_ = std::make_unique<DmaEngine>("mte3", cost, DmaPath::AicMte3);
   }
   SC_THREAD(run);
   set_stack_size(stack_bytes);
@@ -94,13 +96,13 @@ const sc_core::sc_module* Core::unit_of(Lane lane) const {
     case Lane::MTE2:
       return mte2_.get();
     case Lane::MTE3:
-      return kind_ == CoreKind::Aiv ? gm_writer_.get() : nullptr;
+      return mte3_.get();
     case Lane::MTE1:
       return mte1_.get();
     case Lane::CUBE:
       return cube_.get();
     case Lane::FIXP:
-      return kind_ == CoreKind::Aic ? gm_writer_.get() : nullptr;
+      return fixpipe_.get();
     default:
       return nullptr;
   }
@@ -1140,7 +1142,7 @@ Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
     pp.engine_free = done;
   } else {
     bool write = in.work.kind == Work::Kind::DmaOut;
-    DmaEngine& engine = write ? *gm_writer_ : *mte2_;
+    DmaEngine& engine = !write ? *mte2_ : p == PipeId::MTE3 ? *mte3_ : *fixpipe_;
     uint64_t hit = 0;
     if (!write && l2_ && !w.l2_bypass) {
       const uint64_t rows = std::max<uint32_t>(w.gm_rows, 1);
@@ -1298,12 +1300,13 @@ CounterSet Core::counters() const {
   if (kind_ == CoreKind::Aiv) {
     units = {{{"vector.bytes", "vector.busy_ps", "vector.transfers"}, vector_->counters()},
              {{"mte2.bytes", "mte2.busy_ps", "mte2.transfers"}, mte2_->counters()},
-             {{"mte3.bytes", "mte3.busy_ps", "mte3.transfers"}, gm_writer_->counters()}};
+             {{"mte3.bytes", "mte3.busy_ps", "mte3.transfers"}, mte3_->counters()}};
   } else {
     units = {{{"mte2.bytes", "mte2.busy_ps", "mte2.transfers"}, mte2_->counters()},
              {{"mte1.bytes", "mte1.busy_ps", "mte1.transfers"}, mte1_->counters()},
              {{"cube.bytes", "cube.busy_ps", "cube.transfers"}, cube_->counters()},
-             {{"fixpipe.bytes", "fixpipe.busy_ps", "fixpipe.transfers"}, gm_writer_->counters()}};
+             {{"fixpipe.bytes", "fixpipe.busy_ps", "fixpipe.transfers"}, fixpipe_->counters()},
+             {{"mte3.bytes", "mte3.busy_ps", "mte3.transfers"}, mte3_->counters()}};
   }
   for (const Unit& u : units)
     for (size_t i = 0; i < u.set.size() && i < 3; ++i)

@@ -452,21 +452,24 @@ class Core : public sc_core::sc_module, public EventTarget {
   Tick scalar_busy_ps() const { return scalar_busy_ps_; }
   Tick scalar_stall_ps() const { return scalar_stall_ps_; }
   // Every counter of the core and its units: per pipe it has (SCALAR, VECTOR, MTE2, MTE3 on an
-  // AIV; SCALAR, MTE2, MTE1, CUBE, FIXP on an AIC) busy_ps and instrs, the scalar's stall_ps, and
-  // its units' holds (vector.*, mte2.*, mte3.*; mte2.*, mte1.*, cube.*, fixpipe.*: bytes,
-  // busy_ps, transfers).
+  // AIV; SCALAR, MTE2, MTE3, MTE1, CUBE, FIXP on an AIC) busy_ps and instrs, the scalar's
+  // stall_ps, and its units' holds (vector.*, mte2.*, mte3.*; mte2.*, mte1.*, cube.*, fixpipe.*,
+  // mte3.*: bytes, busy_ps, transfers).
   CounterSet counters() const;
 
   int level(int l) const { return levels_[l]; }
 
   // ---- the core's units (its child modules) ----
-  // The DMA engines that move GM bytes: an AIV's mte2 and mte3, an AIC's mte2 and fixpipe.
+  // The DMA engines that move GM bytes: an AIV's mte2 and mte3, an AIC's mte2, fixpipe and mte3.
+  std::vector<DmaEngine*> dma_engines() {
+    std::vector<DmaEngine*> e{mte2_.get(), mte3_.get()};
+    if (fixpipe_) e.push_back(fixpipe_.get());
+    return e;
+  }
   DmaEngine& mte2() { return *mte2_; }
   // An AIC's MTE2 reads through the die's L2 (Die attaches it).
   void set_l2(L2Cache* l2) { l2_ = l2; }
-  DmaEngine& gm_writer() { return *gm_writer_; }
   const DmaEngine& mte2() const { return *mte2_; }
-  const DmaEngine& gm_writer() const { return *gm_writer_; }
 
  private:
   static constexpr uint32_t kNoFlight = ~0u;
@@ -624,7 +627,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   std::unique_ptr<TimedUnit> vector_, mte1_, cube_;
   L2Cache* l2_ = nullptr;
   std::string stall_reason_;                     // stall_forever's
-  std::unique_ptr<DmaEngine> mte2_, gm_writer_;  // gm_writer_: an AIV's mte3, an AIC's fixpipe
+  std::unique_ptr<DmaEngine> mte2_, mte3_, fixpipe_;  // fixpipe_: an AIC's
   std::array<std::vector<Core*>, 3> cross_peers_;
   std::array<int, kAllCrossFlags> cross_flags_{};
   std::array<Pipe, kPipes> pipes_;

@@ -15,7 +15,8 @@ Tick DefaultCostModel::vector(uint64_t repeats) const {
 }
 
 // setup + ceil(bytes / (bytes_per_cycle x eff)) cycles, eff < 1 for a GM address off the
-// dma.aligned_bytes grid.
+// dma.aligned_bytes grid. An AIC's MTE3 (L1 -> GM) streams at the AIV's MTE3 rate: no figure of
+// its own is published.
 Tick DefaultCostModel::dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path,
                                        uint64_t l2_hit_bytes) const {
   const CubeTiming& c = core_.cube;
@@ -27,7 +28,7 @@ Tick DefaultCostModel::dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path,
                               static_cast<uint64_t>(std::ceil(stream - 1e-9)));
   }
   double rate = path == DmaPath::AivMte2   ? core_.mte2_bytes_per_cycle
-                : path == DmaPath::AivMte3 ? core_.mte3_bytes_per_cycle
+                : path == DmaPath::AivMte3 || path == DmaPath::AicMte3 ? core_.mte3_bytes_per_cycle
                 : path == DmaPath::AicMte2 ? c.mte2_bytes_per_cycle
                                            : c.fix_bytes_per_cycle;
   if (gm % core_.dma_aligned_bytes != 0) rate *= core_.dma_unaligned_efficiency;

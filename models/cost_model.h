@@ -19,9 +19,10 @@ enum class DmaPath : uint8_t {
   AivMte3,  // UB -> GM
   AicMte2,  // GM -> L1 / L0A / L0B (with ND -> NZ on the way)
   AicFix,   // L0C -> GM (with the cast, quantization and ReLU on the way)
+  AicMte3,  // L1 -> GM (dav-2201 copies L1 out to GM on the AIC's MTE3)
 };
 inline bool writes_gm(DmaPath p) {
-  return p == DmaPath::AivMte3 || p == DmaPath::AicFix;
+  return p == DmaPath::AivMte3 || p == DmaPath::AicFix || p == DmaPath::AicMte3;
 }
 
 // The operand types an Mmad's rate depends on: fp16/bf16, int8, fp32, int4.

@@ -69,6 +69,10 @@ class Session {
     return b < it->second.host + it->second.bytes ? &it->second : nullptr;
   }
   void run(const char* kernel, uint32_t block_dim, std::function<void()> program);
+  // stats.json (every launch), trace.json and waves.vcd: written once, when the program ends or
+  // fails. Writing stats.json at each launch cost time in the launches made so far, which a
+  // program that launches thousands of times paid quadratically.
+  void write_outputs();
   LaunchShape shape(const char* kernel, uint32_t block_dim) const;
   [[noreturn]] void fail(const SimError& e);
 
@@ -82,6 +86,8 @@ class Session {
   std::string preset_;
   bool quiet_ = false;
   std::unique_ptr<Simulation> sim_;
+  double launches_wall_s_ = 0;  // the simulator's wall time over every launch
+  std::string last_kernel_, last_entry_;
 };
 
 std::string env(const char* name, const std::string& fallback) {
@@ -178,9 +184,17 @@ void Session::run(const char* kernel, uint32_t block_dim, std::function<void()> 
   KernelRecord& r = s.run_kernel(kernel, launch, [&program](int) { return program; });
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (auto& [host, b] : buffers) s.read(b.gm, b.host, b.bytes);
-  nlohmann::json extra = {{"run", {{"entry", entry}}}};
-  s.write_stats(wall, preset_, kernel, extra);
+  launches_wall_s_ += wall;
+  last_kernel_ = kernel;
+  last_entry_ = entry;
   if (!quiet_) print_summary(r, wall);
+}
+
+void Session::write_outputs() {
+  if (!sim_) return;
+  nlohmann::json extra = {{"run", {{"entry", last_entry_}}}};
+  sim_->write_stats(launches_wall_s_, preset_, last_kernel_, extra);
+  sim_->close_traces();
 }
 
 void Session::print_summary(const KernelRecord& r, double wall_s) const {
@@ -228,7 +242,8 @@ void Session::print_summary(const KernelRecord& r, double wall_s) const {
   os << std::setprecision(3) << "  slowest        " << slowest << ", "
      << model::ps_to_ns(last) / 1000.0 << " us\n";
   if (!sim_->out_dir().empty())
-    os << "  outputs        " << sim_->out_dir() << "/stats.json (trace.json, waves.vcd at exit)\n";
+    os << "  outputs        " << sim_->out_dir()
+       << "/stats.json, trace.json, waves.vcd (written at exit)\n";
   os << "  simulator      " << wall_s << " s wall\n";
   std::cout << os.str() << std::flush;
 }
@@ -239,7 +254,10 @@ void Session::print_summary(const KernelRecord& r, double wall_s) const {
   bool named = e.code == kExitDeadlock || e.code == kExitRace;
   std::cerr << "ascend-sim: " << (named ? "" : std::string(kind[e.code]) + ": ") << e.what()
             << "\n";
-  if (sim_) sim_->close_traces();  // what happened up to the failure stays inspectable
+  try {
+    write_outputs();  // what happened up to the failure stays inspectable
+  } catch (const std::exception&) {
+  }
   std::cout.flush();
   std::_Exit(e.code);
 }
@@ -324,10 +342,14 @@ void prepare_launch(const char* kernel) {
 void launch(const char* kernel, uint32_t block_dim, std::function<void()> program) {
   Session& s = Session::get();
   static const bool registered = std::atexit([] {
-                                   // trace.json and waves.vcd cover every launch: they are finished
-                                   // when the program ends.
-                                   Session& st = Session::get();
-                                   if (st.started()) st.sim().close_traces();
+                                   // The outputs cover every launch: they are
+                                   // written when the program ends.
+                                   try {
+                                     Session::get().write_outputs();
+                                   } catch (const std::exception& e) {
+                                     std::cerr << "ascend-sim: cannot write the outputs: "
+                                               << e.what() << "\n";
+                                   }
                                  }) == 0;
   (void)registered;
   try {

@@ -62,11 +62,19 @@ TEST(ApiDebug, PrintfAndDumpTensorPrintWithoutTakingTime) {
     });
     out = testing::internal::GetCapturedStdout();
   }
-  EXPECT_NE(out.find("block 0 of 1"), std::string::npos) << out;
+  // The device's prefix: the core's kind, block index and block count.
+  EXPECT_NE(out.find("[AIV Block 0/1] block 0 of 1\n"), std::string::npos) << out;
   EXPECT_NE(out.find("desc 7"), std::string::npos) << out;
   EXPECT_NE(out.find("1.5 1.5 1.5 1.5"), std::string::npos) << out;
   EXPECT_GT(took[0], 0u);
   EXPECT_EQ(took[0], took[1]);
+}
+
+// Outside a kernel (the host code of a program) printf prints the format alone.
+TEST(ApiDebug, PrintfOutsideAKernelHasNoPrefix) {
+  testing::internal::CaptureStdout();
+  AscendC::printf("host %d\n", 7);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "host 7\n");
 }
 
 }  // namespace

@@ -292,6 +292,33 @@ TEST(CubeTiming, FixpipeIntoL1HoldsTheFixPipeForItsBytes) {
             t.clock.cycles(static_cast<uint64_t>(std::ceil(512 / t.cube.fix_l1_bytes_per_cycle))));
 }
 
+// An AIC copies L1 out to GM on its MTE3 (dav-2201 has the path): the bytes arrive, and the
+// AIC's mte3 engine holds for the DMA setup and the bytes at the MTE3 rate.
+TEST(CubePrimitives, DataCopyFromL1ToGmRunsOnTheAicsMte3) {
+  Bench b({}, 1, with_aic());
+  const uint32_t n = 1024;  // halves: 2 KiB
+  std::vector<half> in = random_half(n, 9), out(n);
+  uint64_t gi = b.alloc(n * 2), go = b.alloc(n * 2);
+  b.sim().write(gi, in.data(), n * 2);
+  auto& rec = b.run(LaunchShape::mixed(1, 0), [&] {
+    TPipe pipe;
+    LocalTensor<half> c1 = local<half, TPosition::C1>(pipe, n);
+    DataCopy(c1, global<half>(gi, n), n);
+    SetFlag<HardEvent::MTE2_MTE3>(0);
+    WaitFlag<HardEvent::MTE2_MTE3>(0);
+    DataCopy(global<half>(go, n), c1, DataCopyParams{1, static_cast<uint16_t>(n * 2 / 32), 0, 0});
+  });
+  b.sim().read(go, out.data(), n * 2);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[i].bits, in[i].bits) << i;
+  const m::CoreTiming& t = b.timing();
+  const auto& aic = rec.ranks[0].aics[0];
+  EXPECT_EQ(aic["MTE3.instrs"], 1u);
+  EXPECT_EQ(aic["mte3.bytes"], n * 2u);
+  EXPECT_EQ(aic["mte3.busy_ps"],
+            t.clock.cycles(t.dma_setup_cycles + static_cast<uint64_t>(std::ceil(
+                                                    n * 2 / t.mte3_bytes_per_cycle - 1e-9))));
+}
+
 // 4:2 sparse B: per column and group of 4 k, two kept values and their index pair (i0 = first
 // position, i1 = second position - 1); MmadWithSparse gives the dense product of A with the
 // sparse B, whose zeros it skips.
@@ -696,6 +723,17 @@ TEST(CubeFault, FixpipeIntoL1BeyondItsTensorIsAFault) {
   });
   EXPECT_EQ(e.code, ascend::kExitKernelFault);
   EXPECT_NE(std::string(e.what()).find("beyond its L1 LocalTensor"), std::string::npos) << e.what();
+}
+
+// MTE3 reads L1 on an AIC: a copy to GM from L0C is a fault that says so.
+TEST(CubeFault, DataCopyToGmFromL0cIsAFault) {
+  SimError e = fault_of([] {
+    TPipe pipe;
+    LocalTensor<float> c = local<float, TPosition::CO1>(pipe, 256);
+    DataCopy(global<float>(0, 256), c, 256);
+  });
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("the source must be in L1"), std::string::npos) << e.what();
 }
 
 TEST(CubeFault, MmadOperandsInTheWrongBufferAreAFault) {

@@ -1,7 +1,9 @@
 // Ascend C's debugging output from a kernel: printf (and PRINTF) and DumpTensor print to stdout
-// as the CPU twin prints them, and take no simulated time. DumpTensor shows the bytes as they are
-// at the calling core's scalar time: an instruction still in flight has not written them yet
-// (order it first, as on the device).
+// and take no simulated time. printf prints as the device does, each line after the core's
+// "[AIV Block i/n] " (or "[AIC Block i/n] "), except in a CPU-debug build (ASCENDC_CPU_DEBUG),
+// which prints the kernel's format only, as the CPU twin does; outside a kernel it prints
+// plainly. DumpTensor shows the bytes as they are at the calling core's scalar time: an
+// instruction still in flight has not written them yet (order it first, as on the device).
 #pragma once
 
 #include <cstdint>
@@ -14,8 +16,16 @@
 
 namespace AscendC {
 
+namespace detail {
+// Prints the device printf's "[AIV Block i/n] " on a running kernel's core; nothing elsewhere.
+void print_block_prefix();
+}  // namespace detail
+
 template <class... Args>
 void printf(const char* fmt, Args... args) {
+#ifndef ASCENDC_CPU_DEBUG
+  detail::print_block_prefix();
+#endif
   if constexpr (sizeof...(Args) == 0)
     std::fputs(fmt, stdout);
   else

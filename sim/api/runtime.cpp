@@ -1,5 +1,6 @@
 #include "sim/api/runtime.h"
 
+#include <cstdio>
 #include <sstream>
 
 #include "models/cluster.h"
@@ -45,6 +46,11 @@ CoreState& Runtime::current() {
     last_state_ = &states_[i];
   }
   return *last_state_;
+}
+
+void print_block_prefix() {
+  const m::Core* c = m::Core::running();
+  if (c) std::printf("[%s Block %d/%d] ", m::core_kind_name(c->core_kind()), c->block_idx(), c->block_num());
 }
 
 CoreState& Runtime::state_of(const m::Core& c) {
