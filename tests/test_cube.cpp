@@ -727,10 +727,12 @@ TEST(CubeFault, FixpipeIntoL1BeyondItsTensorIsAFault) {
 
 // MTE3 reads L1 on an AIC: a copy to GM from L0C is a fault that says so.
 TEST(CubeFault, DataCopyToGmFromL0cIsAFault) {
-  SimError e = fault_of([] {
+  Bench b({}, 1, with_aic());
+  const uint64_t g = b.alloc(256 * 4);
+  SimError e = b.run_expecting_error(LaunchShape::mixed(1, 0), [g] {
     TPipe pipe;
     LocalTensor<float> c = local<float, TPosition::CO1>(pipe, 256);
-    DataCopy(global<float>(0, 256), c, 256);
+    DataCopy(global<float>(g, 256), c, 256);
   });
   EXPECT_EQ(e.code, ascend::kExitKernelFault);
   EXPECT_NE(std::string(e.what()).find("the source must be in L1"), std::string::npos) << e.what();
