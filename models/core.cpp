@@ -1142,7 +1142,9 @@ Core::Completion Core::start_work(PipeId p, Queued& in, Tick t) {
     pp.engine_free = done;
   } else {
     bool write = in.work.kind == Work::Kind::DmaOut;
-    DmaEngine& engine = !write ? *mte2_ : p == PipeId::MTE3 ? *mte3_ : *fixpipe_;
+    // Writes: an AIV's (the scalar's too) on its mte3; an AIC's on its fixpipe, or on its mte3
+    // for an L1 -> GM copy.
+    DmaEngine& engine = !write ? *mte2_ : !fixpipe_ || p == PipeId::MTE3 ? *mte3_ : *fixpipe_;
     uint64_t hit = 0;
     if (!write && l2_ && !w.l2_bypass) {
       const uint64_t rows = std::max<uint32_t>(w.gm_rows, 1);

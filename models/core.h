@@ -626,7 +626,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   // The units (null where the kind has none).
   std::unique_ptr<TimedUnit> vector_, mte1_, cube_;
   L2Cache* l2_ = nullptr;
-  std::string stall_reason_;                     // stall_forever's
+  std::string stall_reason_;                          // stall_forever's
   std::unique_ptr<DmaEngine> mte2_, mte3_, fixpipe_;  // fixpipe_: an AIC's
   std::array<std::vector<Core*>, 3> cross_peers_;
   std::array<int, kAllCrossFlags> cross_flags_{};

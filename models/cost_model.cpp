@@ -27,10 +27,10 @@ Tick DefaultCostModel::dma_engine_hold(uint64_t bytes, GmAddr gm, DmaPath path,
     return core_.clock.cycles(c.mte2_setup_cycles +
                               static_cast<uint64_t>(std::ceil(stream - 1e-9)));
   }
-  double rate = path == DmaPath::AivMte2   ? core_.mte2_bytes_per_cycle
+  double rate = path == DmaPath::AivMte2                               ? core_.mte2_bytes_per_cycle
                 : path == DmaPath::AivMte3 || path == DmaPath::AicMte3 ? core_.mte3_bytes_per_cycle
-                : path == DmaPath::AicMte2 ? c.mte2_bytes_per_cycle
-                                           : c.fix_bytes_per_cycle;
+                : path == DmaPath::AicMte2                             ? c.mte2_bytes_per_cycle
+                                                                       : c.fix_bytes_per_cycle;
   if (gm % core_.dma_aligned_bytes != 0) rate *= core_.dma_unaligned_efficiency;
   uint64_t stream = static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / rate - 1e-9));
   uint64_t cycles = path == DmaPath::AicFix    ? std::max<uint64_t>(c.fix_min_cycles, stream)

@@ -341,16 +341,16 @@ void prepare_launch(const char* kernel) {
 
 void launch(const char* kernel, uint32_t block_dim, std::function<void()> program) {
   Session& s = Session::get();
-  static const bool registered = std::atexit([] {
-                                   // The outputs cover every launch: they are
-                                   // written when the program ends.
-                                   try {
-                                     Session::get().write_outputs();
-                                   } catch (const std::exception& e) {
-                                     std::cerr << "ascend-sim: cannot write the outputs: "
-                                               << e.what() << "\n";
-                                   }
-                                 }) == 0;
+  static const bool registered =
+      std::atexit([] {
+        // The outputs cover every launch: they are
+        // written when the program ends.
+        try {
+          Session::get().write_outputs();
+        } catch (const std::exception& e) {
+          std::cerr << "ascend-sim: cannot write the outputs: " << e.what() << "\n";
+        }
+      }) == 0;
   (void)registered;
   try {
     s.run(kernel, block_dim, std::move(program));

@@ -243,6 +243,13 @@ inline float mac_op(float acc, float a, float b) {
 inline int32_t mac_op(int32_t acc, int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(a * b));
 }
+// sums[j] = mac_op(sums[j], a, b[j]) for j < n16 (a multiple of 16): blocks of 16 independent
+// sums, which the host compiler turns into vector instructions.
+template <class Acc, class Op>
+inline void mac_row(Acc* __restrict sums, Op a, const Op* __restrict b, uint32_t n16) {
+  for (uint32_t j = 0; j < n16; j += 16)
+    for (uint32_t t = 0; t < 16; ++t) sums[j + t] = mac_op(sums[j + t], a, b[j + t]);
+}
 }  // namespace detail
 
 // GM -> L1 (A1/B1/C1), ND -> NZ on the way (MTE2).
@@ -792,10 +799,12 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
       const T* ap = a.ptr();
       const T* bp = b.ptr();
       const Acc* bias_p = from_bias ? bt.ptr() : nullptr;
-      // The operands once in the accumulator's type (row i of A, column j of B, each k-contiguous):
-      // the same products as converting per multiply, m*k + k*n conversions instead of m*n*k.
+      // The operands once in the accumulator's type (row i of A k-contiguous, row k of B
+      // n-contiguous): the same products as converting per multiply, m*k + k*n conversions
+      // instead of m*n*k.
       using Op = std::conditional_t<std::is_same_v<Acc, int32_t>, int32_t, float>;
-      std::vector<Op> av(uint64_t{p.m} * p.k), bv(uint64_t{p.n} * p.k);
+      const uint32_t n16 = ceil_div(p.n, 16) * 16;  // B's rows padded with zeros, C's unused
+      std::vector<Op> av(uint64_t{p.m} * p.k), bv(uint64_t{p.k} * n16);
       // Element `idx` (in elements from `base`) as an operand (int4b_t: a nibble, two a byte).
       auto op_at = [](const T* base, uint64_t idx) {
         if constexpr (is_int4<T>)
@@ -814,17 +823,22 @@ void mmad(const LocalTensor<Acc>& c, const LocalTensor<T>& a, const LocalTensor<
       for (uint32_t j = 0; j < p.n; ++j) {
         const uint64_t bcol = uint64_t{j / 16} * C0 * 16 + (j % 16) * C0;
         for (uint32_t k = 0; k < p.k; ++k)
-          bv[uint64_t{j} * p.k + k] = op_at(bp, bcol + uint64_t{k / C0} * nb * C0 * 16 + k % C0);
+          bv[uint64_t{k} * n16 + j] = op_at(bp, bcol + uint64_t{k / C0} * nb * C0 * 16 + k % C0);
       }
-      for (uint32_t i = 0; i < p.m; ++i)
-        for (uint32_t j = 0; j < p.n; ++j) {
-          Acc& out = cp[uint64_t{j / 16} * mb * 256 + i * 16 + j % 16];
-          Acc acc = from_bias ? bias_p[j] : p.cmatrixInitVal ? Acc{} : out;
-          const Op* a_i = &av[uint64_t{i} * p.k];
-          const Op* b_j = &bv[uint64_t{j} * p.k];
-          for (uint32_t k = 0; k < p.k; ++k) acc = mac_op(acc, a_i[k], b_j[k]);
-          out = acc;
-        }
+      // Each C element sums its products in ascending k. A row of C advances all its n sums
+      // together, one k at a time: the same operations in the same order per element, but
+      // independent across n, so the host vectorises them.
+      std::vector<Acc> acc(n16);
+      for (uint32_t i = 0; i < p.m; ++i) {
+        auto out = [&](uint32_t j) -> Acc& {
+          return cp[uint64_t{j / 16} * mb * 256 + i * 16 + j % 16];
+        };
+        for (uint32_t j = 0; j < p.n; ++j)
+          acc[j] = from_bias ? bias_p[j] : p.cmatrixInitVal ? Acc{} : out(j);
+        const Op* a_i = &av[uint64_t{i} * p.k];
+        for (uint32_t k = 0; k < p.k; ++k) mac_row(acc.data(), a_i[k], &bv[uint64_t{k} * n16], n16);
+        for (uint32_t j = 0; j < p.n; ++j) out(j) = acc[j];
+      }
     });
   std::initializer_list<LocalRange> reads = {{a.ub_offset(), a.ub_offset() + a_bytes},
                                              {b.ub_offset(), b.ub_offset() + b_bytes}};

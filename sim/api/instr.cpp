@@ -177,8 +177,9 @@ void issue_dma(const DmaDesc& d) {
   if (d.to_gm && c.core_kind() == m::CoreKind::Aic) {  // the AIC's MTE3 reads L1 only
     const m::LocalBuffer* b = c.buffer_of(d.ub, ub_span);
     if (!b || std::string(b->basename()) != "l1")
-      fault(std::string(d.name) + " to GM on an AIC: the source must be in L1 (A1, B1, C1); L0A, "
-                                  "L0B, L0C and BT are not copied out by MTE3");
+      fault(std::string(d.name) +
+            " to GM on an AIC: the source must be in L1 (A1, B1, C1); L0A, "
+            "L0B, L0C and BT are not copied out by MTE3");
   }
   uint64_t gm_end = d.gm + uint64_t{d.block_count - 1} * d.gm_stride + d.block_bytes;
   if (gm_bounds() == GmBounds::Allocation) {

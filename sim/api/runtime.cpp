@@ -50,7 +50,9 @@ CoreState& Runtime::current() {
 
 void print_block_prefix() {
   const m::Core* c = m::Core::running();
-  if (c) std::printf("[%s Block %d/%d] ", m::core_kind_name(c->core_kind()), c->block_idx(), c->block_num());
+  if (c)
+    std::printf("[%s Block %d/%d] ", m::core_kind_name(c->core_kind()), c->block_idx(),
+                c->block_num());
 }
 
 CoreState& Runtime::state_of(const m::Core& c) {
