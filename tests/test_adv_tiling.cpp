@@ -311,6 +311,19 @@ TEST(AdvBroadcast, BroadcastCopiesAColumnAcrossEachRow) {
   for (uint32_t i = 0; i < 13 * 32; ++i) EXPECT_EQ(b[i], col[i / 32]) << "axis 1, " << i;
 }
 
+// BroadCast, the name kernels of the vendor's examples call, is Broadcast.
+TEST(AdvBroadcast, BroadCastIsBroadcast) {
+  const std::vector<float> col = uniform(8, -10, 10, 23);
+  const auto b = run_unary<float>(
+      col, 8 * 16,
+      [&](auto& dst, auto& src, auto& tmp) {
+        const uint32_t d[2] = {8, 16}, s[2] = {8, 1};
+        BroadCast<float, 2, 1>(dst, src, d, s, tmp);
+      },
+      2 * 256);
+  for (uint32_t i = 0; i < 8 * 16; ++i) EXPECT_EQ(b[i], col[i / 16]) << i;
+}
+
 TEST(AdvSwiGLU, TheOverloadWithoutATemporaryMatchesSrc0TimesSwish) {
   constexpr uint32_t kCount = 64;
   const std::vector<float> x0 = uniform(kCount, -4, 4, 31), x1 = uniform(kCount, -4, 4, 32);

@@ -725,6 +725,22 @@ TEST(CubeFault, FixpipeIntoL1BeyondItsTensorIsAFault) {
   EXPECT_NE(std::string(e.what()).find("beyond its L1 LocalTensor"), std::string::npos) << e.what();
 }
 
+// A mixed kernel's code that both kinds of core run may make a static LocalTensor of the other
+// kind's buffer before it branches (on the device it is an address); using it is a fault.
+TEST(CubeFault, AStaticTensorOfTheOtherKindsBufferFaultsOnlyWhenUsed) {
+  SimError e = fault_of(
+      [] {
+        LocalTensor<half> a1(TPosition::A1, 0, 256);  // made on an AIV: no fault yet
+        LocalTensor<half> ub(TPosition::VECCALC, 0, 256);
+        Duplicate(ub, half(1), 256);
+        Adds(a1, ub, half(1), 256);
+      },
+      LaunchShape::vector(1));
+  EXPECT_EQ(e.code, ascend::kExitKernelFault);
+  EXPECT_NE(std::string(e.what()).find("a buffer this core does not have"), std::string::npos)
+      << e.what();
+}
+
 // MTE3 reads L1 on an AIC: a copy to GM from L0C is a fault that says so.
 TEST(CubeFault, DataCopyToGmFromL0cIsAFault) {
   Bench b({}, 1, with_aic());

@@ -270,6 +270,25 @@ TEST(ActivationApi, SigmoidGeluSiluSwishAreTheirFormulas) {
   }
 }
 
+// FasterGelu(x) = x / (1 + exp(-1.702 x)): Muls, Exp, Adds and a Div in fp32, bit for bit in host
+// fp32, over passes of the 32 floats its 128-B buffer holds; highPerformance divides by a
+// Reciprocal and a Mul. Both are FastGelu within fp32 rounding.
+TEST(ActivationApi, FasterGeluIsItsFormulaInPassesOfItsBuffer) {
+  const std::vector<float> x = uniform(128, -8.0f, 8.0f, 12);
+  const auto got = run_op<float, float>(
+      x, 128, [](auto& d, auto& s, auto& t) { FasterGelu<float>(d, s, t, 128); });
+  const auto fast = run_op<float, float>(
+      x, 128, [](auto& d, auto& s, auto& t) { FasterGelu<float, false, true>(d, s, t, 128); });
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float v = x[i];
+    const float d = f32(std::exp(static_cast<double>(v * -1.702f))) + 1.0f;
+    EXPECT_EQ(bits(got.first[i]), bits(v / d)) << v;
+    const double want =
+        v / (1.0 + std::exp(-1.702 * std::fabs(v))) * std::exp(0.851 * (v - std::fabs(v)));
+    EXPECT_NEAR(fast.first[i], want, 1e-5 * (1.0 + std::fabs(want))) << v;
+  }
+}
+
 TEST(ReduceApi, SumOfRowsAcrossSeveralRepeats) {
   const uint32_t rows = 3, inner = 1000, n = 997;
   const std::vector<float> x = uniform(rows * inner, -1.0f, 1.0f, 10);

@@ -428,6 +428,38 @@ TEST(MatmulTranspose, TransposedAAndBGiveTheProduct) {
   }
 }
 
+// B in NZ format in GM (column blocks of 16, each of K padded to 16 rows, the last block's
+// columns past N zero), as weights are stored: the same product as B in ND.
+TEST(MatmulFormat, BInNzGivesTheProductOfBInNd) {
+  constexpr int m = 50, n = 40, k = 100, kp = 112, blocks = 3;
+  const std::vector<half> a = exact_halves(size_t(m) * k, 13), b = exact_halves(size_t(k) * n, 14);
+  std::vector<half> bnz(size_t(blocks) * kp * 16, half(0));
+  for (int x = 0; x < k; ++x)
+    for (int j = 0; j < n; ++j) bnz[(size_t(j / 16) * kp + x) * 16 + j % 16] = b[size_t(x) * n + j];
+  TCubeTiling t = tiling_of(m, n, k, 32, 32, 32);
+  t.stepKa = t.stepKb = 2;
+  using BNz = MatmulType<TPosition::GM, CubeFormat::NZ, half>;
+  // B's GlobalTensor of `b_elems` elements.
+  auto run = [&](size_t b_elems) {
+    return run_on_aic(a, bnz, m, n, [&](uint64_t ga, uint64_t gb, uint64_t gc) {
+      TPipe pipe;
+      Matmul<AT, BNz, CT, BiasT> mm;
+      REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t);
+      mm.SetTensorA(global<half>(ga, a.size()));
+      mm.SetTensorB(global<half>(gb, b_elems));
+      mm.IterateAll(global<float>(gc, size_t(m) * n));
+      mm.End();
+    });
+  };
+  Outcome r = run(bnz.size());
+  ASSERT_EQ(r.code, 0) << r.message;
+  EXPECT_EQ(mismatches(r.c, product(a, b, m, n, k)), 0);
+  // Its last column block's rows must be in the tensor.
+  Outcome short_b = run(size_t(2) * kp * 16 + 99 * 16);
+  EXPECT_EQ(short_b.code, ascend::kExitKernelFault);
+  EXPECT_NE(short_b.message.find("B (NZ)"), std::string::npos) << short_b.message;
+}
+
 // ---- batches ----
 
 constexpr MatmulConfig kSharedBias = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(

@@ -86,3 +86,13 @@ printf '// REGIST_MATMUL_OBJ in a comment only\n__global__ __aicore__ void k(GM_
 python3 "$asc" --rewrite "$work/mm/c.asc" | grep -qF 'KernelKind::Default, k, 2' \
   || fail "a comment's REGIST_MATMUL_OBJ typed the kernel"
 echo "ok: an unqualified kernel that registers a Matmul object is 1:2 mixed"
+
+# A launch through a function pointer (a name that is no kernel of the file) takes the kind the
+# file's kernels share; with kernels of several kinds it stays Default.
+printf '__global__ __cube__ void a(GM_ADDR x) {}\n__global__ __cube__ void b(GM_ADDR x) {}\nvoid h() { constexpr auto pick = b; pick<<<2, 0, s>>>(x); }\n' > "$work/ptr.asc"
+python3 "$asc" --rewrite "$work/ptr.asc" | grep -qF 'launch_kernel("pick", ::ascend::sdk::KernelKind::Cube, pick, 2' \
+  || fail "a pointer to one of the file's cube kernels is not launched on the AICs"
+printf '__global__ __cube__ void a(GM_ADDR x) {}\n__global__ __vector__ void b(GM_ADDR x) {}\nvoid h() { auto pick = b; pick<<<2, 0, s>>>(x); }\n' > "$work/ptr2.asc"
+python3 "$asc" --rewrite "$work/ptr2.asc" | grep -qF 'launch_kernel("pick", ::ascend::sdk::KernelKind::Default, pick, 2' \
+  || fail "a pointer among kernels of several kinds is not Default"
+echo "ok: a launch through a function pointer takes its file's one kernel kind"

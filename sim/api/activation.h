@@ -235,6 +235,45 @@ void Gelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const 
                                           dataSize);
 }
 
+// FasterGelu(x) = x / (1 + exp(-1.702 x)) (FastGelu, x / (1 + exp(-1.702 |x|)) x
+// exp(0.851 (x - |x|)), simplified): Muls, Exp, Adds, then a Div (highPerformance: a Reciprocal
+// and a Mul), in T with one temporary of T per element, in passes as large as sharedTmpBuffer
+// holds. highPrecision (fp16 widened to fp32) is not modelled for fp16. Ascend C API: FasterGelu.
+template <class T, bool highPrecision = false, bool highPerformance = false>
+void FasterGelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "FasterGelu takes fp16 or fp32 operands");
+  static_assert(!highPrecision || std::is_same_v<T, float>,
+                "ascend-sim: AscendC::FasterGelu with highPrecision on fp16 is not modelled yet");
+  if (dataSize > srcLocal.GetSize() || dataSize > dstLocal.GetSize())
+    detail::fault("FasterGelu: dataSize " + std::to_string(dataSize) + " exceeds src or dst");
+  constexpr uint32_t per_block = 32 / sizeof(T);
+  const uint32_t pass = sharedTmpBuffer.GetSize() / sizeof(T) / per_block * per_block;
+  if (pass == 0)
+    detail::fault("FasterGelu: sharedTmpBuffer of " + std::to_string(sharedTmpBuffer.GetSize()) +
+                  " B is below the 32 B of one pass");
+  const LocalTensor<T> a = sharedTmpBuffer.ReinterpretCast<T>();
+  detail::glu_chunks(dataSize, pass, [&](uint32_t off, uint32_t n) {
+    const LocalTensor<T> x = srcLocal[off];
+    Muls(a, x, static_cast<T>(-1.702f), n);
+    Exp(a, a, n);
+    Adds(a, a, static_cast<T>(1.0f), n);
+    if constexpr (highPerformance) {
+      Reciprocal(a, a, n);
+      Mul(dstLocal[off], x, a, n);
+    } else {
+      Div(dstLocal[off], x, a, n);
+    }
+  });
+}
+template <class T, bool highPrecision = false, bool highPerformance = false>
+void FasterGelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                const uint32_t dataSize) {
+  FasterGelu<T, highPrecision, highPerformance>(
+      dstLocal, srcLocal, detail::stack_buffer<uint8_t>("FasterGelu"), dataSize);
+}
+
 // Sigmoid(x) = 1 / (1 + exp(-x)) in T: Muls, Exp, Adds, then a Div of a Duplicate of ones, the
 // ones one temporary of T per element of a pass. Ascend C API: Sigmoid.
 template <class T, bool isReuseSource = false>

@@ -106,4 +106,17 @@ void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                        detail::stack_buffer<uint8_t>("Broadcast"));
 }
 
+// BroadCast: the name the library's Broadcast calls, which kernels call too.
+template <class T, int32_t dim, int32_t axis, bool isReuseSource = false>
+void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+               const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+               const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, sharedTmpBuffer);
+}
+template <class T, int32_t dim, int32_t axis, bool isReuseSource = false>
+void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+               const uint32_t dstShape[dim], const uint32_t srcShape[dim]) {
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape);
+}
+
 }  // namespace AscendC

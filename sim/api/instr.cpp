@@ -28,8 +28,15 @@ m::PipeId pipe_of(pipe_t p) {
   }
 }
 
+std::string unusable_tensor(uint64_t offset) {
+  return offset == kOtherKindsTensor
+             ? "a LocalTensor of a buffer this core does not have (an AIV has no L1/L0: A1, B1, "
+               "C1, A2, B2, C2, CO1; an AIC no UB: VECIN, VECOUT, VECCALC)"
+             : "a LocalTensor that was never allocated";
+}
+
 void check_ub(const m::Core* c, uint64_t offset, uint64_t bytes, const char* instr) {
-  if (!c) fault(std::string(instr) + " on a LocalTensor that was never allocated");
+  if (!c) fault(std::string(instr) + " on " + unusable_tensor(offset));
   if (c != &core()) fault(std::string(instr) + " on another core's LocalTensor");
   if (c->core_kind() == m::CoreKind::Aic) {  // inside one buffer, inside what was allocated there
     const m::LocalBuffer* b = c->buffer_of(offset, bytes == 0 ? 1 : bytes);

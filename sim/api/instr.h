@@ -24,6 +24,12 @@ enum Access : bool { kRead = false, kWrite = true };
 
 // A UB range must lie inside what this kernel's TPipe allocated (and so inside the UB).
 void check_ub(const m::Core* c, uint64_t offset, uint64_t bytes, const char* instr);
+// The offset of a LocalTensor(pos, addr, tileSize) made on a core that has no buffer of pos: a
+// mixed kernel's code run by both kinds of core makes one before it branches on ASCEND_IS_AIC, as
+// on the device, where the object is only an address. Any use of it is a kernel fault.
+constexpr uint32_t kOtherKindsTensor = ~0u;
+// What a LocalTensor without a core is, at `offset`: never allocated, or kOtherKindsTensor.
+std::string unusable_tensor(uint64_t offset);
 void check_ub_aligned(uint64_t offset, const char* instr);
 // Checks a vector operand (an allocated tensor starting on an `align` boundary, 32 B but where an
 // instruction documents less; `bytes` inside it) and, under the race check, notes the UB range

@@ -371,13 +371,17 @@ class Matmul {
   using AccT = std::conditional_t<kInt8, int32_t, float>;
   static constexpr uint32_t C0 = 32 / sizeof(SrcT);
   static_assert(std::is_same_v<SrcT, typename B_TYPE::Type>, "Matmul: A and B of one type");
-  // Formats: A in ND (or VECTOR: one row), B and the bias in ND, C in ND, ND_ALIGN (its rows
-  // padded to 32 bytes in GM) or NZ (IterateAll only: column blocks of 16, or of 8 with
-  // MatmulConfig::isEnableChannelSplit, each of orgM rows). NZ A and B in GM are not modelled.
+  // Formats: A in ND (or VECTOR: one row), B in ND or NZ (not transposed: column blocks of C0
+  // elements, each of orgKb rows padded to 16, as the vendor's weight layouts store it), the
+  // bias in ND, C in ND, ND_ALIGN (its rows padded to 32 bytes in GM) or NZ (IterateAll only:
+  // column blocks of 16, or of 8 with MatmulConfig::isEnableChannelSplit, each of orgM rows).
+  // NZ A in GM is not modelled.
   static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::VECTOR,
                 "ascend-sim: the Matmul's A is modelled in ND or VECTOR format");
-  static_assert(B_TYPE::format == CubeFormat::ND && BIAS_TYPE::format == CubeFormat::ND,
-                "ascend-sim: the Matmul's B and bias are modelled in ND format");
+  static_assert((B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ) &&
+                    BIAS_TYPE::format == CubeFormat::ND,
+                "ascend-sim: the Matmul's B is modelled in ND or NZ format, its bias in ND");
+  static constexpr bool kNzB = B_TYPE::format == CubeFormat::NZ;
   static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN ||
                     C_TYPE::format == CubeFormat::NZ,
                 "ascend-sim: the Matmul's C is modelled in ND, ND_ALIGN or NZ format");
@@ -564,6 +568,7 @@ class Matmul {
   }
   void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = false) {
     if (isTransposeB && kInt8) detail::matmul_fault("a transposed int8 B is not modelled");
+    if (isTransposeB && kNzB) detail::matmul_fault("a transposed B in NZ format is not modelled");
     s_.b = gm;
     s_.trans_b = isTransposeB;
   }
@@ -1219,8 +1224,21 @@ class Matmul {
       detail::matmul_fault("a MatmulCallBackFunc copy of a transposed A or B is not modelled");
     check_extent("A", s_.a, s_.trans_a ? s_.single_k : s_.single_m,
                  s_.trans_a ? s_.single_m : s_.single_k, a_pitch());
-    check_extent("B", s_.b, s_.trans_b ? s_.single_n : s_.single_k,
-                 s_.trans_b ? s_.single_k : s_.single_n, b_pitch());
+    if constexpr (kNzB) {
+      if (t_.baseN % static_cast<int>(C0) != 0)
+        detail::matmul_fault("B in NZ format: baseN " + std::to_string(t_.baseN) +
+                             " is not a multiple of its column blocks of " + std::to_string(C0));
+      // The last column block's rows [0, singleK) of C0 elements.
+      check_extent("B (NZ)", s_.b, ceil(s_.single_n, static_cast<int>(C0)),
+                   s_.single_k * static_cast<int>(C0), static_cast<int>(nz_b_rows() * C0));
+    } else {
+      check_extent("B", s_.b, s_.trans_b ? s_.single_n : s_.single_k,
+                   s_.trans_b ? s_.single_k : s_.single_n, b_pitch());
+    }
+  }
+  // B in NZ format: the rows of each column block in GM (orgKb padded to 16).
+  uint32_t nz_b_rows() const {
+    return up16(static_cast<uint32_t>(s_.org_kb));
   }
   // `rows` x `cols` of a matrix of row pitch `pitch` within `gm`.
   static void check_extent(const char* what, const GlobalTensor<SrcT>& gm, int rows, int cols,
@@ -1247,6 +1265,18 @@ class Matmul {
     if constexpr (MM_CB::CopyB1Ptr != nullptr)
       return load_by(buf_->qb1, MM_CB::CopyB1Ptr, s_.b, k0 / static_cast<int>(chunk_k_),
                      n0 / t_.baseN, cur_k, cur_n);
+    if constexpr (kNzB) {  // NZ in GM already: the chunk's rows of its column blocks
+      LocalTensor<SrcT> l1 = buf_->qb1.template AllocTensor<SrcT>();
+      DataCopyParams p;  // one C0 row is one 32-B block
+      p.blockCount = static_cast<uint16_t>(ceil(cur_n, static_cast<int>(C0)));
+      p.blockLen = static_cast<uint16_t>(cur_k);
+      p.srcStride = static_cast<uint16_t>(nz_b_rows() - static_cast<uint32_t>(cur_k));
+      p.dstStride = static_cast<uint16_t>(up_rows(static_cast<uint32_t>(cur_k)) -
+                                          static_cast<uint32_t>(cur_k));
+      DataCopy(l1, s_.b[(uint64_t(n0) / C0 * nz_b_rows() + uint64_t(k0)) * C0], p);
+      buf_->qb1.EnQue(l1);
+      return buf_->qb1.template DeQue<SrcT>();
+    }
     if (s_.trans_b)  // N x K in GM: the chunk's n rows, NZ (fractals n x k, L0B's own layout)
       return load_nz(buf_->qb1, s_.b[uint64_t(n0) * b_pitch() + k0], cur_n, cur_k, b_pitch(),
                      up16(cur_n));
@@ -1519,11 +1549,11 @@ using matmul::Matmul;
 // Ascend C's registration of Matmul objects: each takes its tiling and the kernel's TPipe. Where
 // the AIVs drive the AIC (a mixed launch, no dual-master config), the AIC serves them here until
 // they are done, and the kernel's AIC part returns (the rest of the kernel is the AIVs').
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                     \
-  do {                                                                               \
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                             \
+  do {                                                                                       \
     if (::AscendC::detail::regist_matmul<::AscendC::detail::kCubeOnly>((tpipe), (workspace), \
-                                                                        __VA_ARGS__))         \
-      return;                                                                                 \
+                                                                       __VA_ARGS__))         \
+      return;                                                                                \
   } while (0)
 
 namespace AscendC::detail {

@@ -21,14 +21,11 @@ inline ascend::model::Core* current_core() {
   return &core();
 }
 // [addr, addr + bytes) of the core's buffer of pos, made usable (as TPipe::InitBuffer makes its
-// buffers); its offset in the core's local space. Out of the buffer, not 32-B aligned, or a
-// position of the other kind of core: a kernel fault.
+// buffers); its offset in the core's local space (kOtherKindsTensor for a position of the other
+// kind of core). Out of the buffer or not 32-B aligned: a kernel fault.
 inline uint32_t place_static(ascend::model::Core* c, TPosition pos, uint32_t addr, uint64_t bytes) {
   const bool aic = c->core_kind() == ascend::model::CoreKind::Aic;
-  if (aic != is_cube_position(pos))
-    fault(std::string("LocalTensor(pos, addr, tileSize): ") +
-          (aic ? "an AIC has no UB (VECIN/VECOUT/VECCALC)"
-               : "an AIV has no L1/L0 buffers (A1/B1/C1/A2/B2/C2/CO1)"));
+  if (aic != is_cube_position(pos)) return kOtherKindsTensor;
   ascend::model::LocalBuffer& buf = *c->buffers()[static_cast<size_t>(buffer_of(pos))];
   if (addr % 32 || addr + bytes > buf.capacity())
     fault("LocalTensor(pos, addr " + std::to_string(addr) + ", " + std::to_string(bytes) +
@@ -244,6 +241,7 @@ class LocalTensor {
   LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)
       : core_(detail::current_core()), size_(tileSize) {
     offset_ = detail::place_static(core_, pos, addr, detail::bytes_of<T>(tileSize));
+    if (offset_ == detail::kOtherKindsTensor) core_ = nullptr;  // a placeholder: faults at use
   }
 
   LocalTensor operator[](uint32_t offset) const {
@@ -286,7 +284,7 @@ class LocalTensor {
   // As on Ascend C's CPU-debug twin: a host pointer to the elements, valid until the next UB
   // allocation. Accesses through it are not timed (GetValue/SetValue are).
   T* GetPhyAddr() const {
-    if (!core_) detail::fault("GetPhyAddr on an unallocated LocalTensor");
+    if (!core_) detail::fault("GetPhyAddr on " + detail::unusable_tensor(offset_));
     return ptr();
   }
   T* GetPhyAddr(uint32_t offset) const {
@@ -324,7 +322,7 @@ class LocalTensor {
 
  private:
   void check(uint32_t i, const char* what) const {
-    if (!core_) detail::fault(std::string(what) + " on an unallocated LocalTensor");
+    if (!core_) detail::fault(std::string(what) + " on " + detail::unusable_tensor(offset_));
     if (i >= size_)
       detail::fault(std::string(what) + "(" + std::to_string(i) + ") on a LocalTensor of " +
                     std::to_string(size_) + " elements");
