@@ -62,6 +62,28 @@ set -e
   || { cat "$work/m2.err"; fail "a failed ASSERT: exit $s2"; }
 echo "ok: a foreign pointer used as GM is exit 5, a failed ASSERT exit 5, each with its message"
 
+# A user's kernel may run longer than the built-in kernels' 50 ms watchdog: 60 ms of simulated
+# work ends normally; with the watchdog set to 50 ms it is a hang, exit 3.
+cat > "$work/long.cpp" <<'K'
+#include "tikicpulib.h"
+extern "C" __global__ __aicore__ void long_kernel(GM_ADDR) {
+  AscendC::SimStall(AscendC::SimCyclesIn(60000000000ull));
+}
+int main() {
+  uint8_t* x = (uint8_t*)AscendC::GmAlloc(64);
+  ICPU_RUN_KF(long_kernel, 1, x);
+  return 0;
+}
+K
+"$prefix/bin/ascend-sim-build" -o "$work/long" "$work/long.cpp" >/dev/null
+ASCEND_SIM_OUT= "$work/long" >"$work/long.out" 2>&1 || { cat "$work/long.out"; fail "a 60 ms kernel did not end normally"; }
+set +e
+ASCEND_SIM_OUT= ASCEND_SIM_SET=sim.poll_timeout_us=50000 "$work/long" >/dev/null 2>"$work/long.err"; s=$?
+set -e
+[ "$s" = 3 ] && grep -q "past sim.poll_timeout_us" "$work/long.err" \
+  || { cat "$work/long.err"; fail "a 60 ms kernel under a 50 ms watchdog: exit $s, not 3"; }
+echo "ok: a user's kernel runs past 50 ms; the watchdog, when set, still ends it with exit 3"
+
 # A kernel that overflows its thread's stack (a large local array, a deep recursion) is a kernel
 # fault naming the core and sim.thread_stack_KiB, not a bare segmentation fault; with the stack
 # raised the same kernel runs.

@@ -128,6 +128,10 @@ void Session::load_params() {
   for (const std::string& kv : settings.set ? settings.sets : split_sets(env("ASCEND_SIM_SET", "")))
     params_.set_assignment(kv, settings.set ? "configure()" : "ASCEND_SIM_SET");
   params_.set("ep.world_size", "1", "one die");
+  // A user's kernel may rightly run far longer than the built-in kernels' 50 ms wait timeout (an
+  // 8192^3 Matmul on one AIC runs about 90 ms): its watchdog is 10 s unless set.
+  if (params_.origin("sim.poll_timeout_us") == "default")
+    params_.set("sim.poll_timeout_us", "10000000", "the SDK's watchdog for a user's kernel");
 }
 
 void Session::start() {
