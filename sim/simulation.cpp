@@ -1,17 +1,15 @@
+// The run: builds the cluster and its traces from the parameters, lays out GM, launches a kernel
+// on every rank and advances SystemC until it ends, deadlocks or hangs; and the trace scopes.
 #include "sim/simulation.h"
 
 #include <fnmatch.h>
 #include <pthread.h>
-#include <sys/resource.h>
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>
 #endif
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <limits>
 #include <sstream>
 
 #include "models/errors.h"
@@ -49,115 +47,6 @@ void run_systemc(model::Scheduler& sched, const sc_core::sc_time& t,
 }
 
 }  // namespace
-
-model::Tick KernelRecord::latency() const {
-  return rank_latency.empty() ? 0 : *std::max_element(rank_latency.begin(), rank_latency.end());
-}
-
-namespace {
-double pct(uint64_t part, Tick whole) {
-  return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-}
-const char* busy_counter(model::Lane pipe) {
-  static const char* const names[] = {"SCALAR.busy_ps", "VECTOR.busy_ps", "MTE2.busy_ps",
-                                      "MTE3.busy_ps",   "MTE1.busy_ps",   "CUBE.busy_ps",
-                                      "FIXP.busy_ps"};
-  return names[static_cast<int>(pipe)];
-}
-// Per pipe a kind of core has, each core's busy time over the rank's latency, in %.
-nlohmann::json busy_columns(const std::vector<model::CounterSet>& cores, model::CoreKind kind,
-                            Tick latency) {
-  nlohmann::json busy = nlohmann::json::object();
-  for (int p = 0; p < model::kPipes; ++p) {
-    if (!model::has_pipe(kind, static_cast<model::PipeId>(p))) continue;
-    auto lane = static_cast<model::Lane>(p);
-    nlohmann::json& col = busy[model::lane_name(lane)] = nlohmann::json::array();
-    for (const model::CounterSet& c : cores) col.push_back(pct(c[busy_counter(lane)], latency));
-  }
-  return busy;
-}
-}  // namespace
-
-double KernelRecord::pipe_busy_pct(int rank, int core, model::Lane pipe) const {
-  return pct(ranks.at(rank).cores.at(core)[busy_counter(pipe)], rank_latency.at(rank));
-}
-
-double KernelRecord::aic_busy_pct(int rank, int aic, model::Lane pipe) const {
-  return pct(ranks.at(rank).aics.at(aic)[busy_counter(pipe)], rank_latency.at(rank));
-}
-
-double KernelRecord::utilization_pct(const PortCounters& p) const {
-  return pct(p.counters["busy_ps"], span);
-}
-
-nlohmann::json KernelRecord::ranks_json() const {
-  using nlohmann::json;
-  json out = json::array();
-  for (size_t d = 0; d < ranks.size(); ++d) {
-    const RankCounters& rc = ranks[d];
-    Tick lat = rank_latency[d];
-    json busy = busy_columns(rc.cores, model::CoreKind::Aiv, lat);
-    json stall = json::array(), core_lat = json::array();
-    uint64_t mte2_bytes = 0, mte3_bytes = 0;
-    for (size_t c = 0; c < rc.cores.size(); ++c) {
-      stall.push_back(pct(rc.cores[c]["SCALAR.stall_ps"], lat));
-      core_lat.push_back(model::ps_to_ns(rc.core_latency[c]));
-      mte2_bytes += rc.cores[c]["mte2.bytes"];
-      mte3_bytes += rc.cores[c]["mte3.bytes"];
-    }
-    out.push_back({{"rank", d},
-                   {"latency_ns", model::ps_to_ns(lat)},
-                   {"pipe_busy_pct", busy},
-                   {"scalar_stall_pct", stall},
-                   {"core_latency_ns", core_lat},
-                   {"mte2_bytes", mte2_bytes},
-                   {"mte3_bytes", mte3_bytes},
-                   {"hbm_bytes", rc.hbm["bytes"]},
-                   {"hbm_utilization_pct", pct(rc.hbm["busy_ps"], lat)}});
-    if (!rc.aics.empty()) {  // the cube cores of a kernel that uses them
-      json aic_lat = json::array(), aic_stall = json::array();
-      uint64_t mte2 = 0, fix = 0, mmads = 0;
-      for (size_t c = 0; c < rc.aics.size(); ++c) {
-        aic_lat.push_back(model::ps_to_ns(rc.aic_latency[c]));
-        aic_stall.push_back(pct(rc.aics[c]["SCALAR.stall_ps"], lat));
-        mte2 += rc.aics[c]["mte2.bytes"];
-        fix += rc.aics[c]["fixpipe.bytes"];
-        mmads += rc.aics[c]["CUBE.instrs"];
-      }
-      out.back()["aic"] = {{"pipe_busy_pct", busy_columns(rc.aics, model::CoreKind::Aic, lat)},
-                           {"scalar_stall_pct", aic_stall},
-                           {"core_latency_ns", aic_lat},
-                           {"mte2_bytes", mte2},
-                           {"fixpipe_bytes", fix},
-                           {"mmads", mmads}};
-    }
-  }
-  return out;
-}
-
-nlohmann::json KernelRecord::ports_json() const {
-  nlohmann::json out = nlohmann::json::array();
-  for (const PortCounters& p : ports) {
-    if (p.counters["bytes"] == 0) continue;
-    out.push_back({{"name", p.port->name()},
-                   {"bytes", p.counters["bytes"]},
-                   {"busy_ns", model::ps_to_ns(p.counters["busy_ps"])},
-                   {"utilization_pct", utilization_pct(p)}});
-  }
-  return out;
-}
-
-nlohmann::json KernelRecord::link_class_bytes_json() const {
-  nlohmann::json out = nlohmann::json::object();
-  for (const model::Counter& c : link_classes) out[c.name] = c.value;
-  return out;
-}
-
-nlohmann::json KernelRecord::units_json() const {
-  nlohmann::json out = nlohmann::json::object();
-  for (const Figure& f : figures) out[f.name] = f.unit;
-  return out;
-}
 
 std::set<int> parse_scope(const std::string& key, const std::string& text) {
   std::set<int> out;
@@ -211,10 +100,6 @@ bool ModuleScope::covers(const std::string& path) const {
     if (end == std::string::npos) return false;
   }
 }
-
-namespace {
-void check_thread_budget(int threads);
-}  // namespace
 
 Simulation::Simulation(const Params& params, int dies, RunOptions opts)
     : params_(params), opts_(std::move(opts)) {
@@ -385,70 +270,6 @@ Simulation::~Simulation() {
     close_traces();
   } catch (const std::exception&) {  // an unwritable trace was already reported, or is moot
   }
-}
-
-namespace {
-
-void check_thread_budget(int threads) {
-  // Each SC_THREAD stack is its own memory mapping plus a guard page.
-  std::ifstream f("/proc/sys/vm/max_map_count");
-  long limit = 0;
-  if (!(f >> limit)) return;
-  long needed = 2L * threads + 4096;
-  if (needed > limit)
-    throw SimError(kExitBadInput,
-                   std::to_string(threads) + " kernel cores need about " + std::to_string(needed) +
-                       " memory mappings but vm.max_map_count is " + std::to_string(limit) +
-                       "; lower the die or core count, or raise the limit: sudo sysctl -w "
-                       "vm.max_map_count=" +
-                       std::to_string(needed * 2));
-}
-
-// The memory a run may use, in bytes, and where the figure comes from.
-std::pair<uint64_t, std::string> memory_available(const Params& p) {
-  if (p.integer("run.memory_MiB") > 0)
-    return {static_cast<uint64_t>(p.integer("run.memory_MiB")) << 20, "run.memory_MiB"};
-  uint64_t avail = 0;
-  std::string from = "MemAvailable in /proc/meminfo";
-  std::ifstream mi("/proc/meminfo");
-  for (std::string key; mi >> key;) {
-    uint64_t kib = 0;
-    mi >> kib;
-    if (key == "MemAvailable:") avail = kib << 10;
-    mi.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-  }
-  std::ifstream cg("/sys/fs/cgroup/memory.max");
-  uint64_t limit = 0;
-  if (cg >> limit && limit > 0 && (avail == 0 || limit < avail))
-    avail = limit, from = "the cgroup's memory.max";
-  return {avail, from};
-}
-
-}  // namespace
-
-void check_resources(const Params& p, int dies, bool aic, uint64_t payload_bytes) {
-  model::ClusterConfig cfg = cluster_config(p, dies);
-  cfg.build_aics = aic;
-  const int cores = cfg.aiv_per_die + (aic ? cfg.aic_per_die : 0);
-  check_thread_budget(dies * cores);
-  const uint64_t per_die = model::Die::local_bytes(cfg) +
-                           uint64_t{cfg.thread_stack_bytes} * static_cast<uint64_t>(cores);
-  const uint64_t machine = static_cast<uint64_t>(dies) * per_die;
-  const uint64_t payload = p.integer("sim.payload") ? payload_bytes : 0;
-  const uint64_t need = machine + payload + (uint64_t{256} << 20);  // + the simulator itself
-  const auto [have, from] = memory_available(p);
-  if (have == 0 || need <= have) return;
-  auto mib = [](uint64_t b) { return std::to_string(b >> 20) + " MiB"; };
-  throw SimError(
-      kExitBadInput,
-      "this run needs about " + mib(need) + " of memory (" + std::to_string(dies) +
-          " ranks: " + mib(machine) + " for the cores' stacks and local memories" +
-          (payload ? ", " + mib(payload) + " for the payload" : std::string()) + ") but " +
-          mib(have) + " are available (" + from + "); " +
-          (payload ? "run it timing-only (--no-check --set sim.payload=0), with fewer ranks "
-                     "(--ep) or a smaller workload"
-                   : "run it with fewer ranks (--ep) or fewer cores (die.aiv_count)") +
-          ", or set run.memory_MiB if the estimate is wrong for this machine");
 }
 
 uint64_t Simulation::alloc(int die, const std::string& name, uint64_t bytes) {
@@ -622,146 +443,6 @@ Simulation::Snapshot Simulation::snapshot(const LaunchShape& shape) const {
     s.ports.push_back(p->counters());
   s.links = cluster_->link_counters();
   return s;
-}
-
-std::string Simulation::race_report() const {
-  std::ostringstream os;
-  uint64_t hazards = 0, cores = 0, shown = 0;
-  for (int d = 0; d < cluster_->dies(); ++d)
-    cluster_->die(d).for_each_core([&](const model::Core& c) {
-      const model::RaceChecker* rc = c.race_checker();
-      if (!rc || rc->hazards() == 0) return;
-      hazards += rc->hazards();
-      ++cores;
-      for (const std::string& f : rc->findings())
-        if (shown++ < 16) os << "\n  " << f;
-    });
-  if (hazards == 0) return "";
-  return "race check: " + std::to_string(hazards) + " unordered access(es) on " +
-         std::to_string(cores) + " core(s); the distinct ones:" + os.str();
-}
-
-std::string Simulation::stuck_report(bool hang, Tick deadline) const {
-  std::ostringstream os;
-  if (hang) {
-    os << "hang: kernel still running at " << model::ps_to_ns(deadline)
-       << " ns, past sim.poll_timeout_us = " << params_.real("sim.poll_timeout_us") << " us";
-  } else {
-    os << "deadlock: simulated time cannot advance at " << model::ps_to_ns(model::now())
-       << " ns while cores are still blocked";
-  }
-  auto gm_name = [this](model::GmAddr a) {
-    const model::GlobalMemory::Region* r = cluster_->gm().region_of(a, 1);
-    std::ostringstream n;
-    if (r)
-      n << r->name << " + " << (a - r->base);
-    else
-      n << "0x" << std::hex << a;
-    return n.str();
-  };
-  // Injected faults are named first, and a stalled rank's cores come first.
-  const std::string faults = injected_faults(params_);
-  if (!faults.empty()) os << "\n  " << faults;
-  const int stalled = runtime_->faults().stall_rank;
-  std::vector<int> order;
-  if (stalled >= 0) order.push_back(stalled);
-  for (int d = 0; d < cluster_->dies(); ++d)
-    if (d != stalled) order.push_back(d);
-  int shown = 0, stuck = 0;
-  for (int d : order) {
-    cluster_->die(d).for_each_core([&](const model::Core& c) {
-      if (c.state() != model::Core::State::Running) return;
-      ++stuck;
-      if (shown++ < 64) os << "\n  " << c.blocked_report(gm_name);
-    });
-  }
-  if (shown > 64) os << "\n  ... and " << (stuck - 64) << " more cores";
-  return os.str();
-}
-
-std::string injected_faults(const Params& p) {
-  std::string out;
-  for (const ParamSpec* s : p.specs())
-    if (s->key.rfind("fault.", 0) == 0 && p.text(s->key) != s->default_value)
-      out += (out.empty() ? "" : ", ") + s->key + " = " + p.text(s->key);
-  return out.empty() ? "" : "injected fault(s): " + out;
-}
-
-SimulatorFigures Simulation::simulator_figures(double wall_s) const {
-  struct rusage ru {};
-  getrusage(RUSAGE_SELF, &ru);
-  SimulatorFigures f;
-  f.wall_s = wall_s;
-  f.sim_time_ns = model::ps_to_ns(model::now());
-  f.scheduler_events = cluster_->scheduler().fired();
-  f.delta_cycles = sc_core::sc_delta_count();
-  f.peak_rss_MiB = static_cast<double>(ru.ru_maxrss) / 1024.0;
-  f.gm_resident_MiB = static_cast<double>(cluster_->gm().resident_bytes()) / (1 << 20);
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  f.malloc_huge_pages =
-      tunables && std::string(tunables).find("glibc.malloc.hugetlb=1") != std::string::npos;
-  const model::Scheduler& sched = cluster_->scheduler();
-  f.event_wall_s = host_clock_.seconds(sched.event_host_ticks());
-  f.kernel_wall_s = host_clock_.seconds(sched.kernel_host_ticks());
-  return f;
-}
-
-nlohmann::json Simulation::stats(double wall_s) const {
-  using nlohmann::json;
-  json kernels = json::array();
-  for (const KernelRecord& r : records_) {
-    json lat = json::array();
-    for (Tick t : r.rank_latency) lat.push_back(model::ps_to_ns(t));
-    json k = {{"name", r.name},
-              {"cores_per_rank", r.cores},
-              {"start_ns", model::ps_to_ns(r.start)},
-              {"latency_ns", model::ps_to_ns(r.latency())},
-              {"rank_latency_ns", lat}};
-    for (const Figure& f : r.figures) k[f.name] = f.value;
-    k["units"] = r.units_json();
-    k["link_class_bytes"] = r.link_class_bytes_json();
-    k["ports"] = r.ports_json();
-    k["ranks"] = r.ranks_json();
-    kernels.push_back(k);
-  }
-  SimulatorFigures f = simulator_figures(wall_s);
-  return {{"kernels", kernels},
-          {"simulator",
-           {{"wall_s", f.wall_s},
-            {"sim_time_ns", f.sim_time_ns},
-            {"scheduler_events", f.scheduler_events},
-            {"delta_cycles", f.delta_cycles},
-            {"peak_rss_MiB", f.peak_rss_MiB},
-            {"gm_resident_MiB", f.gm_resident_MiB},
-            {"malloc_huge_pages", f.malloc_huge_pages},
-            {"event_wall_s", f.event_wall_s},
-            {"kernel_wall_s", f.kernel_wall_s}}}};
-}
-
-void Simulation::close_traces() {
-  if (traces_closed_) return;
-  traces_closed_ = true;
-  if (trace_) trace_->close();
-  if (vcd_ && !opts_.out_dir.empty()) vcd_->write(opts_.out_dir + "/waves.vcd");
-}
-
-void Simulation::write_outputs(double wall_s, const std::string& preset, const std::string& kernel,
-                               const nlohmann::json& extra) {
-  write_stats(wall_s, preset, kernel, extra);
-  close_traces();
-}
-
-void Simulation::write_stats(double wall_s, const std::string& preset, const std::string& kernel,
-                             const nlohmann::json& extra) const {
-  if (opts_.out_dir.empty()) return;
-  nlohmann::json s = stats(wall_s);
-  s["run"] = {{"preset", preset}, {"kernel", kernel}, {"config", "config.ini"}};
-  s.merge_patch(extra);
-  std::ofstream(opts_.out_dir + "/stats.json") << s.dump(2) << "\n";
-  std::ofstream cfg(opts_.out_dir + "/config.ini");
-  cfg << "# resolved parameters of this run: ascend-sim --config config.ini reruns it\n"
-      << "# preset " << preset << ", kernel " << kernel << "\n";
-  params_.write_ini(cfg);
 }
 
 }  // namespace ascend

@@ -127,6 +127,8 @@ std::string injected_faults(const Params& p);
 // run.memory_MiB (0: MemAvailable, or the cgroup's limit if lower). Threads: every kernel core is
 // an SC_THREAD whose stack is its own memory mapping, against vm.max_map_count.
 void check_resources(const Params& p, int dies, bool aic, uint64_t payload_bytes);
+// The threads part alone (exit 2 when `threads` kernel threads would pass vm.max_map_count).
+void check_thread_budget(int threads);
 
 class Simulation {
  public:
