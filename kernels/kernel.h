@@ -20,6 +20,8 @@ namespace ascend {
 struct Shorthand {
   std::string flag, key, help;
 };
+// --seed (sim.seed): the seed of a kernel's generated inputs.
+Shorthand seed_flag();
 
 // A planned run of a kernel: its validated attributes and the stages after the plan.
 class KernelRun {
@@ -50,18 +52,18 @@ struct KernelDef {
   std::unique_ptr<KernelRun> (*plan)(const Params&, int dies);
   // Prefix of the workload parameters, shown by --list-kernels ("" for none).
   std::string workload = "";
-  // The kernel's own CLI flags (registry.cpp); any other kernel's flag is bad input for it.
+  // The kernel's own CLI flags; any other kernel's flag is bad input for it.
   std::vector<Shorthand> shorthands = {};
   // Other parameter groups the kernel reads (besides its workload, its own name and ep, sim, run):
   // --list-params --kernel shows them, and a --set of a group it does not read is warned about.
   std::vector<std::string> also_reads = {};
   bool reads(const std::string& key) const;
-  // What the registry adds (registry.cpp): whether --dump (run.dump_dir) writes anything and
-  // whether --input (run.input_dir) is read; a kernel without them rejects the flags (exit 2).
-  // dump_bytes estimates what --dump writes, checked against run.dump_max_MiB before the run.
-  bool dumps = false;
+  // Whether --input (run.input_dir) is read, and an estimate of what --dump (run.dump_dir)
+  // writes, checked against run.dump_max_MiB before the run (nullptr: the kernel dumps nothing);
+  // a kernel without them rejects the flags (exit 2). `dumps` is set by the list from dump_bytes.
   bool inputs = false;
   uint64_t (*dump_bytes)(const Params&, int dies) = nullptr;
+  bool dumps = false;
   // The host memory its tensors take with sim.payload = 1 (an estimate, for the up-front check of
   // check_resources); nullptr: small.
   uint64_t (*payload_bytes)(const Params&, int dies) = nullptr;
@@ -71,6 +73,14 @@ struct KernelDef {
   bool uses_cube(const Params& p) const { return cube && cube(p); }
 };
 
+// A kernel registers itself in its own folder: ASCEND_SIM_KERNEL(make, rank) at namespace scope
+// of one of its .cpp files names the function that returns its KernelDef. The build collects
+// every registration under kernels/ (cmake/kernel_list.cmake) into the list all_kernels()
+// returns, ordered by rank (--list-kernels, run.kernel's choices); adding a kernel touches no
+// shared file.
+#define ASCEND_SIM_KERNEL(make, rank) KernelDef make()
+
+// Every kernel, in rank order.
 const std::vector<KernelDef>& all_kernels();
 // The stages after the plan, the same for every kernel: place, launch, figures, dump (with
 // run.dump_dir), check (unless run.check = 0). Returns the check's one-line summary; a mismatch

@@ -29,7 +29,7 @@ Die::Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cf
       local_memory += Core::local_bytes(kind, cfg.core);
       Core& c = *to.back();
       c.set_lazy_scalar(cfg.lazy_scalar != 0);
-      c.set_sleeping_polls(cfg.sleeping_polls != 0);
+      c.polls().set_enabled(cfg.sleeping_polls != 0);
       c.set_auto_sync(cfg.auto_sync != 0);
       for (DmaEngine* e : c.dma_engines()) e->socket.bind(noc.cores);
     }
@@ -65,7 +65,7 @@ Cluster::Cluster(const sc_core::sc_module_name& name, const ClusterConfig& cfg)
     std::string n = "die" + std::to_string(d);
     uint8_t* ub = ub_pages_.data() + Die::local_bytes(cfg) * d;
     dies_.push_back(std::make_unique<Die>(n.c_str(), d, cfg, *sched_, *cost_, ub));
-    dies_.back()->for_each_core([this](Core& c) { c.set_memory(&gm_); });
+    dies_.back()->for_each_core([this](Core& c) { c.polls().set_memory(&gm_); });
   }
   FabricConfig f = cfg.fabric;
   f.dies = cfg.dies;

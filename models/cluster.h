@@ -36,7 +36,7 @@ struct ClusterConfig {
   // GM storage pages (GlobalMemory): 4 KiB when payload moves, smaller for timing-only runs.
   uint64_t gm_page_bytes = GlobalMemory::kDefaultPageBytes;
   int lazy_scalar = 1;     // Core::set_lazy_scalar
-  int sleeping_polls = 1;  // Core::set_sleeping_polls
+  int sleeping_polls = 1;  // PollReplay::set_enabled
   int auto_sync = 1;       // Core::set_auto_sync
   // The formulas of vector, DMA and path timing; null: DefaultCostModel of `core` and `hbm`.
   std::shared_ptr<const CostModel> cost_model;

@@ -43,12 +43,16 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/core_sync.h"
 #include "models/core_units.h"
 #include "models/cost_model.h"
 #include "models/events.h"
+#include "models/flights.h"
 #include "models/global_memory.h"
 #include "models/inline_function.h"
+#include "models/instruction.h"
 #include "models/l2_cache.h"
+#include "models/poll_replay.h"
 #include "models/race_checker.h"
 #include "models/ring.h"
 #include "models/scheduler.h"
@@ -98,188 +102,6 @@ bool has_pipe(CoreKind k, PipeId p);
 inline bool has_event(CoreKind k, HardEvent e) {
   return has_pipe(k, event_src(e)) && has_pipe(k, event_dst(e));
 }
-
-// What a pipe instruction costs; the model turns it into time.
-// The blocks of a DMA GM -> UB: `count` blocks of amount / count bytes, block b from GM
-// work.gm + b * gm_stride to UB ub_writes.lo + b * ub_stride. count 0: not a plain copy.
-struct GmBlocks {
-  uint16_t count = 0;
-  uint32_t gm_stride = 0, ub_stride = 0;
-  bool operator==(const GmBlocks& o) const {
-    return count == o.count && gm_stride == o.gm_stride && ub_stride == o.ub_stride;
-  }
-};
-
-struct Work {
-  // DmaIn: GM -> local (MTE2); DmaOut: local -> GM (MTE3, FIX); Mte1: L1 -> L0A/L0B; Mmad: cube.
-  enum class Kind : uint8_t { Vector, DmaIn, DmaOut, Mte1, Mmad } kind = Kind::Vector;
-  bool to_l0b = false;           // Mte1: into L0B (else L0A)
-  bool to_fb = false;            // Mte1 kind on the FIX pipe: L1 -> fixpipe buffer (no MTE1 unit)
-  bool to_l1 = false;            // Mte1 kind on the FIX pipe: L0C -> L1 (no MTE1 unit)
-  bool int8 = false;             // Mmad: int8 operands
-  bool fp32 = false;             // Mmad: fp32 operands (16 x 8 fractals)
-  bool int4 = false;             // Mmad: int4 operands (16 x 64 fractals)
-  uint16_t m = 0, k = 0, n = 0;  // Mmad: its shape
-  uint64_t amount = 0;           // vector: repeats; DMA and MTE1: bytes
-  GmAddr gm = 0;                 // DMA: GM-side address
-  uint32_t gm_rows = 1;          // an AIC MTE2 read: its GM side as rows of amount / gm_rows B
-  uint32_t gm_pitch = 0;         //   at this pitch (for the L2's residency)
-  bool l2_bypass = false;        // an AIC MTE2 read that does not go through the L2
-};
-
-// A UB or GM byte range an instruction reads or writes (recorded only under the race check).
-struct Access {
-  uint64_t lo, hi;
-  bool write;
-  bool gm;
-};
-
-// What an instruction does to memory, kept inline (no allocation per instruction).
-using Effect = InlineFunction<96>;
-
-// A byte range [lo, hi) of a core's UB; empty when lo >= hi.
-struct UbRange {
-  uint32_t lo = 0, hi = 0;
-  bool empty() const { return lo >= hi; }
-  void cover(uint32_t l, uint32_t h) {  // grows to the smallest range holding both
-    if (l >= h) return;
-    if (empty()) {
-      lo = l;
-      hi = h;
-    } else {
-      lo = std::min(lo, l);
-      hi = std::max(hi, h);
-    }
-  }
-};
-
-// The UB ranges an instruction writes, operand by operand (a few; more are merged into the last).
-struct UbParts {
-  static constexpr int kMax = 4;
-  std::array<UbRange, kMax> part{};
-  int n = 0;
-  void add(uint32_t lo, uint32_t hi) {
-    if (lo >= hi) return;
-    if (n < kMax) {
-      part[n++] = UbRange{lo, hi};
-    } else {
-      part[kMax - 1].cover(lo, hi);
-    }
-  }
-  bool overlaps(uint32_t lo, uint32_t hi) const {
-    for (int i = 0; i < n; ++i)
-      if (part[i].lo < hi && lo < part[i].hi) return true;
-    return false;
-  }
-};
-
-// Which UB bytes a core's unfinished instructions (issued, not yet done with the UB) will still
-// read or write, counted per block. A scalar access of UB bytes that none of them touches cannot
-// see or disturb them, so the lazy scalar need not catch simulated time up for it.
-class UbClaims {
- public:
-  static constexpr uint32_t kBlock = 1024;
-  explicit UbClaims(uint32_t ub_bytes) : readers_(blocks(ub_bytes)), writers_(blocks(ub_bytes)) {}
-  void claim(const UbRange& reads, const UbRange& writes) {
-    add(readers_, reads, 1);
-    add(writers_, writes, 1);
-  }
-  void release(const UbRange& reads, const UbRange& writes) {
-    add(readers_, reads, -1);
-    add(writers_, writes, -1);
-  }
-  // A scalar read must wait for pending writers of its bytes; a scalar write, for readers too.
-  // Per 1-KiB block: a yes may be false (Core::claimed() then looks at the exact ranges).
-  bool conflicts(uint32_t lo, uint32_t hi, bool write) const {
-    for (uint32_t b = lo / kBlock; b <= (hi - 1) / kBlock && b < writers_.size(); ++b)
-      if (writers_[b] || (write && readers_[b])) return true;
-    return false;
-  }
-  void clear() {
-    std::fill(readers_.begin(), readers_.end(), 0);
-    std::fill(writers_.begin(), writers_.end(), 0);
-  }
-
- private:
-  static size_t blocks(uint32_t ub_bytes) { return (ub_bytes + kBlock - 1) / kBlock; }
-  static void add(std::vector<uint16_t>& v, const UbRange& r, int d) {
-    if (r.empty()) return;
-    for (uint32_t b = r.lo / kBlock; b <= (r.hi - 1) / kBlock && b < v.size(); ++b)
-      v[b] = static_cast<uint16_t>(v[b] + d);
-  }
-  std::vector<uint16_t> readers_, writers_;  // unfinished instructions per block
-};
-
-struct Instr {
-  // CrossSet: CrossCoreSetFlag (event_id: the flag id, work.amount: the mode).
-  enum class Kind : uint8_t { Work, SetFlag, WaitFlag, Barrier, CrossSet } kind = Kind::Work;
-  PipeId pipe = PipeId::V;
-  Work work;
-  HardEvent event = HardEvent::MTE2_V;
-  uint32_t event_id = 0;
-  const char* name = "";
-  InlineFunction<8> on_start;  // reads the source of a DMA (a pointer's worth of capture)
-  Effect effect;               // memory effect at completion
-  // The UB bytes it reads and writes. A vector instruction whose operands were not noted
-  // (Core::note_access) is taken to touch the whole UB.
-  UbRange ub_reads, ub_writes;
-  bool ub_noted = false;
-  // A DMA in that copies its GM blocks into UB as they are (no padding, no payload skipped): the
-  // kind of read a polling loop's replay repeats (poll_sleep).
-  GmBlocks gm_read;
-  // Race check only: what the instruction touches, and the scalar's clock when it was issued
-  // (kept apart so that an instruction stays small when the check is off).
-  struct RaceInfo {
-    std::vector<Access> accesses;
-    RaceChecker::VClock issued_clock{};
-    Tick issued_at = 0;
-    uint64_t seq = 0;
-  };
-  std::unique_ptr<RaceInfo> race;
-};
-
-// What a blocked scalar waits for, as shown on the FLOWCTRL lane and in a deadlock report:
-// text, then `arg` and `tail` when given, then "(id)" when id >= 0. Made into a string only when
-// shown, so that a wait allocates nothing.
-struct WaitName {
-  const char* text;
-  const char* arg = nullptr;
-  int64_t id = -1;
-  const char* tail = "";
-  std::string str() const;
-};
-
-class SyncAllBarrier;
-// A die's SyncAll barriers: among the AIVs of a launch, among its AICs, and across both
-// (SyncAll<false> of a mixed kernel).
-struct DieBarriers;
-
-// How many SetFlags of each (HardEvent, id) have not been consumed by a WaitFlag yet. Ids are the
-// user's 0..kUserEventIds-1 and the queues' kQueueEventBase.. (a few per TQue): a flat table.
-class FlagCounts {
- public:
-  int count(HardEvent e, uint32_t id) const {
-    const std::vector<int>& v = by_event_[static_cast<int>(e)];
-    uint32_t i = index(id);
-    return i < v.size() ? v[i] : 0;
-  }
-  void add(HardEvent e, uint32_t id) {
-    std::vector<int>& v = by_event_[static_cast<int>(e)];
-    uint32_t i = index(id);
-    if (i >= v.size()) v.resize(i + 1, 0);
-    ++v[i];
-  }
-  void consume(HardEvent e, uint32_t id) { --by_event_[static_cast<int>(e)][index(id)]; }
-  void clear() {
-    for (std::vector<int>& v : by_event_) std::fill(v.begin(), v.end(), 0);
-  }
-
- private:
-  static uint32_t index(uint32_t id) {
-    return id < kQueueEventBase ? id : kUserEventIds + (id - kQueueEventBase);
-  }
-  std::array<std::vector<int>, kHardEvents> by_event_;
-};
 
 class Core : public sc_core::sc_module, public EventTarget {
  public:
@@ -389,8 +211,8 @@ class Core : public sc_core::sc_module, public EventTarget {
   // both kinds of a mixed launch (`mixed`: SyncAll<false>).
   void sync_all(bool mixed = false);
   // ---- cross-core flags (CrossCoreSetFlag/WaitFlag): kCrossFlags ids, each a counter ----
-  static constexpr int kCrossFlags = 16;
-  static constexpr int kCrossFlagMax = 15;
+  static constexpr int kCrossFlags = model::kCrossFlags;
+  static constexpr int kCrossFlagMax = model::kCrossFlagMax;
   // Mode 0: the launch's cores of this kind on the die; 1: the other AIV of its AI Core (an AIV's
   // sibling and itself); 2: an AIC's AIVs, an AIV's AIC. Set by the host before the launch.
   void set_cross_peers(int mode, std::vector<Core*> peers) {
@@ -400,7 +222,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   // Blocks the scalar until flag `id` has counted `need` sets, then takes them. `what` names the
   // wait in a deadlock report (default: CrossCoreWaitFlag).
   void cross_wait_flag(uint32_t id, int need, const char* what = nullptr);
-  // ---- the Matmul API's messages (KFC) between an AIC and its AIVs (sim/api/matmul.h) ----
+  // ---- the Matmul API's messages (KFC) between an AIC and its AIVs (api/matmul.h) ----
   // Flags past the kernel's 16, so that a kernel's own cross-core flags never meet them: an AIC's
   // request flag (any of its AIVs has sent a message), an AIV's reply flag (its AIC answered) and
   // block flag (an asynchronous Iterate's next block of C is in GM).
@@ -419,29 +241,8 @@ class Core : public sc_core::sc_module, public EventTarget {
   // offsets): recorded and the simulation stopped, without unwinding (no kernel thread to unwind).
   void effect_fault(const std::string& msg);
 
-  // ---- polling loops (SimPollUntil; sim.sleeping_polls) ----
-  // A kernel's polling loop, one iteration at a time. Once two iterations in a row issue the same
-  // instructions and read the same GM words, the next ones can differ from them only in time
-  // until those words change: the core replays them itself while the kernel's thread sleeps, one
-  // event per iteration where its DMA starts (the point at which the real one books the HBM and
-  // reads GM), with exactly the time, the bookings and the counters the real ones would have.
-  // An iteration whose read finds the words changed starts its DMA as the real one would and
-  // hands the rest to the thread. Replayed: a DataCopy GM -> UB (its blocks copied as they are;
-  // a strided one reads many flags at once), then SetFlag/WaitFlag to the
-  // scalar (a TP handshake, a done flag) or SetFlag/WaitFlag to VECTOR, one vector instruction and
-  // SetFlag/WaitFlag to the scalar (dispatch's WaitDispatch, combine's token flags), then scalar
-  // work; any other loop runs every iteration itself.
-  void set_sleeping_polls(bool on) { sleeping_polls_ = on; }
-  void set_memory(GlobalMemory* gm) { gm_ = gm; }
-  void poll_iteration_begin();
-  // Ends an iteration (`done`: the loop exits); true when the core may replay the next ones.
-  bool poll_iteration_end(bool done);
-  // The thread sleeps while the core replays iterations; returns their time (from the start of
-  // each to its end, all of them failed polls). It returns with the scalar at the start of the
-  // iteration whose read found the words changed, whose DataCopy has started already: the next
-  // one the thread issues is taken as that one.
-  Tick poll_sleep();
-  void poll_abandon() noexcept;  // the loop was left by an exception
+  // ---- polling loops (SimPollUntil; sim.sleeping_polls): see poll_replay.h ----
+  PollReplay& polls() { return polls_; }
 
   // ---- statistics ----
   struct PipeStats {
@@ -472,7 +273,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   const DmaEngine& mte2() const { return *mte2_; }
 
  private:
-  static constexpr uint32_t kNoFlight = ~0u;
+  static constexpr uint32_t kNoFlight = Flights::kNone;
   // An issued instruction as its pipe queues it: what it is, and for work the flight (flights_)
   // that holds what it does to memory and the UB bytes it claims, from issue to completion.
   // Kept small: a queue entry is touched at issue, hand-over and start.
@@ -575,7 +376,6 @@ class Core : public sc_core::sc_module, public EventTarget {
   // Starts the work at the head of pipe p; the caller posts the returned completion.
   Completion start_work(PipeId p, Queued& in, Tick t);
   void complete(uint32_t flight);
-  uint32_t add_flight();
   void set_flag(HardEvent e, uint32_t id);
   uint64_t flag_key(HardEvent e, uint32_t id) const;
   void drain();  // waits until every pipe is empty (no issue cost)
@@ -637,24 +437,7 @@ class Core : public sc_core::sc_module, public EventTarget {
     uint32_t id;
   };
   Ring<ScalarSet> scalar_sets_;
-  // Whether an unfinished instruction claims bytes [lo, hi): writes them, or (for a scalar
-  // write) reads them.
-  bool claimed(uint32_t lo, uint32_t hi, bool write) const;
-  // Whether an unfinished instruction still writes UB bytes of [lo, hi); its pipe in *pipe.
-  bool unfinished_writer(uint32_t lo, uint32_t hi, PipeId* pipe) const;
-  // A work instruction from issue to completion: what it does when it starts (a DMA reads its
-  // source) and completes (its effect), and the UB bytes it still claims.
-  struct Flight {
-    bool live = false;
-    PipeId pipe = PipeId::V;
-    InlineFunction<8> on_start;
-    Effect effect;
-    UbRange start_reads;    // released when it starts (a DMA's UB source)
-    UbRange reads, writes;  // released at completion
-    UbParts write_parts;    // the written operands one by one (the compiler's auto-sync)
-  };
-  std::vector<Flight> flights_;
-  std::vector<uint32_t> free_flights_;
+  Flights flights_;
   FlagCounts flags_;
   std::array<int, kLevels> levels_{};
   std::unique_ptr<RaceChecker> race_;
@@ -662,85 +445,15 @@ class Core : public sc_core::sc_module, public EventTarget {
   UbRange next_ub_reads_, next_ub_writes_;  // the next issued instruction's noted UB operands
   UbParts next_write_parts_;                // and the written ones one by one
   bool next_ub_noted_ = false;
-  UbClaims ub_claims_;
   uint64_t issued_ = 0;  // instructions issued this launch (program order, for race reports)
-  // The latest run of MTE2 reads of one GM range (a polling loop, when reads > 1).
-  struct PollRun {
+  // The latest run of MTE2 reads of one GM range (a polling loop, when reads > 1; for reports).
+  struct ReadRun {
     GmAddr gm = 0;
     uint64_t bytes = 0;
     Tick since = 0;
     uint64_t reads = 0;
-  } poll_;
-
-  // ---- polling loops ----
-  // What the scalar did in one iteration: the instructions it issued and the flags it waited
-  // for, each with the scalar time spent since the one before (its own issue cost included).
-  struct PollOp {
-    bool wait = false;  // a WaitFlag of the scalar; else an issued instruction
-    Tick before = 0;
-    Instr::Kind kind = Instr::Kind::Work;
-    PipeId pipe = PipeId::V;
-    HardEvent event = HardEvent::MTE2_V;
-    uint32_t event_id = 0;
-    Work::Kind work = Work::Kind::Vector;
-    uint64_t amount = 0;
-    GmAddr gm = 0;
-    UbRange ub_writes;
-    GmBlocks gm_read;
-    const char* name = "";
-    bool operator==(const PollOp& o) const;
-  };
-  struct PollIteration {
-    std::vector<PollOp> ops;
-    Tick tail = 0;               // scalar time after the last op
-    bool irregular = false;      // it did something a replay does not (a sync, a barrier, ...)
-    std::vector<uint8_t> words;  // what its read found
-    bool words_read = false;
-    void clear() {
-      ops.clear();
-      tail = 0;
-      irregular = false;
-      words.clear();
-      words_read = false;
-    }
-  };
-  // The replay's plan, from the iteration it repeats: offsets from an iteration's start.
-  struct PollPlan {
-    bool vector = false;  // the flags go through one vector instruction (else straight to S)
-    Tick read = 0, read_flag = 0, vec_wait = 0, vec = 0, vec_flag = 0, scalar_wait = 0;
-    Tick busy = 0, tail = 0;
-    GmAddr gm = 0;
-    uint64_t bytes = 0, repeats = 0;
-    uint32_t ub = 0;
-    GmBlocks blocks;
-    const char* read_name = "";
-  };
-  void poll_irregular() {
-    if (poll_recording_) poll_now_.irregular = true;
-  }
-  void poll_record(const Instr& in);
-  bool poll_plan(const PollIteration& it, PollPlan* plan) const;
-  bool poll_core_idle() const;
-  void poll_push(uint32_t token);
-  void poll_replay(uint32_t token);
-  bool sleeping_polls_ = true;
-  GlobalMemory* gm_ = nullptr;
-  bool poll_recording_ = false;
-  bool poll_last_valid_ = false;
-  PollIteration poll_now_, poll_last_;
-  Tick poll_adv_ = 0;   // scalar time since the last recorded op
-  PollPlan poll_plan_;  // while sleeping
-  bool poll_sleeping_ = false;
-  bool poll_woken_ = false;
-  bool poll_adopt_ = false;  // the next issue is the read the replay started
-  uint32_t poll_token_ = 0;
-  Tick poll_start_ = 0;                // the next iteration's start (its scalar time)
-  Tick poll_slept_ = 0;                // the replayed iterations' time
-  std::vector<uint8_t> poll_changed_;  // the words the waking read found
-  GmBlocks poll_read_blocks_;          // the recorded iteration's read, for its start
-  void poll_gather(GmAddr gm, uint64_t bytes, const GmBlocks& b, std::vector<uint8_t>* out) const;
-  std::function<bool()> poll_woken_ready_ = [this] { return poll_woken_; };
-  WaitName poll_wait_name_{""};
+  } read_run_;
+  PollReplay polls_{*this};
 
   std::string kernel_name_;
   std::function<void()> program_;
@@ -774,37 +487,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   Tick scalar_run_end_ = 0;
 
   friend class SyncAllBarrier;
-};
-
-// SyncAll: every core of the barrier's group on one die arrives, then all leave together,
-// syncall_cycles after the last arrival.
-class SyncAllBarrier {
- public:
-  void reset(int expected) {
-    expected_ = expected;
-    arrived_ = 0;
-  }
-  void arrive(Core& core);
-  int expected() const { return expected_; }
-  int arrived() const { return arrived_; }
-
- private:
-  int expected_ = 0;
-  int arrived_ = 0;
-  uint64_t generation_ = 0;
-  Tick release_at_ = 0;
-  std::vector<Core*> waiting_;
-};
-
-struct DieBarriers {
-  SyncAllBarrier aiv, aic, mixed;
-  // CrossCoreSetFlag mode 0 (every core of a kind): the sets of the round under way, per flag. The
-  // group's flag rises on every core of the kind, once, when the last one has set it.
-  std::array<int, Core::kCrossFlags> group_sets_aiv{}, group_sets_aic{};
-  void reset_groups() {
-    group_sets_aiv.fill(0);
-    group_sets_aic.fill(0);
-  }
+  friend class PollReplay;
 };
 
 }  // namespace ascend::model

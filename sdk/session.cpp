@@ -13,9 +13,9 @@
 #include <memory>
 #include <sstream>
 
+#include "api/runtime.h"
 #include "ascend_sim_sdk.h"
 #include "models/errors.h"
-#include "sim/api/runtime.h"
 #include "sim/hardware_params.h"
 #include "sim/simulation.h"
 

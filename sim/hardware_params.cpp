@@ -21,7 +21,7 @@ const char* kIniC = "[INI-C] 910PR_9363.ini (Ascend910C4, one die), H";
 const char* kCM = "[CM] Zuo et al., CloudMatrix384, arXiv 2506.12708";
 
 // The default of a parameter that sets a configuration field is that field's initializer
-// (models/*.h, sim/api/runtime.h): each number is written once.
+// (models/*.h, api/runtime.h): each number is written once.
 const char* const kFromField = "";
 // The calibration source of the DMA parameters (the fit: tests/validation/fit_dma.py).
 const char* const kMskpp = "fit to the [MSKPP-T] 910B1 per-instruction DMA tables";
@@ -542,7 +542,7 @@ const std::vector<FieldParam<RuntimeConfig>>& runtime_fields() {
                     "HCCL status window (windowsExp) of every rank",
                     "[NEW] status area = first 1 MB"),
           [](RuntimeConfig & c) -> auto& { return c.windows.status_bytes; }, uint64_t{1} << 10),
-      // ---- sorting instructions (sim/api/sort.h: Sort, MrgSort), used by FfnWorkerBatching.
+      // ---- sorting instructions (api/sort.h: Sort, MrgSort), used by FfnWorkerBatching.
       // No published cycle counts were found; both are estimates.
       field<RuntimeConfig>(
           real_param("sort.sort32_cycles", "cycles", kFromField, 1, 100000,

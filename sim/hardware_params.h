@@ -3,8 +3,8 @@
 // with the field it sets; its default is that field's initializer.
 #pragma once
 
+#include "api/runtime.h"
 #include "models/cluster.h"
-#include "sim/api/runtime.h"
 #include "sim/params.h"
 
 namespace ascend {

@@ -13,10 +13,10 @@
 #include <systemc>
 #include <vector>
 
+#include "api/runtime.h"
 #include "models/cluster.h"
 #include "models/counters.h"
 #include "models/host_ticks.h"
-#include "sim/api/runtime.h"
 #include "sim/figures.h"
 #include "sim/params.h"
 
@@ -107,7 +107,8 @@ struct SimulatorFigures {
   uint64_t delta_cycles = 0;
   double peak_rss_MiB = 0;
   double gm_resident_MiB = 0;
-  // Whether malloc was asked for transparent huge pages (glibc.malloc.hugetlb=1; sim/main.cpp).
+  // Whether malloc was asked for transparent huge pages (glibc.malloc.hugetlb=1;
+  // apps/ascend-sim/main.cpp).
   bool malloc_huge_pages = false;
   // Where the wall time went: the models' events (the scheduler's activations) and the kernels'
   // programs (their threads' runs, the API calls included). The rest is set-up, the check, the

@@ -2,8 +2,8 @@
 // and a SetFlag/WaitFlag pair that orders one pipe after another.
 #pragma once
 
-#include "sim/api/kernel_operator.h"
-#include "sim/api/numeric.h"
+#include "api/kernel_operator.h"
+#include "api/numeric.h"
 
 namespace ascend::test {
 

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "api/kernel_operator.h"
 #include "models/errors.h"
 #include "sdk/include/tiling/adv_tiling_host.h"
 #include "sdk/include/tiling/layernorm_tiling_host.h"
 #include "sdk/include/tiling/pad_tiling_host.h"
 #include "sdk/include/tiling/softmax_tiling_host.h"
-#include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

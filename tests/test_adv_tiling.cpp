@@ -14,13 +14,13 @@
 #include <random>
 #include <vector>
 
+#include "api/kernel_operator.h"
 #include "sdk/include/register/tilingdata_base.h"
 #include "sdk/include/tiling/adv_tiling_host.h"
 #include "sdk/include/tiling/layernorm_tiling_host.h"
 #include "sdk/include/tiling/softmax_tiling_host.h"
 #include "sdk/include/tiling/topk_tiling_host.h"
 #include "sdk/include/tiling/transpose_tiling_host.h"
-#include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

@@ -1,4 +1,4 @@
-// Tests of the Ascend C facade (sim/api/kernel_operator.h): data movement, vector instructions,
+// Tests of the Ascend C facade (api/kernel_operator.h): data movement, vector instructions,
 // queues and scalar access compute real results, bit for bit, and misuse is a kernel fault.
 // Every expected value is computed here independently of the facade: host IEEE arithmetic for
 // fp32, wrap-around through uint32 for int32, hand-computed bit patterns for fp16/bf16.
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <random>
 
+#include "api/numeric.h"
 #include "kernels/combine/combine_golden.h"
 #include "kernels/combine/combine_tiling.h"
-#include "sim/api/numeric.h"
 #include "sim/npy.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"

@@ -1,7 +1,7 @@
 // What the core model must show a kernel engineer: a forgotten flag reads stale data, a flag
 // nobody sets or a SyncAll a core skips is a reported deadlock, a poll that never succeeds is a
 // reported hang, and UB overflow names the buffer and the sizes.
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 
 using namespace AscendC;

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 
@@ -39,7 +39,7 @@ std::vector<float> random_float(size_t n, uint32_t seed) {
 }
 
 // C[i][j] = sum over k of A(i, k) * B(k, j) in fp32, ascending k, each product rounded to fp32 and
-// then added (the rule sim/api/cube.h states for fp32 operands).
+// then added (the rule api/cube.h states for fp32 operands).
 template <class FA, class FB>
 std::vector<float> reference(int M, int K, int N, FA a, FB b) {
   std::vector<float> c(size_t(M) * N);

@@ -1,9 +1,9 @@
 // MoeDistributeDispatch: the tiling's pure functions, the reference's worked example (through the
 // golden reference and through the kernel), the check across configurations, and timing
 // properties.
+#include "api/numeric.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "kernels/dispatch/dispatch_tiling.h"
-#include "sim/api/numeric.h"
 #include "tests/harness.h"
 
 namespace ascend::test {

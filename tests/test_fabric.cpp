@@ -8,7 +8,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 
 using namespace AscendC;

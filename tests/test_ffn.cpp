@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "api/kernel_operator.h"
 #include "kernels/ffn_worker_batching/ffn_host.h"
 #include "kernels/ffn_worker_batching/ffn_kernel.h"
 #include "kernels/ffn_worker_batching/ffn_tiling.h"
-#include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

@@ -1,12 +1,12 @@
-// The FFN fused operator (kernels/ffn, [FFN-NOTE]): the check matrix over templates, dtypes,
+// The FFN fused operator (kernels/ffn_op, [FFN-NOTE]): the check matrix over templates, dtypes,
 // activations, expert counts and core splits; the schedule and the UB split against the seed;
 // its timing properties; its limits.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "kernels/ffn/ffn_tiling.h"
-#include "sim/api/numeric.h"
+#include "api/numeric.h"
+#include "kernels/ffn_op/ffn_op_tiling.h"
 #include "sim/npy.h"
 #include "tests/harness.h"
 

@@ -5,9 +5,9 @@
 #include <set>
 #include <string>
 
+#include "api/kernel_operator.h"
 #include "kernels/kernel.h"
 #include "models/counters.h"
-#include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

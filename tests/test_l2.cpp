@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "api/kernel_operator.h"
 #include "models/l2_cache.h"
-#include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

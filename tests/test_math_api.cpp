@@ -1,4 +1,4 @@
-// Tests of the high-level math, activation and Sum APIs (sim/api/math.h, activation.h, reduce.h)
+// Tests of the high-level math, activation and Sum APIs (api/math.h, activation.h, reduce.h)
 // and their host size queries (sdk/include/tiling/math_tiling_host.h). Each expected value is
 // computed here without the facade: either the documented instruction sequence replayed in host
 // fp32 arithmetic (each step rounded to nearest even, as the instructions round), so the result
@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "api/kernel_operator.h"
 #include "models/errors.h"
 #include "sdk/include/tiling/math_tiling_host.h"
-#include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

@@ -1,13 +1,14 @@
 // The high-level Matmul API on the AIC: a matrix of M/N/K (multiples of the base and not, K
 // chunks that fit L1 and do not), bias, fp16/bf16/fp32 outputs, a split over cores; every output
-// bit-exact against a sequential fp32 sum. The host tiling respects the L0 limits of [FFN-NOTE] 3.1.
+// bit-exact against a sequential fp32 sum. The host tiling respects the L0 limits of
+// [FFN-NOTE] 3.1.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <random>
 #include <vector>
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 
@@ -99,18 +100,16 @@ nlohmann::json run_case(const Case& c) {
     auto want = reference<In, Out>(a, w, c.bias ? &bias : nullptr, c.m, c.k, c.n);
     int bad = 0;
     for (size_t i = 0; i < got.size(); ++i) bad += std::memcmp(&got[i], &want[i], sizeof(Out)) != 0;
-    return nlohmann::json{{"bad", bad},
-                          {"latency_ps", run.latency()},
-                          {"baseM", t.baseM},
-                          {"baseN", t.baseN},
-                          {"baseK", t.baseK},
-                          {"stepK", t.stepKa}};
+    return nlohmann::json{{"bad", bad},       {"latency_ps", run.latency()},
+                          {"baseM", t.baseM}, {"baseN", t.baseN},
+                          {"baseK", t.baseK}, {"stepK", t.stepKa}};
   });
 }
 
 // Ascend C's config builders give its templates' fields (Ascend C API: GetMMConfig).
 static_assert(CFG_MDL.doMultiDataLoad && !CFG_MDL.doNorm && CFG_NORM.doNorm);
-static_assert(GetMMConfig<MatmulConfigMode::CONFIG_MDL>(MatmulShapeParams{128, 256, 64, 64, 128, 32})
+static_assert(GetMMConfig<MatmulConfigMode::CONFIG_MDL>(MatmulShapeParams{128, 256, 64, 64, 128,
+                                                                          32})
                   .basicN == 128);
 constexpr MatmulConfig kOrderN = GetNormalConfig(false, false, false, BatchMode::BATCH_LESS_THAN_L1,
                                                  true, IterateOrder::ORDER_N);

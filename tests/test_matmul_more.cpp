@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

@@ -1,6 +1,6 @@
 // Kernel misuse ends in a kernel fault that names the problem; it never corrupts the simulator,
 // and one launch never leaks state into the next.
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

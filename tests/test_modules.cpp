@@ -10,9 +10,9 @@
 #include <set>
 #include <systemc>
 
+#include "api/kernel_operator.h"
 #include "models/bandwidth_server.h"
 #include "models/cost_model.h"
-#include "sim/api/kernel_operator.h"
 #include "sim/hardware_params.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"

@@ -1,4 +1,4 @@
-// Tests for sim/api/numeric: bit-exact conversions in every Ascend C round mode.
+// Tests for api/numeric: bit-exact conversions in every Ascend C round mode.
 #include <gtest/gtest.h>
 
 #include <cfenv>
@@ -7,8 +7,8 @@
 #include <limits>
 #include <random>
 
-#include "sim/api/numeric.h"
-#include "sim/api/numeric_exact.h"
+#include "api/numeric.h"
+#include "api/numeric_exact.h"
 
 using namespace AscendC;
 

@@ -1,4 +1,4 @@
-// half and bfloat16_t as scalar arithmetic types (sim/api/numeric.h): conversions, operators and
+// half and bfloat16_t as scalar arithmetic types (api/numeric.h): conversions, operators and
 // comparisons against exact references, and scalar code as Ascend C samples write it.
 #include <gtest/gtest.h>
 
@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
-#include "sim/api/kernel_operator.h"
-#include "sim/api/numeric.h"
-#include "sim/api/numeric_exact.h"
+#include "api/kernel_operator.h"
+#include "api/numeric.h"
+#include "api/numeric_exact.h"
 #include "tests/harness.h"
 
 namespace {

@@ -1,12 +1,12 @@
-// Pad and UnPad (sim/api/pad.h) with their host tiling (sdk/include/tiling/pad_tiling_host.h):
+// Pad and UnPad (api/pad.h) with their host tiling (sdk/include/tiling/pad_tiling_host.h):
 // a hand-worked 4 x 7 half tensor, padded to rows of 16 with the value 3 and back.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
+#include "api/kernel_operator.h"
 #include "sdk/include/tiling/pad_tiling_host.h"
-#include "sim/api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

@@ -2,7 +2,7 @@
 // GM) bytes with nothing ordering them end the run with exit 6 and a report naming both
 // instructions; correctly synchronized kernels, double-buffered ones included, are clean; and
 // the check never changes timing.
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

@@ -1,6 +1,6 @@
-// The kernel API's runtime (sim/api/runtime.h): API state belongs to the core whose program runs,
+// The kernel API's runtime (api/runtime.h): API state belongs to the core whose program runs,
 // starts afresh at every launch, and the API refuses to run outside a kernel.
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

@@ -5,7 +5,7 @@
 // from another die, a scalar SetValue) and whenever it lands.
 #include <algorithm>
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 
 using namespace AscendC;

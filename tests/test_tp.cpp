@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "api/numeric.h"
 #include "kernels/combine/combine_golden.h"
 #include "kernels/combine/combine_host.h"
 #include "kernels/dispatch/dispatch_golden.h"
 #include "kernels/dispatch/dispatch_host.h"
-#include "sim/api/numeric.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <random>
 
+#include "api/numeric.h"
 #include "kernels/combine/combine_golden.h"
 #include "kernels/dispatch/dispatch_golden.h"
 #include "kernels/dispatch/dispatch_host.h"
-#include "sim/api/numeric.h"
 #include "sim/npy.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"

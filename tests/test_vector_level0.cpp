@@ -1,4 +1,4 @@
-// The vector unit's mask register and the level-0 forms (sim/api/vector_level0.h), compare and
+// The vector unit's mask register and the level-0 forms (api/vector_level0.h), compare and
 // select, the per-repeat and per-block reductions, Copy with CopyRepeatParams and Transpose:
 // exact results on hand-worked data, each with a mask or stride that a form ignoring it would
 // get wrong.
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
 

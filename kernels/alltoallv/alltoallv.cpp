@@ -3,6 +3,7 @@
 #include "kernels/alltoallv/alltoallv_host.h"
 #include "kernels/alltoallv/alltoallv_kernel.h"
 #include "kernels/common/host.h"
+#include "kernels/dispatch/dispatch_workload.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
 
@@ -125,10 +126,23 @@ void declare(Params&) {}  // the dispatch.* workload
 
 }  // namespace
 
+ASCEND_SIM_KERNEL(alltoallv_kernel_def, 40);
+
 KernelDef alltoallv_kernel_def() {
-  return {"alltoallv_dispatch",
-          "baseline: counts all-to-all, sort by expert, data all-to-all (dispatch's outputs)",
-          declare, dies, plan};
+  KernelDef k{"alltoallv_dispatch",
+              "baseline: counts all-to-all, sort by expert, data all-to-all (dispatch's outputs)",
+              declare, dies, plan};
+  k.workload = "dispatch";
+  k.shorthands = dispatch::workload_flags(false);
+  k.inputs = true;
+  k.dump_bytes = [](const Params& p, int dies) {
+    const dispatch::Attrs a = dispatch::checked_attrs(p, dies);
+    uint64_t sum = 0;
+    for (int r = 0; r < dies; ++r) sum += dispatch::dispatch_rank_dump(a, r);
+    return sum;
+  };
+  k.payload_bytes = [](const Params& p, int dies) { return dispatch::payload_bytes(p, dies, 1); };
+  return k;
 }
 
 }  // namespace ascend

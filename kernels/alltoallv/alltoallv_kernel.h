@@ -18,10 +18,10 @@
 
 #include <vector>
 
+#include "api/kernel_operator.h"
 #include "kernels/common/device.h"
 #include "kernels/dispatch/dispatch_quant.h"
 #include "kernels/dispatch/dispatch_tiling.h"
-#include "sim/api/kernel_operator.h"
 
 namespace ascend::alltoallv {
 

@@ -4,13 +4,14 @@
 #include <cstring>
 #include <random>
 
+#include "api/numeric.h"
 #include "kernels/combine/combine_host.h"
 #include "kernels/combine/combine_kernel.h"
 #include "kernels/common/host.h"
 #include "kernels/dispatch/dispatch_host.h"
+#include "kernels/dispatch/dispatch_workload.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
-#include "sim/api/numeric.h"
 #include "sim/npy.h"
 
 namespace ascend {
@@ -562,12 +563,26 @@ std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
 
 }  // namespace
 
+ASCEND_SIM_KERNEL(combine_kernel_def, 20);
+
 KernelDef combine_kernel_def() {
   KernelDef k{
       "combine",
       "MoeDistributeCombine (A3 fullmesh_v1): expert outputs back to their tokens, weighted sum",
       declare, dies, plan};
   k.also_reads = {"fault"};
+  k.workload = "dispatch";
+  k.shorthands = dispatch::workload_flags(true);
+  k.shorthands.push_back(dispatch::comm_quant_flag());
+  k.inputs = true;
+  k.dump_bytes = [](const Params& p, int dies) {
+    const dispatch::Attrs a = dispatch::checked_attrs(p, dies);
+    uint64_t sum = 0;
+    for (int r = 0; r < dies; ++r)
+      sum += dispatch::combine_rank_dump(a, r, p.integer("combine.shared_expert_x") != 0);
+    return sum;
+  };
+  k.payload_bytes = [](const Params& p, int dies) { return dispatch::payload_bytes(p, dies, 2); };
   return k;
 }
 

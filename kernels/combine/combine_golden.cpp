@@ -3,8 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "api/numeric.h"
 #include "models/errors.h"
-#include "sim/api/numeric.h"
 
 namespace ascend::combine {
 

@@ -24,10 +24,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "api/kernel_operator.h"
 #include "kernels/combine/combine_tiling.h"
 #include "kernels/common/device.h"
 #include "kernels/common/elastic.h"
-#include "sim/api/kernel_operator.h"
 
 namespace ascend::combine {
 

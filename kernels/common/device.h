@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
+#include "api/kernel_operator.h"
 #include "kernels/common/split.h"
-#include "sim/api/kernel_operator.h"
 
 namespace ascend::common {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 
 namespace ascend::common {
 

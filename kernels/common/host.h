@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 #include "sim/params.h"
 #include "sim/simulation.h"
 

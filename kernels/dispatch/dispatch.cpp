@@ -4,12 +4,13 @@
 #include <iostream>
 #include <random>
 
+#include "api/numeric.h"
 #include "kernels/common/host.h"
 #include "kernels/dispatch/dispatch_host.h"
 #include "kernels/dispatch/dispatch_kernel.h"
+#include "kernels/dispatch/dispatch_workload.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
-#include "sim/api/numeric.h"
 #include "sim/npy.h"
 
 namespace ascend {
@@ -750,10 +751,22 @@ std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
 
 }  // namespace
 
+ASCEND_SIM_KERNEL(dispatch_kernel_def, 10);
+
 KernelDef dispatch_kernel_def() {
   KernelDef k{"dispatch", "MoeDistributeDispatch (A3 fullmesh_v1): tokens to their experts' ranks",
               declare, dies, plan};
   k.also_reads = {"fault"};
+  k.workload = "dispatch";
+  k.shorthands = dispatch::workload_flags(true);
+  k.inputs = true;
+  k.dump_bytes = [](const Params& p, int dies) {
+    const dispatch::Attrs a = dispatch::checked_attrs(p, dies);
+    uint64_t sum = 0;
+    for (int r = 0; r < dies; ++r) sum += dispatch::dispatch_rank_dump(a, r);
+    return sum * static_cast<uint64_t>(p.integer("dispatch.calls"));
+  };
+  k.payload_bytes = [](const Params& p, int dies) { return dispatch::payload_bytes(p, dies, 1); };
   return k;
 }
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "sim/api/numeric.h"
+#include "api/numeric.h"
 
 namespace ascend::dispatch {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "api/types.h"
 #include "kernels/common/elastic.h"
 #include "kernels/dispatch/dispatch_golden.h"
-#include "sim/api/types.h"
 #include "sim/params.h"
 #include "sim/simulation.h"
 

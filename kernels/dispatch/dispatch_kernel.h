@@ -26,11 +26,11 @@
 
 #include <vector>
 
+#include "api/kernel_operator.h"
 #include "kernels/common/device.h"
 #include "kernels/common/elastic.h"
 #include "kernels/dispatch/dispatch_quant.h"
 #include "kernels/dispatch/dispatch_tiling.h"
-#include "sim/api/kernel_operator.h"
 
 namespace ascend::dispatch {
 

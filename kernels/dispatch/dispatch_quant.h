@@ -3,7 +3,7 @@
 // same bytes.
 #pragma once
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 
 namespace ascend::dispatch {
 

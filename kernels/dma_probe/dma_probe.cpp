@@ -2,9 +2,9 @@
 // dma_probe.bytes, from its issue to the flag that says it is done: GM -> UB on MTE2 (read) or
 // UB -> GM on MTE3 (write), the measurement of Huawei's mskpp per-instruction tables. The bytes
 // then go the other way, untimed, and the destination is checked against the source.
+#include "api/kernel_operator.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
-#include "sim/api/kernel_operator.h"
 
 namespace ascend {
 
@@ -154,6 +154,8 @@ std::unique_ptr<KernelRun> plan(const Params& p, int) {
 }
 
 }  // namespace
+
+ASCEND_SIM_KERNEL(dma_probe_kernel_def, 110);
 
 KernelDef dma_probe_kernel_def() {
   return {"dma_probe", "one core times one lone DMA (MTE2 read or MTE3 write) by size", declare,

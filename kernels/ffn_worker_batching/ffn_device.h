@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "api/kernel_operator.h"
 #include "kernels/ffn_worker_batching/ffn_tiling.h"
-#include "sim/api/kernel_operator.h"
 
 namespace ascend::ffn {
 

@@ -2,9 +2,9 @@
 // one 32-B flag (its rank + 1) into slot `core` of the next rank's status window, then polls its
 // own slot (MTE2 read, then the scalar looks) until the previous rank's flag arrives, clears it,
 // and records what it saw. The check: every core saw exactly its predecessor's flag.
+#include "api/kernel_operator.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
-#include "sim/api/kernel_operator.h"
 
 namespace ascend {
 
@@ -114,6 +114,8 @@ std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
 }
 
 }  // namespace
+
+ASCEND_SIM_KERNEL(flag_ring_kernel_def, 120);
 
 KernelDef flag_ring_kernel_def() {
   return {"flag_ring", "every core writes a flag to the next rank and waits for its own", declare,

@@ -1,6 +1,6 @@
 #include "kernels/moe/experts.h"
 
-#include "sim/api/numeric.h"
+#include "api/numeric.h"
 
 namespace ascend::moe {
 

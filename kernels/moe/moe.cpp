@@ -7,17 +7,18 @@
 #include <filesystem>
 #include <random>
 
+#include "api/sim_ext.h"
 #include "kernels/alltoallv/alltoallv_host.h"
 #include "kernels/combine/combine_host.h"
 #include "kernels/common/host.h"
 #include "kernels/dispatch/dispatch_host.h"
-#include "kernels/ffn/ffn_golden.h"
-#include "kernels/ffn/ffn_host.h"
+#include "kernels/dispatch/dispatch_workload.h"
+#include "kernels/ffn_op/ffn_op_golden.h"
+#include "kernels/ffn_op/ffn_op_host.h"
 #include "kernels/kernel.h"
 #include "kernels/moe/experts.h"
 #include "kernels/moe/moe_host.h"
 #include "models/errors.h"
-#include "sim/api/sim_ext.h"
 
 namespace ascend {
 
@@ -444,6 +445,8 @@ std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
 
 }  // namespace
 
+ASCEND_SIM_KERNEL(moe_kernel_def, 30);
+
 KernelDef moe_kernel_def() {
   KernelDef k{"moe",
               "MoE layer round trip: dispatch (fused or alltoallv) -> experts (stand-in or the FFN "
@@ -451,6 +454,28 @@ KernelDef moe_kernel_def() {
               declare, dies, plan};
   k.also_reads = {"combine", "fault"};
   k.cube = [](const Params& p) { return p.text("moe.experts") == "ffn"; };
+  k.workload = "dispatch";
+  k.shorthands = dispatch::workload_flags(true);
+  k.shorthands.push_back(dispatch::comm_quant_flag());
+  k.inputs = true;
+  k.dump_bytes = [](const Params& p, int dies) {
+    const dispatch::Attrs a = dispatch::checked_attrs(p, dies);
+    uint64_t sum = 0;
+    for (int r = 0; r < dies; ++r)
+      sum += dispatch::dispatch_rank_dump(a, r) + dispatch::combine_rank_dump(a, r, false);
+    return sum * static_cast<uint64_t>(p.integer("moe.layers"));
+  };
+  // With FFN experts it also holds every expert's weight1 and weight2 (H x N1 each, 2 B), once on
+  // the host and once in GM, for each layer: the default workload's 256 experts need 30 GB.
+  k.payload_bytes = [](const Params& p, int dies) {
+    uint64_t bytes = dispatch::payload_bytes(p, dies, 2);
+    if (p.text("moe.experts") == "ffn")
+      bytes += static_cast<uint64_t>(p.integer("dispatch.experts")) *
+               static_cast<uint64_t>(p.integer("dispatch.hidden")) *
+               static_cast<uint64_t>(p.integer("moe.ffn_intermediate")) * 2 * 2 * 2 *
+               static_cast<uint64_t>(p.integer("moe.layers"));
+    return bytes;
+  };
   return k;
 }
 

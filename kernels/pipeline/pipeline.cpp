@@ -111,9 +111,13 @@ std::unique_ptr<KernelRun> plan(const Params& p, int) {
 
 }  // namespace
 
+ASCEND_SIM_KERNEL(pipeline_kernel_def, 70);
+
 KernelDef pipeline_kernel_def() {
-  return {"pipeline", "one core: MTE2 -> VECTOR -> MTE3 per tile; shows double buffering", declare,
-          dies, plan};
+  KernelDef k{"pipeline", "one core: MTE2 -> VECTOR -> MTE3 per tile; shows double buffering",
+              declare, dies, plan};
+  k.shorthands = {seed_flag()};
+  return k;
 }
 
 }  // namespace ascend

@@ -7,7 +7,7 @@
 // floor(V/R) + (j < V mod R) times, R = repeats per tile).
 #pragma once
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 
 namespace ascend::kernels {
 

@@ -114,9 +114,13 @@ std::unique_ptr<KernelRun> plan(const Params& p, int) {
 
 }  // namespace
 
+ASCEND_SIM_KERNEL(stream_kernel_def, 80);
+
 KernelDef stream_kernel_def() {
-  return {"stream", "each core streams GM through UB; aggregate GM read bandwidth", declare, dies,
-          plan};
+  KernelDef k{"stream", "each core streams GM through UB; aggregate GM read bandwidth", declare,
+              dies, plan};
+  k.shorthands = {seed_flag()};
+  return k;
 }
 
 }  // namespace ascend

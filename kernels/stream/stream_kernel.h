@@ -5,7 +5,7 @@
 //         out once at the end (a read-bandwidth probe whose data is still checked).
 #pragma once
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 
 namespace ascend::kernels {
 

@@ -12,9 +12,9 @@
 //   skip_syncall   the last core never reaches SyncAll: deadlock report (exit 3)
 #include <random>
 
+#include "api/kernel_operator.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
-#include "sim/api/kernel_operator.h"
 
 namespace ascend {
 
@@ -133,9 +133,13 @@ std::unique_ptr<KernelRun> plan(const Params& p, int) {
 
 }  // namespace
 
+ASCEND_SIM_KERNEL(syncbug_kernel_def, 90);
+
 KernelDef syncbug_kernel_def() {
-  return {"syncbug", "plants a synchronisation bug (syncbug.bug) to show how it is reported",
-          declare, dies, plan};
+  KernelDef k{"syncbug", "plants a synchronisation bug (syncbug.bug) to show how it is reported",
+              declare, dies, plan};
+  k.shorthands = {seed_flag()};
+  return k;
 }
 
 }  // namespace ascend

@@ -2,9 +2,9 @@
 // rank ub_write.dst's HCCL window; then ub_write.cores cores of rank 0 write ub_write.bytes in
 // ub_write.chunk_bytes pieces into that window (contiguous shares per core), and the bandwidth of
 // that bulk phase is reported. Each core's data is checked in the destination window.
+#include "api/kernel_operator.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
-#include "sim/api/kernel_operator.h"
 
 namespace ascend {
 
@@ -182,6 +182,8 @@ std::unique_ptr<KernelRun> plan(const Params& p, int ranks) {
 }
 
 }  // namespace
+
+ASCEND_SIM_KERNEL(ub_write_kernel_def, 100);
 
 KernelDef ub_write_kernel_def() {
   return {"ub_write", "rank 0 writes into another rank's window: 512-B latency and bandwidth",

@@ -1,9 +1,9 @@
 // What an Ascend C kernel file includes. Under ascend-sim it is the simulator's facade: every
 // AscendC:: call is issued by the calling core's scalar unit into the pipe that executes it and
-// timed there (sim/api/kernel_operator.h).
+// timed there (api/kernel_operator.h).
 #pragma once
 
-#include "sim/api/kernel_operator.h"
+#include "api/kernel_operator.h"
 
 // The device compiler's branch hints and scalar min/max builtins, which kernels call unqualified.
 // Plain overloads, not templates, so that a kernel's `using namespace std` still resolves its

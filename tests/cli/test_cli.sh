@@ -95,7 +95,7 @@ if [ -f "$tmp/a/stats.json" ]; then
   a=$(json "$tmp/a/stats.json" "j['kernels'][0]['latency_ns']")
   b=$(json "$tmp/b/stats.json" "j['kernels'][0]['latency_ns']")
   [ "$a" = "$b" ] && ok || bad "config.ini rerun: latency $a vs $b"
-  # malloc's huge pages (sim/main.cpp): asked for unless opted out, and simulated time the same
+  # malloc's huge pages (apps/ascend-sim/main.cpp): asked for unless opted out, and simulated time the same
   if [[ "${GLIBC_TUNABLES:-}" != *glibc.malloc.hugetlb* ]]; then
     [ "$(json "$tmp/a/stats.json" "j['simulator']['malloc_huge_pages']")" = True ] && ok ||
       bad "malloc's huge pages not asked for"

@@ -8,8 +8,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "apps/ascend-sim/cli.h"
 #include "kernels/kernel.h"
-#include "sim/cli.h"
 #include "sim/hardware_params.h"
 #include "tests/fuzz/fuzz_common.h"
 

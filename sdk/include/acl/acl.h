@@ -18,7 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim/api/numeric.h"
+#include "api/numeric.h"
 
 using aclError = int;
 #define ACL_SUCCESS 0

@@ -1,5 +1,5 @@
 // What a cube kernel includes for the high-level Matmul API (lib/matmul_intf.h in Ascend C).
-// Under ascend-sim the API is the facade's (sim/api/matmul.h). Kernels written against it name
+// Under ascend-sim the API is the facade's (api/matmul.h). Kernels written against it name
 // TCubeTiling, CubeFormat, MatmulConfig and its builders (CFG_NORM, CFG_MDL, GetMMConfig, ...)
 // or GetSysWorkSpacePtr unqualified, or say
 // `using namespace matmul;` and name GetBlockIdx too, as the samples do: these names are at global

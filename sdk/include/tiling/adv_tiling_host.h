@@ -1,6 +1,6 @@
 // The host side of the high-level APIs that the tiling examples of the vector family use: their
 // temporary-size queries (Get*MaxMinTmpSize) and tiling functions. The sizes are what the kernel
-// side (sim/api) takes from the buffer: a chunk of the computation needs `min`, the whole input at
+// side (api) takes from the buffer: a chunk of the computation needs `min`, the whole input at
 // once `max`. A bad argument ends the program with exit status 2 and a message naming the function.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include "../graph/tensor.h"
 #include "../graph/types.h"
 #include "../kernel_tiling/reduce_pattern.h"  // ReducePattern
-#include "pad_tiling_host.h"  // optiling::detail::tiling_fail, AscendC::TensorShape
+#include "pad_tiling_host.h"                  // optiling::detail::tiling_fail, AscendC::TensorShape
 
 namespace AscendC {
 namespace adv_tiling_detail {
@@ -51,7 +51,7 @@ inline void GetSwiGLUMaxMinTmpSize(const TensorShape& srcShape, const uint32_t t
 }
 
 namespace adv_tiling_detail {
-// The temporary that sim/api/reduce_pattern.h folds in: for AR rows longer than one repeat, a
+// The temporary that api/reduce_pattern.h folds in: for AR rows longer than one repeat, a
 // repeat (256 B) a row; for RA, the largest power of two below the rows, each 32-B padded.
 inline void reduce_minmax_tmp(const char* fn, const TensorShape& srcShape, ge::DataType dataType,
                               ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource,
@@ -95,7 +95,7 @@ inline void GetReduceMinMaxMinTmpSize(const TensorShape& srcShape, const ge::Dat
                                        isSrcInnerPad, isReuseSource, maxValue, minValue);
 }
 
-// Select with a byte mask (Ascend C API: GetSelectMaxMinTmpSize): sim/api/select.h's chunks of
+// Select with a byte mask (Ascend C API: GetSelectMaxMinTmpSize): api/select.h's chunks of
 // 128 elements, each 2 B of half mask and a bit; the whole source at once for max.
 inline void GetSelectMaxMinTmpSize(const TensorShape& src0Shape, const TensorShape& src1Shape,
                                    const uint32_t srcTypeSize, const TensorShape& maskShape,
@@ -116,7 +116,7 @@ inline void GetSelectMaxMinTmpSize(const TensorShape& src0Shape, const TensorSha
   maxValue = static_cast<uint32_t>(bucket_bytes((n + 127) / 128 * 128));
 }
 
-// AscendQuant (Ascend C API: GetAscendQuantMaxMinTmpSize): sim/api/quant.h computes in half, a
+// AscendQuant (Ascend C API: GetAscendQuantMaxMinTmpSize): api/quant.h computes in half, a
 // 2-B value an element, at least two repeats' worth; the source must fill whole 32-B blocks.
 inline void GetAscendQuantTmpBufferFactorSize(uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
   maxLiveNodeCount = 2;
@@ -135,7 +135,7 @@ inline void GetAscendQuantMaxMinTmpSize(const TensorShape& srcShape, const uint3
   maxValue = (maxValue + 31) / 32 * 32;
 }
 
-// AscendAntiQuant (Ascend C API: GetAscendAntiQuantMaxMinTmpSize): sim/api/quant.h models int8
+// AscendAntiQuant (Ascend C API: GetAscendAntiQuantMaxMinTmpSize): api/quant.h models int8
 // to half, computed in dst itself, so it takes no temporary; other types are not modelled.
 inline void GetAscendAntiQuantMaxMinTmpSize(const TensorShape& srcShape,
                                             const TensorShape& /*scaleShape*/, bool /*isTranspose*/,
@@ -165,7 +165,7 @@ inline uint32_t GetAscendAntiQuantMinTmpSize(const TensorShape& srcShape,
   return minValue;
 }
 
-// AscendDequant (Ascend C API: GetAscendDequantMaxMinTmpSize): sim/api/quant.h casts rows of the
+// AscendDequant (Ascend C API: GetAscendDequantMaxMinTmpSize): api/quant.h casts rows of the
 // int32 source [m, n] to float in the buffer: one row at least, all m for max.
 inline void GetAscendDequantMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
                                           uint32_t& maxValue, uint32_t& minValue) {
@@ -195,7 +195,7 @@ inline void GetDropOutMaxMinTmpSize(const TensorShape& srcShape, const uint32_t 
   maxValue = static_cast<uint32_t>(bucket_bytes((n + 127) / 128 * 128));
 }
 
-// Sort (Ascend C API: GetSortMaxMinTmpSize): the full sort of sim/api/sort.h writes its
+// Sort (Ascend C API: GetSortMaxMinTmpSize): the full sort of api/sort.h writes its
 // proposals (8 B an element: the score and the uint32 index) through a temporary of their size.
 enum class SortType { RADIX_SORT, MERGE_SORT };
 struct SortConfig {

@@ -1,7 +1,7 @@
 // The host side of LayerNorm, LayerNormGrad and LayerNormGradBeta (Ascend C API: LayerNorm-Tiling,
 // LayerNormGrad-Tiling, LayerNormGradBeta-Tiling): the optiling classes (the fields of
 // kernel_tiling/layernorm_tiling_data.h with set_/get_, GetDataSize, SaveToBuffer), the temporary
-// sizes and the ND tiling functions, for sim/api/layernorm.h, which takes the whole [B, S, H] (or
+// sizes and the ND tiling functions, for api/layernorm.h, which takes the whole [B, S, H] (or
 // [B, S, H, original H], the two H equal) in one pass: its temporaries
 // (ascend_sim_layernorm_tmp_bytes) are the minimum and the maximum.
 #pragma once
@@ -70,7 +70,7 @@ inline void shape_of(const char* fn, const TensorShape& shape, uint32_t typeSize
 }
 }  // namespace layernorm_tiling_detail
 
-// The bytes of sim/api/layernorm.h's temporaries for m rows of h.
+// The bytes of api/layernorm.h's temporaries for m rows of h.
 inline uint32_t ascend_sim_layernorm_tmp_bytes(layernorm_tiling_detail::Kind kind, uint32_t m,
                                                uint32_t h) {
   const uint32_t a8 = (m + 7) / 8 * 8;
@@ -211,7 +211,7 @@ bool GetRmsNormTilingInfo(const TensorShape& srcShape, const TensorShape& origin
 }
 
 // WelfordUpdate / WelfordFinalize (Ascend C API: WelfordUpdate-Tiling, WelfordFinalize-Tiling):
-// sim/api/welford.h's temporaries, the same at the minimum and the maximum: WelfordUpdate two
+// api/welford.h's temporaries, the same at the minimum and the maximum: WelfordUpdate two
 // vectors of abLength floats (three for a half inputX), WelfordFinalize two and two 32-B blocks.
 inline void GetWelfordUpdateMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSizeT,
                                           const uint32_t typeSizeU, const bool /*isReuseSource*/,
@@ -267,7 +267,7 @@ bool GetDeepNormTilingInfo(const TensorShape& srcShape, const TensorShape& origi
 }
 
 // LayerNorm's separate form over [A, R] and Normalize (Ascend C API: LayerNorm-Tiling,
-// Normalize-Tiling), float: sim/api/layernorm.h's temporaries for A rows of R, the same at the
+// Normalize-Tiling), float: api/layernorm.h's temporaries for A rows of R, the same at the
 // minimum and the maximum (LayerNorm: the centred rows, the row values, a block a row and the
 // fold rows; Normalize the same without the fold rows).
 namespace layernorm_tiling_detail {

@@ -1,7 +1,7 @@
 // The host's temporary-buffer queries of the high-level math, activation and Sum APIs
 // (Ascend C API: GetAcoshMaxMinTmpSize, GetErfMaxMinTmpSize, ..., GetSumMaxMinTmpSize).
 //
-// The sizes are those of this facade's implementations (sim/api/math.h, activation.h, reduce.h):
+// The sizes are those of this facade's implementations (api/math.h, activation.h, reduce.h):
 // an API needing b bytes of temporaries per element asks for
 //   min = b x the elements of one 256-B repeat of the operand type (one pass of a repeat),
 //   max = b x the elements of the shape, at least min,
@@ -39,7 +39,7 @@ inline void sizes(uint64_t count, uint32_t typeSize, uint32_t bytes_per_element,
   minValue = static_cast<uint32_t>(bytes_per_element * per_repeat);
   maxValue = static_cast<uint32_t>(std::max<uint64_t>(bytes_per_element * count, minValue));
 }
-// fp32 temporaries of an element-wise math API computed in fp32 (sim/api/math.h): `scratch`,
+// fp32 temporaries of an element-wise math API computed in fp32 (api/math.h): `scratch`,
 // plus the widened source and the result for fp16 operands.
 inline uint32_t fp32_bytes(uint32_t typeSize, uint32_t scratch) {
   return 4 * (scratch + (typeSize == 2 ? 2 : 0));
@@ -53,7 +53,7 @@ inline uint32_t fp32_bytes(uint32_t typeSize, uint32_t scratch) {
     math_tiling_detail::sizes(n, typeSize, (bytes_per_element), maxValue, minValue);       \
   }
 
-// Element-wise in fp32 with the stated scratch temporaries (sim/api/math.h).
+// Element-wise in fp32 with the stated scratch temporaries (api/math.h).
 ASCEND_SIM_MATH_TMP_SIZE(GetAcoshMaxMinTmpSize, math_tiling_detail::fp32_bytes(typeSize, 1))
 ASCEND_SIM_MATH_TMP_SIZE(GetErfMaxMinTmpSize, math_tiling_detail::fp32_bytes(typeSize, 3))
 ASCEND_SIM_MATH_TMP_SIZE(GetFracMaxMinTmpSize, math_tiling_detail::fp32_bytes(typeSize, 1))
@@ -68,7 +68,7 @@ ASCEND_SIM_MATH_TMP_SIZE(GetFmodMaxMinTmpSize, typeSize == 2 ? 16u : 4u)
 ASCEND_SIM_MATH_TMP_SIZE(GetXorMaxMinTmpSize, typeSize)
 ASCEND_SIM_MATH_TMP_SIZE(GetClampMaxMinTmpSize, 0u)
 ASCEND_SIM_MATH_TMP_SIZE(GetAxpyMaxMinTmpSize, typeSize == 2 ? 4u : 0u)
-// Activations (sim/api/activation.h): Sigmoid one temporary of T (the ones it divides),
+// Activations (api/activation.h): Sigmoid one temporary of T (the ones it divides),
 // Silu/Swish none, GeGLU two fp32 per element for fp16 and none for fp32.
 ASCEND_SIM_MATH_TMP_SIZE(GetSigmoidMaxMinTmpSize, typeSize)
 ASCEND_SIM_MATH_TMP_SIZE(GetSiluTmpSize, 0u)
@@ -77,7 +77,7 @@ ASCEND_SIM_MATH_TMP_SIZE(GetGeGLUMaxMinTmpSize, typeSize == 2 ? 8u : 0u)
 
 #undef ASCEND_SIM_MATH_TMP_SIZE
 
-// Gelu: two temporaries of T per element (sim/api/activation.h).
+// Gelu: two temporaries of T per element (api/activation.h).
 inline uint32_t GetGeluMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize) {
   uint32_t maxValue = 0, minValue = 0;
   const uint64_t n = math_tiling_detail::elements("GetGeluMaxTmpSize", srcShape, typeSize);
@@ -91,7 +91,7 @@ inline uint32_t GetGeluMinTmpSize(const ge::Shape& srcShape, const uint32_t type
   return minValue;
 }
 
-// Power (sim/api/math.h): five fp32 temporaries and a mask bit per element, in passes of whole
+// Power (api/math.h): five fp32 temporaries and a mask bit per element, in passes of whole
 // 64-element repeats; the integer forms are not modelled.
 inline void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,
                                   const bool typeIsInt, const uint32_t typeSize,
@@ -108,7 +108,7 @@ inline void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& s
   maxValue = static_cast<uint32_t>((n + 63) / 64 * per_pass);
 }
 
-// CumSum (sim/api/math.h): none for fp32; for fp16 the whole tensor widened, 4 B an element
+// CumSum (api/math.h): none for fp32; for fp16 the whole tensor widened, 4 B an element
 // (min = max). Only the first axis is modelled; a last-axis query gets the same sizes.
 inline void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                                    const bool /*isLastAxis*/, const bool /*isReuseSource*/,
@@ -117,7 +117,7 @@ inline void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typ
   minValue = maxValue = typeSize == 2 ? static_cast<uint32_t>(4 * n) : 0;
 }
 
-// Sum of rows of n elements (sim/api/reduce.h): the first WholeReduceSum pass leaves one partial
+// Sum of rows of n elements (api/reduce.h): the first WholeReduceSum pass leaves one partial
 // sum per 256-B repeat in the buffer, rounded up to a 32-B block; a row of one repeat needs none.
 inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize,
                                 const bool /*isReuseSource*/, uint32_t& maxValue,

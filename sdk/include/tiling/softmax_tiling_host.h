@@ -1,6 +1,6 @@
 // The host side of SoftMax (Ascend C API: SoftMax-Tiling): optiling::SoftMaxTiling (the fields
 // of kernel_tiling/softmax_tiling_data.h with set_/get_, GetDataSize, SaveToBuffer), the
-// temporary sizes and SoftMaxTilingFunc, for sim/api/softmax.h's passes: a pass takes splitM rows
+// temporary sizes and SoftMaxTilingFunc, for api/softmax.h's passes: a pass takes splitM rows
 // (a multiple of 8 but for a last short one) and needs, per row, a 32-B block for the row's
 // reduction and, for rows longer than 256 B, a 256-B row to fold the row's repeats into.
 #pragma once
@@ -184,7 +184,7 @@ inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t ty
 }
 
 // SoftmaxFlashV2 (Ascend C API: SoftmaxFlashV2-Tiling), float: a row takes a reduction block, a
-// max block and, for rows longer than 256 B, the fold row (sim/api/softmax_flash.h).
+// max block and, for rows longer than 256 B, the fold row (api/softmax_flash.h).
 namespace softmax_tiling_detail {
 inline uint32_t flash_row_bytes(uint32_t k) {
   return 64 + (k * 4 > 256 ? 256 : 0);
@@ -239,7 +239,7 @@ void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t dataTy
 
 // SoftmaxFlashV3 (Ascend C API: SoftmaxFlashV3-Tiling), half data and float statistics: a row
 // takes its float copy, 64 partial sums, 12 blocks, its values and the fold row
-// (sim/api/softmax_flash.h's softmax_flash_v3_floats); the minimum is a row, the maximum all.
+// (api/softmax_flash.h's softmax_flash_v3_floats); the minimum is a row, the maximum all.
 namespace softmax_tiling_detail {
 inline uint32_t flash_v3_bytes(uint32_t n, uint32_t k) {
   return (n * (k + 64 + 12 * 8 + 64) + 2 * ((n + 15) / 16 * 16)) * 4;

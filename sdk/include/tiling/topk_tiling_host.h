@@ -1,6 +1,6 @@
 // The host side of TopK (Ascend C API: TopK-Tiling): optiling::TopkTiling (the fields of
 // kernel_tiling/topk_tiling_data.h with set_/get_, GetDataSize, SaveToBuffer), GetTopKMaxMinTmpSize
-// and TopKTilingFunc for sim/api/topk.h: a row of inner elements takes 32 B an element of
+// and TopKTilingFunc for api/topk.h: a row of inner elements takes 32 B an element of
 // temporary (scores, indices, proposals, the sort's scratch, the extracted values and indices).
 #pragma once
 

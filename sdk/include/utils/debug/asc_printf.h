@@ -1,5 +1,5 @@
 // The Utils API's printf, which a kernel calls unqualified: under ascend-sim the facade's printf
-// (sim/api/debug.h: printed, no simulated time, after the device's "[AIV Block i/n] " prefix).
+// (api/debug.h: printed, no simulated time, after the device's "[AIV Block i/n] " prefix).
 //
 // On the device the compiler gives a kernel's `printf` the device printf. A C++ compiler sees the C
 // library's printf first (a non-template beats the facade's template for a format alone), so this
