@@ -21,6 +21,7 @@ KERNELS = {
     "alltoallv_dispatch": ["--ep", "4", "--experts", "8", "--bs", "8", "--hidden", "1024"],
     "ffn_worker_batching": ["--attn-ranks", "2", "--bs", "8", "--hidden", "1024"],
     "pipeline": [],
+    "reduce_sum": ["--set", "reduce_sum.rows=16"],
     "stream": [],
     "syncbug": [],
     "ub_write": [],
@@ -35,7 +36,7 @@ KERNELS = {
     "moe:tp2": ["--ep", "3", "--experts", "3", "--bs", "8", "--hidden", "1024", "--topk", "2",
                 "--tp", "2"],
 }
-OWN_CORES = {"stream": "stream.cores", "syncbug": "syncbug.cores", "ub_write": "ub_write.cores",
+OWN_CORES = {"reduce_sum": "reduce_sum.cores", "stream": "stream.cores", "syncbug": "syncbug.cores", "ub_write": "ub_write.cores",
              "flag_ring": "flag_ring.cores"}
 
 
