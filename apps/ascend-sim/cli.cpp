@@ -20,6 +20,7 @@
 #include "sim/hardware_params.h"
 #include "sim/progress.h"
 #include "sim/simulation.h"
+#include "sim/stats_schema.h"
 
 namespace po = boost::program_options;
 
@@ -249,7 +250,8 @@ int run_cli(int argc, char** argv, CliStop stop) {
       "--list-params PREFIX... only keys starting with a PREFIX; with --kernel K only the keys K "
       "reads");
   add("list-kernels", "the kernels: workload prefix, --dump/--input support, summary");
-  add("json", "--list-params and --list-kernels as JSON");
+  add("list-stats", "what every field of stats.json means: path, unit, description");
+  add("json", "--list-params, --list-kernels and --list-stats as JSON");
   add("list-modules",
       "print the SystemC module tree of the run (with --ep, --preset, --set) and stop before "
       "simulating");
@@ -314,8 +316,20 @@ int run_cli(int argc, char** argv, CliStop stop) {
     print_kernels(json);
     return 0;
   }
+  if (vm.count("list-stats")) {
+    if (json) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const StatField& f : stats_fields())
+        out.push_back({{"path", f.path}, {"unit", f.unit}, {"description", f.description}});
+      std::cout << out.dump(2) << "\n";
+    } else {
+      std::cout << stats_table_markdown();
+    }
+    return 0;
+  }
   if (json && !list_params)
-    throw SimError(kExitBadInput, "--json applies only to --list-params and --list-kernels");
+    throw SimError(kExitBadInput,
+                   "--json applies only to --list-params, --list-kernels and --list-stats");
 
   Params params = declare_all_params();
   std::string preset = vm["preset"].as<std::string>();
@@ -483,20 +497,16 @@ int run_cli(int argc, char** argv, CliStop stop) {
   }
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::vector<std::string> args(argv, argv + argc);
-  nlohmann::json extra = {
-      {"run",
-       {{"version", kVersion},
-        {"git", kGitDescribe},
-        {"command_line", quoted_command(argc, argv)},
-        {"argv", args}}},
-      {"notes",
-       {{"kernels[].ports[].utilization_pct",
-         "busy_ns / span x 100: busy_ns sums each transfer's hold of the port, bytes / (the "
-         "port's nominal rate x its efficiency), i.e. at the effective rate (UB egress/ingress: "
-         "fabric.port_GBps x fabric.write_efficiency for writes, x fabric.read_efficiency for "
-         "reads; other ports: their nominal "
-         "rate); span is the launch to the end of the simulated run of that launch"},
-        {"kernels[].ranks[].core_latency_ns", "launch to each core's end, per core"}}}};
+  nlohmann::json extra = {{"run",
+                           {{"version", kVersion},
+                            {"git", kGitDescribe},
+                            {"command_line", quoted_command(argc, argv)},
+                            {"argv", args}}},
+                          {"notes", nlohmann::json::object()}};
+  extra["notes"]["kernels[].ports[].utilization_pct"] =
+      stat_description("kernels[].ports[].utilization_pct");
+  extra["notes"]["kernels[].ranks[].core_latency_ns"] =
+      stat_description("kernels[].ranks[].core_latency_ns[]");
   sim.write_outputs(wall, preset, kernel.name, extra);  // closes the traces too
 
   const KernelRecord& r = sim.records().back();

@@ -59,6 +59,8 @@ expect 0 "hbm.bandwidth_GBps = 1600 GB/s" -- --list-params
 expect 0 "source: \[INI-C\]" -- --list-params
 expect 0 "die.aiv_count = 40" -- --preset 910b4 --list-params
 expect 0 "stream" -- --list-kernels
+expect 0 "simulator.wall_s" -- --list-stats
+expect 0 "\"path\": \"kernels\[\].latency_ns\"" -- --list-stats --json
 
 # --- bad input: status 2, naming the key, the value and what is allowed
 expect 2 "unknown parameter 'hbm.bandwith_GBps'" -- --set hbm.bandwith_GBps=1
@@ -164,7 +166,7 @@ expect 2 "unexpected argument 'pipeline': did you mean --kernel pipeline\?" -- p
 expect 2 "unexpected argument 'out': options start with --" -- --kernel pipeline out
 expect 2 "did you mean --set trace.ranks=all\?" -- trace.ranks=all
 expect 2 "--ep 0: the EP group has 1 to 768 ranks; leave --ep out" -- --kernel ub_write --ep 0
-expect 2 "--json applies only to --list-params and --list-kernels" -- --kernel pipeline --json
+expect 2 "--json applies only to --list-params, --list-kernels and --list-stats" -- --kernel pipeline --json
 expect 0 "warning: pipeline.buffer_num = 1 \(from --set\) is not read by kernel dispatch" -- "${small[@]}" --set pipeline.buffer_num=1
 expect_not 0 "warning" -- --kernel pipeline --set hbm.bandwidth_GBps=800 --set pipeline.buffer_num=1
 printf '[pipeline]\nbuffer_num = 1\n[stream]\ncores = 2\n[combine]\nreceiver = in_order\n' >"$tmp/multi.ini"
