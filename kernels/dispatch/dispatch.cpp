@@ -199,6 +199,11 @@ common::Elastic plan_elastic(const Params& p, Attrs& a) {
            std::to_string(a.shared_experts) + ")");
   if (el.world < 2) refuse("the new EP size " + std::to_string(el.world) + " is below 2");
   if (el.experts / (el.world - el.shared_ranks) != l) refuse("the local experts L must not change");
+  // K <= E holds for the new group too: the kernel takes E from elasticInfo, and a token's K
+  // experts are distinct experts of it.
+  if (a.topk > el.experts)
+    refuse("top-K (--topk) = " + std::to_string(a.topk) + " is above the " +
+           std::to_string(el.experts) + " MoE experts left (K <= E)");
   el.table1.assign(a.ep, -1);
   for (int r = 0; r < a.ep; ++r)
     if (!el.is_dead(r)) {

@@ -342,6 +342,7 @@ expect 0 "x_out of every rank matches" -- --kernel combine "${v3[@]}" --set comb
 expect 3 "dead ranks 4 \(fault.dead_ranks\) run nothing" -- "${v3[@]}" --dead-ranks 4 --set sim.poll_timeout_us=200
 expect 2 "tp = 2 needs one MoE expert per MoE rank \(L = 1" -- --tp 2
 expect 2 "no MoE expert rank would be left" -- --ep 4 --experts 8 --dead-ranks 0-3 --scale-down 1
+expect 2 "top-K \(--topk\) = 8 is above the 6 MoE experts left \(K <= E\)" -- --ep 4 --experts 8 --dead-ranks 2 --scale-down 1
 
 # --- TP = 2: the tp tensors dumped and replayed, the round trip, the limits
 tp=(--ep 3 --experts 3 --bs 8 --hidden 1024 --topk 2 --tp 2 --quiet)
