@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "models/errors.h"
+#include "sim/field_params.h"
 
 namespace ascend {
 
@@ -20,55 +21,8 @@ using model::ClusterConfig;
 const char* kIniC = "[INI-C] 910PR_9363.ini (Ascend910C4, one die), H";
 const char* kCM = "[CM] Zuo et al., CloudMatrix384, arXiv 2506.12708";
 
-// The default of a parameter that sets a configuration field is that field's initializer
-// (models/*.h, api/runtime.h): each number is written once.
-const char* const kFromField = "";
 // The calibration source of the DMA parameters (the fit: tests/validation/fit_dma.py).
 const char* const kMskpp = "fit to the [MSKPP-T] 910B1 per-instruction DMA tables";
-
-// The shortest text that reads back as exactly `v` (1.85, not 1.8500000000000001).
-std::string shortest(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<int64_t>(v));
-  char buf[32];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
-// A parameter bound to a field of the configuration C. `scale` turns the parameter's unit into
-// the field's (KiB -> B: 1024).
-template <class C>
-struct FieldParam {
-  ParamSpec spec;
-  std::function<void(C&, const Params&)> apply;
-};
-
-template <class C, class Get>
-FieldParam<C> field(ParamSpec spec, Get get, uint64_t scale = 1) {
-  using F = std::remove_reference_t<decltype(get(std::declval<C&>()))>;
-  C defaults;
-  const F& def = get(defaults);
-  if constexpr (std::is_same_v<F, std::string>) {
-    spec.default_value = def;
-  } else if constexpr (std::is_integral_v<F>) {
-    spec.default_value = std::to_string(static_cast<uint64_t>(def) / scale);
-  } else {
-    spec.default_value = shortest(def / static_cast<double>(scale));
-  }
-  std::string key = spec.key;
-  return {std::move(spec), [get, key, scale](C& c, const Params& p) {
-            if constexpr (std::is_same_v<F, std::string>) {
-              (void)scale;  // text has no unit
-              get(c) = p.text(key);
-            } else if constexpr (std::is_integral_v<F>) {
-              get(c) = static_cast<F>(static_cast<uint64_t>(p.integer(key)) * scale);
-            } else {
-              get(c) = p.real(key) * static_cast<double>(scale);
-            }
-          }};
-}
 
 // The hardware: every number of the models' configuration.
 const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {

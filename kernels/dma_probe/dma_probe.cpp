@@ -5,6 +5,7 @@
 #include "api/kernel_operator.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
+#include "sim/field_params.h"
 
 namespace ascend {
 
@@ -72,11 +73,28 @@ class KernelDmaProbe {
   GlobalTensor<uint8_t> srcGm_, dstGm_;
 };
 
+// The kernel's attributes, each bound to its parameter (sim/field_params.h).
+struct DmaProbeAttrs {
+  uint32_t bytes = 16384;
+  std::string dir = "read";
+};
+
+const std::vector<FieldParam<DmaProbeAttrs>>& attr_fields() {
+  using A = DmaProbeAttrs;
+  static const std::vector<FieldParam<A>> fields = {
+      field<A>(
+          int_param("dma_probe.bytes", "B", kFromField, 32, 196608,
+                    "bytes of the timed DMA (a multiple of 32, at most the UB)", "workload"),
+          [](A & a) -> auto& { return a.bytes; }),
+      field<A>(
+          choice_param("dma_probe.dir", kFromField, {"read", "write"},
+                       "read: GM -> UB on MTE2; write: UB -> GM on MTE3", "workload"),
+          [](A & a) -> auto& { return a.dir; })};
+  return fields;
+}
+
 void declare(Params& p) {
-  p.declare(int_param("dma_probe.bytes", "B", "16384", 32, 196608,
-                      "bytes of the timed DMA (a multiple of 32, at most the UB)", "workload"));
-  p.declare(choice_param("dma_probe.dir", "read", {"read", "write"},
-                         "read: GM -> UB on MTE2; write: UB -> GM on MTE3", "workload"));
+  declare_fields(p, attr_fields());
 }
 
 int dies(const Params& p) {
@@ -85,9 +103,8 @@ int dies(const Params& p) {
 
 class DmaProbeRun : public KernelRun {
  public:
-  explicit DmaProbeRun(const Params& p)
-      : bytes_(static_cast<uint32_t>(p.integer("dma_probe.bytes"))),
-        write_(p.text("dma_probe.dir") == "write") {
+  explicit DmaProbeRun(const Params& p) : DmaProbeRun(p, read_fields(p, attr_fields())) {}
+  DmaProbeRun(const Params& p, const DmaProbeAttrs& a) : bytes_(a.bytes), write_(a.dir == "write") {
     if (bytes_ % 32)
       throw SimError(kExitBadInput, "dma_probe.bytes = " + std::to_string(bytes_) +
                                         " is not a multiple of 32 (UB blocks are 32 B)");

@@ -5,6 +5,7 @@
 #include "api/kernel_operator.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
+#include "sim/field_params.h"
 
 namespace ascend {
 
@@ -53,9 +54,22 @@ class KernelFlagRing {
   GlobalTensor<int32_t> next_, mine_, seen_;
 };
 
+// The kernel's attributes, each bound to its parameter (sim/field_params.h).
+struct FlagRingAttrs {
+  int cores = 48;
+};
+
+const std::vector<FieldParam<FlagRingAttrs>>& attr_fields() {
+  using A = FlagRingAttrs;
+  static const std::vector<FieldParam<A>> fields = {field<A>(
+      int_param("flag_ring.cores", "cores", kFromField, 1, 96, "cores per rank taking part",
+                "workload"),
+      [](A & a) -> auto& { return a.cores; })};
+  return fields;
+}
+
 void declare(Params& p) {
-  p.declare(
-      int_param("flag_ring.cores", "cores", "48", 1, 96, "cores per rank taking part", "workload"));
+  declare_fields(p, attr_fields());
 }
 
 int dies(const Params& p) {
@@ -69,7 +83,7 @@ int dies(const Params& p) {
 class FlagRingRun : public KernelRun {
  public:
   FlagRingRun(const Params& p, int ranks)
-      : cores_(static_cast<int>(p.integer("flag_ring.cores"))), ranks_(ranks) {}
+      : cores_(read_fields(p, attr_fields()).cores), ranks_(ranks) {}
 
   void place(Simulation& sim) override {
     for (int r = 0; r < ranks_; ++r) seen_.push_back(sim.alloc(r, "flag_ring.seen", 4ull * cores_));

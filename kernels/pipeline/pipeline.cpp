@@ -5,23 +5,39 @@
 #include "kernels/kernel.h"
 #include "kernels/pipeline/pipeline_kernel.h"
 #include "models/errors.h"
+#include "sim/field_params.h"
 
 namespace ascend {
 
 namespace {
 
+// The tiling's fields, each bound to its parameter (sim/field_params.h).
+const std::vector<FieldParam<kernels::PipelineTiling>>& attr_fields() {
+  using T = kernels::PipelineTiling;
+  static const std::vector<FieldParam<T>> fields = {
+      field<T>(
+          int_param("pipeline.tiles", "tiles", kFromField, 1, 1000000, "tiles the core processes",
+                    "workload"),
+          [](T & t) -> auto& { return t.tiles; }),
+      field<T>(
+          int_param("pipeline.tile_bytes", "B", kFromField, 256, 65536,
+                    "bytes per tile (a multiple of 256: whole vector repeats)", "workload"),
+          [](T & t) -> auto& { return t.tile_bytes; }),
+      field<T>(
+          int_param("pipeline.vector_repeats", "repeats", kFromField, 1, 10000000,
+                    "256-B vector repeats of Compute per tile (at least tile_bytes/256: "
+                    "every element is scaled at least once)",
+                    "workload"),
+          [](T & t) -> auto& { return t.vector_repeats; }),
+      field<T>(
+          int_param("pipeline.buffer_num", "", kFromField, 1, 2,
+                    "buffers per queue (2 = double buffer)", "workload"),
+          [](T & t) -> auto& { return t.buffer_num; })};
+  return fields;
+}
+
 void declare(Params& p) {
-  p.declare(int_param("pipeline.tiles", "tiles", "64", 1, 1000000, "tiles the core processes",
-                      "workload"));
-  p.declare(int_param("pipeline.tile_bytes", "B", "16384", 256, 65536,
-                      "bytes per tile (a multiple of 256: whole vector repeats)", "workload"));
-  p.declare(int_param(
-      "pipeline.vector_repeats", "repeats", "512", 1, 10000000,
-      "256-B vector repeats of Compute per tile (at least tile_bytes/256: every element is "
-      "scaled at least once)",
-      "workload"));
-  p.declare(int_param("pipeline.buffer_num", "", "2", 1, 2, "buffers per queue (2 = double buffer)",
-                      "workload"));
+  declare_fields(p, attr_fields());
 }
 
 int dies(const Params& p) {
@@ -30,12 +46,7 @@ int dies(const Params& p) {
 
 class PipelineRun : public KernelRun {
  public:
-  explicit PipelineRun(const Params& p) : p_(p) {
-    t_.tiles = static_cast<uint32_t>(p.integer("pipeline.tiles"));
-    t_.tile_bytes = static_cast<uint32_t>(p.integer("pipeline.tile_bytes"));
-    t_.vector_repeats = static_cast<uint32_t>(p.integer("pipeline.vector_repeats"));
-    t_.buffer_num = static_cast<uint32_t>(p.integer("pipeline.buffer_num"));
-    t_.factor = 1.0009765625f;  // 1 + 2^-10: every scaling rounds, so the golden must follow
+  explicit PipelineRun(const Params& p) : p_(p), t_(read_fields(p, attr_fields())) {
     per_tile_ = t_.tile_bytes / 256;
     if (t_.tile_bytes % 256)
       throw SimError(kExitBadInput, "pipeline.tile_bytes = " + std::to_string(t_.tile_bytes) +
@@ -98,7 +109,7 @@ class PipelineRun : public KernelRun {
 
  private:
   const Params& p_;
-  kernels::PipelineTiling t_{};
+  const kernels::PipelineTiling t_;
   uint32_t per_tile_ = 1;
   uint64_t n_ = 0, xa_ = 0, ya_ = 0;
   std::vector<float> x_;

@@ -12,11 +12,11 @@
 namespace ascend::kernels {
 
 struct PipelineTiling {
-  uint32_t tiles;
-  uint32_t tile_bytes;
-  uint32_t vector_repeats;
-  uint32_t buffer_num;
-  float factor;
+  uint32_t tiles = 64;
+  uint32_t tile_bytes = 16384;
+  uint32_t vector_repeats = 512;
+  uint32_t buffer_num = 2;
+  float factor = 1.0009765625f;  // 1 + 2^-10: every scaling rounds, so the golden must follow
 };
 
 using namespace AscendC;

@@ -2,26 +2,52 @@
 // kernel is this folder: it registers itself (ASCEND_SIM_KERNEL below).
 #include <cstring>
 #include <random>
+#include <utility>
 
 #include "kernels/kernel.h"
 #include "kernels/reduce_sum/reduce_sum_kernel.h"
 #include "models/errors.h"
+#include "sim/field_params.h"
 
 namespace ascend {
 
 namespace {
 
+// The kernel's attributes, each bound to its parameter (sim/field_params.h): declared once, with
+// the field's initializer as its default, and read as fields.
+struct ReduceSumAttrs {
+  kernels::ReduceSumTiling tiling;
+  int cores = 8;
+};
+
+const std::vector<FieldParam<ReduceSumAttrs>>& attr_fields() {
+  using A = ReduceSumAttrs;
+  static const std::vector<FieldParam<A>> fields = {
+      field<A>(
+          int_param("reduce_sum.rows", "rows", kFromField, 1, 1000000, "rows of x (summed over)",
+                    "workload"),
+          [](A & a) -> auto& { return a.tiling.rows; }),
+      field<A>(
+          int_param("reduce_sum.cols", "columns", kFromField, 64, 100000000,
+                    "columns of x (a multiple of 64: 256-B units)", "workload"),
+          [](A & a) -> auto& { return a.tiling.cols; }),
+      field<A>(
+          int_param("reduce_sum.tile_cols", "columns", kFromField, 64, 16384,
+                    "columns per DMA and per Add (a multiple of 64)", "workload"),
+          [](A & a) -> auto& { return a.tiling.tile_cols; }),
+      field<A>(
+          int_param("reduce_sum.cores", "cores", kFromField, 1, 96,
+                    "cores the columns are split over (at most die.aiv_count)", "workload"),
+          [](A & a) -> auto& { return a.cores; }),
+      field<A>(
+          int_param("reduce_sum.buffer_num", "", kFromField, 1, 2,
+                    "VECIN buffers (2 = double buffer)", "workload"),
+          [](A & a) -> auto& { return a.tiling.buffer_num; })};
+  return fields;
+}
+
 void declare(Params& p) {
-  p.declare(int_param("reduce_sum.rows", "rows", "64", 1, 1000000, "rows of x (summed over)",
-                      "workload"));
-  p.declare(int_param("reduce_sum.cols", "columns", "16384", 64, 100000000,
-                      "columns of x (a multiple of 64: 256-B units)", "workload"));
-  p.declare(int_param("reduce_sum.tile_cols", "columns", "4096", 64, 16384,
-                      "columns per DMA and per Add (a multiple of 64)", "workload"));
-  p.declare(int_param("reduce_sum.cores", "cores", "8", 1, 96,
-                      "cores the columns are split over (at most die.aiv_count)", "workload"));
-  p.declare(int_param("reduce_sum.buffer_num", "", "2", 1, 2, "VECIN buffers (2 = double buffer)",
-                      "workload"));
+  declare_fields(p, attr_fields());
 }
 
 int dies(const Params& p) {
@@ -31,15 +57,12 @@ int dies(const Params& p) {
 class ReduceSumRun : public KernelRun {
  public:
   explicit ReduceSumRun(const Params& p)
-      : p_(p), cores_(static_cast<int>(p.integer("reduce_sum.cores"))) {
-    t_.rows = static_cast<uint32_t>(p.integer("reduce_sum.rows"));
-    t_.cols = static_cast<uint32_t>(p.integer("reduce_sum.cols"));
-    t_.tile_cols = static_cast<uint32_t>(p.integer("reduce_sum.tile_cols"));
-    t_.buffer_num = static_cast<uint32_t>(p.integer("reduce_sum.buffer_num"));
-    for (const char* key : {"reduce_sum.cols", "reduce_sum.tile_cols"})
-      if (p.integer(key) % kernels::KernelColumnSum::kUnit)
-        throw SimError(kExitBadInput,
-                       std::string(key) + " = " + p.text(key) + " is not a multiple of 64");
+      : p_(p), a_(read_fields(p, attr_fields())), t_(a_.tiling), cores_(a_.cores) {
+    for (auto [key, value] : {std::pair<const char*, uint32_t>{"reduce_sum.cols", t_.cols},
+                              {"reduce_sum.tile_cols", t_.tile_cols}})
+      if (value % kernels::KernelColumnSum::kUnit)
+        throw SimError(kExitBadInput, std::string(key) + " = " + std::to_string(value) +
+                                          " is not a multiple of 64");
   }
 
   // x: uniform in [-1, 1); its sums round at every add, so the golden must add in the kernel's
@@ -94,8 +117,9 @@ class ReduceSumRun : public KernelRun {
 
  private:
   const Params& p_;
-  int cores_;
-  kernels::ReduceSumTiling t_{};
+  const ReduceSumAttrs a_;
+  const kernels::ReduceSumTiling t_;
+  const int cores_;
   uint64_t xa_ = 0, ya_ = 0;
   std::vector<float> x_;
   KernelRecord* rec_ = nullptr;

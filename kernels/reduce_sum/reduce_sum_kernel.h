@@ -14,10 +14,10 @@
 namespace ascend::kernels {
 
 struct ReduceSumTiling {
-  uint32_t rows;
-  uint32_t cols;       // a multiple of 64 (256 B)
-  uint32_t tile_cols;  // a multiple of 64
-  uint32_t buffer_num;
+  uint32_t rows = 64;
+  uint32_t cols = 16384;      // a multiple of 64 (256 B)
+  uint32_t tile_cols = 4096;  // a multiple of 64
+  uint32_t buffer_num = 2;
 };
 
 using namespace AscendC;

@@ -4,23 +4,50 @@
 #include "kernels/kernel.h"
 #include "kernels/stream/stream_kernel.h"
 #include "models/errors.h"
+#include "sim/field_params.h"
 
 namespace ascend {
 
 namespace {
 
+// The kernel's attributes, each bound to its parameter (sim/field_params.h).
+struct StreamAttrs {
+  int cores = 1;
+  uint64_t bytes_per_core = 1048576;
+  uint32_t tile_bytes = 16384;
+  uint32_t buffer_num = 2;
+  std::string mode = "read";
+};
+
+const std::vector<FieldParam<StreamAttrs>>& attr_fields() {
+  using A = StreamAttrs;
+  static const std::vector<FieldParam<A>> fields = {
+      field<A>(
+          int_param("stream.cores", "cores", kFromField, 1, 96,
+                    "cores streaming at once (at most die.aiv_count)", "workload"),
+          [](A & a) -> auto& { return a.cores; }),
+      field<A>(
+          int_param("stream.bytes_per_core", "B", kFromField, 32, 1e12,
+                    "bytes each core streams (a multiple of 32)", "workload"),
+          [](A & a) -> auto& { return a.bytes_per_core; }),
+      field<A>(
+          int_param("stream.tile_bytes", "B", kFromField, 32, 1048576,
+                    "bytes per DMA (a multiple of 32; buffer_num tiles must fit in UB)",
+                    "workload"),
+          [](A & a) -> auto& { return a.tile_bytes; }),
+      field<A>(
+          int_param("stream.buffer_num", "", kFromField, 1, 2,
+                    "UB buffers per queue (2 = double buffer)", "workload"),
+          [](A & a) -> auto& { return a.buffer_num; }),
+      field<A>(
+          choice_param("stream.mode", kFromField, {"read", "copy"},
+                       "read: GM->UB and a vector checksum; copy: GM->UB->GM", "workload"),
+          [](A & a) -> auto& { return a.mode; })};
+  return fields;
+}
+
 void declare(Params& p) {
-  p.declare(int_param("stream.cores", "cores", "1", 1, 96,
-                      "cores streaming at once (at most die.aiv_count)", "workload"));
-  p.declare(int_param("stream.bytes_per_core", "B", "1048576", 32, 1e12,
-                      "bytes each core streams (a multiple of 32)", "workload"));
-  p.declare(int_param("stream.tile_bytes", "B", "16384", 32, 1048576,
-                      "bytes per DMA (a multiple of 32; buffer_num tiles must fit in UB)",
-                      "workload"));
-  p.declare(int_param("stream.buffer_num", "", "2", 1, 2,
-                      "UB buffers per queue (2 = double buffer)", "workload"));
-  p.declare(choice_param("stream.mode", "read", {"read", "copy"},
-                         "read: GM->UB and a vector checksum; copy: GM->UB->GM", "workload"));
+  declare_fields(p, attr_fields());
 }
 
 int dies(const Params& p) {
@@ -29,11 +56,11 @@ int dies(const Params& p) {
 
 class StreamRun : public KernelRun {
  public:
-  explicit StreamRun(const Params& p) : p_(p), cores_(static_cast<int>(p.integer("stream.cores"))) {
-    t_.bytes_per_core = static_cast<uint64_t>(p.integer("stream.bytes_per_core"));
-    t_.tile_bytes = static_cast<uint32_t>(p.integer("stream.tile_bytes"));
-    t_.buffer_num = static_cast<uint32_t>(p.integer("stream.buffer_num"));
-    t_.read_only = p.text("stream.mode") == "read";
+  explicit StreamRun(const Params& p) : p_(p), a_(read_fields(p, attr_fields())), cores_(a_.cores) {
+    t_.bytes_per_core = a_.bytes_per_core;
+    t_.tile_bytes = a_.tile_bytes;
+    t_.buffer_num = a_.buffer_num;
+    t_.read_only = a_.mode == "read";
     if (t_.bytes_per_core % 32 || t_.tile_bytes % 32)
       throw SimError(kExitBadInput,
                      "stream.bytes_per_core and stream.tile_bytes must be multiples of 32 (got " +
@@ -69,7 +96,7 @@ class StreamRun : public KernelRun {
     double ns = model::ps_to_ns(rec_->latency());
     rec_->figure("bytes", "B", total_);
     rec_->figure("bandwidth_GBps", "GB/s", ns > 0 ? static_cast<double>(total_) / ns : 0.0);
-    rec_->figure("mode", "name", p_.text("stream.mode"));
+    rec_->figure("mode", "name", a_.mode);
   }
 
   // Golden: copy -> y == x; read -> per core, lane j of the accumulator is the wrapping sum of
@@ -101,7 +128,8 @@ class StreamRun : public KernelRun {
 
  private:
   const Params& p_;
-  int cores_;
+  const StreamAttrs a_;
+  const int cores_;
   kernels::StreamTiling t_{};
   uint64_t total_ = 0, out_bytes_ = 0, xa_ = 0, ya_ = 0;
   std::vector<int32_t> x_;

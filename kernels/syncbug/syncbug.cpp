@@ -15,6 +15,7 @@
 #include "api/kernel_operator.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
+#include "sim/field_params.h"
 
 namespace ascend {
 
@@ -62,12 +63,29 @@ class KernelSyncBug {
   GlobalTensor<float> xGm_, yGm_;
 };
 
+// The kernel's attributes, each bound to its parameter (sim/field_params.h).
+struct SyncBugAttrs {
+  int cores = 4;
+  std::string bug = "none";
+};
+
+const std::vector<FieldParam<SyncBugAttrs>>& attr_fields() {
+  using A = SyncBugAttrs;
+  static const std::vector<FieldParam<A>> fields = {
+      field<A>(
+          int_param("syncbug.cores", "cores", kFromField, 1, 96, "cores running the kernel",
+                    "workload"),
+          [](A & a) -> auto& { return a.cores; }),
+      field<A>(
+          choice_param("syncbug.bug", kFromField,
+                       {"none", "missing_flag", "no_reuse_wait", "unset_flag", "skip_syncall"},
+                       "which synchronisation bug to plant", "workload"),
+          [](A & a) -> auto& { return a.bug; })};
+  return fields;
+}
+
 void declare(Params& p) {
-  p.declare(
-      int_param("syncbug.cores", "cores", "4", 1, 96, "cores running the kernel", "workload"));
-  p.declare(choice_param("syncbug.bug", "none",
-                         {"none", "missing_flag", "no_reuse_wait", "unset_flag", "skip_syncall"},
-                         "which synchronisation bug to plant", "workload"));
+  declare_fields(p, attr_fields());
 }
 
 int dies(const Params& p) {
@@ -76,11 +94,9 @@ int dies(const Params& p) {
 
 class SyncBugRun : public KernelRun {
  public:
-  explicit SyncBugRun(const Params& p)
-      : p_(p),
-        cores_(static_cast<int>(p.integer("syncbug.cores"))),
-        bug_(p.text("syncbug.bug")),
-        n_(uint64_t{kTile} * static_cast<uint64_t>(cores_)) {}
+  explicit SyncBugRun(const Params& p) : SyncBugRun(p, read_fields(p, attr_fields())) {}
+  SyncBugRun(const Params& p, const SyncBugAttrs& a)
+      : p_(p), cores_(a.cores), bug_(a.bug), n_(uint64_t{kTile} * static_cast<uint64_t>(cores_)) {}
 
   void place(Simulation& sim) override {
     x_.resize(n_);

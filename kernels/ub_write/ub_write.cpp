@@ -5,6 +5,7 @@
 #include "api/kernel_operator.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
+#include "sim/field_params.h"
 
 namespace ascend {
 
@@ -13,10 +14,10 @@ namespace {
 using namespace AscendC;
 
 struct UbWriteTiling {
-  uint32_t cores;
-  uint64_t bytes;
-  uint32_t chunk;
-  uint32_t dst;
+  uint32_t cores = 1;
+  uint64_t bytes = 1048576;
+  uint32_t chunk = 16384;
+  uint32_t dst = 1;
 };
 
 struct UbWriteTimes {  // filled by the kernel (simulator instrumentation)
@@ -73,37 +74,44 @@ class KernelUbWrite {
   GlobalTensor<uint8_t> srcGm_, dstGm_;
 };
 
+// The tiling's fields, each bound to its parameter (sim/field_params.h).
+const std::vector<FieldParam<UbWriteTiling>>& attr_fields() {
+  using T = UbWriteTiling;
+  static const std::vector<FieldParam<T>> fields = {
+      field<T>(
+          int_param("ub_write.cores", "cores", kFromField, 1, 96, "cores of rank 0 that write",
+                    "workload"),
+          [](T & t) -> auto& { return t.cores; }),
+      field<T>(
+          int_param("ub_write.bytes", "B", kFromField, 512, 1e11,
+                    "bytes written in all (split evenly over the cores; a multiple of 32 x "
+                    "cores)",
+                    "workload"),
+          [](T & t) -> auto& { return t.bytes; }),
+      field<T>(
+          int_param("ub_write.chunk_bytes", "B", kFromField, 32, 131072,
+                    "bytes per DMA (a multiple of 32)", "workload"),
+          [](T & t) -> auto& { return t.chunk; }),
+      field<T>(
+          int_param("ub_write.dst", "rank", kFromField, 0, 767,
+                    "destination rank (< ep.world_size): 1 is the other die of the chip, "
+                    "2..15 the same node, 16 and up another node (a3)",
+                    "workload"),
+          [](T & t) -> auto& { return t.dst; })};
+  return fields;
+}
+
 void declare(Params& p) {
-  p.declare(
-      int_param("ub_write.cores", "cores", "1", 1, 96, "cores of rank 0 that write", "workload"));
-  p.declare(int_param(
-      "ub_write.bytes", "B", "1048576", 512, 1e11,
-      "bytes written in all (split evenly over the cores; a multiple of 32 x cores)", "workload"));
-  p.declare(int_param("ub_write.chunk_bytes", "B", "16384", 32, 131072,
-                      "bytes per DMA (a multiple of 32)", "workload"));
-  p.declare(int_param(
-      "ub_write.dst", "rank", "1", 0, 767,
-      "destination rank (< ep.world_size): 1 is the other die of the chip, 2..15 the same "
-      "node, 16 and up another node (a3)",
-      "workload"));
+  declare_fields(p, attr_fields());
 }
 
 int dies(const Params& p) {
   return ep_ranks(p, 2);
 }
 
-UbWriteTiling tiling(const Params& p) {
-  UbWriteTiling t{};
-  t.cores = static_cast<uint32_t>(p.integer("ub_write.cores"));
-  t.bytes = static_cast<uint64_t>(p.integer("ub_write.bytes"));
-  t.chunk = static_cast<uint32_t>(p.integer("ub_write.chunk_bytes"));
-  t.dst = static_cast<uint32_t>(p.integer("ub_write.dst"));
-  return t;
-}
-
 class UbWriteRun : public KernelRun {
  public:
-  UbWriteRun(const Params& p, int ranks) : t_(tiling(p)) {
+  UbWriteRun(const Params& p, int ranks) : t_(read_fields(p, attr_fields())) {
     if (t_.dst >= static_cast<uint32_t>(ranks))
       throw SimError(kExitBadInput,
                      "ub_write.dst = " + std::to_string(t_.dst) +
