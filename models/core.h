@@ -319,7 +319,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   // kComplete, then a kStep of the same pipe at the same time.
   // kCrossFlag: a CrossCoreSetFlag of another core reaches this one. kPollReplay: a sleeping
   // polling loop's next iteration hands its read to MTE2; kPollRead: that read starts (arg: the
-  // sleep's token; see poll_sleep).
+  // sleep's token; see PollReplay::sleep).
   enum Op : uint32_t {
     kResume,
     kPush,
@@ -464,7 +464,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   uint64_t auto_syncs_ = 0;     // scalar reads that waited on an inserted sync, this launch
   Tick last_write_landed_ = 0;  // observation only (SimLastWriteLandedPs)
   // How far the scalar clock is ahead of simulated time. Negative only for the few scalar cycles
-  // after a sleeping poll wakes (poll_sleep), before its first issue catches up.
+  // after a sleeping poll wakes (PollReplay::sleep), before its first issue catches up.
   int64_t lag_ = 0;
   uint32_t wait_token_ = 0;     // the scalar's current wait; Resumes of older waits are stale
   uint32_t woken_token_ = ~0u;  // the wait a wake_scalar() Resume was already posted for

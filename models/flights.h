@@ -27,7 +27,7 @@ class UbClaims {
     add(writers_, writes, -1);
   }
   // A scalar read must wait for pending writers of its bytes; a scalar write, for readers too.
-  // Per 1-KiB block: a yes may be false (Core::claimed() then looks at the exact ranges).
+  // Per 1-KiB block: a yes may be false (Flights::claimed() then looks at the exact ranges).
   bool conflicts(uint32_t lo, uint32_t hi, bool write) const {
     for (uint32_t b = lo / kBlock; b <= (hi - 1) / kBlock && b < writers_.size(); ++b)
       if (writers_[b] || (write && readers_[b])) return true;

@@ -106,7 +106,7 @@ struct Instr {
   UbRange ub_reads, ub_writes;
   bool ub_noted = false;
   // A DMA in that copies its GM blocks into UB as they are (no padding, no payload skipped): the
-  // kind of read a polling loop's replay repeats (poll_sleep).
+  // kind of read a polling loop's replay repeats (PollReplay).
   GmBlocks gm_read;
   // Race check only: what the instruction touches, and the scalar's clock when it was issued
   // (kept apart so that an instruction stays small when the check is off).

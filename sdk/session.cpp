@@ -227,7 +227,8 @@ void Session::print_summary(const KernelRecord& r, double wall_s) const {
     busy("AIV", r.cores, {Lane::SCALAR, Lane::VECTOR, Lane::MTE2, Lane::MTE3},
          &KernelRecord::pipe_busy_pct);
   if (r.aic_cores > 0)
-    busy("AIC", r.aic_cores, {Lane::SCALAR, Lane::MTE2, Lane::MTE1, Lane::CUBE, Lane::FIXP},
+    busy("AIC", r.aic_cores,
+         {Lane::SCALAR, Lane::MTE2, Lane::MTE1, Lane::CUBE, Lane::FIXP, Lane::MTE3},
          &KernelRecord::aic_busy_pct);
   // The core that ends last, of either kind.
   const RankCounters& rc = r.ranks[0];

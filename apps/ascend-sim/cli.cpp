@@ -551,7 +551,7 @@ int run_cli(int argc, char** argv, CliStop stop) {
   if (r.aic_cores > 0) {
     std::cout << "\n                 AIC 0:";
     for (model::Lane lane : {model::Lane::SCALAR, model::Lane::MTE2, model::Lane::MTE1,
-                             model::Lane::CUBE, model::Lane::FIXP})
+                             model::Lane::CUBE, model::Lane::FIXP, model::Lane::MTE3})
       std::cout << " " << model::lane_name(lane) << " " << std::setprecision(1)
                 << r.aic_busy_pct(0, 0, lane) << "%";
   }
