@@ -187,7 +187,7 @@ cmake --build "$work/user/build" -j2 >/dev/null
 (cd "$work/user/build" && python3 -c 'import numpy' 2>/dev/null && py=python3 || py=/usr/bin/python3
  cd "$work/user/build" && "$py" ../add_custom/scripts/gen_data.py && ./add_custom_app > run.log \
    && "$py" ../add_custom/scripts/verify_result.py) || fail "the installed vector add"
-grep -q "add_custom on preset a3, 8 of 48 AIV cores" "$work/user/build/run.log" || { cat "$work/user/build/run.log"; fail "no timing summary"; }
+grep -q "kernel add_custom on preset a3, 1 rank(s) x 8 of 48 AIV cores" "$work/user/build/run.log" || { cat "$work/user/build/run.log"; fail "no timing summary"; }
 [ -f "$work/user/build/ascend-sim-out/stats.json" ] || fail "no stats.json"
 [ -f "$work/user/build/ascend-sim-out/trace.json" ] || fail "no trace.json"
 [ -f "$work/user/build/ascend-sim-out/waves.vcd" ] || fail "no waves.vcd"
@@ -205,7 +205,7 @@ cmake --build "$work/user/build_mix" -j2 >/dev/null
  cd "$work/user/build_mix" && "$py" ../matmul_leakyrelu_custom/scripts/gen_data.py \
    && ./matmul_leakyrelu_custom_app > run.log \
    && "$py" ../matmul_leakyrelu_custom/scripts/verify_result.py) || fail "the installed mixed example"
-grep -q "2 of 24 AIC + 4 of 48 AIV cores" "$work/user/build_mix/run.log" || { cat "$work/user/build_mix/run.log"; fail "no mixed summary"; }
+grep -q "4 of 48 AIV cores + 2 of 24 AIC cores" "$work/user/build_mix/run.log" || { cat "$work/user/build_mix/run.log"; fail "no mixed summary"; }
 echo "ok: the installed package builds and runs the mixed cube + vector example"
 
 # ascend-sim-build: the same files in one command.

@@ -18,6 +18,7 @@
 #include "models/errors.h"
 #include "sim/hardware_params.h"
 #include "sim/simulation.h"
+#include "sim/summary.h"
 
 namespace ascend::sdk {
 namespace {
@@ -79,7 +80,8 @@ class Session {
  private:
   void start();
   void load_params();
-  void print_summary(const KernelRecord& r, double wall_s) const;
+  // The console summary (sim/summary.h); its wall time is the session's launches so far.
+  void print_summary(const KernelRecord& r) const;
 
   Params params_;
   bool params_loaded_ = false;
@@ -191,7 +193,7 @@ void Session::run(const char* kernel, uint32_t block_dim, std::function<void()> 
   launches_wall_s_ += wall;
   last_kernel_ = kernel;
   last_entry_ = entry;
-  if (!quiet_) print_summary(r, wall);
+  if (!quiet_) print_summary(r);
 }
 
 void Session::write_outputs() {
@@ -201,55 +203,16 @@ void Session::write_outputs() {
   sim_->close_traces();
 }
 
-void Session::print_summary(const KernelRecord& r, double wall_s) const {
+void Session::print_summary(const KernelRecord& r) const {
+  SummaryInfo info;
+  info.kernel = r.name;
+  info.preset = preset_;
+  info.die_aiv = static_cast<int>(params_.integer("die.aiv_count"));
+  info.die_aic = static_cast<int>(params_.integer("die.aic_count"));
+  const std::string& out = sim_->out_dir();
+  if (!out.empty()) info.outputs = out + "/stats.json, trace.json, waves.vcd (written at exit)";
   std::ostringstream os;
-  os << std::fixed << std::setprecision(3);
-  os << "ascend-sim: " << r.name << " on preset " << preset_ << ", ";
-  if (r.aic_cores > 0) os << r.aic_cores << " of " << params_.integer("die.aic_count") << " AIC";
-  if (r.aic_cores > 0 && r.cores > 0) os << " + ";
-  if (r.cores > 0) os << r.cores << " of " << params_.integer("die.aiv_count") << " AIV";
-  os << " cores: " << model::ps_to_ns(r.latency()) / 1000.0 << " us\n";
-  // Busy per pipe of one kind of core: the mean over the launched cores, and core 0.
-  auto busy = [&os, &r](const char* kind, int n, std::initializer_list<model::Lane> lanes,
-                        double (KernelRecord::*pct)(int, int, model::Lane) const) {
-    os << std::setprecision(1) << "  " << kind << " pipe busy  mean over cores:";
-    for (model::Lane l : lanes) {
-      double sum = 0;
-      for (int c = 0; c < n; ++c) sum += (r.*pct)(0, c, l);
-      os << " " << model::lane_name(l) << " " << sum / n << "%";
-    }
-    os << "\n  " << kind << " pipe busy  core 0:";
-    for (model::Lane l : lanes) os << " " << model::lane_name(l) << " " << (r.*pct)(0, 0, l) << "%";
-    os << "\n";
-  };
-  using model::Lane;
-  if (r.cores > 0)
-    busy("AIV", r.cores, {Lane::SCALAR, Lane::VECTOR, Lane::MTE2, Lane::MTE3},
-         &KernelRecord::pipe_busy_pct);
-  if (r.aic_cores > 0)
-    busy("AIC", r.aic_cores,
-         {Lane::SCALAR, Lane::MTE2, Lane::MTE1, Lane::CUBE, Lane::FIXP, Lane::MTE3},
-         &KernelRecord::aic_busy_pct);
-  // The core that ends last, of either kind.
-  const RankCounters& rc = r.ranks[0];
-  std::string slowest = "-";
-  model::Tick last = 0;
-  for (size_t c = 0; c < rc.core_latency.size(); ++c)
-    if (slowest == "-" || rc.core_latency[c] > last) {
-      last = rc.core_latency[c];
-      slowest = "AIV " + std::to_string(c);
-    }
-  for (size_t c = 0; c < rc.aic_latency.size(); ++c)
-    if (slowest == "-" || rc.aic_latency[c] > last) {
-      last = rc.aic_latency[c];
-      slowest = "AIC " + std::to_string(c);
-    }
-  os << std::setprecision(3) << "  slowest        " << slowest << ", "
-     << model::ps_to_ns(last) / 1000.0 << " us\n";
-  if (!sim_->out_dir().empty())
-    os << "  outputs        " << sim_->out_dir()
-       << "/stats.json, trace.json, waves.vcd (written at exit)\n";
-  os << "  simulator      " << wall_s << " s wall\n";
+  write_summary(os, {&r}, info, sim_->simulator_figures(launches_wall_s_));
   std::cout << os.str() << std::flush;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -50,6 +51,8 @@ FieldParam<C> field(ParamSpec spec, Get get, uint64_t scale = 1) {
     spec.default_value = def;
   } else if constexpr (std::is_same_v<F, bool>) {
     spec.default_value = def ? "1" : "0";
+  } else if constexpr (std::is_integral_v<F> && std::is_signed_v<F>) {
+    spec.default_value = std::to_string(static_cast<int64_t>(def) / static_cast<int64_t>(scale));
   } else if constexpr (std::is_integral_v<F>) {
     spec.default_value = std::to_string(static_cast<uint64_t>(def) / scale);
   } else {
@@ -63,11 +66,37 @@ FieldParam<C> field(ParamSpec spec, Get get, uint64_t scale = 1) {
             } else if constexpr (std::is_same_v<F, bool>) {
               (void)scale;
               get(c) = p.integer(key) != 0;
+            } else if constexpr (std::is_integral_v<F> && std::is_signed_v<F>) {
+              get(c) = static_cast<F>(p.integer(key) * static_cast<int64_t>(scale));
             } else if constexpr (std::is_integral_v<F>) {
               get(c) = static_cast<F>(static_cast<uint64_t>(p.integer(key)) * scale);
             } else {
               get(c) = p.real(key) * static_cast<double>(scale);
             }
+          }};
+}
+
+// A choice bound to a field that takes a value per name ({"int8", true}, {"none", false}): the
+// parameter's choices are the names in this order, its default the name of the field's
+// initializer.
+template <class C, class Get, class V>
+FieldParam<C> choice_field(std::string key, std::vector<std::pair<std::string, V>> values,
+                           std::string description, std::string source, Get get) {
+  C defaults;
+  const auto& def = get(defaults);
+  std::vector<std::string> names;
+  std::string def_name;
+  for (const auto& [name, value] : values) {
+    names.push_back(name);
+    if (value == def && def_name.empty()) def_name = name;
+  }
+  if (def_name.empty()) throw std::logic_error(key + ": the field's initializer has no name");
+  ParamSpec spec =
+      choice_param(key, def_name, std::move(names), std::move(description), std::move(source));
+  return {std::move(spec), [get, key, values](C& c, const Params& p) {
+            const std::string& name = p.text(key);
+            for (const auto& [n, value] : values)
+              if (n == name) get(c) = value;
           }};
 }
 

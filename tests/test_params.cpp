@@ -1,5 +1,6 @@
 // The parameter registry: every key declared once with unit, range and source; bad input is a
 // bad-input error that names the key, the value and what is allowed.
+#include "sim/field_params.h"
 #include "sim/hardware_params.h"
 #include "sim/simulation.h"
 #include "tests/harness.h"
@@ -192,6 +193,87 @@ TEST(Params, KernelAttributesOutsideLimitsAreBadInput) {
       run_scenario("stream", {"stream.cores=1", "stream.tile_bytes=131072", "stream.buffer_num=2"});
   EXPECT_EQ(o.exit_code, kExitKernelFault) << "two 128 KiB buffers and an accumulator overflow UB";
   EXPECT_NE(o.message.find("UB overflow"), std::string::npos) << o.message;
+}
+
+// A kernel's attributes bound with sim/field_params.h: the defaults are the fields' initializers
+// (a negative one too), a unit's scale reaches the field, and a choice sets the value its name
+// maps to.
+enum class Mode { Fast, Exact };
+struct BoundAttrs {
+  int rank = -1;
+  uint64_t bytes = 16384;  // declared in KiB
+  double rate = 0.1;
+  std::string routing = "uniform";
+  bool flip = true;
+  bool int8 = true;
+  Mode mode = Mode::Exact;
+};
+
+const std::vector<FieldParam<BoundAttrs>>& bound_fields() {
+  using A = BoundAttrs;
+  static const std::vector<FieldParam<A>> fields = {
+      field<A>(
+          int_param("t.rank", "rank", kFromField, -1, 7, "d", "s"),
+          [](A & a) -> auto& { return a.rank; }),
+      field<A>(
+          int_param("t.bytes_KiB", "KiB", kFromField, 1, 64, "d", "s"),
+          [](A & a) -> auto& { return a.bytes; }, 1024),
+      field<A>(
+          real_param("t.rate", "", kFromField, 0, 1, "d", "s"),
+          [](A & a) -> auto& { return a.rate; }),
+      field<A>(
+          text_param("t.routing", kFromField, "d", "s"), [](A & a) -> auto& { return a.routing; }),
+      field<A>(
+          int_param("t.flip", "", kFromField, 0, 1, "d", "s"),
+          [](A & a) -> auto& { return a.flip; }),
+      choice_field<A>(
+          "t.quant", std::vector<std::pair<std::string, bool>>{{"none", false}, {"int8", true}},
+          "d", "s", [](A & a) -> auto& { return a.int8; }),
+      choice_field<A>(
+          "t.mode",
+          std::vector<std::pair<std::string, Mode>>{{"fast", Mode::Fast}, {"exact", Mode::Exact}},
+          "d", "s", [](A & a) -> auto& { return a.mode; })};
+  return fields;
+}
+
+TEST(Params, KernelAttributesAreBoundToTheirFields) {
+  Params p;
+  declare_fields(p, bound_fields());
+  EXPECT_EQ(p.spec("t.rank").default_value, "-1");
+  EXPECT_EQ(p.spec("t.bytes_KiB").default_value, "16");
+  EXPECT_EQ(p.spec("t.rate").default_value, "0.1");
+  EXPECT_EQ(p.spec("t.routing").default_value, "uniform");
+  EXPECT_EQ(p.spec("t.flip").default_value, "1");
+  EXPECT_EQ(p.spec("t.quant").default_value, "int8");
+  EXPECT_EQ(p.spec("t.quant").choices, (std::vector<std::string>{"none", "int8"}));
+  EXPECT_EQ(p.spec("t.mode").default_value, "exact");
+  BoundAttrs d = read_fields(p, bound_fields());
+  EXPECT_EQ(d.rank, -1);
+  EXPECT_EQ(d.bytes, 16384u);
+  EXPECT_TRUE(d.int8);
+  EXPECT_EQ(d.mode, Mode::Exact);
+  p.set("t.rank", "3", "--set");
+  p.set("t.bytes_KiB", "2", "--set");
+  p.set("t.rate", "0.25", "--set");
+  p.set("t.routing", "zipf:1.2", "--set");
+  p.set("t.flip", "0", "--set");
+  p.set("t.quant", "none", "--set");
+  p.set("t.mode", "fast", "--set");
+  BoundAttrs a = read_fields(p, bound_fields());
+  EXPECT_EQ(a.rank, 3);
+  EXPECT_EQ(a.bytes, 2048u);
+  EXPECT_EQ(a.rate, 0.25);
+  EXPECT_EQ(a.routing, "zipf:1.2");
+  EXPECT_FALSE(a.flip);
+  EXPECT_FALSE(a.int8);
+  EXPECT_EQ(a.mode, Mode::Fast);
+  EXPECT_EQ(error_of([&] { p.set("t.quant", "int4", "--set"); }).code, kExitBadInput);
+  // A choice whose names do not include the field's initializer is a programming error.
+  using A = BoundAttrs;
+  EXPECT_THROW(choice_field<A>(
+                   "t.bad", std::vector<std::pair<std::string, bool>>{{"none", false}}, "d", "s",
+                   [](A & a) -> auto& { return a.int8; }),
+               std::logic_error);
 }
 
 }  // namespace

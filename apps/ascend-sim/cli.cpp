@@ -21,6 +21,7 @@
 #include "sim/progress.h"
 #include "sim/simulation.h"
 #include "sim/stats_schema.h"
+#include "sim/summary.h"
 
 namespace po = boost::program_options;
 
@@ -152,74 +153,6 @@ void warn_unread(const Params& params, const KernelDef& k, const std::set<std::s
     std::cerr << "ascend-sim: warning: " << s->key << " = " << params.text(s->key) << " (from "
               << origin << ") is not read by kernel " << k.name << "; it has no effect\n";
   }
-}
-
-// Console lines for the figures a kernel record carries.
-void print_slowest(const KernelRecord& r) {
-  int rank = 0, core = 0;
-  double worst = -1;
-  for (size_t d = 0; d < r.ranks.size(); ++d) {
-    const std::vector<model::Tick>& cl = r.ranks[d].core_latency;
-    for (size_t c = 0; c < cl.size(); ++c)
-      if (model::ps_to_ns(cl[c]) > worst)
-        worst = model::ps_to_ns(cl[c]), rank = static_cast<int>(d), core = static_cast<int>(c);
-  }
-  if (worst < 0) return;
-  std::cout << "rank " << rank << " core " << core << ", ends " << worst / 1000.0
-            << " us after launch";
-}
-
-void print_phases(const KernelRecord& r) {
-  const Figures& x = r.figures;
-  if (x.contains("phase_max_over_cores") && x.at("phase_max_over_cores").is_object()) {
-    // In the kernels' order of execution where known (a JSON object is sorted by name).
-    const nlohmann::json& phases = x.at("phase_max_over_cores");
-    std::vector<std::string> names;
-    for (const char* n :
-         {"send_ns", "status_ns", "wait_ns", "local_copy_ns", "wait_and_combine_ns"})
-      if (phases.contains(n)) names.push_back(n);
-    for (const auto& [name, v] : phases.items())
-      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-    std::cout << "  phases         " << r.name << ", max over cores and ranks:";
-    for (const std::string& name : names) {
-      const nlohmann::json& per_rank = phases[name];
-      double worst = 0;
-      size_t at = 0;
-      for (size_t i = 0; i < per_rank.size(); ++i)
-        if (per_rank[i].get<double>() > worst) worst = per_rank[i].get<double>(), at = i;
-      std::string label = name.size() > 3 && name.substr(name.size() - 3) == "_ns"
-                              ? name.substr(0, name.size() - 3)
-                              : name;
-      std::cout << " " << label << " " << worst / 1000.0 << " us (rank " << at << ")";
-    }
-    std::cout << "\n";
-  }
-  if (x.contains("calls") && x.at("calls").is_array() && !x.at("calls").empty() &&
-      x.at("calls")[0].is_object()) {  // ffn_worker_batching: one entry per FFN rank and call
-    std::cout << "  phases         " << r.name << ", max over calls:";
-    for (const char* name : {"poll_ns", "sort_ns", "gather_ns", "group_list_ns", "batching_ns"}) {
-      double worst = 0;
-      for (const auto& c : x.at("calls"))
-        if (c.contains(name)) worst = std::max(worst, c[name].get<double>());
-      std::string label(name);
-      std::cout << " " << label.substr(0, label.size() - 3) << " " << worst / 1000.0 << " us";
-    }
-    std::cout << "\n";
-  }
-}
-
-void print_busiest_port(const std::deque<KernelRecord>& recs) {
-  const PortCounters* best = nullptr;
-  const KernelRecord* in = nullptr;
-  for (const KernelRecord& r : recs)
-    for (const PortCounters& p : r.ports)
-      if (p.counters["bytes"] > 0 && (!best || r.utilization_pct(p) > in->utilization_pct(*best)))
-        best = &p, in = &r;
-  if (!best) return;
-  std::cout << "  busiest port   " << best->port->name() << " " << std::setprecision(1)
-            << in->utilization_pct(*best) << "% busy" << std::setprecision(3) << " ("
-            << model::ps_to_ns(best->counters["busy_ps"]) / 1000.0 << " us at its effective rate, "
-            << best->counters["bytes"] << " B, in " << in->name << ")\n";
 }
 
 }  // namespace
@@ -509,71 +442,26 @@ int run_cli(int argc, char** argv, CliStop stop) {
       stat_description("kernels[].ranks[].core_latency_ns[]");
   sim.write_outputs(wall, preset, kernel.name, extra);  // closes the traces too
 
-  const KernelRecord& r = sim.records().back();
-  std::cout << std::fixed << std::setprecision(3);
-  std::cout << "ascend-sim: kernel " << kernel.name << " on preset " << preset << ", "
-            << r.rank_latency.size() << " rank(s) x " << r.cores << " of "
-            << params.integer("die.aiv_count") << " AIV cores";
-  if (r.aic_cores > 0)
-    std::cout << " + " << r.aic_cores << " of " << params.integer("die.aic_count") << " AIC cores";
-  std::cout << "\n";
-  const auto& recs = sim.records();
-  if (recs.size() > 1) {  // several launches (moe): each, then launch of the first to end
-    for (const KernelRecord& k : recs) {
-      std::cout << "  " << std::left << std::setw(20) << k.name << std::right
-                << model::ps_to_ns(k.latency()) / 1000.0 << " us   slowest ";
-      print_slowest(k);
-      std::cout << "\n";
-    }
-    std::cout << "  total               "
-              << model::ps_to_ns(r.start + r.latency() - recs.front().start) / 1000.0 << " us";
-    for (size_t i = 0; i < recs.size(); ++i)
-      if (recs[i].figures.contains("round_trip"))
-        std::cout << "   (stats.json: kernels[" << i << "] '" << recs[i].name
-                  << "' round_trip.total_ns)";
-    std::cout << "\n";
-  } else {
-    std::cout << "  latency        " << model::ps_to_ns(r.latency()) / 1000.0 << " us\n";
-    std::cout << "  slowest        ";
-    print_slowest(r);
-    std::cout << "\n";
+  SummaryInfo info;
+  info.kernel = kernel.name;
+  info.preset = preset;
+  info.die_aiv = static_cast<int>(params.integer("die.aiv_count"));
+  info.die_aic = static_cast<int>(params.integer("die.aic_count"));
+  info.check = check;
+  if (!dump_dir.empty()) {
+    std::ostringstream d;
+    d << dump_dir << ", about " << std::fixed << std::setprecision(1)
+      << static_cast<double>(dump_estimate) / (1 << 20) << " MiB (estimate: " << dump_estimate
+      << " B)";
+    info.dump = d.str();
   }
-  for (const KernelRecord& k : recs) print_phases(k);
-  if (r.figures.contains("bandwidth_GBps"))
-    std::cout << "  bandwidth      " << r.figures.at("bandwidth_GBps").get<double>() << " GB/s ("
-              << r.figures.at("bytes").get<uint64_t>() << " B)\n";
-  print_busiest_port(recs);
-  std::cout << "  pipe busy      core 0:";
-  for (model::Lane lane :
-       {model::Lane::SCALAR, model::Lane::VECTOR, model::Lane::MTE2, model::Lane::MTE3})
-    std::cout << " " << model::lane_name(lane) << " " << std::setprecision(1)
-              << r.pipe_busy_pct(0, 0, lane) << "%";
-  if (r.aic_cores > 0) {
-    std::cout << "\n                 AIC 0:";
-    for (model::Lane lane : {model::Lane::SCALAR, model::Lane::MTE2, model::Lane::MTE1,
-                             model::Lane::CUBE, model::Lane::FIXP, model::Lane::MTE3})
-      std::cout << " " << model::lane_name(lane) << " " << std::setprecision(1)
-                << r.aic_busy_pct(0, 0, lane) << "%";
-  }
-  if (r.figures.contains("bound"))
-    std::cout << "\n  bound          " << r.figures.at("bound").get<std::string>() << " ("
-              << std::setprecision(1) << r.figures.at("tflops").get<double>() << " TFLOP/s)";
-  std::cout << "\n  check          " << check << "\n" << std::setprecision(3);
-  SimulatorFigures s = sim.simulator_figures(wall);
-  std::cout << "  simulator      " << wall << " s wall (model events " << s.event_wall_s
-            << " s, kernel threads " << s.kernel_wall_s << " s), " << s.scheduler_events
-            << " events, " << std::setprecision(1) << s.peak_rss_MiB << " MiB peak RSS\n";
-  if (!dump_dir.empty())
-    std::cout << "  dump           " << dump_dir << ", about " << std::setprecision(1)
-              << static_cast<double>(dump_estimate) / (1 << 20)
-              << " MiB (estimate: " << dump_estimate << " B)\n";
   if (!ro.out_dir.empty()) {
-    std::cout << "  outputs        " << ro.out_dir << "/stats.json, " << ro.out_dir
-              << "/config.ini";
-    if (ro.trace) std::cout << ", " << ro.out_dir << "/trace.json";
-    if (ro.vcd) std::cout << ", " << ro.out_dir << "/waves.vcd";
-    std::cout << "\n";
+    info.outputs = ro.out_dir + "/stats.json, " + ro.out_dir + "/config.ini";
+    if (ro.trace) info.outputs += ", " + ro.out_dir + "/trace.json";
+    if (ro.vcd) info.outputs += ", " + ro.out_dir + "/waves.vcd";
   }
+  const auto& recs = sim.records();
+  write_summary(std::cout, launches_of(recs), info, sim.simulator_figures(wall));
   // The traced cores exist on the die but the kernel may have run on fewer.
   if (!traced_cores.empty()) {
     int launched = 0;

@@ -23,34 +23,34 @@ run_example() {  # run_example NAME [cmake args...]
   (cd "$b" && "$py" "$src/examples/asc/$ex/scripts/gen_data.py" && ./demo > run.txt 2> run.err \
      && "$py" "$src/examples/asc/$ex/scripts/verify_result.py" output/output.bin output/golden.bin) \
     || { cat "$b/run.txt" "$b/run.err" 2>/dev/null; fail "$ex: run or check"; }
-  grep -qE "^ascend-sim: .* cores: [0-9.]+ us$" "$b/run.txt" \
+  grep -qE "^  latency +[0-9.]+ us$" "$b/run.txt" \
     || { cat "$b/run.txt"; fail "$ex: no simulated latency printed"; }
   echo "ok: $ex: $(grep -E '^ascend-sim: ' "$b/run.txt" | head -1)"
 }
 run_example add
 grep -q "there is no NPU here; the program runs on ascend-sim's simulated die" "$work/add.cfg" \
   || { cat "$work/add.cfg"; fail "npu mode: no status line"; }
-[ "$(grep -c '^ascend-sim: vadd on preset' "$work/add-build/run.txt")" = 1 ] || fail "add: one launch"
+[ "$(grep -c '^ascend-sim: kernel vadd on preset' "$work/add-build/run.txt")" = 1 ] || fail "add: one launch"
 run_example leaky_relu
-[ "$(grep -c '^ascend-sim: leaky_relu on preset a3, 16 of [0-9]* AIV' "$work/leaky_relu-build/run.txt")" = 2 ] \
+[ "$(grep -c '^ascend-sim: kernel leaky_relu on preset a3, 1 rank(s) x 16 of [0-9]* AIV' "$work/leaky_relu-build/run.txt")" = 2 ] \
   || { cat "$work/leaky_relu-build/run.txt"; fail "leaky_relu: two launches of 16 AIVs"; }
 run_example matmul
-grep -qE '^ascend-sim: matmul_bias on preset a3, 2 of [0-9]+ AIC cores' "$work/matmul-build/run.txt" \
+grep -qE '^ascend-sim: kernel matmul_bias on preset a3, 1 rank\(s\) x 2 of [0-9]+ AIC cores' "$work/matmul-build/run.txt" \
   || { cat "$work/matmul-build/run.txt"; fail "matmul: __cube__ is not 2 AICs"; }
 grep -q '"entry": "<<<>>>"' "$work/matmul-build/ascend-sim-out/stats.json" || fail "stats.json entry"
 # Our own examples: vector (row reductions, a softmax with Div, a double-buffered fp16 axpy),
 # cube (Mmad and Fixpipe by hand on 4 AICs) and mixed (__mix__(1, 2): the AIC's product
 # post-processed by its AIVs through GM, ordered by a cross-core flag).
 run_example reduce_rows
-grep -qE '^ascend-sim: reduce_rows on preset a3, 8 of [0-9]+ AIV cores' "$work/reduce_rows-build/run.txt" \
+grep -qE '^ascend-sim: kernel reduce_rows on preset a3, 1 rank\(s\) x 8 of [0-9]+ AIV cores' "$work/reduce_rows-build/run.txt" \
   || fail "reduce_rows: not 8 AIVs"
 run_example softmax_div
 run_example axpy_stream
 run_example mmad_cube
-grep -qE '^ascend-sim: mmad_cube on preset a3, 4 of [0-9]+ AIC cores' "$work/mmad_cube-build/run.txt" \
+grep -qE '^ascend-sim: kernel mmad_cube on preset a3, 1 rank\(s\) x 4 of [0-9]+ AIC cores' "$work/mmad_cube-build/run.txt" \
   || { cat "$work/mmad_cube-build/run.txt"; fail "mmad_cube: __cube__ is not 4 AICs"; }
 run_example mix_postproc
-grep -qE '^ascend-sim: matmul_relu on preset a3, 2 of [0-9]+ AIC \+ 4 of [0-9]+ AIV cores' \
+grep -qE '^ascend-sim: kernel matmul_relu on preset a3, 1 rank\(s\) x 4 of [0-9]+ AIV cores \+ 2 of [0-9]+ AIC cores' \
   "$work/mix_postproc-build/run.txt" \
   || { cat "$work/mix_postproc-build/run.txt"; fail "mix_postproc: __mix__(1, 2) is not 2 AI Cores"; }
 # Each of them synchronises itself: with the compiler's automatic sync off, the race check finds

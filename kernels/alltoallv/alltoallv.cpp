@@ -81,7 +81,7 @@ class AlltoallvRun : public KernelRun {
   AlltoallvRun(const Params& p, int ranks)
       : p_(p),
         a_(dispatch::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")))),
-        bf16_(p.text("dispatch.dtype") == "bf16") {
+        bf16_(dispatch::workload_of(p).bf16) {
     alltoallv::validate(a_);
     require_window(p, "alltoallv_dispatch", alltoallv::window_needed(a_),
                    alltoallv::kWindowFormula);

@@ -56,22 +56,10 @@ std::vector<uint16_t> scalar_alphas(const std::string& path, uint64_t n, bool bf
 }
 }  // namespace
 
-Attrs attrs_of(const Params& p, int dies, int cores) {
-  Attrs a;
-  a.d = dispatch::attrs_of(p, dies, cores);
-  a.comm_quant = p.text("combine.comm_quant") == "int8";
-  a.shared_expert_x = p.integer("combine.shared_expert_x") != 0;
-  a.receiver = p.text("combine.receiver");
-  a.rows_per_barrier = static_cast<int>(p.integer("combine.rows_per_barrier"));
-  a.buffer_num = static_cast<int>(p.integer("combine.buffer_num"));
-  a.const_softmax = p.text("combine.const_alpha") == "softmax";
-  return a;
-}
-
 std::vector<float> make_expert_scales(const Params& p, const Attrs& a, std::mt19937& rng) {
   const int k_top = a.d.topk;
   std::vector<float> w(npos(a.d.bs) * k_top);
-  if (p.text("combine.expert_scales") == "uniform") {
+  if (workload_of(p).uniform_scales) {
     std::fill(w.begin(), w.end(), 1.0f / static_cast<float>(k_top));
     return w;
   }
@@ -112,10 +100,11 @@ std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf
   const int w = dispatch::world_ranks(a.d);
   const bool payload = p.integer("sim.payload") != 0;
   std::vector<dispatch::RankInputs> routed(w);
+  const dispatch::Workload dw = dispatch::workload_of(p);
   for (int r = 0; r < w; ++r) {  // the seeds of dispatch: the same routing for the same seed
     std::mt19937 rng(common::input_seed(p, r, call));
-    routed[r].ids = dispatch::route(a.d, p.text("dispatch.routing"), dispatch::ep_rank(a.d, r), rng,
-                                    p.real("dispatch.special_weight"));
+    routed[r].ids =
+        dispatch::route(a.d, dw.routing, dispatch::ep_rank(a.d, r), rng, dw.special_weight);
     dispatch::generate_v3(p, a.d, r, call, routed[r]);
   }
   std::shared_ptr<const ConstExperts> consts = payload ? make_const_experts(p, a, bf16) : nullptr;
@@ -441,47 +430,12 @@ std::string check(const Attrs& a, bool bf16, const std::vector<std::vector<RankI
 
 namespace {
 
-void declare(Params& p) {
-  const char* w = "workload";
-  const char* doc = "MoeDistributeCombineV2 ([OLD])";
-  p.declare(choice_param("combine.comm_quant", "none", {"none", "int8"},
-                         "communication quantization (commQuantMode 2): int8 blocks of 8 with an "
-                         "XType scale each",
-                         doc));
-  p.declare(int_param("combine.shared_expert_x", "", "0", 0, 1,
-                      "1: add a sharedExpertX (BS, H) input unweighted (S = 0 only)", doc));
-  p.declare(choice_param("combine.receiver", "in_order", combine::receivers().names(),
-                         "receiver strategy: wait for each token in turn ([OLD]) or poll the "
-                         "unfinished tokens round-robin and combine whichever is ready ([NEW])",
-                         w));
-  p.declare(int_param("combine.rows_per_barrier", "rows", "1", 1, 64,
-                      "rows sent before each PipeBarrier<PIPE_MTE3> and their flags ([OLD] 1, "
-                      "[NEW] 2)",
-                      w));
-  p.declare(int_param("combine.buffer_num", "", "2", 1, 2,
-                      "UB buffers per queue (falls back to 1 when the plan passes 170 KiB)", w));
-  p.declare(choice_param("combine.const_alpha", "scalar", {"scalar", "softmax"},
-                         "const experts: scalar ([OLD]: alpha1[i] x oriX + alpha2[i] x v[i]) or "
-                         "softmax ([NEW]: alphas (constNum, H), gates softmax(<alpha_j[i], oriX>))",
-                         "MoeDistributeCombineV3 ([V3-API])"));
-  p.declare(choice_param("combine.expert_scales", "random", {"random", "uniform"},
-                         "generated weights: random (softmax of random logits) or uniform (1/K)",
-                         w));
-  p.declare(int_param("combine.delay_rank", "rank", "-1", -1, 767,
-                      "a rank that starts sending late in call 1 (-1: none)", w));
-  p.declare(real_param("combine.delay_us", "us", "20", 0, 1e6, "how late it starts", w));
-}
-
-int dies(const Params& p) {
-  return ep_ranks(p, 16) * static_cast<int>(p.integer("dispatch.tp"));
-}
-
 class CombineRun : public KernelRun {
  public:
   CombineRun(const Params& p, int ranks)
       : p_(p),
         a_(combine::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")))),
-        bf16_(p.text("dispatch.dtype") == "bf16") {
+        bf16_(dispatch::workload_of(p).bf16) {
     combine::validate(a_);
     require_window(p, "combine", 2 * dispatch::combine_area_bytes(a_.d),
                    "2 x (K + shared) x BS x Align512(2H)");
@@ -490,11 +444,12 @@ class CombineRun : public KernelRun {
                      "2 x (A x Align512(Align32(2H) + 32 + 12) + A x Align512(2H))");
     el_ = dispatch::plan_elastic(p, a_.d);  // a_.d: the new EP group's attributes
     dispatch::check_routing(p, a_.d);
-    knobs_.delay_rank = static_cast<int>(p.integer("combine.delay_rank"));
-    knobs_.delay_ps = static_cast<model::Tick>(p.real("combine.delay_us") * 1e6);
+    const combine::Workload w = combine::workload_of(p);
+    knobs_.delay_rank = w.delay_rank;
+    knobs_.delay_ps = static_cast<model::Tick>(w.delay_us * 1e6);
     if (knobs_.delay_rank >= ranks)
       throw SimError(kExitBadInput,
-                     "combine.delay_rank = " + p.text("combine.delay_rank") +
+                     "combine.delay_rank = " + std::to_string(w.delay_rank) +
                          " is not a rank of ep.world_size = " + std::to_string(ranks));
   }
 
@@ -569,7 +524,7 @@ KernelDef combine_kernel_def() {
   KernelDef k{
       "combine",
       "MoeDistributeCombine (A3 fullmesh_v1): expert outputs back to their tokens, weighted sum",
-      declare, dies, plan};
+      combine::declare_params, dispatch::dies_of, plan};
   k.also_reads = {"fault"};
   k.workload = "dispatch";
   k.shorthands = dispatch::workload_flags(true);
@@ -577,9 +532,9 @@ KernelDef combine_kernel_def() {
   k.inputs = true;
   k.dump_bytes = [](const Params& p, int dies) {
     const dispatch::Attrs a = dispatch::checked_attrs(p, dies);
+    const bool shared_x = combine::attrs_of(p, dies, a.cores).shared_expert_x;
     uint64_t sum = 0;
-    for (int r = 0; r < dies; ++r)
-      sum += dispatch::combine_rank_dump(a, r, p.integer("combine.shared_expert_x") != 0);
+    for (int r = 0; r < dies; ++r) sum += dispatch::combine_rank_dump(a, r, shared_x);
     return sum;
   };
   k.payload_bytes = [](const Params& p, int dies) { return dispatch::payload_bytes(p, dies, 2); };

@@ -38,8 +38,18 @@ struct Execution {
   std::vector<int> die_of, rank_of;  // as dispatch's: a rank's die, a die's rank (-1: dead)
 };
 
+// The workload's knobs of combine that are not the operator's attributes (combine.*).
+struct Workload {
+  bool uniform_scales = false;  // generated weights: 1/K, or a softmax of random logits
+  int delay_rank = -1;          // a rank that starts sending late in call 1
+  double delay_us = 20;         // how late it starts
+};
+
+// Declares the combine.* parameters, each bound to its field of Attrs or Workload.
+void declare_params(Params& p);
 // The attributes: the dispatch.* workload plus combine.*; `dies` the ranks it runs on (EP x TP).
 Attrs attrs_of(const Params& p, int dies, int cores);
+Workload workload_of(const Params& p);
 // Generated inputs of one call: the routing of dispatch.* (same seeds as dispatch), the rows and
 // triples dispatch would produce for it, random expert outputs, weights and sharedExpertX.
 std::vector<RankInputs> generate_inputs(const Params& p, const Attrs& a, bool bf16, int call);

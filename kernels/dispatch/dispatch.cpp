@@ -19,139 +19,18 @@ namespace {
 
 using dispatch::Attrs;
 
-void declare(Params& p) {
-  const char* w = "workload";
-  const char* doc = "MoeDistributeDispatchV2 A3 limits ([OLD])";
-  p.declare(int_param("dispatch.bs", "tokens", "128", 1, 512, "tokens per rank (BS)", doc));
-  p.declare(int_param("dispatch.hidden", "", "7168", 1024, 8192, "hidden size H", doc));
-  p.declare(int_param("dispatch.topk", "", "8", 1, 16, "experts per token (K)", doc));
-  p.declare(int_param("dispatch.experts", "", "256", 1, 1024,
-                      "MoE experts E (a multiple of the MoE ranks)", doc));
-  p.declare(int_param("dispatch.shared_experts", "", "0", 0, 4, "shared experts", doc));
-  p.declare(int_param("dispatch.shared_expert_ranks", "ranks", "0", 0, 767,
-                      "ranks [0, S) holding shared experts (a multiple of shared_experts)", doc));
-  p.declare(choice_param("dispatch.quant", "int8", {"int8", "none"},
-                         "int8: dynamic per-token quantization before sending (quantMode 2)", doc));
-  p.declare(choice_param("dispatch.dtype", "bf16", {"bf16", "fp16"}, "token dtype", doc));
-  p.declare(int_param("dispatch.token_nums_type", "", "1", 0, 1,
-                      "expertTokenNums: 1 count per expert, 0 inclusive cumsum", doc));
-  p.declare(int_param("dispatch.active_tokens", "tokens", "-1", -1, 512,
-                      "1-D active mask: the first N tokens are active (-1: all)", doc));
-  p.declare(text_param("dispatch.routing", "uniform",
-                       "uniform, balanced (round-robin) or zipf:ALPHA (expert 0 hottest)", w));
-  p.declare(int_param("dispatch.buffer_num", "", "2", 1, 2,
-                      "UB buffers per queue (falls back to 1 when the plan passes 170 KiB)", w));
-  p.declare(choice_param(
-      "dispatch.send_split", "entry", dispatch::send_splits().names(),
-      "send core split: entry (the real kernel: contiguous entries), rank (each core serves the "
-      "destination ranks = core mod send cores) or token (fullmesh_v2: whole tokens, each "
-      "quantized once and sent K times)",
-      w));
-  p.declare(int_param("dispatch.shared_send_cores", "cores", "-1", -1, 95,
-                      "cores sending to shared experts (-1: max(1, cores x shared / (K + shared)))",
-                      w));
-  p.declare(int_param("dispatch.window_flip", "", "1", 0, 1,
-                      "1: consecutive calls alternate the 0/1 window halves; 0: always half 0", w));
-  p.declare(int_param(
-      "dispatch.quant_before_send", "", "1", 0, 1,
-      "with int8: 1 quantizes before sending (the real kernel, int8 records on the wire); "
-      "0 sends the token as is and each receiver quantizes during its local copy",
-      w));
-  p.declare(int_param("dispatch.calls", "", "1", 1, 16,
-                      "back-to-back dispatch calls in one launch (each with new tokens)", w));
-  p.declare(int_param("dispatch.delay_rank", "rank", "-1", -1, 767,
-                      "a rank that stalls before its local copy in call 1 (-1: none)", w));
-  p.declare(real_param("dispatch.delay_us", "us", "20", 0, 1e6, "how long it stalls", w));
-  // V3 ([V3-API], [OLD]).
-  const char* v3 = "MoeDistributeDispatchV3 ([V3-API])";
-  p.declare(int_param("dispatch.zero_experts", "experts", "0", 0, 1024,
-                      "zero experts, ids [E, E + z): masked out of dispatch, 0 in combine", v3));
-  p.declare(int_param("dispatch.copy_experts", "experts", "0", 0, 1024,
-                      "copy experts, ids after the zero ones: combine adds oriX", v3));
-  p.declare(int_param("dispatch.const_experts", "experts", "0", 0, 1024,
-                      "const experts, ids after the copy ones: combine adds "
-                      "alpha1 x oriX + alpha2 x v",
-                      v3));
-  p.declare(real_param("dispatch.special_weight", "", "1", 0, 1e9,
-                       "routing weight of each special expert against a uniform MoE expert's "
-                       "(large: tokens pick mostly special experts)",
-                       w));
-  p.declare(choice_param("dispatch.mask", "1d", {"1d", "2d"},
-                         "xActiveMask: 1d (BS,) a prefix of active tokens (--active-tokens), 2d "
-                         "(BS, K) a flag per (token, k)",
-                         v3));
-  p.declare(real_param("dispatch.mask_rate", "", "0.1", 0, 1,
-                       "2-D mask: share of the (token, k) flags that are false", w));
-  p.declare(int_param("dispatch.masked_tokens", "tokens", "0", 0, 512,
-                      "2-D mask: tokens with every flag false (they take no part)", w));
-  p.declare(int_param("dispatch.expert_scales", "", "0", 0, 1,
-                      "[NEW] 1: expertScales (BS, K) in, carried to expandScales (A,) out", v3));
-  p.declare(int_param("dispatch.smooth_scales", "", "0", 0, 1,
-                      "1: scales (sharedExpertNum + E, H) multiply the token before int8 "
-                      "quantization, per destination expert",
-                      v3));
-  p.declare(int_param("dispatch.tp", "ranks", "1", 1, 2,
-                      "tpWorldSize: 1, or 2 ([OLD]: EP x 2 dies, TP peers the two dies of a chip; "
-                      "dispatch ends with an AllGatherV, combine starts with a ReduceScatterV; "
-                      "needs L = 1)",
-                      v3));
-  p.declare(text_param("fault.dead_ranks", "",
-                       "dead ranks, e.g. 5,17 or 4-6: their dies run nothing; without "
-                       "fault.scale_down the survivors wait for them forever (exit 3)",
-                       w));
-  p.declare(int_param("fault.scale_down", "", "0", 0, 1,
-                      "1: elastic scale-down, the host gives the survivors elasticInfo and the "
-                      "kernels run in the new rank space",
-                      v3));
-  p.declare(int_param("fault.compare_healthy", "", "1", 0, 1,
-                      "scaled down: first run the same kernel on the healthy machine, for the "
-                      "latency against it (stats: elastic)",
-                      w));
-}
-
-int dies(const Params& p) {
-  return ep_ranks(p, 16) * static_cast<int>(p.integer("dispatch.tp"));
-}
-
 }  // namespace
 
 namespace dispatch {
-
-Attrs attrs_of(const Params& p, int dies, int cores) {
-  Attrs a;
-  a.tp = static_cast<int>(p.integer("dispatch.tp"));
-  a.ep = dies / a.tp;
-  a.bs = static_cast<int>(p.integer("dispatch.bs"));
-  a.hidden = static_cast<int>(p.integer("dispatch.hidden"));
-  a.topk = static_cast<int>(p.integer("dispatch.topk"));
-  a.experts = static_cast<int>(p.integer("dispatch.experts"));
-  a.shared_experts = static_cast<int>(p.integer("dispatch.shared_experts"));
-  a.shared_expert_ranks = static_cast<int>(p.integer("dispatch.shared_expert_ranks"));
-  a.quant = p.text("dispatch.quant") == "int8";
-  a.quant_before_send = p.integer("dispatch.quant_before_send") != 0;
-  a.dtype_bytes = 2;
-  a.token_nums_type = static_cast<int>(p.integer("dispatch.token_nums_type"));
-  a.active_tokens = static_cast<int>(p.integer("dispatch.active_tokens"));
-  a.cores = cores;
-  a.buffer_num = static_cast<int>(p.integer("dispatch.buffer_num"));
-  a.shared_send_cores = static_cast<int>(p.integer("dispatch.shared_send_cores"));
-  a.split = p.text("dispatch.send_split");
-  a.zero_experts = static_cast<int>(p.integer("dispatch.zero_experts"));
-  a.copy_experts = static_cast<int>(p.integer("dispatch.copy_experts"));
-  a.const_experts = static_cast<int>(p.integer("dispatch.const_experts"));
-  a.mask_2d = p.text("dispatch.mask") == "2d";
-  a.expert_scales = p.integer("dispatch.expert_scales") != 0;
-  a.smooth_scales = p.integer("dispatch.smooth_scales") != 0;
-  return a;
-}
 
 common::Elastic plan_elastic(const Params& p, Attrs& a) {
   common::Elastic el;
   el.world0 = el.world = a.ep;
   el.shared_ranks = el.shared_ranks0 = a.shared_expert_ranks;
   el.experts = el.experts0 = a.experts;
-  const std::string dead = p.text("fault.dead_ranks");
-  if (a.tp == 2 && p.integer("fault.scale_down") != 0)
+  const Workload w = workload_of(p);
+  const std::string& dead = w.dead_ranks;
+  if (a.tp == 2 && w.scale_down)
     throw SimError(kExitBadInput,
                    "fault.scale_down = 1 with dispatch.tp = 2: elastic scale-down is tp = 1 only "
                    "([V3-API]: 动态缩容功能不支持在TP并行场景下使能)");
@@ -168,7 +47,7 @@ common::Elastic plan_elastic(const Params& p, Attrs& a) {
       throw SimError(kExitBadInput,
                      "fault.dead_ranks: " + std::to_string(r) +
                          " is not a rank of ep.world_size = " + std::to_string(a.ep));
-  el.scale_down = p.integer("fault.scale_down") != 0;
+  el.scale_down = w.scale_down;
   if (!el.scale_down && el.any_dead() && p.origin("sim.poll_timeout_us") == "default")
     std::cerr << "ascend-sim: warning: dead ranks " << el.dead_list()
               << " without fault.scale_down: the survivors poll for their flags until "
@@ -367,13 +246,14 @@ void generate_v3(const Params& p, const Attrs& a, int rank, int call, RankInputs
   std::mt19937 rng(common::input_seed(p, rank, call, kMaskSalt));
   const size_t entries = static_cast<size_t>(a.bs) * a.topk;
   if (a.mask_2d) {
-    std::bernoulli_distribution off(p.real("dispatch.mask_rate"));
+    const Workload w = workload_of(p);
+    std::bernoulli_distribution off(w.mask_rate);
     in.mask2d.assign(entries, 1);
     for (uint8_t& m : in.mask2d) m = off(rng) ? 0 : 1;
     std::vector<int> order(a.bs);
     for (int t = 0; t < a.bs; ++t) order[t] = t;
     std::shuffle(order.begin(), order.end(), rng);
-    int whole = std::min<int>(a.bs, static_cast<int>(p.integer("dispatch.masked_tokens")));
+    int whole = std::min<int>(a.bs, w.masked_tokens);
     for (int i = 0; i < whole; ++i)
       std::fill_n(in.mask2d.begin() + static_cast<size_t>(order[i]) * a.topk, a.topk, 0);
   }
@@ -436,8 +316,10 @@ std::vector<std::vector<RankInputs>> make_inputs(const Params& p, const Attrs& a
                                                  int calls, const common::Elastic& el) {
   const bool payload = p.integer("sim.payload") != 0;
   std::vector<std::vector<RankInputs>> inputs(calls, std::vector<RankInputs>(world_ranks(a)));
-  const std::string routing = p.text("dispatch.routing"), input_dir = p.text("run.input_dir");
-  const double special_weight = p.real("dispatch.special_weight");
+  const Workload w = workload_of(p);
+  const std::string& routing = w.routing;
+  const std::string input_dir = p.text("run.input_dir");
+  const double special_weight = w.special_weight;
   // The smooth scales are weights of the model: one table, the same on every rank and call.
   std::shared_ptr<const std::vector<float>> smooth;
   if (a.smooth_scales && payload && input_dir.empty()) {
@@ -505,7 +387,7 @@ void require_dispatch_window(const Params& p, const Attrs& a, const std::string&
 
 void check_routing(const Params& p, const Attrs& a) {
   if (p.text("run.input_dir").empty())  // generated inputs: the routing must parse
-    common::Routing("dispatch.routing", p.text("dispatch.routing"), a.experts);
+    common::Routing("dispatch.routing", workload_of(p).routing, a.experts);
 }
 
 std::string compare(const Attrs& a, const RankOutputs& want, Simulation& sim, const RankBuffers& b,
@@ -688,15 +570,16 @@ class DispatchRun : public KernelRun {
   DispatchRun(const Params& p, int ranks)
       : p_(p),
         a_(dispatch::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")))),
-        bf16_(p.text("dispatch.dtype") == "bf16"),
-        calls_(static_cast<int>(p.integer("dispatch.calls"))) {
+        w_(dispatch::workload_of(p)),
+        bf16_(w_.bf16),
+        calls_(w_.calls) {
     dispatch::validate(a_);
     dispatch::require_dispatch_window(p, a_, "dispatch");
     el_ = dispatch::plan_elastic(p, a_);  // a_: the new EP group's attributes when scaled down
     dispatch::check_routing(p, a_);
-    knobs_.window_flip = p.integer("dispatch.window_flip") != 0;
-    knobs_.delay_rank = static_cast<int>(p.integer("dispatch.delay_rank"));
-    knobs_.delay_ps = static_cast<model::Tick>(p.real("dispatch.delay_us") * 1e6);
+    knobs_.window_flip = w_.window_flip;
+    knobs_.delay_rank = w_.delay_rank;
+    knobs_.delay_ps = static_cast<model::Tick>(w_.delay_us * 1e6);
     if (knobs_.delay_rank >= ranks)
       throw SimError(kExitBadInput,
                      "dispatch.delay_rank = " + std::to_string(knobs_.delay_rank) +
@@ -741,6 +624,7 @@ class DispatchRun : public KernelRun {
  private:
   const Params& p_;
   Attrs a_;
+  dispatch::Workload w_;
   bool bf16_;
   int calls_;
   common::Elastic el_;
@@ -760,7 +644,7 @@ ASCEND_SIM_KERNEL(dispatch_kernel_def, 10);
 
 KernelDef dispatch_kernel_def() {
   KernelDef k{"dispatch", "MoeDistributeDispatch (A3 fullmesh_v1): tokens to their experts' ranks",
-              declare, dies, plan};
+              dispatch::declare_params, dispatch::dies_of, plan};
   k.also_reads = {"fault"};
   k.workload = "dispatch";
   k.shorthands = dispatch::workload_flags(true);
@@ -769,7 +653,7 @@ KernelDef dispatch_kernel_def() {
     const dispatch::Attrs a = dispatch::checked_attrs(p, dies);
     uint64_t sum = 0;
     for (int r = 0; r < dies; ++r) sum += dispatch::dispatch_rank_dump(a, r);
-    return sum * static_cast<uint64_t>(p.integer("dispatch.calls"));
+    return sum * static_cast<uint64_t>(dispatch::workload_of(p).calls);
   };
   k.payload_bytes = [](const Params& p, int dies) { return dispatch::payload_bytes(p, dies, 1); };
   return k;

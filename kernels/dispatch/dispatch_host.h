@@ -40,8 +40,30 @@ struct Execution {
   std::vector<int32_t> elastic_info;  // given to every survivor when scaled down
 };
 
+// The workload's knobs that are not the operator's attributes: how inputs are generated, how
+// calls are staged, and the faults (dispatch.*, fault.*).
+struct Workload {
+  bool bf16 = true;                 // token dtype: bf16, or fp16
+  std::string routing = "uniform";  // uniform, balanced or zipf:ALPHA
+  bool window_flip = true;          // consecutive calls alternate the window halves
+  int calls = 1;                    // back-to-back calls in one launch
+  int delay_rank = -1;              // a rank that stalls before its local copy in call 1
+  double delay_us = 20;             // how long it stalls
+  double special_weight = 1;        // routing weight of a special expert against a MoE expert's
+  double mask_rate = 0.1;           // 2-D mask: share of false (token, k) flags
+  int masked_tokens = 0;            // 2-D mask: tokens with every flag false
+  std::string dead_ranks;           // e.g. 5,17 or 4-6
+  bool scale_down = false;          // elastic scale-down of the dead ranks
+  bool compare_healthy = true;      // scaled down: run on the healthy machine first
+};
+
+// Declares the dispatch.* and fault.* parameters, each bound to its field of Attrs or Workload.
+void declare_params(Params& p);
 // The attributes from the dispatch.* parameters; `dies` the ranks the kernel runs on (EP x TP).
 Attrs attrs_of(const Params& p, int dies, int cores);
+Workload workload_of(const Params& p);
+// The dies the family's kernels run on: the EP ranks (ep.world_size) x dispatch.tp.
+int dies_of(const Params& p);
 // fault.dead_ranks and fault.scale_down: the dead ranks and, scaled down, the survivors' tables;
 // `a` becomes the attributes of the new EP group (W, S, E; L and BS unchanged, elasticInfo
 // given). The documented limits are bad input (exit 2): tp = 1, L unchanged, a MoE rank and a rank

@@ -61,9 +61,9 @@ uint64_t combine_rank_dump(const Attrs& a, int g, bool shared_x) {
 }
 
 uint64_t payload_bytes(const Params& p, int dies, int directions) {
-  const uint64_t bs = static_cast<uint64_t>(p.integer("dispatch.bs")),
-                 h = static_cast<uint64_t>(p.integer("dispatch.hidden")),
-                 k = static_cast<uint64_t>(p.integer("dispatch.topk"));
+  const Attrs a = attrs_of(p, dies, 0);
+  const uint64_t bs = static_cast<uint64_t>(a.bs), h = static_cast<uint64_t>(a.hidden),
+                 k = static_cast<uint64_t>(a.topk);
   return static_cast<uint64_t>(dies) * bs * h * 2 * (1 + 3 * k) * static_cast<uint64_t>(directions);
 }
 

@@ -12,6 +12,7 @@
 #include "kernels/ffn_op/ffn_op_host.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
+#include "sim/field_params.h"
 #include "sim/npy.h"
 
 namespace ascend {
@@ -21,88 +22,160 @@ namespace {
 using ffn_op::Activation;
 using ffn_op::Split;
 
+// The operator's attributes (ffn_op.*), each bound once to its field (sim/field_params.h).
+struct FfnOpAttrs {
+  int experts = 8;             // E
+  std::string expert_tokens;   // tokens per expert, comma-separated; empty: `tokens` spread
+  int tokens = 128;            // M
+  int hidden = 5120;           // K1 = N2
+  int intermediate = 2560;     // N1
+  bool bf16 = false;           // x, weights and y: bf16, or fp16
+  bool inner_precise = false;  // 1: high performance
+  std::string activation = "fastgelu";
+  bool bias = false;
+  std::string split = "mixed";    // mm1's core split
+  int expert_parallelism = 0;     // P (0: the operator's host tiling)
+  int min_single_n = 256;         // the plain split's singleN unit
+  bool antiquant = false;         // the pseudo-quant template
+  bool antiquant_overlap = true;  // casts beside the matmuls
+  bool quant = false;             // the quant template
+  bool per_channel = false;       // the requant scale per channel, or per tensor
+  std::string deq_scale_dtype = "fp32";
+  std::string quant_round = "rint";
+  int cores = 0;  // AICs launched (0: die.aic_count)
+};
+
+const std::vector<FieldParam<FfnOpAttrs>>& attr_fields() {
+  using A = FfnOpAttrs;
+  const char* w = "workload";
+  static const std::vector<FieldParam<A>> fields = {
+      field<A>(
+          int_param("ffn_op.experts", "experts", kFromField, 1, 256,
+                    "local experts E (weight1 [E, K1, N1], weight2 [E, K2, N2])", w),
+          [](A & a) -> auto& { return a.experts; }),
+      field<A>(
+          text_param("ffn_op.expert_tokens", kFromField,
+                     "tokens per expert, comma-separated (E entries, 0 allowed); empty: "
+                     "ffn_op.tokens spread evenly",
+                     w),
+          [](A & a) -> auto& { return a.expert_tokens; }),
+      field<A>(
+          int_param("ffn_op.tokens", "tokens", kFromField, 1, 1 << 20,
+                    "tokens M when expert_tokens is empty (the first experts take the rest)", w),
+          [](A & a) -> auto& { return a.tokens; }),
+      field<A>(
+          int_param("ffn_op.hidden", "elements", kFromField, 16, 65535,
+                    "hidden size K1 = N2 (a multiple of 16)", w),
+          [](A & a) -> auto& { return a.hidden; }),
+      field<A>(
+          int_param("ffn_op.intermediate", "elements", kFromField, 16, 65535,
+                    "intermediate size N1 (K2 = N1, or N1 / 2 for the GLU activations; a "
+                    "multiple of 16)",
+                    w),
+          [](A & a) -> auto& { return a.intermediate; }),
+      choice_field<A>(
+          "ffn_op.dtype",
+          std::vector<std::pair<std::string, bool>>{{"fp16", false}, {"bf16", true}},
+          "x, weights and y", w, [](A & a) -> auto& { return a.bf16; }),
+      field<A>(
+          int_param("ffn_op.inner_precise", "", kFromField, 0, 1,
+                    "0: high precision (mm1 in fp32, fp32 activation, Cast); 1: high "
+                    "performance (fp16 throughout; fp16 only)",
+                    w),
+          [](A & a) -> auto& { return a.inner_precise; }),
+      field<A>(
+          choice_param("ffn_op.activation", kFromField,
+                       {"relu", "gelu", "fastgelu", "silu", "swiglu", "geglu", "reglu"},
+                       "the activation between mm1 and mm2; swiglu, geglu, reglu: the GLU "
+                       "template, left half of mm1 x act(right half), one expert, fp16",
+                       w),
+          [](A & a) -> auto& { return a.activation; }),
+      field<A>(
+          int_param("ffn_op.bias", "", kFromField, 0, 1,
+                    "1: bias1 [E, N1] and bias2 [E, N2] (fp32)", w),
+          [](A & a) -> auto& { return a.bias; }),
+      field<A>(
+          choice_param("ffn_op.split", kFromField, {"plain", "expert_parallel", "mixed"},
+                       "mm1's core split when an expert cannot fill the cores ([FFN-NOTE] "
+                       "3.1): plain, expert_parallel (P experts side by side), mixed (the "
+                       "token cache: experts above baseM alone, the others P at a time)",
+                       "what-if"),
+          [](A & a) -> auto& { return a.split; }),
+      field<A>(
+          int_param("ffn_op.expert_parallelism", "experts", kFromField, 0, 10,
+                    "P, experts computed side by side; 0: min(10, AICs / mm1's n split), at "
+                    "least 2 (the operator's host tiling)",
+                    "what-if"),
+          [](A & a) -> auto& { return a.expert_parallelism; }),
+      field<A>(
+          int_param("ffn_op.min_single_n", "elements", kFromField, 128, 256,
+                    "the plain split's singleN unit: 256, or 128 to spread one expert's mm1 "
+                    "over more cores ([FFN-NOTE] 3.1, option 2)",
+                    "what-if"),
+          [](A & a) -> auto& { return a.min_single_n; }),
+      field<A>(
+          int_param("ffn_op.antiquant", "", kFromField, 0, 1,
+                    "1: the pseudo-quant template: int8 weights with per-channel scale and "
+                    "offset (in the x dtype), cast on the AIVs ([FFN-NOTE] 2.3)",
+                    w),
+          [](A & a) -> auto& { return a.antiquant; }),
+      field<A>(
+          int_param("ffn_op.antiquant_overlap", "", kFromField, 0, 1,
+                    "pseudo-quant: 1 casts CastWeight2 beside mm1 and the next CastWeight1 "
+                    "beside mm2 ([FFN-NOTE] 4.2); 0 gives each cast the cores to itself",
+                    "what-if"),
+          [](A & a) -> auto& { return a.antiquant_overlap; }),
+      field<A>(
+          int_param("ffn_op.quant", "", kFromField, 0, 1,
+                    "1: the quant template ([FFN-NOTE] 2.2): int8 x and weights, int32 "
+                    "accumulation and bias, deq_scale1/2 dequantize to fp16 on the FIXPIPE, "
+                    "the activation's output requantized to int8 on the AIVs (x * scale + "
+                    "offset); fp16 y",
+                    w),
+          [](A & a) -> auto& { return a.quant; }),
+      choice_field<A>(
+          "ffn_op.quant_scale",
+          std::vector<std::pair<std::string, bool>>{{"per_tensor", false}, {"per_channel", true}},
+          "quant: the requant scale, per tensor (scale [E]) or per channel "
+          "(scale [E, K2], the operator's smooth-scale key 14); offset [E]",
+          w, [](A & a) -> auto& { return a.per_channel; }),
+      field<A>(
+          choice_param("ffn_op.deq_scale_dtype", kFromField, {"fp32", "uint64", "bf16"},
+                       "quant: deq_scale1/2 as the user gives them: fp32 (converted to "
+                       "uint64 on the AIVs, CreateVecIndex / ShiftRight / Gather, key 13) or "
+                       "uint64 (the fp32 scale in the low 32 bits, read by the FIXPIPE as "
+                       "given), both with fp16 y; bf16 with bf16 y (key 11: dequantized on "
+                       "the AIVs)",
+                       w),
+          [](A & a) -> auto& { return a.deq_scale_dtype; }),
+      field<A>(
+          choice_param("ffn_op.quant_round", kFromField,
+                       {"rint", "round", "floor", "ceil", "trunc"},
+                       "quant: the round mode of the requant's Cast fp16 -> int8 (CAST_RINT, "
+                       "CAST_ROUND, ...); it saturates to [-128, 127]",
+                       w),
+          [](A & a) -> auto& { return a.quant_round; }),
+      field<A>(
+          int_param("ffn_op.cores", "AICs", kFromField, 0, 48,
+                    "AICs launched (each with 2 AIVs); 0: die.aic_count", "what-if"),
+          [](A & a) -> auto& { return a.cores; })};
+  return fields;
+}
+
 void declare(Params& p) {
-  const std::string w = "workload";
-  p.declare(int_param("ffn_op.experts", "experts", "8", 1, 256,
-                      "local experts E (weight1 [E, K1, N1], weight2 [E, K2, N2])", w));
-  p.declare(text_param("ffn_op.expert_tokens", "",
-                       "tokens per expert, comma-separated (E entries, 0 allowed); empty: "
-                       "ffn_op.tokens spread evenly",
-                       w));
-  p.declare(int_param("ffn_op.tokens", "tokens", "128", 1, 1 << 20,
-                      "tokens M when expert_tokens is empty (the first experts take the rest)", w));
-  p.declare(int_param("ffn_op.hidden", "elements", "5120", 16, 65535,
-                      "hidden size K1 = N2 (a multiple of 16)", w));
-  p.declare(int_param("ffn_op.intermediate", "elements", "2560", 16, 65535,
-                      "intermediate size N1 (K2 = N1, or N1 / 2 for the GLU activations; a "
-                      "multiple of 16)",
-                      w));
-  p.declare(choice_param("ffn_op.dtype", "fp16", {"fp16", "bf16"}, "x, weights and y", w));
-  p.declare(int_param("ffn_op.inner_precise", "", "0", 0, 1,
-                      "0: high precision (mm1 in fp32, fp32 activation, Cast); 1: high "
-                      "performance (fp16 throughout; fp16 only)",
-                      w));
-  p.declare(choice_param("ffn_op.activation", "fastgelu",
-                         {"relu", "gelu", "fastgelu", "silu", "swiglu", "geglu", "reglu"},
-                         "the activation between mm1 and mm2; swiglu, geglu, reglu: the GLU "
-                         "template, left half of mm1 x act(right half), one expert, fp16",
-                         w));
-  p.declare(
-      int_param("ffn_op.bias", "", "0", 0, 1, "1: bias1 [E, N1] and bias2 [E, N2] (fp32)", w));
-  p.declare(choice_param("ffn_op.split", "mixed", {"plain", "expert_parallel", "mixed"},
-                         "mm1's core split when an expert cannot fill the cores ([FFN-NOTE] 3.1): "
-                         "plain, expert_parallel (P experts side by side), mixed (the token "
-                         "cache: experts above baseM alone, the others P at a time)",
-                         "what-if"));
-  p.declare(int_param("ffn_op.expert_parallelism", "experts", "0", 0, 10,
-                      "P, experts computed side by side; 0: min(10, AICs / mm1's n split), at "
-                      "least 2 (the operator's host tiling)",
-                      "what-if"));
-  p.declare(int_param("ffn_op.min_single_n", "elements", "256", 128, 256,
-                      "the plain split's singleN unit: 256, or 128 to spread one expert's mm1 "
-                      "over more cores ([FFN-NOTE] 3.1, option 2)",
-                      "what-if"));
-  p.declare(int_param("ffn_op.antiquant", "", "0", 0, 1,
-                      "1: the pseudo-quant template: int8 weights with per-channel scale and "
-                      "offset (in the x dtype), cast on the AIVs ([FFN-NOTE] 2.3)",
-                      w));
-  p.declare(int_param("ffn_op.antiquant_overlap", "", "1", 0, 1,
-                      "pseudo-quant: 1 casts CastWeight2 beside mm1 and the next CastWeight1 "
-                      "beside mm2 ([FFN-NOTE] 4.2); 0 gives each cast the cores to itself",
-                      "what-if"));
-  p.declare(int_param("ffn_op.quant", "", "0", 0, 1,
-                      "1: the quant template ([FFN-NOTE] 2.2): int8 x and weights, int32 "
-                      "accumulation and bias, deq_scale1/2 dequantize to fp16 on the FIXPIPE, the "
-                      "activation's output requantized to int8 on the AIVs (x * scale + offset); "
-                      "fp16 y",
-                      w));
-  p.declare(choice_param("ffn_op.quant_scale", "per_tensor", {"per_tensor", "per_channel"},
-                         "quant: the requant scale, per tensor (scale [E]) or per channel "
-                         "(scale [E, K2], the operator's smooth-scale key 14); offset [E]",
-                         w));
-  p.declare(choice_param("ffn_op.deq_scale_dtype", "fp32", {"fp32", "uint64", "bf16"},
-                         "quant: deq_scale1/2 as the user gives them: fp32 (converted to uint64 "
-                         "on the AIVs, CreateVecIndex / ShiftRight / Gather, key 13) or uint64 "
-                         "(the fp32 scale in the low 32 bits, read by the FIXPIPE as given), "
-                         "both with fp16 y; bf16 with bf16 y (key 11: dequantized on the AIVs)",
-                         w));
-  p.declare(choice_param("ffn_op.quant_round", "rint", {"rint", "round", "floor", "ceil", "trunc"},
-                         "quant: the round mode of the requant's Cast fp16 -> int8 (CAST_RINT, "
-                         "CAST_ROUND, ...); it saturates to [-128, 127]",
-                         w));
-  p.declare(int_param("ffn_op.cores", "AICs", "0", 0, 48,
-                      "AICs launched (each with 2 AIVs); 0: die.aic_count", "what-if"));
+  declare_fields(p, attr_fields());
 }
 
 int dies(const Params& p) {
   return single_die(p, "ffn");
 }
 
-std::vector<int64_t> expert_tokens_of(const Params& p, int experts) {
-  const std::string text = p.text("ffn_op.expert_tokens");
+std::vector<int64_t> expert_tokens_of(const FfnOpAttrs& a) {
+  const int experts = a.experts;
+  const std::string& text = a.expert_tokens;
   std::vector<int64_t> v;
   if (text.empty()) {
-    const int64_t m = p.integer("ffn_op.tokens");
+    const int64_t m = a.tokens;
     for (int e = 0; e < experts; ++e) v.push_back(m / experts + (e < m % experts ? 1 : 0));
     return v;
   }
@@ -135,10 +208,10 @@ std::vector<T> uniform(size_t n, double scale, std::mt19937& rng) {
 class FfnRun : public KernelRun {
  public:
   explicit FfnRun(const Params& p) : p_(p) {
-    const int experts = static_cast<int>(p.integer("ffn_op.experts"));
-    tokens_ = expert_tokens_of(p, experts);
-    bf16_ = p.text("ffn_op.dtype") == "bf16";
-    int cores = static_cast<int>(p.integer("ffn_op.cores"));
+    const FfnOpAttrs a = read_fields(p, attr_fields());
+    tokens_ = expert_tokens_of(a);
+    bf16_ = a.bf16;
+    int cores = a.cores;
     const int die_aics = static_cast<int>(p.integer("die.aic_count"));
     if (cores == 0) cores = die_aics;
     if (cores > die_aics)
@@ -149,20 +222,15 @@ class FfnRun : public KernelRun {
                                         " AICs need twice as many AIVs; die.aiv_count = " +
                                         p.text("die.aiv_count"));
     const ffn_op::Limits lim = ffn_op::limits_of(p);
-    t_ = ffn_op::make_tiling(
-        experts, tokens_, static_cast<int32_t>(p.integer("ffn_op.hidden")),
-        static_cast<int32_t>(p.integer("ffn_op.intermediate")), cores,
-        ffn_op::activation_of(p.text("ffn_op.activation")), p.integer("ffn_op.inner_precise") != 0,
-        bf16_, p.integer("ffn_op.bias") != 0, ffn_op::split_of(p.text("ffn_op.split")),
-        static_cast<int32_t>(p.integer("ffn_op.expert_parallelism")),
-        static_cast<int32_t>(p.integer("ffn_op.min_single_n")), lim,
-        p.integer("ffn_op.antiquant") != 0, p.integer("ffn_op.antiquant_overlap") != 0,
-        p.integer("ffn_op.quant") != 0, p.text("ffn_op.quant_scale") == "per_channel",
-        p.text("ffn_op.deq_scale_dtype") == "fp32", round_of(p.text("ffn_op.quant_round")));
-    if (t_.quant && (p.text("ffn_op.deq_scale_dtype") == "bf16") != bf16_)
+    t_ = ffn_op::make_tiling(a.experts, tokens_, a.hidden, a.intermediate, cores,
+                             ffn_op::activation_of(a.activation), a.inner_precise, bf16_, a.bias,
+                             ffn_op::split_of(a.split), a.expert_parallelism, a.min_single_n, lim,
+                             a.antiquant, a.antiquant_overlap, a.quant, a.per_channel,
+                             a.deq_scale_dtype == "fp32", round_of(a.quant_round));
+    if (t_.quant && (a.deq_scale_dtype == "bf16") != bf16_)
       throw SimError(kExitBadInput,
-                     "ffn: quant with " + p.text("ffn_op.dtype") +
-                         " y and deq_scale_dtype = " + p.text("ffn_op.deq_scale_dtype") +
+                     std::string("ffn: quant with ") + (bf16_ ? "bf16" : "fp16") +
+                         " y and deq_scale_dtype = " + a.deq_scale_dtype +
                          ": [FFN-NOTE] 2.2 pairs fp16 y with uint64 or fp32 deq scales and bf16 y "
                          "with bf16 ones (set ffn_op.deq_scale_dtype)");
     if (t_.antiquant && !p.text("run.input_dir").empty())
@@ -698,10 +766,9 @@ KernelDef ffn_op_kernel_def() {
   k.inputs = true;
   // x, weight1, weight2, the biases, expert_tokens and y.
   k.dump_bytes = [](const Params& p, int) {
-    const uint64_t e = static_cast<uint64_t>(p.integer("ffn_op.experts")),
-                   k1 = static_cast<uint64_t>(p.integer("ffn_op.hidden")),
-                   n1 = static_cast<uint64_t>(p.integer("ffn_op.intermediate"));
-    const uint64_t m = static_cast<uint64_t>(p.integer("ffn_op.tokens"));
+    const FfnOpAttrs a = read_fields(p, attr_fields());
+    const uint64_t e = static_cast<uint64_t>(a.experts), k1 = static_cast<uint64_t>(a.hidden),
+                   n1 = static_cast<uint64_t>(a.intermediate), m = static_cast<uint64_t>(a.tokens);
     return m * k1 * 4 + e * k1 * n1 * 4 + e * (n1 + k1) * 4 + e * 8;
   };
   return k;

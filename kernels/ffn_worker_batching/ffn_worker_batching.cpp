@@ -11,6 +11,7 @@
 #include "kernels/ffn_worker_batching/ffn_kernel.h"
 #include "kernels/kernel.h"
 #include "models/errors.h"
+#include "sim/field_params.h"
 #include "sim/npy.h"
 
 namespace ascend {
@@ -19,74 +20,156 @@ namespace {
 
 using ffn::Attrs;
 
+const char* const kDoc = "FfnWorkerBatching document limits ([FWB-API])";
+const char* const kWorkload = "workload";
+
+// The operator's attributes (ffn.*), each bound once to its field of ffn::Attrs
+// (sim/field_params.h).
+const std::vector<FieldParam<Attrs>>& attr_fields() {
+  using A = Attrs;
+  const char* doc = kDoc;
+  const char* w = kWorkload;
+  static const std::vector<FieldParam<A>> fields = {
+      field<A>(
+          int_param("ffn.attn_ranks", "ranks", kFromField, 1, 1024, "attention ranks A (sessions)",
+                    doc),
+          [](A & a) -> auto& { return a.attn; }),
+      field<A>(
+          int_param("ffn.ffn_ranks", "ranks", kFromField, 1, 64,
+                    "FFN ranks F; the routed experts of a layer are split evenly over them", w),
+          [](A & a) -> auto& { return a.ffn; }),
+      field<A>(
+          int_param("ffn.micro_batches", "", kFromField, 1, 64, "micro-batches M", doc),
+          [](A & a) -> auto& { return a.micro_batches; }),
+      field<A>(
+          int_param("ffn.bs", "tokens", kFromField, 1, 4096, "tokens per micro-batch BS", w),
+          [](A & a) -> auto& { return a.bs; }),
+      field<A>(
+          int_param("ffn.topk", "", kFromField, 1, 63,
+                    "routed experts per token K; selected experts K + 1 <= 64 (the last slot "
+                    "is the shared expert)",
+                    doc),
+          [](A & a) -> auto& { return a.topk; }),
+      field<A>(
+          int_param("ffn.experts", "", kFromField, 1, 100000,
+                    "routed experts per layer (a multiple of ffn.ffn_ranks); each FFN rank "
+                    "also holds one shared expert",
+                    w),
+          [](A & a) -> auto& { return a.experts; }),
+      field<A>(
+          int_param("ffn.layers", "", kFromField, 1, 256,
+                    "layers; the run makes layers x micro-batches batching calls; global "
+                    "expert id = layer x experts per card per layer + local id",
+                    doc),
+          [](A & a) -> auto& { return a.layers; }),
+      field<A>(
+          int_param("ffn.hidden", "", kFromField, 1, 16384, "hidden size H", w),
+          [](A & a) -> auto& { return a.hidden; }),
+      choice_field<A>(
+          "ffn.token_dtype",
+          std::vector<std::pair<std::string, ffn::TokenDtype>>{{"fp16", ffn::TokenDtype::Fp16},
+                                                               {"bf16", ffn::TokenDtype::Bf16},
+                                                               {"int8", ffn::TokenDtype::Int8}},
+          "token dtype (int8: int8 rows followed by their fp32 scale)", doc,
+          [](A & a) -> auto& { return a.dtype; }),
+      field<A>(
+          int_param("ffn.need_schedule", "", kFromField, 0, 1,
+                    "1 RECV (core 0 polls the flags), 0 NORM (FfnWorkerScheduler fills the "
+                    "context's output area first)",
+                    doc),
+          [](A & a) -> auto& { return a.recv; }),
+      field<A>(
+          real_param("ffn.mask_rate", "", kFromField, 0, 1,
+                     "share of entries the attention side masks (id 1000000)", w),
+          [](A & a) -> auto& { return a.mask_rate; }),
+      field<A>(
+          int_param("ffn.out_num", "sessions", kFromField, 0, 1024,
+                    "NORM: sessions collected per call (0: all A)", doc),
+          [](A & a) -> auto& { return a.out_num; }),
+      field<A>(
+          int_param("ffn.cores", "cores", kFromField, 0, 96,
+                    "launch cores (0: the tiling, 32 in RECV with Y <= 200000, else all)", w),
+          [](A & a) -> auto& { return a.cores; }),
+      field<A>(
+          int_param("ffn.sort_max_elements", "elements", kFromField, 0, 100000000,
+                    "sortLoopMaxElement override: keys one core sorts in UB (0: from "
+                    "ub.size_KiB)",
+                    w),
+          [](A & a) -> auto& { return a.sort_max_elements; }),
+      field<A>(
+          int_param("ffn.sort_cores", "cores", kFromField, 0, 96,
+                    "at most this many cores sort runs (0: no limit; 1: everything on core "
+                    "0)",
+                    w),
+          [](A & a) -> auto& { return a.sort_cores; }),
+      field<A>(
+          int_param("ffn.buffer_num", "", kFromField, 1, 2, "UB buffers of the gather queue", w),
+          [](A & a) -> auto& { return a.buffer_num; })};
+  return fields;
+}
+
+// The workload's knobs that are not the operator's attributes: the attention side's timing.
+struct Workload {
+  std::string routing = "uniform";  // uniform, balanced or zipf:ALPHA
+  double start_skew_us = 0;         // spread of the attention ranks' start times
+  bool uniform_skew = false;        // random in [0, skew], or linear in the rank
+  int late_rank = -1;               // one attention rank that starts late_us late
+  double late_us = 20;
+  double attn_compute_us = 0;  // attention compute before each micro-batch
+  int drop_rank = -1;          // an attention rank that never writes its flags
+};
+
+const std::vector<FieldParam<Workload>>& workload_fields() {
+  using W = Workload;
+  const char* w = kWorkload;
+  static const std::vector<FieldParam<W>> fields = {
+      field<W>(
+          text_param("ffn.routing", kFromField,
+                     "uniform, balanced (round-robin) or zipf:ALPHA (expert 0 hottest)", w),
+          [](W & x) -> auto& { return x.routing; }),
+      field<W>(
+          real_param("ffn.start_skew_us", "us", kFromField, 0, 1e6,
+                     "spread of the attention ranks' start times", w),
+          [](W & x) -> auto& { return x.start_skew_us; }),
+      choice_field<W>(
+          "ffn.skew_dist",
+          std::vector<std::pair<std::string, bool>>{{"linear", false}, {"uniform", true}},
+          "linear: rank a starts a / (A - 1) x skew late; uniform: random in [0, "
+          "skew]",
+          w, [](W & x) -> auto& { return x.uniform_skew; }),
+      field<W>(
+          int_param("ffn.late_rank", "rank", kFromField, -1, 1023,
+                    "one attention rank that starts ffn.late_us late (-1: none)", w),
+          [](W & x) -> auto& { return x.late_rank; }),
+      field<W>(
+          real_param("ffn.late_us", "us", kFromField, 0, 1e6, "how late it starts", w),
+          [](W & x) -> auto& { return x.late_us; }),
+      field<W>(
+          real_param("ffn.attn_compute_us", "us", kFromField, 0, 1e6,
+                     "attention compute before each micro-batch (every rank)", w),
+          [](W & x) -> auto& { return x.attn_compute_us; }),
+      field<W>(
+          int_param("ffn.drop_rank", "rank", kFromField, -1, 1023,
+                    "what-if: an attention rank that never writes its flags (a hang, exit 3)", w),
+          [](W & x) -> auto& { return x.drop_rank; })};
+  return fields;
+}
+
 void declare(Params& p) {
-  const char* doc = "FfnWorkerBatching document limits ([FWB-API])";
-  const char* w = "workload";
-  p.declare(
-      int_param("ffn.attn_ranks", "ranks", "8", 1, 1024, "attention ranks A (sessions)", doc));
-  p.declare(int_param("ffn.ffn_ranks", "ranks", "1", 1, 64,
-                      "FFN ranks F; the routed experts of a layer are split evenly over them", w));
-  p.declare(int_param("ffn.micro_batches", "", "2", 1, 64, "micro-batches M", doc));
-  p.declare(int_param("ffn.bs", "tokens", "64", 1, 4096, "tokens per micro-batch BS", w));
-  p.declare(int_param("ffn.topk", "", "8", 1, 63,
-                      "routed experts per token K; selected experts K + 1 <= 64 (the last slot is "
-                      "the shared expert)",
-                      doc));
-  p.declare(int_param("ffn.experts", "", "64", 1, 100000,
-                      "routed experts per layer (a multiple of ffn.ffn_ranks); each FFN rank also "
-                      "holds one shared expert",
-                      w));
-  p.declare(int_param("ffn.layers", "", "1", 1, 256,
-                      "layers; the run makes layers x micro-batches batching calls; global expert "
-                      "id = layer x experts per card per layer + local id",
-                      doc));
-  p.declare(int_param("ffn.hidden", "", "7168", 1, 16384, "hidden size H", w));
-  p.declare(choice_param("ffn.token_dtype", "int8", {"fp16", "bf16", "int8"},
-                         "token dtype (int8: int8 rows followed by their fp32 scale)", doc));
-  p.declare(int_param("ffn.need_schedule", "", "1", 0, 1,
-                      "1 RECV (core 0 polls the flags), 0 NORM (FfnWorkerScheduler fills the "
-                      "context's output area first)",
-                      doc));
-  p.declare(real_param("ffn.mask_rate", "", "0", 0, 1,
-                       "share of entries the attention side masks (id 1000000)", w));
-  p.declare(text_param("ffn.routing", "uniform",
-                       "uniform, balanced (round-robin) or zipf:ALPHA (expert 0 hottest)", w));
-  p.declare(int_param("ffn.out_num", "sessions", "0", 0, 1024,
-                      "NORM: sessions collected per call (0: all A)", doc));
-  p.declare(int_param("ffn.cores", "cores", "0", 0, 96,
-                      "launch cores (0: the tiling, 32 in RECV with Y <= 200000, else all)", w));
-  p.declare(
-      int_param("ffn.sort_max_elements", "elements", "0", 0, 100000000,
-                "sortLoopMaxElement override: keys one core sorts in UB (0: from ub.size_KiB)", w));
-  p.declare(int_param("ffn.sort_cores", "cores", "0", 0, 96,
-                      "at most this many cores sort runs (0: no limit; 1: everything on core 0)",
-                      w));
-  p.declare(int_param("ffn.buffer_num", "", "2", 1, 2, "UB buffers of the gather queue", w));
-  p.declare(real_param("ffn.start_skew_us", "us", "0", 0, 1e6,
-                       "spread of the attention ranks' start times", w));
-  p.declare(choice_param("ffn.skew_dist", "linear", {"linear", "uniform"},
-                         "linear: rank a starts a / (A - 1) x skew late; uniform: random in [0, "
-                         "skew]",
-                         w));
-  p.declare(int_param("ffn.late_rank", "rank", "-1", -1, 1023,
-                      "one attention rank that starts ffn.late_us late (-1: none)", w));
-  p.declare(real_param("ffn.late_us", "us", "20", 0, 1e6, "how late it starts", w));
-  p.declare(real_param("ffn.attn_compute_us", "us", "0", 0, 1e6,
-                       "attention compute before each micro-batch (every rank)", w));
-  p.declare(int_param("ffn.drop_rank", "rank", "-1", -1, 1023,
-                      "what-if: an attention rank that never writes its flags (a hang, exit 3)",
-                      w));
+  declare_fields(p, attr_fields());
+  declare_fields(p, workload_fields());
 }
 
 int dies(const Params& p) {
-  int n = static_cast<int>(p.integer("ffn.attn_ranks") + p.integer("ffn.ffn_ranks"));
+  const Attrs a = ffn::attrs_of(p);
+  const int n = a.attn + a.ffn;
   int64_t ep = p.integer("ep.world_size");
   if (ep != 0 && ep != n)
     throw SimError(kExitBadInput, "ep.world_size = " + std::to_string(ep) +
                                       " but ffn_worker_batching runs on ffn.attn_ranks + "
                                       "ffn.ffn_ranks = " +
                                       std::to_string(n) + " dies (leave --ep unset)");
-  ffn::validate(ffn::attrs_of(p), 768);  // before the cluster is built
+  ffn::validate(a, 768);  // before the cluster is built
   return n;
 }
 
@@ -97,27 +180,7 @@ namespace ffn {
 using common::read_vec;
 
 Attrs attrs_of(const Params& p) {
-  Attrs a;
-  a.attn = static_cast<int>(p.integer("ffn.attn_ranks"));
-  a.ffn = static_cast<int>(p.integer("ffn.ffn_ranks"));
-  a.micro_batches = static_cast<int>(p.integer("ffn.micro_batches"));
-  a.bs = static_cast<int>(p.integer("ffn.bs"));
-  a.topk = static_cast<int>(p.integer("ffn.topk"));
-  a.experts = static_cast<int>(p.integer("ffn.experts"));
-  a.layers = static_cast<int>(p.integer("ffn.layers"));
-  a.hidden = static_cast<int>(p.integer("ffn.hidden"));
-  std::string dt = p.text("ffn.token_dtype");
-  a.dtype = dt == "fp16"   ? ffn::TokenDtype::Fp16
-            : dt == "bf16" ? ffn::TokenDtype::Bf16
-                           : ffn::TokenDtype::Int8;
-  a.recv = p.integer("ffn.need_schedule") != 0;
-  a.mask_rate = p.real("ffn.mask_rate");
-  a.out_num = static_cast<int>(p.integer("ffn.out_num"));
-  a.cores = static_cast<int>(p.integer("ffn.cores"));
-  a.sort_max_elements = static_cast<int>(p.integer("ffn.sort_max_elements"));
-  a.sort_cores = static_cast<int>(p.integer("ffn.sort_cores"));
-  a.buffer_num = static_cast<int>(p.integer("ffn.buffer_num"));
-  return a;
+  return read_fields(p, attr_fields());
 }
 
 Inputs generate(const Attrs& a, const std::string& routing, uint64_t seed, bool payload) {
@@ -433,31 +496,31 @@ void dump(Simulation& sim, const Attrs& a, const ffn::Inputs& in, const ffn::Exe
 class FfnRun : public KernelRun {
  public:
   // dies() has validated the attributes: the plan adds the routing and the knobs' ranks.
-  explicit FfnRun(const Params& p) : p_(p), a_(ffn::attrs_of(p)) {
+  explicit FfnRun(const Params& p)
+      : p_(p), a_(ffn::attrs_of(p)), w_(read_fields(p, workload_fields())) {
     ffn::validate(a_, 768);
-    common::Routing("ffn.routing", p.text("ffn.routing"), a_.experts);
-    for (const char* key : {"ffn.late_rank", "ffn.drop_rank"})
-      if (p.integer(key) >= a_.attn)
+    common::Routing("ffn.routing", w_.routing, a_.experts);
+    for (const auto& [key, rank] :
+         {std::pair{"ffn.late_rank", w_.late_rank}, std::pair{"ffn.drop_rank", w_.drop_rank}})
+      if (rank >= a_.attn)
         throw SimError(kExitBadInput,
-                       std::string(key) + " = " + p.text(key) +
+                       std::string(key) + " = " + std::to_string(rank) +
                            " is not an attention rank (A = " + std::to_string(a_.attn) + ")");
   }
 
   void place(Simulation&) override {
-    in_ = ffn::generate(a_, p_.text("ffn.routing"), static_cast<uint64_t>(p_.integer("sim.seed")),
+    in_ = ffn::generate(a_, w_.routing, static_cast<uint64_t>(p_.integer("sim.seed")),
                         p_.integer("sim.payload") != 0);
-    double skew = p_.real("ffn.start_skew_us");
+    const double skew = w_.start_skew_us;
     std::mt19937 rng(static_cast<uint32_t>(p_.integer("sim.seed") * 31 + 7));
     std::uniform_real_distribution<double> u(0, 1);
     for (int s = 0; s < a_.attn; ++s) {
-      double us = p_.text("ffn.skew_dist") == "uniform"
-                      ? skew * u(rng)
-                      : (a_.attn > 1 ? skew * s / (a_.attn - 1) : 0.0);
-      if (s == p_.integer("ffn.late_rank")) us += p_.real("ffn.late_us");
+      double us = w_.uniform_skew ? skew * u(rng) : (a_.attn > 1 ? skew * s / (a_.attn - 1) : 0.0);
+      if (s == w_.late_rank) us += w_.late_us;
       knobs_.start_delay_ps.push_back(static_cast<uint64_t>(us * 1e6));
     }
-    knobs_.compute_ps = static_cast<uint64_t>(p_.real("ffn.attn_compute_us") * 1e6);
-    knobs_.drop_rank = static_cast<int>(p_.integer("ffn.drop_rank"));
+    knobs_.compute_ps = static_cast<uint64_t>(w_.attn_compute_us * 1e6);
+    knobs_.drop_rank = w_.drop_rank;
   }
 
   // The ScheduleContexts, the inputs' GM and the launch are one step (ffn::execute).
@@ -548,6 +611,7 @@ class FfnRun : public KernelRun {
  private:
   const Params& p_;
   Attrs a_;
+  Workload w_;
   ffn::Inputs in_;
   ffn::Knobs knobs_;
   ffn::Execution ex_;

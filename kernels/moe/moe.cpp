@@ -19,6 +19,7 @@
 #include "kernels/moe/experts.h"
 #include "kernels/moe/moe_host.h"
 #include "models/errors.h"
+#include "sim/field_params.h"
 
 namespace ascend {
 
@@ -52,38 +53,75 @@ const common::Strategies<DispatchStep>& dispatch_steps() {
 
 namespace {
 
-void declare(Params& p) {
+// The layer's knobs (moe.*), each bound once to its field (sim/field_params.h).
+struct MoeAttrs {
+  std::string dispatch_step = "fused";  // a name of moe::dispatch_steps()
+  bool identity = false;                // the stand-in: y = x, or x * alpha(e) + beta(e)
+  bool ffn = false;                     // the experts: the FFN operator, or the stand-in
+  double expert_us = 0;                 // the stand-in's simulated time
+  int ffn_intermediate = 2048;          // N1
+  std::string ffn_activation = "silu";
+  bool ffn_inner_precise = false;
+  std::string ffn_split = "mixed";
+  int layers = 1;
+};
+
+const std::vector<FieldParam<MoeAttrs>>& attr_fields() {
+  using A = MoeAttrs;
   const char* w = "workload";
-  p.declare(choice_param("moe.dispatch", "fused", moe::dispatch_steps().names(),
-                         "fused: MoeDistributeDispatch; alltoallv: the traditional baseline "
-                         "(counts all-to-all, sort by expert, data all-to-all)",
-                         w));
-  p.declare(choice_param("moe.expert_transform", "per_expert", {"per_expert", "identity"},
-                         "the expert stand-in: y = x * alpha(e) + beta(e), different per expert, "
-                         "or y = x",
-                         w));
-  p.declare(choice_param("moe.experts", "stand_in", {"stand_in", "ffn"},
-                         "the experts between dispatch and combine: stand_in (host arithmetic, "
-                         "time moe.expert_us) or ffn (the FFN operator on each rank's AICs and "
-                         "AIVs: x W1 -> activation -> W2 per local expert)",
-                         w));
-  p.declare(real_param("moe.expert_us", "us", "0", 0, 1e6,
-                       "simulated time of the stand-in experts between dispatch and combine", w));
-  p.declare(int_param("moe.ffn_intermediate", "elements", "2048", 16, 65535,
-                      "moe.experts = ffn: the experts' intermediate size N1 (a multiple of 16)",
-                      w));
-  p.declare(choice_param("moe.ffn_activation", "silu", {"relu", "gelu", "fastgelu", "silu"},
-                         "moe.experts = ffn: the activation", w));
-  p.declare(int_param("moe.ffn_inner_precise", "", "0", 0, 1,
-                      "moe.experts = ffn: 0 high precision, 1 high performance (fp16 only)", w));
-  p.declare(choice_param("moe.ffn_split", "mixed", {"plain", "expert_parallel", "mixed"},
-                         "moe.experts = ffn: mm1's core split (ffn_op.split)", "what-if"));
-  p.declare(int_param("moe.layers", "", "1", 1, 16,
-                      "MoE layers in a row; layer l + 1 dispatches layer l's x_out", w));
+  static const std::vector<FieldParam<A>> fields = {
+      field<A>(
+          choice_param("moe.dispatch", kFromField, moe::dispatch_steps().names(),
+                       "fused: MoeDistributeDispatch; alltoallv: the traditional baseline "
+                       "(counts all-to-all, sort by expert, data all-to-all)",
+                       w),
+          [](A & a) -> auto& { return a.dispatch_step; }),
+      choice_field<A>(
+          "moe.expert_transform",
+          std::vector<std::pair<std::string, bool>>{{"per_expert", false}, {"identity", true}},
+          "the expert stand-in: y = x * alpha(e) + beta(e), different per expert, "
+          "or y = x",
+          w, [](A & a) -> auto& { return a.identity; }),
+      choice_field<A>(
+          "moe.experts",
+          std::vector<std::pair<std::string, bool>>{{"stand_in", false}, {"ffn", true}},
+          "the experts between dispatch and combine: stand_in (host arithmetic, "
+          "time moe.expert_us) or ffn (the FFN operator on each rank's AICs and "
+          "AIVs: x W1 -> activation -> W2 per local expert)",
+          w, [](A & a) -> auto& { return a.ffn; }),
+      field<A>(
+          real_param("moe.expert_us", "us", kFromField, 0, 1e6,
+                     "simulated time of the stand-in experts between dispatch and combine", w),
+          [](A & a) -> auto& { return a.expert_us; }),
+      field<A>(
+          int_param("moe.ffn_intermediate", "elements", kFromField, 16, 65535,
+                    "moe.experts = ffn: the experts' intermediate size N1 (a multiple of 16)", w),
+          [](A & a) -> auto& { return a.ffn_intermediate; }),
+      field<A>(
+          choice_param("moe.ffn_activation", kFromField, {"relu", "gelu", "fastgelu", "silu"},
+                       "moe.experts = ffn: the activation", w),
+          [](A & a) -> auto& { return a.ffn_activation; }),
+      field<A>(
+          int_param("moe.ffn_inner_precise", "", kFromField, 0, 1,
+                    "moe.experts = ffn: 0 high precision, 1 high performance (fp16 only)", w),
+          [](A & a) -> auto& { return a.ffn_inner_precise; }),
+      field<A>(
+          choice_param("moe.ffn_split", kFromField, {"plain", "expert_parallel", "mixed"},
+                       "moe.experts = ffn: mm1's core split (ffn_op.split)", "what-if"),
+          [](A & a) -> auto& { return a.ffn_split; }),
+      field<A>(
+          int_param("moe.layers", "", kFromField, 1, 16,
+                    "MoE layers in a row; layer l + 1 dispatches layer l's x_out", w),
+          [](A & a) -> auto& { return a.layers; })};
+  return fields;
 }
 
-int dies(const Params& p) {
-  return ep_ranks(p, 16) * static_cast<int>(p.integer("dispatch.tp"));
+void declare(Params& p) {
+  declare_fields(p, attr_fields());
+}
+
+MoeAttrs moe_attrs(const Params& p) {
+  return read_fields(p, attr_fields());
 }
 
 using common::read_vec;
@@ -157,16 +195,17 @@ class MoeRun : public KernelRun {
   MoeRun(const Params& p, int ranks)
       : p_(p),
         a_(combine::attrs_of(p, ranks, static_cast<int>(p.integer("die.aiv_count")))),
-        bf16_(p.text("dispatch.dtype") == "bf16"),
+        m_(moe_attrs(p)),
+        bf16_(dispatch::workload_of(p).bf16),
         payload_(p.integer("sim.payload") != 0),
-        identity_(p.text("moe.expert_transform") == "identity"),
-        step_(moe::dispatch_steps().find(p.text("moe.dispatch"))),
-        layers_(static_cast<int>(p.integer("moe.layers"))) {
-    ffn_ = p.text("moe.experts") == "ffn";
+        identity_(m_.identity),
+        step_(moe::dispatch_steps().find(m_.dispatch_step)),
+        layers_(m_.layers) {
+    ffn_ = m_.ffn;
     combine::validate(a_);
     dispatch::require_dispatch_window(p, a_.d, "moe");
     el_ = dispatch::plan_elastic(p, a_.d);  // a_.d: the new EP group's attributes
-    if (p.text("moe.dispatch") == "alltoallv") {
+    if (m_.dispatch_step == "alltoallv") {
       alltoallv::validate(a_.d);
       if (el_.any_dead())
         throw SimError(kExitBadInput,
@@ -209,8 +248,8 @@ class MoeRun : public KernelRun {
     // The ranks of the group (tp = 2: EP x TP)
     const int ranks = dispatch::world_ranks(a_.d), cores = sim.cluster().config().aiv_per_die;
     const uint64_t h = static_cast<uint64_t>(a_.d.hidden);
-    const uint64_t stall = static_cast<uint64_t>(p_.real("moe.expert_us") * 1e3 *
-                                                 sim.cluster().config().core.clock.ghz);
+    const uint64_t stall =
+        static_cast<uint64_t>(m_.expert_us * 1e3 * sim.cluster().config().core.clock.ghz);
     for (int layer = 0; layer < layers_; ++layer) {
       Layer& L = layers_done_.emplace_back();
       std::vector<dispatch::RankInputs>& din = inputs_[layer];
@@ -270,11 +309,10 @@ class MoeRun : public KernelRun {
   // The FFN's tiling for one rank's token counts.
   ffn_op::Tiling tiling(const std::vector<int64_t>& tokens) const {
     return ffn_op::make_tiling(static_cast<int32_t>(tokens.size()), tokens, a_.d.hidden,
-                               static_cast<int32_t>(p_.integer("moe.ffn_intermediate")),
+                               static_cast<int32_t>(m_.ffn_intermediate),
                                static_cast<int32_t>(p_.integer("die.aic_count")),
-                               ffn_op::activation_of(p_.text("moe.ffn_activation")),
-                               p_.integer("moe.ffn_inner_precise") != 0, bf16_, false,
-                               ffn_op::split_of(p_.text("moe.ffn_split")), 0, 256,
+                               ffn_op::activation_of(m_.ffn_activation), m_.ffn_inner_precise,
+                               bf16_, false, ffn_op::split_of(m_.ffn_split), 0, 256,
                                ffn_op::limits_of(p_));
   }
 
@@ -283,7 +321,7 @@ class MoeRun : public KernelRun {
   void run_ffn(Simulation& sim, int layer, Layer& L) {
     const int ranks = a_.d.ep;
     const uint64_t h = static_cast<uint64_t>(a_.d.hidden),
-                   n1 = static_cast<uint64_t>(p_.integer("moe.ffn_intermediate"));
+                   n1 = static_cast<uint64_t>(m_.ffn_intermediate);
     std::vector<ffn_op::Device> dev(static_cast<size_t>(ranks));
     std::vector<int64_t> rows(static_cast<size_t>(ranks), 0);
     for (int r = 0; r < ranks; ++r) {
@@ -330,8 +368,8 @@ class MoeRun : public KernelRun {
     L.experts->figure("expert_transform", "name", "ffn");
     L.experts->figure("ffn", "text",
                       std::string("x W1 (") + std::to_string(h) + " x " + std::to_string(n1) +
-                          ") -> " + p_.text("moe.ffn_activation") + " -> W2 per local expert, " +
-                          p_.text("moe.ffn_split") + " split");
+                          ") -> " + m_.ffn_activation + " -> W2 per local expert, " + m_.ffn_split +
+                          " split");
   }
 
   void figures(Simulation&) override {
@@ -429,6 +467,7 @@ class MoeRun : public KernelRun {
   };
   const Params& p_;
   combine::Attrs a_;
+  MoeAttrs m_;
   bool bf16_, payload_, identity_, ffn_ = false;
   moe::DispatchStep step_;
   int layers_;
@@ -451,9 +490,9 @@ KernelDef moe_kernel_def() {
   KernelDef k{"moe",
               "MoE layer round trip: dispatch (fused or alltoallv) -> experts (stand-in or the FFN "
               "operator) -> combine",
-              declare, dies, plan};
+              declare, dispatch::dies_of, plan};
   k.also_reads = {"combine", "fault"};
-  k.cube = [](const Params& p) { return p.text("moe.experts") == "ffn"; };
+  k.cube = [](const Params& p) { return moe_attrs(p).ffn; };
   k.workload = "dispatch";
   k.shorthands = dispatch::workload_flags(true);
   k.shorthands.push_back(dispatch::comm_quant_flag());
@@ -463,17 +502,18 @@ KernelDef moe_kernel_def() {
     uint64_t sum = 0;
     for (int r = 0; r < dies; ++r)
       sum += dispatch::dispatch_rank_dump(a, r) + dispatch::combine_rank_dump(a, r, false);
-    return sum * static_cast<uint64_t>(p.integer("moe.layers"));
+    return sum * static_cast<uint64_t>(moe_attrs(p).layers);
   };
   // With FFN experts it also holds every expert's weight1 and weight2 (H x N1 each, 2 B), once on
   // the host and once in GM, for each layer: the default workload's 256 experts need 30 GB.
   k.payload_bytes = [](const Params& p, int dies) {
     uint64_t bytes = dispatch::payload_bytes(p, dies, 2);
-    if (p.text("moe.experts") == "ffn")
-      bytes += static_cast<uint64_t>(p.integer("dispatch.experts")) *
-               static_cast<uint64_t>(p.integer("dispatch.hidden")) *
-               static_cast<uint64_t>(p.integer("moe.ffn_intermediate")) * 2 * 2 * 2 *
-               static_cast<uint64_t>(p.integer("moe.layers"));
+    const MoeAttrs m = moe_attrs(p);
+    const dispatch::Attrs a = dispatch::attrs_of(p, dies, 0);
+    if (m.ffn)
+      bytes += static_cast<uint64_t>(a.experts) * static_cast<uint64_t>(a.hidden) *
+               static_cast<uint64_t>(m.ffn_intermediate) * 2 * 2 * 2 *
+               static_cast<uint64_t>(m.layers);
     return bytes;
   };
   return k;

@@ -11,12 +11,10 @@ namespace ascend {
 namespace {
 
 // The kernel's attributes, each bound to its parameter (sim/field_params.h).
+// The tiling's fields are bound directly; the core count is the launch's.
 struct StreamAttrs {
   int cores = 1;
-  uint64_t bytes_per_core = 1048576;
-  uint32_t tile_bytes = 16384;
-  uint32_t buffer_num = 2;
-  std::string mode = "read";
+  kernels::StreamTiling tiling;
 };
 
 const std::vector<FieldParam<StreamAttrs>>& attr_fields() {
@@ -29,20 +27,20 @@ const std::vector<FieldParam<StreamAttrs>>& attr_fields() {
       field<A>(
           int_param("stream.bytes_per_core", "B", kFromField, 32, 1e12,
                     "bytes each core streams (a multiple of 32)", "workload"),
-          [](A & a) -> auto& { return a.bytes_per_core; }),
+          [](A & a) -> auto& { return a.tiling.bytes_per_core; }),
       field<A>(
           int_param("stream.tile_bytes", "B", kFromField, 32, 1048576,
                     "bytes per DMA (a multiple of 32; buffer_num tiles must fit in UB)",
                     "workload"),
-          [](A & a) -> auto& { return a.tile_bytes; }),
+          [](A & a) -> auto& { return a.tiling.tile_bytes; }),
       field<A>(
           int_param("stream.buffer_num", "", kFromField, 1, 2,
                     "UB buffers per queue (2 = double buffer)", "workload"),
-          [](A & a) -> auto& { return a.buffer_num; }),
-      field<A>(
-          choice_param("stream.mode", kFromField, {"read", "copy"},
-                       "read: GM->UB and a vector checksum; copy: GM->UB->GM", "workload"),
-          [](A & a) -> auto& { return a.mode; })};
+          [](A & a) -> auto& { return a.tiling.buffer_num; }),
+      choice_field<A>(
+          "stream.mode", std::vector<std::pair<std::string, bool>>{{"read", true}, {"copy", false}},
+          "read: GM->UB and a vector checksum; copy: GM->UB->GM", "workload",
+          [](A & a) -> auto& { return a.tiling.read_only; })};
   return fields;
 }
 
@@ -56,11 +54,8 @@ int dies(const Params& p) {
 
 class StreamRun : public KernelRun {
  public:
-  explicit StreamRun(const Params& p) : p_(p), a_(read_fields(p, attr_fields())), cores_(a_.cores) {
-    t_.bytes_per_core = a_.bytes_per_core;
-    t_.tile_bytes = a_.tile_bytes;
-    t_.buffer_num = a_.buffer_num;
-    t_.read_only = a_.mode == "read";
+  explicit StreamRun(const Params& p)
+      : p_(p), a_(read_fields(p, attr_fields())), cores_(a_.cores), t_(a_.tiling) {
     if (t_.bytes_per_core % 32 || t_.tile_bytes % 32)
       throw SimError(kExitBadInput,
                      "stream.bytes_per_core and stream.tile_bytes must be multiples of 32 (got " +
@@ -96,7 +91,7 @@ class StreamRun : public KernelRun {
     double ns = model::ps_to_ns(rec_->latency());
     rec_->figure("bytes", "B", total_);
     rec_->figure("bandwidth_GBps", "GB/s", ns > 0 ? static_cast<double>(total_) / ns : 0.0);
-    rec_->figure("mode", "name", a_.mode);
+    rec_->figure("mode", "name", t_.read_only ? "read" : "copy");
   }
 
   // Golden: copy -> y == x; read -> per core, lane j of the accumulator is the wrapping sum of
@@ -130,7 +125,7 @@ class StreamRun : public KernelRun {
   const Params& p_;
   const StreamAttrs a_;
   const int cores_;
-  kernels::StreamTiling t_{};
+  const kernels::StreamTiling t_;
   uint64_t total_ = 0, out_bytes_ = 0, xa_ = 0, ya_ = 0;
   std::vector<int32_t> x_;
   KernelRecord* rec_ = nullptr;

@@ -10,10 +10,10 @@
 namespace ascend::kernels {
 
 struct StreamTiling {
-  uint64_t bytes_per_core;
-  uint32_t tile_bytes;
-  uint32_t buffer_num;
-  bool read_only;
+  uint64_t bytes_per_core = 1048576;
+  uint32_t tile_bytes = 16384;
+  uint32_t buffer_num = 2;
+  bool read_only = true;  // GM->UB and a checksum; false: GM->UB->GM
 };
 
 using namespace AscendC;

@@ -202,7 +202,7 @@ expect 5 "UB overflow" -- --kernel stream --set stream.tile_bytes=131072 --set s
 
 # --- --version, the summary, stats.json's run, --list-kernels, --list-params
 expect 0 "^ascend-sim [0-9]+\.[0-9]+\.[0-9]+ \(git [^ )]+\)$" -- --version
-expect 0 "slowest +rank 0 core [0-9]+, ends [0-9.]+ us after launch" -- --kernel stream --set stream.cores=4 --out "$tmp/v"
+expect 0 "slowest +rank 0 AIV [0-9]+, ends [0-9.]+ us after launch" -- --kernel stream --set stream.cores=4 --out "$tmp/v"
 [ "$(json "$tmp/v/stats.json" "(j['run']['version'] in open('/dev/stdin').read(), 'stream.cores=4' in j['run']['command_line'], j['run']['argv'][1:3])" <<<"$("$sim" --version)")" = "(True, True, ['--kernel', 'stream'])" ] && ok || bad "stats.json run: version and command line"
 json "$tmp/v/stats.json" "'effective rate' in j['notes']['kernels[].ports[].utilization_pct'] and len(j['kernels'][0]['ranks'][0]['core_latency_ns']) == 4" | grep -q True && ok || bad "stats.json notes and core_latency_ns"
 expect 0 "phases +dispatch, max over cores and ranks: send [0-9.]+ us \(rank [0-9]\) status .* wait .* local_copy" -- "${small[@]}"

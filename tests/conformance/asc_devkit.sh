@@ -232,7 +232,7 @@ for rel in "${examples[@]}"; do
   runlogs=$(awk '$2=="run"{print $4}' "$copy/.steps")
   if [ -n "$runlogs" ]; then
     # shellcheck disable=SC2086
-    lat=$(grep -hE '^ascend-sim: .* cores: [0-9.]+ us$' $runlogs \
+    lat=$(grep -hE '^  latency +[0-9.]+ us$' $runlogs \
       | awk '{v+=$(NF-1); k++} END {if (k==1) printf "%.2f us", v; else if (k>1) printf "%.2f us (%d launches)", v, k}')
   fi
   if [ $status = 124 ] || [ $status = 137 ]; then

@@ -95,6 +95,6 @@ for c in "${cases[@]}"; do
     fail "verification$label: its verdict is not a pass" "$work/verify.log"
   fi
   echo "conformance $name$label: built, ran, verified ($(tail -1 "$work/verify.log"))"
-  grep "^ascend-sim:\|AIV pipe busy  mean\|AIC pipe busy  mean\|slowest" "$work/run.log" | sed 's/^/  /'
+  grep "^ascend-sim:\|^  latency\|AIV pipe busy  mean\|AIC pipe busy  mean\|slowest" "$work/run.log" | sed 's/^/  /'
 done
 exit 0
