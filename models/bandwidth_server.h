@@ -90,12 +90,15 @@ class BandwidthServer {
   // against the effective rate, not the nominal one.
   Tick busy_ps() const { return busy_ps_; }
   uint64_t transfers() const { return transfers_; }
-  // bytes (B), busy_ps (ps), transfers.
+  static constexpr CounterSpec kBytes{"bytes", "B", "bytes it carried"};
+  static constexpr CounterSpec kBusy{
+      "busy_ps", "ps", "the sum of its holds, each transfer's bytes at its effective rate"};
+  static constexpr CounterSpec kTransfers{"transfers", "transfers", "transfers it served"};
   CounterSet counters() const {
     CounterSet s;
-    s.add("bytes", "B", bytes_);
-    s.add("busy_ps", "ps", busy_ps_);
-    s.add("transfers", "transfers", transfers_);
+    s.add(kBytes, bytes_);
+    s.add(kBusy, busy_ps_);
+    s.add(kTransfers, transfers_);
     return s;
   }
 

@@ -82,8 +82,8 @@ CounterSet Cluster::link_counters() const {
   uint64_t local_bytes = 0;
   for (const auto& d : dies_)
     if (d->noc.local_transfers() > 0) local = true, local_bytes += d->noc.local_bytes();
-  if (local) s.add("local", "B", local_bytes);
-  for (const Counter& c : fabric_->counters()) s.add(c.name, c.unit, c.value);
+  if (local) s.add(link_class_spec("local"), local_bytes);
+  for (const Counter& c : fabric_->counters()) s.add(*c.spec, c.value);
   return s;
 }
 
@@ -99,6 +99,20 @@ std::string module_tree(const sc_core::sc_object& root) {
   std::ostringstream os;
   print_tree(os, root, 0);
   return os.str();
+}
+
+std::vector<CountedModule> counted_modules(const sc_core::sc_object& root) {
+  std::vector<CountedModule> out;
+  std::vector<const sc_core::sc_object*> stack = {&root};
+  while (!stack.empty()) {
+    const sc_core::sc_object* o = stack.back();
+    stack.pop_back();
+    if (const auto* c = dynamic_cast<const Counted*>(o)) out.push_back({o->name(), c});
+    const std::vector<sc_core::sc_object*>& kids = o->get_child_objects();
+    for (auto it = kids.rbegin(); it != kids.rend(); ++it)
+      if (dynamic_cast<const sc_core::sc_module*>(*it)) stack.push_back(*it);
+  }
+  return out;
 }
 
 }  // namespace ascend::model

@@ -102,4 +102,11 @@ class Cluster : public sc_core::sc_module {
 // The module tree under `root`, one module per line, indented by depth (--list-modules).
 std::string module_tree(const sc_core::sc_object& root);
 
+// Every module under `root` (itself included) that counts, with its path, in tree order.
+struct CountedModule {
+  const char* path;
+  const Counted* module;
+};
+std::vector<CountedModule> counted_modules(const sc_core::sc_object& root);
+
 }  // namespace ascend::model

@@ -103,7 +103,7 @@ inline bool has_event(CoreKind k, HardEvent e) {
   return has_pipe(k, event_src(e)) && has_pipe(k, event_dst(e));
 }
 
-class Core : public sc_core::sc_module, public EventTarget {
+class Core : public sc_core::sc_module, public EventTarget, public Counted {
  public:
   SC_HAS_PROCESS(Core);
   // `local_memory`: the core's local address space (local_bytes(kind, timing) bytes).
@@ -256,7 +256,7 @@ class Core : public sc_core::sc_module, public EventTarget {
   // AIV; SCALAR, MTE2, MTE3, MTE1, CUBE, FIXP on an AIC) busy_ps and instrs, the scalar's
   // stall_ps, and its units' holds (vector.*, mte2.*, mte3.*; mte2.*, mte1.*, cube.*, fixpipe.*,
   // mte3.*: bytes, busy_ps, transfers).
-  CounterSet counters() const;
+  CounterSet counters() const override;
 
   int level(int l) const { return levels_[l]; }
 

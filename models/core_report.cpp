@@ -1,5 +1,8 @@
 // What a core shows without taking part: slices and levels for its observer (trace, VCD), its
 // counters (stats.json), and the report of what it waits for (a deadlock or hang).
+#include <array>
+#include <deque>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -71,43 +74,77 @@ std::string Core::blocked_report(const std::function<std::string(GmAddr)>& gm_na
   return os.str();
 }
 
+namespace {
+
+// The core's counters, named by its lanes and units: declared once here.
+struct CoreCounterSpecs {
+  CounterSpec busy[kPipes], instrs[kPipes];
+  CounterSpec stall{"SCALAR.stall_ps", "ps",
+                    "time the scalar waited: a flag, a full queue, a barrier, a poll"};
+  CounterSpec auto_syncs{"SCALAR.auto_syncs", "waits",
+                         "waits the compiler's automatic synchronisation inserted"};
+  // A unit's server counters under its module name: vector.bytes, mte2.busy_ps, ...
+  std::deque<std::string> text;
+  std::map<std::string, std::array<CounterSpec, 3>> units;
+
+  CoreCounterSpecs() {
+    for (int p = 0; p < kPipes; ++p) {
+      const char* lane = lane_name(static_cast<Lane>(p));
+      busy[p] = {
+          keep(std::string(lane) + ".busy_ps"), "ps",
+          p == 0 ? "time the scalar unit spent on its own work"
+                 : keep(std::string("time the ") + lane + " pipe had an instruction in flight")};
+      instrs[p] = {keep(std::string(lane) + ".instrs"), "instrs",
+                   keep(std::string("instructions the ") + lane + " pipe executed")};
+    }
+    for (const char* unit : {"vector", "mte2", "mte3", "mte1", "cube", "fixpipe"}) {
+      std::array<CounterSpec, 3>& u = units[unit];
+      const std::string m(unit);
+      u[0] = {keep(m + ".bytes"), "B", keep("bytes through the " + m + " unit")};
+      u[1] = {keep(m + ".busy_ps"), "ps",
+              keep("time the " + m + " unit was held, each transfer's bytes at its rate")};
+      u[2] = {keep(m + ".transfers"), "transfers", keep("transfers of the " + m + " unit")};
+    }
+  }
+  const char* keep(std::string s) { return text.emplace_back(std::move(s)).c_str(); }
+};
+
+// Never destroyed: a record's counters point at their specs, and a program built against the SDK
+// writes its stats at exit, after the statics of this file may be gone.
+const CoreCounterSpecs& core_specs() {
+  static const CoreCounterSpecs* specs = new CoreCounterSpecs;
+  return *specs;
+}
+
+}  // namespace
+
 CounterSet Core::counters() const {
   // Per pipe the core has, named by its lane: busy_ps and instrs. The scalar pipe's busy time is
-  // the scalar unit's own work; its queued instructions count. (Counter names are static text.)
-  static const char* const busy[kPipes] = {"SCALAR.busy_ps", "VECTOR.busy_ps", "MTE2.busy_ps",
-                                           "MTE3.busy_ps",   "MTE1.busy_ps",   "CUBE.busy_ps",
-                                           "FIXP.busy_ps"};
-  static const char* const instrs[kPipes] = {"SCALAR.instrs", "VECTOR.instrs", "MTE2.instrs",
-                                             "MTE3.instrs",   "MTE1.instrs",   "CUBE.instrs",
-                                             "FIXP.instrs"};
+  // the scalar unit's own work; its queued instructions count.
+  const CoreCounterSpecs& spec = core_specs();
   CounterSet s;
   for (int p = 0; p < kPipes; ++p) {
     if (!has_pipe(static_cast<PipeId>(p))) continue;
-    s.add(busy[p], "ps", p == 0 ? scalar_busy_ps_ : pipes_[p].stats.busy_ps);
-    s.add(instrs[p], "instrs", pipes_[p].stats.instrs);
+    s.add(spec.busy[p], p == 0 ? scalar_busy_ps_ : pipes_[p].stats.busy_ps);
+    s.add(spec.instrs[p], pipes_[p].stats.instrs);
   }
-  s.add("SCALAR.stall_ps", "ps", scalar_stall_ps_);
-  s.add("SCALAR.auto_syncs", "waits", auto_syncs_);
+  s.add(spec.stall, scalar_stall_ps_);
+  s.add(spec.auto_syncs, auto_syncs_);
   // The units, under their module names: bytes, busy_ps, transfers.
-  struct Unit {
-    const char* names[3];
-    CounterSet set;
-  };
-  std::vector<Unit> units;
-  if (kind_ == CoreKind::Aiv) {
-    units = {{{"vector.bytes", "vector.busy_ps", "vector.transfers"}, vector_->counters()},
-             {{"mte2.bytes", "mte2.busy_ps", "mte2.transfers"}, mte2_->counters()},
-             {{"mte3.bytes", "mte3.busy_ps", "mte3.transfers"}, mte3_->counters()}};
-  } else {
-    units = {{{"mte2.bytes", "mte2.busy_ps", "mte2.transfers"}, mte2_->counters()},
-             {{"mte1.bytes", "mte1.busy_ps", "mte1.transfers"}, mte1_->counters()},
-             {{"cube.bytes", "cube.busy_ps", "cube.transfers"}, cube_->counters()},
-             {{"fixpipe.bytes", "fixpipe.busy_ps", "fixpipe.transfers"}, fixpipe_->counters()},
-             {{"mte3.bytes", "mte3.busy_ps", "mte3.transfers"}, mte3_->counters()}};
+  std::vector<std::pair<const char*, CounterSet>> units;
+  if (kind_ == CoreKind::Aiv)
+    units = {
+        {"vector", vector_->counters()}, {"mte2", mte2_->counters()}, {"mte3", mte3_->counters()}};
+  else
+    units = {{"mte2", mte2_->counters()},
+             {"mte1", mte1_->counters()},
+             {"cube", cube_->counters()},
+             {"fixpipe", fixpipe_->counters()},
+             {"mte3", mte3_->counters()}};
+  for (const auto& [name, set] : units) {
+    const std::array<CounterSpec, 3>& u = spec.units.at(name);
+    for (size_t i = 0; i < set.size() && i < 3; ++i) s.add(u[i], set.list()[i].value);
   }
-  for (const Unit& u : units)
-    for (size_t i = 0; i < u.set.size() && i < 3; ++i)
-      s.add(u.names[i], u.set.list()[i].unit, u.set.list()[i].value);
   return s;
 }
 

@@ -12,11 +12,20 @@
 
 namespace ascend::model {
 
-// Names and units are static strings (string literals, or names that live as long as the model).
-struct Counter {
+// What a counter is, declared once where the counter is kept: its name, unit and meaning.
+// Specs live as long as the model (static storage, or interned: link_class_spec).
+struct CounterSpec {
   const char* name;
-  const char* unit;  // "B", "ps", "instrs", "transfers"
+  const char* unit;  // "B", "ps", "instrs", "transfers", "waits"
+  const char* description;
+};
+
+struct Counter {
+  const CounterSpec* spec;
   uint64_t value;
+  const char* name() const { return spec->name; }
+  const char* unit() const { return spec->unit; }
+  const char* description() const { return spec->description; }
 };
 
 // An ordered list of counters. Counters only grow, so `after - before` is what happened between
@@ -24,9 +33,7 @@ struct Counter {
 // from 0.
 class CounterSet {
  public:
-  void add(const char* name, const char* unit, uint64_t value) {
-    counters_.push_back({name, unit, value});
-  }
+  void add(const CounterSpec& spec, uint64_t value) { counters_.push_back({&spec, value}); }
   const std::vector<Counter>& list() const { return counters_; }
   size_t size() const { return counters_.size(); }
   bool empty() const { return counters_.empty(); }
@@ -35,7 +42,7 @@ class CounterSet {
 
   const Counter* find(const char* name) const {
     for (const Counter& c : counters_)
-      if (std::strcmp(c.name, name) == 0) return &c;
+      if (std::strcmp(c.name(), name) == 0) return &c;
     return nullptr;
   }
   bool contains(const char* name) const { return find(name) != nullptr; }
@@ -50,16 +57,25 @@ class CounterSet {
     d.counters_.reserve(after.size());
     for (size_t i = 0; i < after.size(); ++i) {
       const Counter& a = after.counters_[i];
-      const Counter* b = i < before.size() && std::strcmp(before.counters_[i].name, a.name) == 0
+      const Counter* b = i < before.size() && before.counters_[i].spec == a.spec
                              ? &before.counters_[i]
-                             : before.find(a.name);
-      d.counters_.push_back({a.name, a.unit, a.value - (b ? b->value : 0)});
+                             : before.find(a.name());
+      d.counters_.push_back({a.spec, a.value - (b ? b->value : 0)});
     }
     return d;
   }
 
  private:
   std::vector<Counter> counters_;
+};
+
+// A module that counts: its counters() are what it did so far. Cores, HBMs, L2s and fabric
+// ports are; a core's units are not (the core lists their counters under the unit's name, as
+// vector.bytes), so that a walk over the module tree counts nothing twice.
+class Counted {
+ public:
+  virtual ~Counted() = default;
+  virtual CounterSet counters() const = 0;
 };
 
 }  // namespace ascend::model

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 #include "models/cost_model.h"
 #include "models/errors.h"
@@ -45,6 +46,18 @@ std::map<std::string, uint64_t> Fabric::class_bytes() const {
   return m;
 }
 
+const CounterSpec& link_class_spec(const std::string& path_class) {
+  // Interned and never destroyed: a class's spec outlives every model and record that points at
+  // it (a program built against the SDK writes its stats at exit).
+  static auto* specs = new std::map<std::string, std::pair<std::string, CounterSpec>>;
+  auto [it, added] = specs->try_emplace(path_class);
+  if (added) {
+    it->second.first = "bytes moved on " + path_class + " paths";
+    it->second.second = {it->first.c_str(), "B", it->second.first.c_str()};
+  }
+  return it->second.second;
+}
+
 CounterSet Fabric::counters() const {
   // In name order, the names being the routes' static texts (a counter keeps its name's pointer).
   std::vector<std::pair<const char*, uint64_t>> by_name = class_bytes_;
@@ -55,7 +68,7 @@ CounterSet Fabric::counters() const {
     uint64_t bytes = by_name[i].second;
     while (i + 1 < by_name.size() && std::strcmp(by_name[i + 1].first, by_name[i].first) == 0)
       bytes += by_name[++i].second;  // one class named by two copies of its text
-    s.add(by_name[i].first, "B", bytes);
+    s.add(link_class_spec(by_name[i].first), bytes);
   }
   return s;
 }

@@ -111,13 +111,14 @@ struct FabricConfig {
 
 // One port of the fabric. Its stats and trace name is its path under cluster.fabric
 // ("die3.ub_egress").
-class FabricPort : public sc_core::sc_module {
+class FabricPort : public sc_core::sc_module, public Counted {
  public:
   FabricPort(const sc_core::sc_module_name& name, const std::string& group, double gbps,
              int owner_die)
       : sc_core::sc_module(name), server(group + "." + basename(), gbps, owner_die) {
     server.module = this->name();
   }
+  CounterSet counters() const override { return server.counters(); }
   BandwidthServer server;
 };
 
@@ -132,6 +133,9 @@ class PortGroup : public sc_core::sc_module {
  private:
   std::vector<std::unique_ptr<FabricPort>> ports_;
 };
+
+// The counter of a link class (local, d2d, intra_node, ...): bytes moved on its paths.
+const CounterSpec& link_class_spec(const std::string& path_class);
 
 class Fabric : public sc_core::sc_module {
  public:

@@ -131,9 +131,11 @@ void L2Cache::write(const GmSpan& s) {
 }
 
 CounterSet L2Cache::counters() const {
+  static constexpr CounterSpec kHit{"hit_bytes", "B", "read bytes that were resident (hits)"};
+  static constexpr CounterSpec kMiss{"miss_bytes", "B", "read bytes fetched from HBM (misses)"};
   CounterSet c;
-  c.add("hit_bytes", "B", hit_bytes_);
-  c.add("miss_bytes", "B", miss_bytes_);
+  c.add(kHit, hit_bytes_);
+  c.add(kMiss, miss_bytes_);
   return c;
 }
 

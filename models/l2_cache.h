@@ -26,14 +26,14 @@ struct GmSpan {
   uint64_t bytes() const { return rows * row_bytes; }
 };
 
-class L2Cache : public sc_core::sc_module {
+class L2Cache : public sc_core::sc_module, public Counted {
  public:
   L2Cache(const sc_core::sc_module_name& name, uint64_t capacity_bytes, uint64_t block_bytes);
   // The bytes of `s` already resident; the rest becomes resident (evicting the least recent).
   uint64_t read(const GmSpan& s);
   void write(const GmSpan& s);  // the span becomes resident
   // hit_bytes and miss_bytes of the reads so far.
-  CounterSet counters() const;
+  CounterSet counters() const override;
   bool enabled() const { return capacity_blocks_ > 0; }
 
  private:

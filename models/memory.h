@@ -25,14 +25,14 @@ using MemoryTarget =
 // A die's HBM: one bandwidth server shared by reads and writes of every core that reaches it.
 // b_transport books it from the ready time and returns when its hold ends (the access latency is
 // the path's: CostModel::path_latency).
-class Hbm : public sc_core::sc_module {
+class Hbm : public sc_core::sc_module, public Counted {
  public:
   // Optional: another target may be bound in its place (Die::bind_memory).
   tlm_utils::simple_target_socket_optional<Hbm> socket;
   Hbm(const sc_core::sc_module_name& name, int die, double gbps);
   BandwidthServer& server() { return server_; }
   const BandwidthServer& server() const { return server_; }
-  CounterSet counters() const { return server_.counters(); }  // bytes, busy_ps, transfers
+  CounterSet counters() const override { return server_.counters(); }
 
  private:
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);

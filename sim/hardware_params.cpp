@@ -577,6 +577,12 @@ void declare_hardware_params(Params& p) {
                       "seed of every generated input (same seed, same inputs, same timing)",
                       "simulator setting"));
 
+  p.declare(int_param("stats.modules", "", "0", 0, 1,
+                      "1: stats.json also holds, per launch, the counters of every module that "
+                      "counted something, by module path (kernels[].modules; --list-counters "
+                      "describes them); about 1 KiB per core",
+                      "simulator setting"));
+
   p.declare(text_param("trace.ranks", "0-7",
                        "which ranks --trace and --vcd record: 'all' or a list like 0-3,7",
                        "simulator setting"));

@@ -114,7 +114,18 @@ nlohmann::json KernelRecord::ports_json() const {
 
 nlohmann::json KernelRecord::link_class_bytes_json() const {
   nlohmann::json out = nlohmann::json::object();
-  for (const model::Counter& c : link_classes) out[c.name] = c.value;
+  for (const model::Counter& c : link_classes) out[c.name()] = c.value;
+  return out;
+}
+
+nlohmann::json KernelRecord::modules_json() const {
+  // Written from the counters as they are: no counter is looked up by name.
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [path, set] : modules) {
+    nlohmann::json counters = nlohmann::json::object();
+    for (const model::Counter& c : set) counters[c.name()] = c.value;
+    out.push_back({{"path", path}, {"counters", std::move(counters)}});
+  }
   return out;
 }
 
@@ -159,6 +170,7 @@ nlohmann::json Simulation::stats(double wall_s) const {
     k["link_class_bytes"] = r.link_class_bytes_json();
     k["ports"] = r.ports_json();
     k["ranks"] = r.ranks_json();
+    if (!r.modules.empty()) k["modules"] = r.modules_json();
     kernels.push_back(k);
   }
   SimulatorFigures f = simulator_figures(wall_s);

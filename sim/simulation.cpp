@@ -137,6 +137,7 @@ Simulation::Simulation(const Params& params, int dies, RunOptions opts)
       cluster_->die(d).for_each_core([](model::Core& c) { c.enable_race_check(); });
 
   if (opts_.elaborate) opts_.elaborate(*cluster_);
+  if (params.integer("stats.modules")) counted_ = model::counted_modules(*cluster_);
   if (!opts_.out_dir.empty()) std::filesystem::create_directories(opts_.out_dir);
   setup_traces();
   // Ends elaboration and lets every core's thread reach its wait for a launch.
@@ -398,6 +399,12 @@ KernelRecord& Simulation::run_kernel(const std::string& name, const LaunchShape&
   for (size_t i = 0; i < ports.size(); ++i)
     rec.ports.push_back({ports[i], after.ports[i] - before.ports[i]});
   rec.link_classes = after.links - before.links;
+  for (size_t i = 0; i < counted_.size(); ++i) {
+    model::CounterSet d = after.modules[i] - before.modules[i];
+    bool counted = false;
+    for (const model::Counter& c : d) counted |= c.value != 0;
+    if (counted) rec.modules.emplace_back(counted_[i].path, std::move(d));
+  }
   records_.push_back(std::move(rec));
   return records_.back();
 }
@@ -442,6 +449,7 @@ Simulation::Snapshot Simulation::snapshot(const LaunchShape& shape) const {
   for (const model::BandwidthServer* p : cluster_->fabric().ports())
     s.ports.push_back(p->counters());
   s.links = cluster_->link_counters();
+  for (const model::CountedModule& m : counted_) s.modules.push_back(m.module->counters());
   return s;
 }
 

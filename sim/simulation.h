@@ -77,7 +77,10 @@ struct KernelRecord {
   std::vector<RankCounters> ranks;        // per die
   std::vector<PortCounters> ports;        // every fabric port, in creation order
   model::CounterSet link_classes;         // bytes per link class
-  Figures figures;                        // the kernel's own
+  // stats.modules = 1: every counting module's counters over the launch, by module path, for
+  // those that counted something (in the module tree's order).
+  std::vector<std::pair<const char*, model::CounterSet>> modules;
+  Figures figures;  // the kernel's own
 
   model::Tick latency() const;
   // Sets one of the kernel's figures.
@@ -96,6 +99,7 @@ struct KernelRecord {
   nlohmann::json ranks_json() const;
   nlohmann::json ports_json() const;
   nlohmann::json link_class_bytes_json() const;
+  nlohmann::json modules_json() const;
   nlohmann::json units_json() const;
 };
 
@@ -193,6 +197,7 @@ class Simulation {
     std::vector<model::CounterSet> hbm;                 // [die]
     std::vector<model::CounterSet> ports;               // fabric().ports() order
     model::CounterSet links;
+    std::vector<model::CounterSet> modules;  // stats.modules: counted_'s order
   };
   Snapshot snapshot(const LaunchShape& shape) const;
   void set_cross_peers(model::Die& die, const LaunchShape& shape);
@@ -203,6 +208,8 @@ class Simulation {
   const Params& params_;
   RunOptions opts_;
   std::unique_ptr<model::Cluster> cluster_;
+  // stats.modules = 1: every module that counts (found once the tree is built); empty otherwise.
+  std::vector<model::CountedModule> counted_;
   std::unique_ptr<TraceRecorder> trace_;
   std::unique_ptr<VcdWriter> vcd_;
   std::unique_ptr<ObserverFanOut> observers_;

@@ -1,5 +1,8 @@
 #include "sim/stats_schema.h"
 
+#include <map>
+#include <typeinfo>
+
 namespace ascend {
 
 const std::vector<StatField>& stats_fields() {
@@ -52,6 +55,12 @@ const std::vector<StatField>& stats_fields() {
       {"kernels[].ranks[].aic.mte2_bytes", "B", "bytes the rank's AICs read on MTE2"},
       {"kernels[].ranks[].aic.fixpipe_bytes", "B", "bytes the rank's AICs wrote on FIXPIPE"},
       {"kernels[].ranks[].aic.mmads", "instrs", "Mmad instructions of the rank's AICs"},
+      {"kernels[].modules[]", "",
+       "stats.modules = 1: every module that counted something during the launch, in the "
+       "module tree's order"},
+      {"kernels[].modules[].path", "", "the module's path (cluster.die3.aiv17)"},
+      {"kernels[].modules[].counters.<COUNTER>", "(counter)",
+       "each of its counters over the launch, in the counter's unit (--list-counters)"},
       {"simulator", "", "the simulator's own figures for the whole run"},
       {"simulator.wall_s", "s", "wall time of the run"},
       {"simulator.sim_time_ns", "ns", "simulated time at the end"},
@@ -88,6 +97,43 @@ std::string stats_table_markdown() {
   std::string out = "| field | unit | meaning |\n|---|---|---|\n";
   for (const StatField& f : stats_fields())
     out += std::string("| `") + f.path + "` | " + f.unit + " | " + f.description + " |\n";
+  return out;
+}
+
+std::vector<CounterRow> counter_rows(model::Cluster& c) {
+  // Every module that counts, found by walking the tree, grouped by kind (its type and its
+  // counters): one row per counter of each kind, named by its first module and how many there are.
+  struct Kind {
+    std::string first;
+    int count = 0;
+    model::CounterSet counters;
+  };
+  std::vector<Kind> kinds;
+  std::map<std::string, size_t> index;
+  for (const model::CountedModule& m : model::counted_modules(c)) {
+    model::CounterSet set = m.module->counters();
+    std::string key = typeid(*m.module).name();
+    for (const model::Counter& k : set) key += std::string("|") + k.name();
+    auto [it, added] = index.try_emplace(key, kinds.size());
+    if (added) kinds.push_back({m.path, 0, std::move(set)});
+    ++kinds[it->second].count;
+  }
+  std::vector<CounterRow> rows;
+  for (const Kind& k : kinds) {
+    const std::string module = k.first + " (one of " + std::to_string(k.count) + ")";
+    for (const model::Counter& counter : k.counters)
+      rows.push_back({module, counter.name(), counter.unit(), counter.description()});
+  }
+  const model::CounterSpec& links = model::link_class_spec("<CLASS>");
+  rows.push_back({"cluster (link classes: local, d2d, intra_node, inter_node, hccs, roce)",
+                  links.name, links.unit, links.description});
+  return rows;
+}
+
+std::string counters_table_markdown(const std::vector<CounterRow>& rows) {
+  std::string out = "| module | counter | unit | meaning |\n|---|---|---|---|\n";
+  for (const CounterRow& r : rows)
+    out += "| `" + r.module + "` | `" + r.name + "` | " + r.unit + " | " + r.description + " |\n";
   return out;
 }
 

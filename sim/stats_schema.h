@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "models/cluster.h"
+
 namespace ascend {
 
 // A path names a field from the top: `kernels[]` is every element of the list `kernels`,
@@ -23,5 +25,17 @@ const std::vector<StatField>& stats_fields();
 std::string stat_description(const std::string& path);
 // stats_fields() as a Markdown table (--list-stats; docs/reference/stats.md).
 std::string stats_table_markdown();
+
+// The model's counters, as their modules declare them (model::CounterSpec): the counters of each
+// kind of counting module (model::Counted: its type and its counters) of an elaborated cluster,
+// found by walking its module tree, and the link classes. The figures of stats.json are read from
+// these counters
+// (`--list-counters`; docs/reference/stats.md).
+struct CounterRow {
+  std::string module;  // the first module of its kind, and how many there are
+  std::string name, unit, description;
+};
+std::vector<CounterRow> counter_rows(model::Cluster& cluster);
+std::string counters_table_markdown(const std::vector<CounterRow>& rows);
 
 }  // namespace ascend

@@ -299,7 +299,7 @@ AutoSync get_value_after_duplicate(bool auto_sync) {
   r.hazards = core.race_checker()->hazards();
   const ascend::model::CounterSet counters = core.counters();
   for (const auto& c : counters.list())
-    if (std::string(c.name) == "SCALAR.auto_syncs") r.waits = static_cast<uint64_t>(c.value);
+    if (std::string(c.name()) == "SCALAR.auto_syncs") r.waits = static_cast<uint64_t>(c.value);
   return r;
 }
 

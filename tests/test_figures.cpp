@@ -17,30 +17,34 @@ namespace ascend::test {
 namespace {
 
 TEST(Counters, DifferenceIsByNameAndCountsANewCounterFromZero) {
+  static constexpr model::CounterSpec kBytes{"bytes", "B", "bytes"}, kBusy{"busy_ps", "ps", "busy"};
+  static constexpr model::CounterSpec kBytesAgain{"bytes", "B", "another spec of the same name"};
   model::CounterSet before, after;
-  before.add("bytes", "B", 100);
-  before.add("busy_ps", "ps", 7);
-  after.add("bytes", "B", 160);
-  after.add("busy_ps", "ps", 10);
-  after.add("d2d", "B", 5);  // appeared between the snapshots
+  before.add(kBytes, 100);
+  before.add(kBusy, 7);
+  after.add(kBytesAgain, 160);
+  after.add(kBusy, 10);
+  after.add(model::link_class_spec("d2d"), 5);  // appeared between the snapshots
   model::CounterSet d = after - before;
   ASSERT_EQ(d.size(), 3u);
   EXPECT_EQ(d["bytes"], 60u);
   EXPECT_EQ(d["busy_ps"], 3u);
   EXPECT_EQ(d["d2d"], 5u);
-  EXPECT_STREQ(d.find("busy_ps")->unit, "ps");
+  EXPECT_STREQ(d.find("busy_ps")->unit(), "ps");
+  EXPECT_STREQ(d.find("d2d")->description(), "bytes moved on d2d paths");
   EXPECT_THROW(d["transfers"], std::out_of_range);
 }
 
 // Every unit that counts says what it counts and in which unit.
-TEST(Counters, EveryModelCounterHasAUnit) {
+TEST(Counters, EveryModelCounterHasAUnitAndAMeaning) {
   Bench b({}, 2);
   std::vector<model::CounterSet> sets = {b.cluster().die(0).cores[0]->counters(),
                                          b.cluster().die(0).hbm.counters(),
                                          b.cluster().fabric().ports().front()->counters()};
   for (const model::CounterSet& s : sets) {
     EXPECT_FALSE(s.empty());
-    for (const model::Counter& c : s) EXPECT_STRNE(c.unit, "") << c.name;
+    for (const model::Counter& c : s) EXPECT_STRNE(c.unit(), "") << c.name();
+    for (const model::Counter& c : s) EXPECT_STRNE(c.description(), "") << c.name();
   }
   const model::CounterSet& core = sets[0];
   for (const char* name :
@@ -77,7 +81,7 @@ TEST(Counters, EachLaunchRecordsOnlyItsOwnWork) {
     EXPECT_GT(a["VECTOR.busy_ps"], 0u);
     ASSERT_EQ(a.size(), s.size());
     for (size_t i = 0; i < a.size(); ++i)
-      EXPECT_EQ(a.list()[i].value, s.list()[i].value) << "core " << c << " " << a.list()[i].name;
+      EXPECT_EQ(a.list()[i].value, s.list()[i].value) << "core " << c << " " << a.list()[i].name();
     // The model itself keeps counting: its totals are both launches'.
     EXPECT_EQ(b.cluster().die(0).cores[c]->counters()["mte2.bytes"], 2 * a["mte2.bytes"]);
   }

@@ -184,7 +184,10 @@ int run_cli(int argc, char** argv, CliStop stop) {
       "reads");
   add("list-kernels", "the kernels: workload prefix, --dump/--input support, summary");
   add("list-stats", "what every field of stats.json means: path, unit, description");
-  add("json", "--list-params, --list-kernels and --list-stats as JSON");
+  add("list-counters",
+      "the model's counters, as their modules declare them: module, name, unit, meaning (of the "
+      "machine --preset and --set describe)");
+  add("json", "--list-params, --list-kernels, --list-stats and --list-counters as JSON");
   add("list-modules",
       "print the SystemC module tree of the run (with --ep, --preset, --set) and stop before "
       "simulating");
@@ -260,9 +263,10 @@ int run_cli(int argc, char** argv, CliStop stop) {
     }
     return 0;
   }
-  if (json && !list_params)
+  if (json && !list_params && !vm.count("list-counters"))
     throw SimError(kExitBadInput,
-                   "--json applies only to --list-params, --list-kernels and --list-stats");
+                   "--json applies only to --list-params, --list-kernels, "
+                   "--list-stats and --list-counters");
 
   Params params = declare_all_params();
   std::string preset = vm["preset"].as<std::string>();
@@ -395,9 +399,29 @@ int run_cli(int argc, char** argv, CliStop stop) {
   }
 
   if (stop == CliStop::BeforeElaboration) return 0;
-  if (vm.count("list-modules")) {  // elaborated, never started
-    model::Cluster cluster("cluster", cluster_config(params, dies));
+  if (vm.count("list-modules")) {  // elaborated as the run would be, never started
+    model::ClusterConfig config = cluster_config(params, dies);
+    config.build_aics = ro.aic;  // a cube kernel's dies have their AICs and L2
+    model::Cluster cluster("cluster", config);
     std::cout << model::module_tree(cluster);
+    return 0;
+  }
+  if (vm.count("list-counters")) {  // elaborated with every kind of core, never started
+    model::ClusterConfig config = cluster_config(params, dies);
+    config.build_aics = true;
+    model::Cluster cluster("cluster", config);
+    const std::vector<CounterRow> rows = counter_rows(cluster);
+    if (json) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const CounterRow& r : rows)
+        out.push_back({{"module", r.module},
+                       {"name", r.name},
+                       {"unit", r.unit},
+                       {"description", r.description}});
+      std::cout << out.dump(2) << "\n";
+    } else {
+      std::cout << counters_table_markdown(rows);
+    }
     return 0;
   }
   if (vm.count("dry-run")) {

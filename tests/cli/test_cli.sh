@@ -166,7 +166,7 @@ expect 2 "unexpected argument 'pipeline': did you mean --kernel pipeline\?" -- p
 expect 2 "unexpected argument 'out': options start with --" -- --kernel pipeline out
 expect 2 "did you mean --set trace.ranks=all\?" -- trace.ranks=all
 expect 2 "--ep 0: the EP group has 1 to 768 ranks; leave --ep out" -- --kernel ub_write --ep 0
-expect 2 "--json applies only to --list-params, --list-kernels and --list-stats" -- --kernel pipeline --json
+expect 2 "--json applies only to --list-params, --list-kernels, --list-stats and --list-counters" -- --kernel pipeline --json
 expect 0 "warning: pipeline.buffer_num = 1 \(from --set\) is not read by kernel dispatch" -- "${small[@]}" --set pipeline.buffer_num=1
 expect_not 0 "warning" -- --kernel pipeline --set hbm.bandwidth_GBps=800 --set pipeline.buffer_num=1
 printf '[pipeline]\nbuffer_num = 1\n[stream]\ncores = 2\n[combine]\nreceiver = in_order\n' >"$tmp/multi.ini"
@@ -221,6 +221,9 @@ for m in cluster.die1 cluster.die1.aiv47 cluster.die1.aiv47.ub cluster.die1.aiv4
 done
 grep -q "die2" <<<"$tree" && bad "--list-modules --ep 2 shows a third die" || ok
 expect 0 "^ +cluster.fabric.die1.hccs_to_die0$" -- --list-modules --preset a2 --ep 2
+# A cube kernel's dies have their AICs and L2, as the run builds them.
+expect 0 "^ +cluster.die0.aic0$" -- --list-modules --kernel ffn
+expect 0 "^ +cluster.die0.l2$" -- --list-modules --kernel ffn
 expect 0 "^stream +- +- +- +each core" -- --list-kernels
 expect 0 "^ffn_worker_batching +ffn\. +yes +- " -- --list-kernels
 [ "$("$sim" --list-kernels --json | "$py" -c "import json,sys; k={x['name']: x for x in json.load(sys.stdin)}; print(k['dispatch']['dump'], k['dispatch']['input'], k['pipeline']['dump'], k['ffn_worker_batching']['workload'])")" = "True True False ffn" ] && ok || bad "--list-kernels --json"

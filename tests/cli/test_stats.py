@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """stats.json is described once: every field a run writes has its row in `ascend-sim --list-stats`,
-every row is written by some run, and docs/reference/stats.md holds the table as printed.
+every row is written by some run, and docs/reference/stats.md holds the table as printed; the
+model's counters (`ascend-sim --list-counters`) each have a unit and a meaning, and the page holds
+their table as printed too.
 
 Usage: test_stats.py BINARY docs/reference/stats.md
 """
@@ -12,10 +14,12 @@ import sys
 import tempfile
 
 BEGIN, END = "<!-- generated: ascend-sim --list-stats -->", "<!-- end of generated -->"
+COUNTERS_ARGS = ["--list-counters", "--ep", "2"]
+COUNTERS_BEGIN = "<!-- generated: ascend-sim --list-counters --ep 2 -->"
 # Scenarios that together write every field: plain, cube cores, a round trip with figure objects,
 # the fabric's ports, and a scaled-down run with its healthy comparison.
 SCENARIOS = [
-    ["--kernel", "stream"],
+    ["--kernel", "stream", "--set", "stats.modules=1"],
     ["--kernel", "ffn", "--tokens", "64", "--hidden", "256", "--intermediate", "256"],
     ["--kernel", "moe", "--ep", "4", "--experts", "8", "--bs", "8", "--hidden", "1024"],
     ["--kernel", "dispatch", "--ep", "5", "--experts", "10", "--bs", "8", "--hidden", "1024",
@@ -43,8 +47,13 @@ def leaves(node, path=""):
 
 
 def row_regex(row):
-    parts = PLACEHOLDER.split(row)
-    return re.compile("^" + "[^.\\[]+".join(re.escape(p) for p in parts) + "$")
+    """A placeholder is one key; <COUNTER> may hold dots (SCALAR.busy_ps)."""
+    out, at = "^", 0
+    for m in PLACEHOLDER.finditer(row):
+        out += re.escape(row[at:m.start()])
+        out += "[^\\[]+" if m.group() == "<COUNTER>" else "[^.\\[]+"
+        at = m.end()
+    return re.compile(out + re.escape(row[at:]) + "$")
 
 
 def main():
@@ -62,6 +71,23 @@ def main():
     elif doc.split(BEGIN, 1)[1].split(END, 1)[0].strip() != table.strip():
         problems.append(f"{doc_path}: the table differs from `ascend-sim --list-stats`; "
                         "paste its output between the markers")
+    counters = subprocess.run([binary, *COUNTERS_ARGS], check=True, capture_output=True,
+                              text=True).stdout
+    if COUNTERS_BEGIN not in doc or END not in doc.split(COUNTERS_BEGIN, 1)[-1]:
+        problems.append(f"{doc_path}: no generated block ({COUNTERS_BEGIN} ... {END})")
+    elif doc.split(COUNTERS_BEGIN, 1)[1].split(END, 1)[0].strip() != counters.strip():
+        problems.append(f"{doc_path}: the counters' table differs from `ascend-sim "
+                        f"{' '.join(COUNTERS_ARGS)}`; paste its output between the markers")
+    counter_rows = json.loads(subprocess.run([binary, *COUNTERS_ARGS, "--json"], check=True,
+                                             capture_output=True, text=True).stdout)
+    modules = {r["module"].split(" ")[0] for r in counter_rows}
+    for want in ("cluster.die0.aiv0", "cluster.die0.aic0", "cluster.die0.hbm", "cluster.die0.l2",
+                 "cluster.fabric.die0.ub_egress"):
+        if want not in modules:
+            problems.append(f"--list-counters lists no counter of {want}'s kind")
+    for r in counter_rows:
+        if not r["unit"] or not r["description"]:
+            problems.append(f"counter {r['module']} {r['name']} lacks a unit or a meaning")
     regexes = [(r["path"], row_regex(r["path"])) for r in rows]
     seen = set()
     for args in SCENARIOS:
@@ -93,6 +119,18 @@ def main():
                 if not hit:
                     problems.append(f"{' '.join(args)}: field {path} is not described")
                 seen.update(hit)
+    # stats.modules only adds kernels[].modules: every other field is the same with it off.
+    runs = []
+    for extra in ([], ["--set", "stats.modules=1"]):
+        with tempfile.TemporaryDirectory() as out:
+            subprocess.run([binary, "--kernel", "stream", "--set", "stream.cores=4", *extra,
+                            "--out", out], check=True, capture_output=True)
+            runs.append(json.load(open(os.path.join(out, "stats.json")))["kernels"])
+    if not runs[1][0].get("modules"):
+        problems.append("stats.modules = 1 wrote no kernels[].modules")
+    runs[1][0].pop("modules", None)
+    if runs[0] != runs[1]:
+        problems.append("stats.modules = 1 changed a figure besides kernels[].modules")
     # A row is written when it or a row below it was seen (`kernels[]` by `kernels[].name`).
     for r in rows:
         path = r["path"]
@@ -104,7 +142,8 @@ def main():
         print(p)
     if problems:
         sys.exit(1)
-    print(f"stats: {len(rows)} fields described, every written field among them")
+    print(f"stats: {len(rows)} fields described, every written field among them; "
+          f"{len(counter_rows)} counters, each with a unit and a meaning")
 
 
 if __name__ == "__main__":
