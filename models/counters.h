@@ -34,6 +34,7 @@ struct Counter {
 class CounterSet {
  public:
   void add(const CounterSpec& spec, uint64_t value) { counters_.push_back({&spec, value}); }
+  void add(CounterSpec&&, uint64_t) = delete;  // a counter keeps its spec's address
   const std::vector<Counter>& list() const { return counters_; }
   size_t size() const { return counters_.size(); }
   bool empty() const { return counters_.empty(); }

@@ -86,18 +86,22 @@ void write_busiest_port(std::ostream& os, const Launches& recs) {
      << " B, in " << in->name << ")\n";
 }
 
-// Busy per pipe of one kind of core: the mean over every rank's launched cores, and core 0 of
-// rank 0.
+// Busy per pipe of one kind of core: the mean over the launched cores of every rank that ran (a
+// dead rank, which runs nothing, left out), and core 0 of rank 0.
 void write_busy(std::ostream& os, const KernelRecord& r, const char* kind, int cores,
                 std::initializer_list<model::Lane> lanes,
                 double (KernelRecord::*pct)(int, int, model::Lane) const) {
-  const int ranks = static_cast<int>(r.ranks.size());
+  std::vector<int> ran;
+  for (size_t d = 0; d < r.rank_latency.size(); ++d)
+    if (r.rank_latency[d] > 0) ran.push_back(static_cast<int>(d));
+  if (ran.empty()) ran.push_back(0);
   os << std::setprecision(1) << "  " << kind << " pipe busy  mean over cores:";
   for (model::Lane l : lanes) {
     double sum = 0;
-    for (int d = 0; d < ranks; ++d)
+    for (int d : ran)
       for (int c = 0; c < cores; ++c) sum += (r.*pct)(d, c, l);
-    os << " " << model::lane_name(l) << " " << sum / (static_cast<double>(cores) * ranks) << "%";
+    os << " " << model::lane_name(l) << " " << sum / (static_cast<double>(cores) * ran.size())
+       << "%";
   }
   os << "\n  " << kind << " pipe busy  core 0:";
   for (model::Lane l : lanes) os << " " << model::lane_name(l) << " " << (r.*pct)(0, 0, l) << "%";

@@ -54,7 +54,9 @@ struct Workload {
   int masked_tokens = 0;            // 2-D mask: tokens with every flag false
   std::string dead_ranks;           // e.g. 5,17 or 4-6
   bool scale_down = false;          // elastic scale-down of the dead ranks
-  bool compare_healthy = true;      // scaled down: run on the healthy machine first
+  // Scaled down: run on the healthy machine first. Bound here; the stages every kernel shares
+  // read it (kernels/registry.cpp) for each kernel that reads fault.*.
+  bool compare_healthy = true;
 };
 
 // Declares the dispatch.* and fault.* parameters, each bound to its field of Attrs or Workload.
