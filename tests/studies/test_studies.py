@@ -243,7 +243,10 @@ def test_sweep(binary, tmp):
                              binary], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     t0, sims = time.time(), []
     while time.time() - t0 < 120:
-        done = os.path.exists(db2) and rows(db2, "SELECT count(*) FROM runs")[0][0]
+        try:
+            done = os.path.exists(db2) and rows(db2, "SELECT count(*) FROM runs")[0][0]
+        except sqlite3.OperationalError:  # the file is there, its tables not yet
+            done = False
         sims = children(proc.pid)
         if done and len(sims) == 2:
             break
