@@ -42,11 +42,11 @@ Core::Core(const sc_core::sc_module_name& name, int die, int index, CoreKind kin
       kind_(kind),
       uid_(static_cast<uint32_t>(die) << 8 | static_cast<uint32_t>(index)),
       timing_(timing),
-      issue_ps_(timing.clock.cycles(timing.issue_cycles)),
       cost_(cost),
       sched_(sched),
       barriers_(barriers),
       local_(local_memory),
+      scalar_(*this, timing.clock.cycles(timing.issue_cycles)),
       flights_(local_bytes(kind, timing)) {
   // The units in the order of the hardware's data path (the module tree lists them so).
   if (kind == CoreKind::Aiv) {
@@ -115,7 +115,7 @@ void Core::launch(std::function<void()> program, int block_idx, int block_num, i
   program_ = std::move(program);
   flags_.clear();
   cross_flags_.fill(0);
-  lag_ = 0;
+  scalar_.stop();
   for (int e = 0; e < kHardEvents; ++e) set_level(flag_level(static_cast<HardEvent>(e)), 0);
   read_run_ = ReadRun{};
   polls_.reset();
@@ -129,43 +129,29 @@ void Core::launch(std::function<void()> program, int block_idx, int block_num, i
   block_idx_ = block_idx;
   block_num_ = block_num;
   state_ = State::Running;
-  ++wait_token_;
-  post_resume(now());
+  scalar_.next_wait();
+  scalar_.post_resume(now());
 }
 
 void Core::on_event(uint32_t op, uint32_t arg) {
-  in_event_ = true;
+  pipes_.begin_event();
   handle(op, arg);
-  run_kicked();
-  in_event_ = false;
+  pipes_.end_event();
 }
 
 void Core::handle(uint32_t op, uint32_t arg) {
   switch (op) {
     case kResume:
-      if (arg == wait_token_) {
-        resume_ev_.notify();  // runs once the instant's Resumes are fired
-        // Its stack has gone cold while it slept: start loading the frames it returns through.
-        for (int line = -16; line < 32; ++line) __builtin_prefetch(stack_hint_ + 64 * line);
-      }
+      scalar_.resume(arg);
       break;
-    case kPush: {
-      PipeId p = static_cast<PipeId>(arg);
-      if (p == PipeId::S) {  // SetFlag<S_X>
-        ScalarSet set = scalar_sets_.front();
-        scalar_sets_.pop_front();
-        set_flag(set.event, set.id);
-        break;
-      }
-      pipe(p).push_posted = false;
-      kick(p);  // reveals the oldest hidden instruction, whose time this is
+    case kPush:
+      pipes_.on_push(static_cast<PipeId>(arg));
       break;
-    }
     case kStep:
-      step(static_cast<PipeId>(arg));
+      pipes_.step(static_cast<PipeId>(arg));
       break;
     case kComplete:
-      complete(arg);
+      pipes_.complete(arg);
       break;
     case kLand: {
       Effect fn = std::move(flights_[arg].effect);
@@ -174,8 +160,8 @@ void Core::handle(uint32_t op, uint32_t arg) {
     }
     case kCompleteAndStep: {
       PipeId p = flights_[arg].pipe;
-      complete(arg);
-      step(p);
+      pipes_.complete(arg);
+      pipes_.step(p);
       break;
     }
     case kCrossFlag:
@@ -187,7 +173,7 @@ void Core::handle(uint32_t op, uint32_t arg) {
                 std::to_string(arg) + " set " + std::to_string(cross_flags_[arg]) +
                 " times without a wait (the counter holds " + std::to_string(kCrossFlagMax) + ")"));
       }
-      if (scalar_waiting_) wake_scalar();
+      scalar_.wake();
       break;
     case kPollReplay:
       polls_.push(arg);
@@ -205,28 +191,18 @@ void Core::handle(uint32_t op, uint32_t arg) {
 
 Core* Core::running_ = nullptr;
 
-void Core::wait_resume() {
-  char here;
-  stack_hint_ = &here;
-  running_ = nullptr;
-  if (resumed_ticks_ != 0) sched_.add_kernel_host_ticks(host_ticks() - resumed_ticks_);
-  sc_core::wait(resume_ev_);
-  resumed_ticks_ = host_ticks();
-  running_ = this;
-}
-
 void Core::run() {
   for (;;) {
-    do wait_resume();
+    do scalar_.wait_resume();
     while (state_ != State::Running);
     started_at_ = now();
-    scalar_run_start_ = scalar_run_end_ = started_at_;
+    scalar_.start();
     set_level(busy_level(PipeId::S), 1);
     try {
       program_();
-      drain();        // a kernel ends when its last instruction has completed
-      scalar_sync();  // and simulated time has reached its scalar's
-      flush_scalar_run();
+      drain();         // a kernel ends when its last instruction has completed
+      scalar_.sync();  // and simulated time has reached its scalar's
+      scalar_.flush_run();
       state_ = State::Done;
     } catch (const KernelAbort&) {
       state_ = State::Aborted;
@@ -242,8 +218,8 @@ void Core::run() {
       state_ = State::Aborted;
     }
     running_ = nullptr;
-    finished_at_ = scalar_now();  // an aborted kernel may stop ahead of simulated time
-    lag_ = 0;
+    finished_at_ = scalar_.now();  // an aborted kernel may stop ahead of simulated time
+    scalar_.stop();
     set_level(busy_level(PipeId::S), 0, finished_at_);
   }
 }
@@ -257,7 +233,7 @@ void Core::issue(Instr&& in) {
     next_write_parts_ = UbParts{};
     next_ub_reads_ = next_ub_writes_ = UbRange{};
     next_ub_noted_ = false;
-    scalar_advance(issue_ps_);
+    scalar_.issue();
     polls_.record(in);
     return;
   }
@@ -300,20 +276,132 @@ void Core::issue(Instr&& in) {
   next_write_parts_ = UbParts{};
   next_ub_reads_ = next_ub_writes_ = UbRange{};
   next_ub_noted_ = false;
-  scalar_advance(issue_ps_);
-  Pipe& pp = pipe(q.pipe);
+  scalar_.issue();
+  Pipe& pp = pipes_[q.pipe];
   // Queued plus still pending can only shrink until the scalar's time: a queue with room now has
   // room then. Only a queue that may be full is checked at the scalar's time.
   auto room = [&] { return pp.q.size() < timing_.queue_depth; };
   if (!room()) {
     polls_.irregular();
-    block_on(room, WaitName{"issue queue full: ", lane_name(lane_of(q.pipe))});
+    scalar_.block_on(room, WaitName{"issue queue full: ", lane_name(lane_of(q.pipe))});
   }
   if (polls_.recording()) {
     q.poll_read = polls_.take_read(in);
     polls_.record(in);
   }
-  push(std::move(q));
+  pipes_.push(std::move(q));
+}
+
+void Core::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write) {
+  scalar_work(cycles);
+  if (!flights_.claimed(lo, hi, write)) return;
+  polls_.irregular();
+  PipeId writer = PipeId::S;
+  if (auto_sync_ && flights_.unfinished_writer(lo, hi, &writer)) {
+    // The compiler's inserted sync: wait until no unfinished instruction writes these bytes (a
+    // read after the write, or a write after it that the landing would otherwise overwrite).
+    scalar_.block_on([&] { return !flights_.unfinished_writer(lo, hi, &writer); },
+                     WaitName{"auto-sync ", lane_name(lane_of(writer)), -1, "->S"});
+    ++auto_syncs_;
+    if (race_) race_->join_into_scalar(writer);
+    return;
+  }
+  scalar_.sync();
+}
+
+void Core::scalar_work(uint64_t cycles) {
+  scalar_.advance(timing_.clock.cycles(cycles));
+}
+
+void Core::scalar_access(const char* name, const Access& a) {
+  if (!race_) return;
+  race_->begin(PipeId::S, race_->scalar_clock(), name, scalar_now(), ++issued_);
+  if (a.gm) {
+    race_->gm(PipeId::S, a.lo, a.hi, a.write);
+  } else {
+    race_->ub(PipeId::S, a.lo, a.hi, a.write);
+  }
+}
+
+// Starts work on the unit that runs it: the vector unit, MTE1 or the cube, or a DMA engine (whose
+// transfer books the resources on its path). The caller posts the returned completion.
+Completion Core::start_work(PipeId p, Queued& in, Tick t) {
+  Pipe& pp = pipes_[p];
+  if (race_) {
+    const Instr::RaceInfo& r = *in.race;
+    race_->begin(p, r.issued_clock, in.name, r.issued_at, r.seq);
+    for (bool writes : {false, true})  // an in-place op reads its operand, then writes it
+      for (const Access& a : r.accesses) {
+        if (a.write != writes) continue;
+        if (a.gm) {
+          race_->gm(p, a.lo, a.hi, a.write);
+        } else {
+          race_->ub(p, a.lo, a.hi, a.write);
+        }
+      }
+  }
+  Tick start = t, landed = t, done = t;
+  const Work& w = in.work;
+  if (w.kind == Work::Kind::Mte1 && (w.to_fb || w.to_l1)) {  // the FIX pipe's local moves
+    done = landed = t + (w.to_fb ? cost_.fb_load(w.amount) : cost_.fix_to_l1(w.amount));
+    pp.engine_free = done;
+  } else if (w.kind == Work::Kind::Vector || w.kind == Work::Kind::Mte1 ||
+             w.kind == Work::Kind::Mmad) {
+    done = landed = w.kind == Work::Kind::Vector ? vector_->execute(t, cost_.vector(w.amount)).end
+                    : w.kind == Work::Kind::Mte1
+                        ? mte1_->execute(t, cost_.mte1(w.amount, w.to_l0b), w.amount).end
+                        : cube_
+                              ->execute(t, cost_.mmad(w.m, w.k, w.n,
+                                                      w.int8   ? MmadOperands::Int8
+                                                      : w.fp32 ? MmadOperands::Fp32
+                                                      : w.int4 ? MmadOperands::Int4
+                                                               : MmadOperands::B16))
+                              .end;
+    pp.engine_free = done;
+  } else {
+    bool write = in.work.kind == Work::Kind::DmaOut;
+    // Writes: an AIV's (the scalar's too) on its mte3; an AIC's on its fixpipe, or on its mte3
+    // for an L1 -> GM copy.
+    DmaEngine& engine = !write ? *mte2_ : !fixpipe_ || p == PipeId::MTE3 ? *mte3_ : *fixpipe_;
+    uint64_t hit = 0;
+    if (!write && l2_ && !w.l2_bypass) {
+      const uint64_t rows = std::max<uint32_t>(w.gm_rows, 1);
+      hit = l2_->read({w.gm, rows, w.amount / rows, rows > 1 ? w.gm_pitch : w.amount});
+    }
+    DmaEngine::Timing tm = engine.transfer(t, in.work.gm, in.work.amount, hit);
+    if (in.poll_read && tm.start == t) polls_.read_started(in.work.gm, in.work.amount);
+    start = tm.start;
+    landed = tm.landed;
+    done = tm.done;
+    if (write) last_write_landed_ = landed;
+    pp.engine_free = engine.free_at();
+    if (!write) note_gm_read(in.work.gm, in.work.amount);
+  }
+  // The source is read when the transfer really starts (it may wait for a busy resource). The
+  // start event exists even when there is nothing to read (a timing-only payload DMA), so that a
+  // timing-only run processes exactly the same events, in the same order, as a full one.
+  if (start > t) {
+    sched_.post(start, EventClass::Model, uid_, this, kStart, in.flight);
+  } else {
+    InlineFunction<8> fn = flights_.start(in.flight);
+    if (fn) fn();
+  }
+  ++pp.stats.instrs;
+  if (pp.outstanding++ == 0) {
+    pp.busy_since = t;
+    set_level(busy_level(p), 1);
+  }
+  if (observer_) {
+    Tick s = std::max(start, pp.last_slice_end);
+    const bool dma = w.kind == Work::Kind::DmaIn || w.kind == Work::Kind::DmaOut;
+    SliceArgs args{dma ? w.amount : 0, w.gm};
+    if (done > s) emit(lane_of(p), in.name, s, done, dma ? &args : nullptr);
+    pp.last_slice_end = std::max(pp.last_slice_end, done);
+  }
+  // A remote write's bytes land (its effect) before its acknowledgement completes it. The landing
+  // event exists whether or not there are bytes to write, as the start event above.
+  if (landed < done) sched_.post(landed, EventClass::Model, uid_, this, kLand, in.flight);
+  return Completion{done, in.flight};
 }
 
 void Core::kernel_fault(const std::string& msg) {

@@ -23,14 +23,12 @@
 // A DMA reads its source when it starts (on_start) and its bytes land at completion (effect);
 // a vector instruction reads and writes at completion.
 //
-// The scalar clock. The kernel program runs ahead of simulated time while what it does cannot be
-// seen by anything else (lazy scalar, sim.lazy_scalar = 1): scalar cycles, and UB reads and writes
-// while none of the core's instructions is queued or in flight, only advance the scalar's own
-// clock. What it hands to the core (an instruction entering a pipe queue, a SetFlag from S) is
-// posted as a Push event at the scalar's time. Anything that observes shared or changing state
-// (GM, flags, a full queue, barriers) first brings simulated time up to the scalar clock. Events
-// are ordered by keys, never by when they were posted (models/scheduler.h), so the lazy and the
-// step-by-step scalar give identical timing; tests/test_core_behaviour.cpp checks it.
+// A Core assembles its parts and orchestrates them: the scalar unit (models/scalar_unit.h: the
+// kernel's thread, its clock and waits), the pipes (models/pipes.h: queues, hand-over, steps), the
+// instruction flights and UB claims (models/flights.h), the flags and barriers
+// (models/core_sync.h), the polling loops' replay (models/poll_replay.h) and the observers (the
+// race check, counters, trace levels). It owns the units the pipes run work on
+// (models/core_units.h) and starts work on them (start_work).
 #pragma once
 
 #include <algorithm>
@@ -52,9 +50,11 @@
 #include "models/inline_function.h"
 #include "models/instruction.h"
 #include "models/l2_cache.h"
+#include "models/pipes.h"
 #include "models/poll_replay.h"
 #include "models/race_checker.h"
 #include "models/ring.h"
+#include "models/scalar_unit.h"
 #include "models/scheduler.h"
 #include "models/time.h"
 
@@ -119,9 +119,9 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   // otherwise).
   void launch(std::function<void()> program, int block_idx, int block_num, int sub_block = 0,
               int ratio = 1);
-  // 1: the scalar runs ahead of simulated time while unobserved (see above); 0: it waits out
-  // every cycle. Timing is identical; 1 wakes the thread far less often.
-  void set_lazy_scalar(bool on) { lazy_ = on; }
+  // 1: the scalar runs ahead of simulated time while unobserved (models/scalar_unit.h); 0: it
+  // waits out every cycle. Timing is identical; 1 wakes the thread far less often.
+  void set_lazy_scalar(bool on) { scalar_.set_lazy(on); }
   // 1: a scalar read of UB bytes an unfinished instruction still writes waits for it (the sync
   // the compiler inserts); 0: it reads what is there.
   void set_auto_sync(bool on) { auto_sync_ = on; }
@@ -138,7 +138,7 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   std::string blocked_report(const std::function<std::string(GmAddr)>& gm_name = nullptr) const;
   // Posts the Push events that pipes left out (Pipe::pushless) for heads that could not move at
   // their time; returns whether there was any. For a run that has nothing else left to fire.
-  bool hand_over_deferred();
+  bool hand_over_deferred() { return pipes_.hand_over_deferred(); }
   // Unwinds a kernel thread that will never run again (after a deadlock or hang), so that its
   // stack releases what it holds; the core is left Aborted.
   void abort_kernel();
@@ -189,17 +189,17 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   void issue(Instr&& in);             // scalar pays the issue cost; stalls on a full queue
   void scalar_work(uint64_t cycles);  // scalar busy (GetValue/SetValue, address math)
   // The scalar's own clock: simulated time plus how far the lazy scalar has run ahead.
-  Tick scalar_now() const { return static_cast<Tick>(static_cast<int64_t>(now()) + lag_); }
+  Tick scalar_now() const { return scalar_.now(); }
   // A fault injected at run time: the scalar stops here for good, blocked in `why` (the hang or
   // deadlock report shows it).
   void stall_forever(const std::string& why) {
     stall_reason_ = why;  // the report reads the wait's name while the core stays blocked
-    block_on([] { return false; }, WaitName{stall_reason_.c_str()});
+    scalar_.block_on([] { return false; }, WaitName{stall_reason_.c_str()});
   }
   // When the bytes of the last MTE3 transfer this core started landed (observation only).
   Tick last_write_landed() const { return last_write_landed_; }
   // Brings simulated time up to the scalar clock (before anything that observes shared state).
-  void scalar_sync();
+  void scalar_sync() { scalar_.sync(); }
   // A scalar UB access of `cycles` to [lo, hi): synced only when an unfinished instruction of this
   // core will still write those bytes (or, for a write, read them): otherwise nothing can see or
   // change them before the scalar's time.
@@ -245,13 +245,10 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   PollReplay& polls() { return polls_; }
 
   // ---- statistics ----
-  struct PipeStats {
-    Tick busy_ps = 0;  // time with at least one instruction of this pipe in flight
-    uint64_t instrs = 0;
-  };
-  const PipeStats& pipe_stats(PipeId p) const { return pipes_[static_cast<int>(p)].stats; }
-  Tick scalar_busy_ps() const { return scalar_busy_ps_; }
-  Tick scalar_stall_ps() const { return scalar_stall_ps_; }
+  using PipeStats = Pipe::Stats;
+  const PipeStats& pipe_stats(PipeId p) const { return pipes_[p].stats; }
+  Tick scalar_busy_ps() const { return scalar_.busy_ps(); }
+  Tick scalar_stall_ps() const { return scalar_.stall_ps(); }
   // Every counter of the core and its units: per pipe it has (SCALAR, VECTOR, MTE2, MTE3 on an
   // AIV; SCALAR, MTE2, MTE3, MTE1, CUBE, FIXP on an AIC) busy_ps and instrs, the scalar's
   // stall_ps, and its units' holds (vector.*, mte2.*, mte3.*; mte2.*, mte1.*, cube.*, fixpipe.*,
@@ -273,47 +270,6 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   const DmaEngine& mte2() const { return *mte2_; }
 
  private:
-  static constexpr uint32_t kNoFlight = Flights::kNone;
-  // An issued instruction as its pipe queues it: what it is, and for work the flight (flights_)
-  // that holds what it does to memory and the UB bytes it claims, from issue to completion.
-  // Kept small: a queue entry is touched at issue, hand-over and start.
-  struct Queued {
-    Instr::Kind kind = Instr::Kind::Work;
-    PipeId pipe = PipeId::V;
-    HardEvent event = HardEvent::MTE2_V;
-    uint32_t event_id = 0;
-    uint32_t flight = kNoFlight;
-    Tick at = 0;  // when the scalar hands it to its pipe (its Push time)
-    Work work;
-    const char* name = "";
-    std::unique_ptr<Instr::RaceInfo> race;
-    bool poll_read = false;  // a recorded polling iteration's read: its words are kept
-  };
-  struct Pipe {
-    // In issue order: the instructions the pipe has been handed, then `hidden` ones the lazy
-    // scalar issued ahead of simulated time. An instruction is handed over at its Push time
-    // (Queued::at), as a Push event of that time would: the pipe reveals it (reveal()) when it
-    // next looks at its queue. Only an instruction that reaches a pipe with nothing handed gets
-    // a Push event of its own (`push_posted`): behind another instruction its hand-over would
-    // change nothing but the count, since the pipe will look at its queue again anyway. And only
-    // one that can move at its Push time (moves_at_push): a WaitFlag whose flag is not set, or a
-    // SetFlag behind work in flight, waits for the set or the completion, which kicks the pipe;
-    // the kick then reveals it, or posts its Push if its time has not come (`pushless`: its
-    // Push was left out, so a WaitFlag found blocked later has been blocked since its time).
-    Ring<Queued> q;
-    uint32_t hidden = 0;
-    bool push_posted = false;  // a Push event is pending for the oldest hidden instruction
-    bool pushless = false;     // the oldest hidden instruction's Push was left out
-    size_t handed() const { return q.size() - hidden; }
-    Tick engine_free = 0;
-    int outstanding = 0;
-    bool kick_pending = false;
-    bool blocked = false;  // head is a WaitFlag that has not been set
-    Tick blocked_since = 0;
-    Tick busy_since = 0;
-    Tick last_slice_end = 0;
-    PipeStats stats;
-  };
   // kStart: a DMA reads its source (when it starts later than it was stepped); kLand: a remote
   // write's bytes land, before its acknowledgement completes it (kComplete); kCompleteAndStep: a
   // kComplete, then a kStep of the same pipe at the same time.
@@ -334,71 +290,18 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   };
   void on_event(uint32_t op, uint32_t arg) override;
   void handle(uint32_t op, uint32_t arg);
-  bool live(uint32_t op, uint32_t arg) const override {
-    return op != kResume || arg == wait_token_;
-  }
+  bool live(uint32_t op, uint32_t arg) const override { return op != kResume || scalar_.live(arg); }
   void run();
-  void wait_resume();                 // the thread's one wait: until a Resume of this core fires
-  const char* stack_hint_ = nullptr;  // where the thread's stack was when it last waited
-  uint64_t resumed_ticks_ = 0;        // host ticks when the thread last resumed (0: not yet)
   static Core* running_;
-  void sleep_until(Tick t);
-  void push(Queued&& in);    // hands an instruction to its pipe at the scalar clock
-  void post_push(PipeId p);  // the Push event of pipe p's oldest hidden instruction
-  // Whether pipe p's oldest hidden instruction, with nothing handed before it, could move at its
-  // Push time as things stand: what would stop it (an unset flag, work in flight) changes only
-  // by a set or a completion, both of which kick the pipe.
-  bool moves_at_push(const Pipe& pp) const;
-  // Posts the Push of pipe p's oldest hidden instruction (nothing handed), unless it could not
-  // move then: see Pipe::pushless.
-  void post_push_if_moves(PipeId p);
-  // Hands pipe p the hidden instructions whose Push time has come (in a Push or Model event).
-  void reveal(PipeId p);
-  // The instructions pipe p has been handed by now (for reports: without revealing).
-  size_t handed_now(const Pipe& pp) const;
-  void step(PipeId p);
-  void kick(PipeId p);
-  // Steps asked for by kick() inside an event of this core, each with the order key its kStep
-  // event would have had: run in place when nothing else would fire before them, else posted
-  // with that key (run_kicked(), at the end of the event).
-  struct Kicked {
-    PipeId p;
-    uint64_t order;
-  };
-  Ring<Kicked> kicked_;
-  bool in_event_ = false;
-  void run_kicked();
-  // An instruction's completion: the flight that holds its effect, due at `at`.
-  struct Completion {
-    Tick at = 0;
-    uint32_t flight = kNoFlight;
-  };
   // Starts the work at the head of pipe p; the caller posts the returned completion.
   Completion start_work(PipeId p, Queued& in, Tick t);
-  void complete(uint32_t flight);
   void set_flag(HardEvent e, uint32_t id);
+  // A pipe's WaitFlag: whether the flag is set, and if so consumes it.
+  bool take_flag(PipeId p, HardEvent e, uint32_t id);
+  // A pipe's CrossCoreSetFlag of `mode` (Instr::work.amount): the peers' flag rises later.
+  void cross_set_from_pipe(uint32_t id, uint64_t mode);
   uint64_t flag_key(HardEvent e, uint32_t id) const;
   void drain();  // waits until every pipe is empty (no issue cost)
-  bool all_pipes_idle() const;
-  // A Resume of the current wait (the scalar re-checks what it waits for).
-  void wake_scalar();
-  void post_resume(Tick t) { sched_.post(t, EventClass::Resume, uid_, this, kResume, wait_token_); }
-  // Blocks the scalar until ready() holds, re-checking at each wake_scalar(). The wait shows on
-  // the FLOWCTRL lane as `name`; a deadlock report asks describe() what it waits for at the time
-  // of the report.
-  // A wait whose end is known (`wake_at`) is woken then. `by_pipes`: what it waits for can change
-  // when the core's pipes pop or complete an instruction (room in a queue, idle pipes, an
-  // inserted sync); a wait for a flag or a barrier is woken by the flag's set or the barrier
-  // alone, and the pipes need not ask it.
-  void block_on(const std::function<bool()>& ready, const WaitName& name,
-                std::function<std::string()> describe = nullptr, Tick wake_at = kNever,
-                bool by_pipes = true);
-  // A pipe popped or completed an instruction: wakes a scalar that waits for that.
-  void wake_scalar_by_pipes() {
-    if (scalar_waiting_ && waiting_by_pipes_) wake_scalar();
-  }
-  void scalar_advance(Tick dt);
-  void flush_scalar_run();
   void emit(Lane lane, const std::string& name, Tick start, Tick end,
             const SliceArgs* args = nullptr);
   void set_level(int l, int value, Tick at = now()) {
@@ -407,15 +310,12 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
     levels_[l] = value;
   }
   void note_gm_read(GmAddr gm, uint64_t bytes);
-  Pipe& pipe(PipeId p) { return pipes_[static_cast<int>(p)]; }
-  const Pipe& pipe(PipeId p) const { return pipes_[static_cast<int>(p)]; }
 
   const int die_;
   const int index_;
   const CoreKind kind_;
   const uint32_t uid_;  // orders this core's events among other cores' at equal times
   const CoreTiming timing_;
-  const Tick issue_ps_;  // what issuing an instruction costs the scalar
   const CostModel& cost_;
   Scheduler& sched_;
   DieBarriers& barriers_;
@@ -430,13 +330,8 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   std::unique_ptr<DmaEngine> mte2_, mte3_, fixpipe_;  // fixpipe_: an AIC's
   std::array<std::vector<Core*>, 3> cross_peers_;
   std::array<int, kAllCrossFlags> cross_flags_{};
-  std::array<Pipe, kPipes> pipes_;
-  // SetFlag<S_X>s the scalar issued that have not reached their time yet (lazy scalar), in order.
-  struct ScalarSet {
-    HardEvent event;
-    uint32_t id;
-  };
-  Ring<ScalarSet> scalar_sets_;
+  ScalarUnit scalar_;
+  Pipes pipes_{*this};
   Flights flights_;
   FlagCounts flags_;
   std::array<int, kLevels> levels_{};
@@ -458,18 +353,9 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   std::string kernel_name_;
   std::function<void()> program_;
   sc_core::sc_process_handle thread_;
-  sc_core::sc_event resume_ev_;
-  bool lazy_ = true;
   bool auto_sync_ = true;
   uint64_t auto_syncs_ = 0;     // scalar reads that waited on an inserted sync, this launch
   Tick last_write_landed_ = 0;  // observation only (SimLastWriteLandedPs)
-  // How far the scalar clock is ahead of simulated time. Negative only for the few scalar cycles
-  // after a sleeping poll wakes (PollReplay::sleep), before its first issue catches up.
-  int64_t lag_ = 0;
-  uint32_t wait_token_ = 0;     // the scalar's current wait; Resumes of older waits are stale
-  uint32_t woken_token_ = ~0u;  // the wait a wake_scalar() Resume was already posted for
-  const std::function<bool()>* waiting_ready_ = nullptr;  // what the current wait waits for
-  Tick wake_floor_ = 0;                                   // and when it began
   int block_idx_ = 0;
   int block_num_ = 1;
   int sub_block_ = 0;
@@ -477,17 +363,11 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   State state_ = State::Idle;
   Tick started_at_ = 0;
   Tick finished_at_ = 0;
-  const WaitName* scalar_waiting_ = nullptr;  // set while the scalar is blocked
-  bool waiting_by_pipes_ = false;             // and whether the pipes can end its wait
-  std::function<std::string()> scalar_waiting_describe_;
-  Tick scalar_waiting_since_ = 0;
-  Tick scalar_busy_ps_ = 0;
-  Tick scalar_stall_ps_ = 0;
-  Tick scalar_run_start_ = 0;  // start of the current contiguous issue run (SCALAR lane)
-  Tick scalar_run_end_ = 0;
 
   friend class SyncAllBarrier;
   friend class PollReplay;
+  friend class Pipes;
+  friend class ScalarUnit;
 };
 
 }  // namespace ascend::model

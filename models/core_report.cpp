@@ -44,10 +44,9 @@ std::string Core::blocked_report(const std::function<std::string(GmAddr)>& gm_na
   } else {
     os << basename() << ": ";
   }
-  if (scalar_waiting_) {
-    os << "scalar blocked in "
-       << (scalar_waiting_describe_ ? scalar_waiting_describe_() : scalar_waiting_->str())
-       << " since " << ps_to_ns(scalar_waiting_since_) << " ns";
+  if (scalar_.waiting()) {
+    os << "scalar blocked in " << scalar_.waiting_for() << " since "
+       << ps_to_ns(scalar_.waiting_since()) << " ns";
   } else {
     os << "scalar running";
   }
@@ -56,9 +55,9 @@ std::string Core::blocked_report(const std::function<std::string(GmAddr)>& gm_na
        << " (" << read_run_.bytes << " B) since " << ps_to_ns(read_run_.since) << " ns, "
        << read_run_.reads << " reads";
   for (int i = 1; i < kPipes; ++i) {
-    const Pipe& pp = pipes_[i];
+    const Pipe& pp = pipes_[static_cast<PipeId>(i)];
     if (pp.q.empty() && pp.outstanding == 0) continue;
-    const size_t handed = handed_now(pp);
+    const size_t handed = pipes_.handed_now(pp);
     os << "; " << lane_name(static_cast<Lane>(i)) << ": " << handed << " queued, " << pp.outstanding
        << " in flight";
     if (handed == 0) continue;
@@ -125,10 +124,11 @@ CounterSet Core::counters() const {
   CounterSet s;
   for (int p = 0; p < kPipes; ++p) {
     if (!has_pipe(static_cast<PipeId>(p))) continue;
-    s.add(spec.busy[p], p == 0 ? scalar_busy_ps_ : pipes_[p].stats.busy_ps);
-    s.add(spec.instrs[p], pipes_[p].stats.instrs);
+    const Pipe::Stats& stats = pipes_[static_cast<PipeId>(p)].stats;
+    s.add(spec.busy[p], p == 0 ? scalar_.busy_ps() : stats.busy_ps);
+    s.add(spec.instrs[p], stats.instrs);
   }
-  s.add(spec.stall, scalar_stall_ps_);
+  s.add(spec.stall, scalar_.stall_ps());
   s.add(spec.auto_syncs, auto_syncs_);
   // The units, under their module names: bytes, busy_ps, transfers.
   std::vector<std::pair<const char*, CounterSet>> units;

@@ -17,28 +17,53 @@ void Core::set_flag(HardEvent e, uint32_t id) {
   set_level(flag_level(e), levels_[flag_level(e)] + 1);
   PipeId dst = event_dst(e);
   if (dst == PipeId::S) {
-    wake_scalar();
+    scalar_.wake();
   } else {
-    kick(dst);
+    pipes_.kick(dst);
+  }
+}
+
+bool Core::take_flag(PipeId p, HardEvent e, uint32_t id) {
+  if (!flags_.count(e, id)) return false;
+  flags_.consume(e, id);
+  set_level(flag_level(e), levels_[flag_level(e)] - 1);
+  if (race_) race_->wait_flag(p, flag_key(e, id));
+  return true;
+}
+
+void Core::cross_set_from_pipe(uint32_t id, uint64_t mode) {
+  const Tick at = now() + timing_.clock.cycles(timing_.crosscore_flag_cycles);
+  if (mode >= kCrossToPeer) {
+    Core* peer = cross_peers_[2][mode - kCrossToPeer];
+    sched_.post(at, EventClass::Model, peer->uid_, peer, kCrossFlag, id);
+  } else if (mode == 0) {  // a barrier of the kind's cores
+    int& sets = (kind_ == CoreKind::Aiv ? barriers_.group_sets_aiv : barriers_.group_sets_aic)[id];
+    if (++sets == static_cast<int>(cross_peers_[0].size())) {
+      sets = 0;
+      for (Core* peer : cross_peers_[0])
+        sched_.post(at, EventClass::Model, peer->uid_, peer, kCrossFlag, id);
+    }
+  } else {
+    for (Core* peer : cross_peers_[mode])
+      sched_.post(at, EventClass::Model, peer->uid_, peer, kCrossFlag, id);
   }
 }
 
 void Core::scalar_set_flag(HardEvent e, uint32_t id) {
   polls_.irregular();
-  scalar_advance(issue_ps_);
-  scalar_sets_.push_back(ScalarSet{e, id});
-  sched_.post(scalar_now(), EventClass::Push, uid_, this, kPush, static_cast<uint32_t>(PipeId::S));
+  scalar_.issue();
+  pipes_.push_scalar_set(e, id, scalar_.now());
 }
 
 void Core::scalar_wait_flag(HardEvent e, uint32_t id) {
-  scalar_advance(issue_ps_);
+  scalar_.issue();
   polls_.record_wait(e, id);
   uint64_t key = flag_key(e, id);
   if (!flags_.count(e, id))
-    block_on([&] { return flags_.count(e, id) > 0; }, WaitName{"WaitFlag<", event_name(e), id, ">"},
-             nullptr, kNever, false);
+    scalar_.block_on([&] { return flags_.count(e, id) > 0; },
+                     WaitName{"WaitFlag<", event_name(e), id, ">"}, nullptr, kNever, false);
   flags_.consume(e, id);
-  set_level(flag_level(e), levels_[flag_level(e)] - 1, scalar_now());
+  set_level(flag_level(e), levels_[flag_level(e)] - 1, scalar_.now());
   if (race_) race_->wait_flag(PipeId::S, key);
 }
 
@@ -46,35 +71,46 @@ void Core::scalar_wait_flag(HardEvent e, uint32_t id) {
 // copied out before the barrier has landed when any core leaves it.
 void Core::sync_all(bool mixed) {
   polls_.irregular();
-  scalar_advance(issue_ps_);
+  scalar_.issue();
   drain();
-  scalar_sync();
+  scalar_.sync();
   (mixed ? barriers_.mixed : kind_ == CoreKind::Aiv ? barriers_.aiv : barriers_.aic).arrive(*this);
 }
 
 void Core::cross_wait_flag(uint32_t id, int need, const char* what) {
   polls_.irregular();
-  scalar_advance(issue_ps_);
+  scalar_.issue();
   if (cross_flags_[id] < need)
-    block_on([this, id, need] { return cross_flags_[id] >= need; },
-             what ? WaitName{what} : WaitName{"CrossCoreWaitFlag", nullptr, id},
-             [this, id, need, what] {
-               if (what)
-                 return std::string(what) + ": " + std::to_string(cross_flags_[id]) + " of " +
-                        std::to_string(need) + " messages arrived";
-               return "CrossCoreWaitFlag(" + std::to_string(id) +
-                      "): " + std::to_string(cross_flags_[id]) + " of " + std::to_string(need) +
-                      " sets arrived";
-             },
-             kNever, false);
+    scalar_.block_on([this, id, need] { return cross_flags_[id] >= need; },
+                     what ? WaitName{what} : WaitName{"CrossCoreWaitFlag", nullptr, id},
+                     [this, id, need, what] {
+                       if (what)
+                         return std::string(what) + ": " + std::to_string(cross_flags_[id]) +
+                                " of " + std::to_string(need) + " messages arrived";
+                       return "CrossCoreWaitFlag(" + std::to_string(id) +
+                              "): " + std::to_string(cross_flags_[id]) + " of " +
+                              std::to_string(need) + " sets arrived";
+                     },
+                     kNever, false);
   cross_flags_[id] -= need;
 }
 
 void Core::scalar_cross_set(Core& peer, uint32_t id) {
   polls_.irregular();
-  scalar_advance(issue_ps_);
-  sched_.post(scalar_now() + timing_.clock.cycles(timing_.crosscore_flag_cycles), EventClass::Model,
-              peer.uid_, &peer, kCrossFlag, id);
+  scalar_.issue();
+  sched_.post(scalar_.now() + timing_.clock.cycles(timing_.crosscore_flag_cycles),
+              EventClass::Model, peer.uid_, &peer, kCrossFlag, id);
+}
+
+void Core::pipe_barrier_all() {
+  polls_.irregular();
+  scalar_.issue();
+  drain();
+}
+
+void Core::drain() {
+  scalar_.block_on([&] { return pipes_.all_idle(); }, WaitName{"PipeBarrier<PIPE_ALL>"});
+  if (race_) race_->join_all_into_scalar();
 }
 
 void SyncAllBarrier::arrive(Core& core) {
@@ -88,14 +124,15 @@ void SyncAllBarrier::arrive(Core& core) {
     std::vector<Core*> cores = std::move(waiting_);
     waiting_.clear();
     for (Core* c : cores)
-      if (c != &core) c->post_resume(release_at_);
+      if (c != &core) c->scalar_.post_resume(release_at_);
   }
-  core.block_on([&] { return generation_ != gen && now() >= release_at_; }, WaitName{"SyncAll"},
-                [this] {
-                  return "SyncAll (" + std::to_string(arrived_) + " of " +
-                         std::to_string(expected_) + " cores arrived)";
-                },
-                generation_ != gen ? release_at_ : kNever, false);
+  core.scalar_.block_on([&] { return generation_ != gen && now() >= release_at_; },
+                        WaitName{"SyncAll"},
+                        [this] {
+                          return "SyncAll (" + std::to_string(arrived_) + " of " +
+                                 std::to_string(expected_) + " cores arrived)";
+                        },
+                        generation_ != gen ? release_at_ : kNever, false);
 }
 
 }  // namespace ascend::model

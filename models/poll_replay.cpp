@@ -165,13 +165,9 @@ bool PollReplay::make_plan(const Iteration& it, Plan* plan) const {
 // its resources at the very point of the event order where the real one would (replay()), so
 // their bookings and the loop's keep their order.
 bool PollReplay::core_idle() const {
-  if (!core_.kicked_.empty()) return false;
-  for (PipeId id : {PipeId::S, PipeId::MTE2, PipeId::V}) {
-    const Core::Pipe& p = core_.pipe(id);
-    if (!p.q.empty() || p.outstanding > 0 || p.kick_pending || p.push_posted || p.pushless)
-      return false;
-  }
-  return core_.scalar_sets_.empty();
+  for (PipeId id : {PipeId::S, PipeId::MTE2, PipeId::V})
+    if (!core_.pipes_.at_rest(id)) return false;
+  return core_.pipes_.nothing_pending();
 }
 
 bool PollReplay::iteration_end(bool done) {
@@ -187,8 +183,8 @@ bool PollReplay::iteration_end(bool done) {
   std::swap(last_, now_);
   last_valid_ = true;
   // A replay times its read without the L2 (an AIV's reads go straight to HBM).
-  if (!same || !enabled_ || !core_.lazy_ || core_.observer_ || core_.race_ || !gm_ || core_.l2_ ||
-      core_.lag_ < 0)
+  if (!same || !enabled_ || !core_.scalar_.lazy() || core_.observer_ || core_.race_ || !gm_ ||
+      core_.l2_ || core_.scalar_.lag() < 0)
     return false;
   if (!make_plan(last_, &plan_) || !core_idle()) return false;
   // The flags the iteration set were all taken by its waits.
@@ -211,23 +207,10 @@ Tick PollReplay::sleep() {
       "a polling loop (SimPollUntil) whose iterations the core replays, each"
       " ending in WaitFlag<",
       event_name(wait.event), static_cast<int64_t>(wait.event_id), ">"};
-  c.scalar_waiting_ = &wait_name_;
-  c.waiting_by_pipes_ = false;
-  c.scalar_waiting_since_ = start_;
-  c.waiting_ready_ = &woken_ready_;
-  c.wake_floor_ = now();
-  ++c.wait_token_;
-  c.lag_ = 0;
-  while (!woken_) {
-    c.wait_resume();
-    c.woken_token_ = ~0u;
-  }
-  ++c.wait_token_;
-  c.waiting_ready_ = nullptr;
-  c.scalar_waiting_ = nullptr;
   // The scalar resumes at the start of the iteration whose read found the words changed: at or a
   // little before now (that read has started; the thread issues nothing before it).
-  c.lag_ = static_cast<int64_t>(start_) - static_cast<int64_t>(now());
+  c.scalar_.sleep_replayed(wait_name_, start_, woken_ready_);
+  c.scalar_.set_now(start_);
   adopt_ = true;
   return slept_;
 }
@@ -253,7 +236,7 @@ void PollReplay::replay(uint32_t token) {
   Core& c = core_;
   const Plan& p = plan_;
   const Tick R = start_, t = now();
-  Core::Pipe& m2 = c.pipe(PipeId::MTE2);
+  Pipe& m2 = c.pipes_[PipeId::MTE2];
   if (c.mte2_->free_at() > t || m2.engine_free > t)
     throw SimError(kExitInternal, "a replayed poll found its MTE2 engine busy");
   // What the read finds, as the real DMA would read it here.
@@ -262,7 +245,7 @@ void PollReplay::replay(uint32_t token) {
     // This iteration may end the loop: start its read as the real one, then wake the thread at
     // the iteration's start; the DataCopy it issues first is this one (adopt()).
     sleeping_ = false;
-    Core::Queued q;
+    Queued q;
     q.kind = Instr::Kind::Work;
     q.pipe = PipeId::MTE2;
     q.work.kind = Work::Kind::DmaIn;
@@ -283,10 +266,10 @@ void PollReplay::replay(uint32_t token) {
         std::memcpy(core_.local_ + plan_.ub + uint64_t{i} * b.ub_stride,
                     changed_.data() + i * block, block);
     };
-    Core::Completion done = c.start_work(PipeId::MTE2, q, t);
+    Completion done = c.start_work(PipeId::MTE2, q, t);
     c.sched_.post(done.at, EventClass::Model, c.uid_, &c, Core::kComplete, done.flight);
     woken_ = true;
-    c.wake_scalar();
+    c.scalar_.wake();
     return;
   }
   // The words are unchanged: the iteration runs as the last real one did, in time only.
@@ -298,7 +281,7 @@ void PollReplay::replay(uint32_t token) {
   const Tick read_set = std::max(tm.done, R + p.read_flag);
   Tick scalar_set = read_set;  // when the flag the scalar waits for is set
   if (p.vector) {
-    Core::Pipe& v = c.pipe(PipeId::V);
+    Pipe& v = c.pipes_[PipeId::V];
     const Tick vec_start = std::max({read_set, R + p.vec_wait, R + p.vec, v.engine_free});
     const Tick vec_done = c.vector_->execute(vec_start, c.cost_.vector(p.repeats)).end;
     v.engine_free = vec_done;
@@ -308,8 +291,7 @@ void PollReplay::replay(uint32_t token) {
   }
   const Tick wait_from = R + p.scalar_wait;
   const Tick resumed = std::max(scalar_set, wait_from);
-  c.scalar_busy_ps_ += p.busy;
-  c.scalar_stall_ps_ += resumed - wait_from;
+  c.scalar_.add_replayed(p.busy, resumed - wait_from);
   const Tick end = resumed + p.tail;
   slept_ += end - R;
   start_ = end;
