@@ -2,7 +2,6 @@
 // counters (stats.json), and the report of what it waits for (a deadlock or hang).
 #include <array>
 #include <deque>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -75,6 +74,11 @@ std::string Core::blocked_report(const std::function<std::string(GmAddr)>& gm_na
 
 namespace {
 
+// The units a core may have, by module name (an index into CoreCounterSpecs::units).
+constexpr std::array<const char*, 6> kUnitNames{"vector", "mte2", "mte3",
+                                                "mte1",   "cube", "fixpipe"};
+enum UnitIndex : size_t { kVector, kMte2, kMte3, kMte1, kCube, kFixpipe };
+
 // The core's counters, named by its lanes and units: declared once here.
 struct CoreCounterSpecs {
   CounterSpec busy[kPipes], instrs[kPipes];
@@ -84,7 +88,7 @@ struct CoreCounterSpecs {
                          "waits the compiler's automatic synchronisation inserted"};
   // A unit's server counters under its module name: vector.bytes, mte2.busy_ps, ...
   std::deque<std::string> text;
-  std::map<std::string, std::array<CounterSpec, 3>> units;
+  std::array<std::array<CounterSpec, 3>, kUnitNames.size()> units;
 
   CoreCounterSpecs() {
     for (int p = 0; p < kPipes; ++p) {
@@ -96,9 +100,9 @@ struct CoreCounterSpecs {
       instrs[p] = {keep(std::string(lane) + ".instrs"), "instrs",
                    keep(std::string("instructions the ") + lane + " pipe executed")};
     }
-    for (const char* unit : {"vector", "mte2", "mte3", "mte1", "cube", "fixpipe"}) {
-      std::array<CounterSpec, 3>& u = units[unit];
-      const std::string m(unit);
+    for (size_t i = 0; i < kUnitNames.size(); ++i) {
+      std::array<CounterSpec, 3>& u = units[i];
+      const std::string m(kUnitNames[i]);
       u[0] = {keep(m + ".bytes"), "B", keep("bytes through the " + m + " unit")};
       u[1] = {keep(m + ".busy_ps"), "ps",
               keep("time the " + m + " unit was held, each transfer's bytes at its rate")};
@@ -131,18 +135,18 @@ CounterSet Core::counters() const {
   s.add(spec.stall, scalar_.stall_ps());
   s.add(spec.auto_syncs, auto_syncs_);
   // The units, under their module names: bytes, busy_ps, transfers.
-  std::vector<std::pair<const char*, CounterSet>> units;
+  std::vector<std::pair<UnitIndex, CounterSet>> units;
   if (kind_ == CoreKind::Aiv)
     units = {
-        {"vector", vector_->counters()}, {"mte2", mte2_->counters()}, {"mte3", mte3_->counters()}};
+        {kVector, vector_->counters()}, {kMte2, mte2_->counters()}, {kMte3, mte3_->counters()}};
   else
-    units = {{"mte2", mte2_->counters()},
-             {"mte1", mte1_->counters()},
-             {"cube", cube_->counters()},
-             {"fixpipe", fixpipe_->counters()},
-             {"mte3", mte3_->counters()}};
-  for (const auto& [name, set] : units) {
-    const std::array<CounterSpec, 3>& u = spec.units.at(name);
+    units = {{kMte2, mte2_->counters()},
+             {kMte1, mte1_->counters()},
+             {kCube, cube_->counters()},
+             {kFixpipe, fixpipe_->counters()},
+             {kMte3, mte3_->counters()}};
+  for (const auto& [unit, set] : units) {
+    const std::array<CounterSpec, 3>& u = spec.units[unit];
     for (size_t i = 0; i < set.size() && i < 3; ++i) s.add(u[i], set.list()[i].value);
   }
   return s;

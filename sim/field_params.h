@@ -76,11 +76,16 @@ FieldParam<C> field(ParamSpec spec, Get get, uint64_t scale = 1) {
           }};
 }
 
-// A choice bound to a field that takes a value per name ({"int8", true}, {"none", false}): the
+// The type of the field a getter binds (Get: C& -> field&).
+template <class C, class Get>
+using FieldType = std::decay_t<std::invoke_result_t<Get, C&>>;
+
+// A choice bound to a field that takes a value per name ({{"int8", true}, {"none", false}}): the
 // parameter's choices are the names in this order, its default the name of the field's
-// initializer.
-template <class C, class Get, class V>
-FieldParam<C> choice_field(std::string key, std::vector<std::pair<std::string, V>> values,
+// initializer. The values' type is the field's.
+template <class C, class Get>
+FieldParam<C> choice_field(std::string key,
+                           std::vector<std::pair<std::string, FieldType<C, Get>>> values,
                            std::string description, std::string source, Get get) {
   C defaults;
   const auto& def = get(defaults);

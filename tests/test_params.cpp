@@ -227,12 +227,11 @@ const std::vector<FieldParam<BoundAttrs>>& bound_fields() {
           int_param("t.flip", "", kFromField, 0, 1, "d", "s"),
           [](A & a) -> auto& { return a.flip; }),
       choice_field<A>(
-          "t.quant", std::vector<std::pair<std::string, bool>>{{"none", false}, {"int8", true}},
-          "d", "s", [](A & a) -> auto& { return a.int8; }),
+          "t.quant", {{"none", false}, {"int8", true}}, "d", "s",
+          [](A & a) -> auto& { return a.int8; }),
       choice_field<A>(
-          "t.mode",
-          std::vector<std::pair<std::string, Mode>>{{"fast", Mode::Fast}, {"exact", Mode::Exact}},
-          "d", "s", [](A & a) -> auto& { return a.mode; })};
+          "t.mode", {{"fast", Mode::Fast}, {"exact", Mode::Exact}}, "d", "s",
+          [](A & a) -> auto& { return a.mode; })};
   return fields;
 }
 
@@ -271,8 +270,7 @@ TEST(Params, KernelAttributesAreBoundToTheirFields) {
   // A choice whose names do not include the field's initializer is a programming error.
   using A = BoundAttrs;
   EXPECT_THROW(choice_field<A>(
-                   "t.bad", std::vector<std::pair<std::string, bool>>{{"none", false}}, "d", "s",
-                   [](A & a) -> auto& { return a.int8; }),
+                   "t.bad", {{"none", false}}, "d", "s", [](A & a) -> auto& { return a.int8; }),
                std::logic_error);
 }
 

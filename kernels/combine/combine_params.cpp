@@ -17,8 +17,7 @@ const std::vector<FieldParam<Attrs>>& attr_fields() {
   const char* w = kWorkload;
   static const std::vector<FieldParam<A>> fields = {
       choice_field<A>(
-          "combine.comm_quant",
-          std::vector<std::pair<std::string, bool>>{{"none", false}, {"int8", true}},
+          "combine.comm_quant", {{"none", false}, {"int8", true}},
           "communication quantization (commQuantMode 2): int8 blocks of 8 with an "
           "XType scale each",
           kOld, [](A & a) -> auto& { return a.comm_quant; }),
@@ -43,8 +42,7 @@ const std::vector<FieldParam<Attrs>>& attr_fields() {
                     "UB buffers per queue (falls back to 1 when the plan passes 170 KiB)", w),
           [](A & a) -> auto& { return a.buffer_num; }),
       choice_field<A>(
-          "combine.const_alpha",
-          std::vector<std::pair<std::string, bool>>{{"scalar", false}, {"softmax", true}},
+          "combine.const_alpha", {{"scalar", false}, {"softmax", true}},
           "const experts: scalar ([OLD]: alpha1[i] x oriX + alpha2[i] x v[i]) or "
           "softmax ([NEW]: alphas (constNum, H), gates softmax(<alpha_j[i], oriX>))",
           "MoeDistributeCombineV3 ([V3-API])", [](A & a) -> auto& { return a.const_softmax; })};
@@ -56,8 +54,7 @@ const std::vector<FieldParam<Workload>>& workload_fields() {
   const char* w = kWorkload;
   static const std::vector<FieldParam<W>> fields = {
       choice_field<W>(
-          "combine.expert_scales",
-          std::vector<std::pair<std::string, bool>>{{"random", false}, {"uniform", true}},
+          "combine.expert_scales", {{"random", false}, {"uniform", true}},
           "generated weights: random (softmax of random logits) or uniform (1/K)", w,
           [](W & x) -> auto& { return x.uniform_scales; }),
       field<W>(

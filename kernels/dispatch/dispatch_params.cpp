@@ -43,8 +43,7 @@ const Fields<Attrs>& attr_fields() {
                     "ranks [0, S) holding shared experts (a multiple of shared_experts)", doc),
           [](A & a) -> auto& { return a.shared_expert_ranks; }),
       choice_field<A>(
-          "dispatch.quant",
-          std::vector<std::pair<std::string, bool>>{{"int8", true}, {"none", false}},
+          "dispatch.quant", {{"int8", true}, {"none", false}},
           "int8: dynamic per-token quantization before sending (quantMode 2)", doc,
           [](A & a) -> auto& { return a.quant; }),
       field<A>(
@@ -95,7 +94,7 @@ const Fields<Attrs>& attr_fields() {
                     kV3),
           [](A & a) -> auto& { return a.const_experts; }),
       choice_field<A>(
-          "dispatch.mask", std::vector<std::pair<std::string, bool>>{{"1d", false}, {"2d", true}},
+          "dispatch.mask", {{"1d", false}, {"2d", true}},
           "xActiveMask: 1d (BS,) a prefix of active tokens (--active-tokens), 2d "
           "(BS, K) a flag per (token, k)",
           kV3, [](A & a) -> auto& { return a.mask_2d; }),
@@ -124,9 +123,8 @@ const Fields<Workload>& workload_fields() {
   const char* w = kWorkload;
   static const Fields<W> fields = {
       choice_field<W>(
-          "dispatch.dtype",
-          std::vector<std::pair<std::string, bool>>{{"bf16", true}, {"fp16", false}}, "token dtype",
-          kLimits, [](W & x) -> auto& { return x.bf16; }),
+          "dispatch.dtype", {{"bf16", true}, {"fp16", false}}, "token dtype", kLimits,
+          [](W & x) -> auto& { return x.bf16; }),
       field<W>(
           text_param("dispatch.routing", kFromField,
                      "uniform, balanced (round-robin) or zipf:ALPHA (expert 0 hottest)", w),

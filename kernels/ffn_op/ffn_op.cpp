@@ -74,9 +74,8 @@ const std::vector<FieldParam<FfnOpAttrs>>& attr_fields() {
                     w),
           [](A & a) -> auto& { return a.intermediate; }),
       choice_field<A>(
-          "ffn_op.dtype",
-          std::vector<std::pair<std::string, bool>>{{"fp16", false}, {"bf16", true}},
-          "x, weights and y", w, [](A & a) -> auto& { return a.bf16; }),
+          "ffn_op.dtype", {{"fp16", false}, {"bf16", true}}, "x, weights and y", w,
+          [](A & a) -> auto& { return a.bf16; }),
       field<A>(
           int_param("ffn_op.inner_precise", "", kFromField, 0, 1,
                     "0: high precision (mm1 in fp32, fp32 activation, Cast); 1: high "
@@ -134,8 +133,7 @@ const std::vector<FieldParam<FfnOpAttrs>>& attr_fields() {
                     w),
           [](A & a) -> auto& { return a.quant; }),
       choice_field<A>(
-          "ffn_op.quant_scale",
-          std::vector<std::pair<std::string, bool>>{{"per_tensor", false}, {"per_channel", true}},
+          "ffn_op.quant_scale", {{"per_tensor", false}, {"per_channel", true}},
           "quant: the requant scale, per tensor (scale [E]) or per channel "
           "(scale [E, K2], the operator's smooth-scale key 14); offset [E]",
           w, [](A & a) -> auto& { return a.per_channel; }),

@@ -67,9 +67,9 @@ const std::vector<FieldParam<Attrs>>& attr_fields() {
           [](A & a) -> auto& { return a.hidden; }),
       choice_field<A>(
           "ffn.token_dtype",
-          std::vector<std::pair<std::string, ffn::TokenDtype>>{{"fp16", ffn::TokenDtype::Fp16},
-                                                               {"bf16", ffn::TokenDtype::Bf16},
-                                                               {"int8", ffn::TokenDtype::Int8}},
+          {{"fp16", ffn::TokenDtype::Fp16},
+           {"bf16", ffn::TokenDtype::Bf16},
+           {"int8", ffn::TokenDtype::Int8}},
           "token dtype (int8: int8 rows followed by their fp32 scale)", doc,
           [](A & a) -> auto& { return a.dtype; }),
       field<A>(
@@ -132,8 +132,7 @@ const std::vector<FieldParam<Workload>>& workload_fields() {
                      "spread of the attention ranks' start times", w),
           [](W & x) -> auto& { return x.start_skew_us; }),
       choice_field<W>(
-          "ffn.skew_dist",
-          std::vector<std::pair<std::string, bool>>{{"linear", false}, {"uniform", true}},
+          "ffn.skew_dist", {{"linear", false}, {"uniform", true}},
           "linear: rank a starts a / (A - 1) x skew late; uniform: random in [0, "
           "skew]",
           w, [](W & x) -> auto& { return x.uniform_skew; }),

@@ -77,14 +77,12 @@ const std::vector<FieldParam<MoeAttrs>>& attr_fields() {
                        w),
           [](A & a) -> auto& { return a.dispatch_step; }),
       choice_field<A>(
-          "moe.expert_transform",
-          std::vector<std::pair<std::string, bool>>{{"per_expert", false}, {"identity", true}},
+          "moe.expert_transform", {{"per_expert", false}, {"identity", true}},
           "the expert stand-in: y = x * alpha(e) + beta(e), different per expert, "
           "or y = x",
           w, [](A & a) -> auto& { return a.identity; }),
       choice_field<A>(
-          "moe.experts",
-          std::vector<std::pair<std::string, bool>>{{"stand_in", false}, {"ffn", true}},
+          "moe.experts", {{"stand_in", false}, {"ffn", true}},
           "the experts between dispatch and combine: stand_in (host arithmetic, "
           "time moe.expert_us) or ffn (the FFN operator on each rank's AICs and "
           "AIVs: x W1 -> activation -> W2 per local expert)",

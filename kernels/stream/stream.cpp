@@ -38,7 +38,7 @@ const std::vector<FieldParam<StreamAttrs>>& attr_fields() {
                     "UB buffers per queue (2 = double buffer)", "workload"),
           [](A & a) -> auto& { return a.tiling.buffer_num; }),
       choice_field<A>(
-          "stream.mode", std::vector<std::pair<std::string, bool>>{{"read", true}, {"copy", false}},
+          "stream.mode", {{"read", true}, {"copy", false}},
           "read: GM->UB and a vector checksum; copy: GM->UB->GM", "workload",
           [](A & a) -> auto& { return a.tiling.read_only; })};
   return fields;
