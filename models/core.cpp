@@ -88,7 +88,6 @@ void Core::abort_kernel() {
   thread_.kill();
 }
 
-// A launch starts from a clean core: no flag set.
 const sc_core::sc_module* Core::unit_of(Lane lane) const {
   switch (lane) {
     case Lane::VECTOR:
@@ -108,6 +107,7 @@ const sc_core::sc_module* Core::unit_of(Lane lane) const {
   }
 }
 
+// A launch starts from a clean core: no flag set.
 void Core::launch(std::function<void()> program, int block_idx, int block_num, int sub_block,
                   int ratio) {
   sub_block_ = sub_block;
@@ -115,7 +115,7 @@ void Core::launch(std::function<void()> program, int block_idx, int block_num, i
   program_ = std::move(program);
   flags_.clear();
   cross_flags_.fill(0);
-  scalar_.stop();
+  scalar_.launch();
   for (int e = 0; e < kHardEvents; ++e) set_level(flag_level(static_cast<HardEvent>(e)), 0);
   read_run_ = ReadRun{};
   polls_.reset();
@@ -193,7 +193,7 @@ Core* Core::running_ = nullptr;
 
 void Core::run() {
   for (;;) {
-    do scalar_.wait_resume();
+    do scalar_.wait_resume(WaitCause::Start);
     while (state_ != State::Running);
     started_at_ = now();
     scalar_.start();
@@ -283,7 +283,8 @@ void Core::issue(Instr&& in) {
   auto room = [&] { return pp.q.size() < timing_.queue_depth; };
   if (!room()) {
     polls_.irregular();
-    scalar_.block_on(room, WaitName{"issue queue full: ", lane_name(lane_of(q.pipe))});
+    scalar_.block_on(WaitCause::QueueFull, room,
+                     WaitName{"issue queue full: ", lane_name(lane_of(q.pipe))});
   }
   if (polls_.recording()) {
     q.poll_read = polls_.take_read(in);
@@ -300,8 +301,9 @@ void Core::scalar_ub_work(uint64_t cycles, uint32_t lo, uint32_t hi, bool write)
   if (auto_sync_ && flights_.unfinished_writer(lo, hi, &writer)) {
     // The compiler's inserted sync: wait until no unfinished instruction writes these bytes (a
     // read after the write, or a write after it that the landing would otherwise overwrite).
-    scalar_.block_on([&] { return !flights_.unfinished_writer(lo, hi, &writer); },
-                     WaitName{"auto-sync ", lane_name(lane_of(writer)), -1, "->S"});
+    scalar_.block_on(
+        WaitCause::AutoSync, [&] { return !flights_.unfinished_writer(lo, hi, &writer); },
+        WaitName{"auto-sync ", lane_name(lane_of(writer)), -1, "->S"});
     ++auto_syncs_;
     if (race_) race_->join_into_scalar(writer);
     return;

@@ -1,7 +1,7 @@
 // One core of a die: an AIV (vector core) or an AIC (cube core). A scalar unit runs the kernel
 // program (the core's only SC_THREAD) and issues instructions into in-order pipes that run
 // asynchronously to it and to each other: S, V, MTE2 and MTE3 on an AIV; S, MTE2, MTE1, M (the
-// cube) and FIX on an AIC. Pipes are driven by the Scheduler, never by threads.
+// cube), FIX and MTE3 on an AIC. Pipes are driven by the Scheduler, never by threads.
 //
 // Timing of a pipe instruction that reaches the head of its queue at time t:
 //  - VECTOR:  the vector unit is busy for CostModel::vector (by default overhead +
@@ -96,7 +96,7 @@ class CoreObserver {
 
 enum class CoreKind : uint8_t { Aiv, Aic };
 const char* core_kind_name(CoreKind k);
-// Whether a kind of core has pipe p (AIV: S, V, MTE2, MTE3; AIC: S, MTE2, MTE1, M, FIX).
+// Whether a kind of core has pipe p (AIV: S, V, MTE2, MTE3; AIC: S, MTE2, MTE1, M, FIX, MTE3).
 bool has_pipe(CoreKind k, PipeId p);
 // Whether hardware event e orders two pipes of that kind of core.
 inline bool has_event(CoreKind k, HardEvent e) {
@@ -194,7 +194,8 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   // deadlock report shows it).
   void stall_forever(const std::string& why) {
     stall_reason_ = why;  // the report reads the wait's name while the core stays blocked
-    scalar_.block_on([] { return false; }, WaitName{stall_reason_.c_str()});
+    scalar_.block_on(
+        WaitCause::Stall, [] { return false; }, WaitName{stall_reason_.c_str()});
   }
   // When the bytes of the last MTE3 transfer this core started landed (observation only).
   Tick last_write_landed() const { return last_write_landed_; }

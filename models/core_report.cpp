@@ -86,6 +86,8 @@ struct CoreCounterSpecs {
                     "time the scalar waited: a flag, a full queue, a barrier, a poll"};
   CounterSpec auto_syncs{"SCALAR.auto_syncs", "waits",
                          "waits the compiler's automatic synchronisation inserted"};
+  CounterSpec resumes[kWaitCauses];
+  CounterSpec windows[kActivityWindowsPs.size()];
   // A unit's server counters under its module name: vector.bytes, mte2.busy_ps, ...
   std::deque<std::string> text;
   std::array<std::array<CounterSpec, 3>, kUnitNames.size()> units;
@@ -99,6 +101,19 @@ struct CoreCounterSpecs {
                  : keep(std::string("time the ") + lane + " pipe had an instruction in flight")};
       instrs[p] = {keep(std::string(lane) + ".instrs"), "instrs",
                    keep(std::string("instructions the ") + lane + " pipe executed")};
+    }
+    for (int c = 0; c < kWaitCauses; ++c) {
+      const char* cause = wait_cause_name(static_cast<WaitCause>(c));
+      resumes[c] = {keep(std::string("SCALAR.resumes_") + cause), "resumes",
+                    keep(std::string("times the kernel thread resumed from a wait of cause '") +
+                         cause + "' (docs/performance.md)")};
+    }
+    for (size_t i = 0; i < kActivityWindowsPs.size(); ++i) {
+      const std::string us = std::to_string(kActivityWindowsPs[i] / 1'000'000);
+      windows[i] = {keep("SCALAR.active_windows_" + us + "us"), "windows",
+                    keep("windows of " + us +
+                         " us of simulated time in which the kernel thread resumed "
+                         "(docs/performance.md)")};
     }
     for (size_t i = 0; i < kUnitNames.size(); ++i) {
       std::array<CounterSpec, 3>& u = units[i];
@@ -134,6 +149,10 @@ CounterSet Core::counters() const {
   }
   s.add(spec.stall, scalar_.stall_ps());
   s.add(spec.auto_syncs, auto_syncs_);
+  for (int c = 0; c < kWaitCauses; ++c)
+    s.add(spec.resumes[c], scalar_.resumes(static_cast<WaitCause>(c)));
+  for (size_t i = 0; i < kActivityWindowsPs.size(); ++i)
+    s.add(spec.windows[i], scalar_.active_windows(i));
   // The units, under their module names: bytes, busy_ps, transfers.
   std::vector<std::pair<UnitIndex, CounterSet>> units;
   if (kind_ == CoreKind::Aiv)

@@ -1,5 +1,7 @@
 // The Core's side of its synchronization (core_sync.h): SetFlag/WaitFlag from and to the scalar,
-// flags reaching a pipe, cross-core flags, and the SyncAll barrier's arrival and release.
+// flags set and taken by a pipe (set_flag, take_flag), cross-core flags from the scalar and from
+// a pipe (cross_set_from_pipe), PipeBarrier<PIPE_ALL> (drain), and the SyncAll barrier's arrival
+// and release.
 #include <string>
 #include <vector>
 
@@ -60,8 +62,9 @@ void Core::scalar_wait_flag(HardEvent e, uint32_t id) {
   polls_.record_wait(e, id);
   uint64_t key = flag_key(e, id);
   if (!flags_.count(e, id))
-    scalar_.block_on([&] { return flags_.count(e, id) > 0; },
-                     WaitName{"WaitFlag<", event_name(e), id, ">"}, nullptr, kNever, false);
+    scalar_.block_on(
+        WaitCause::Flag, [&] { return flags_.count(e, id) > 0; },
+        WaitName{"WaitFlag<", event_name(e), id, ">"}, nullptr, kNever, false);
   flags_.consume(e, id);
   set_level(flag_level(e), levels_[flag_level(e)] - 1, scalar_.now());
   if (race_) race_->wait_flag(PipeId::S, key);
@@ -81,17 +84,18 @@ void Core::cross_wait_flag(uint32_t id, int need, const char* what) {
   polls_.irregular();
   scalar_.issue();
   if (cross_flags_[id] < need)
-    scalar_.block_on([this, id, need] { return cross_flags_[id] >= need; },
-                     what ? WaitName{what} : WaitName{"CrossCoreWaitFlag", nullptr, id},
-                     [this, id, need, what] {
-                       if (what)
-                         return std::string(what) + ": " + std::to_string(cross_flags_[id]) +
-                                " of " + std::to_string(need) + " messages arrived";
-                       return "CrossCoreWaitFlag(" + std::to_string(id) +
-                              "): " + std::to_string(cross_flags_[id]) + " of " +
-                              std::to_string(need) + " sets arrived";
-                     },
-                     kNever, false);
+    scalar_.block_on(
+        WaitCause::CrossFlag, [this, id, need] { return cross_flags_[id] >= need; },
+        what ? WaitName{what} : WaitName{"CrossCoreWaitFlag", nullptr, id},
+        [this, id, need, what] {
+          if (what)
+            return std::string(what) + ": " + std::to_string(cross_flags_[id]) + " of " +
+                   std::to_string(need) + " messages arrived";
+          return "CrossCoreWaitFlag(" + std::to_string(id) +
+                 "): " + std::to_string(cross_flags_[id]) + " of " + std::to_string(need) +
+                 " sets arrived";
+        },
+        kNever, false);
   cross_flags_[id] -= need;
 }
 
@@ -109,7 +113,8 @@ void Core::pipe_barrier_all() {
 }
 
 void Core::drain() {
-  scalar_.block_on([&] { return pipes_.all_idle(); }, WaitName{"PipeBarrier<PIPE_ALL>"});
+  scalar_.block_on(
+      WaitCause::Barrier, [&] { return pipes_.all_idle(); }, WaitName{"PipeBarrier<PIPE_ALL>"});
   if (race_) race_->join_all_into_scalar();
 }
 
@@ -126,13 +131,14 @@ void SyncAllBarrier::arrive(Core& core) {
     for (Core* c : cores)
       if (c != &core) c->scalar_.post_resume(release_at_);
   }
-  core.scalar_.block_on([&] { return generation_ != gen && now() >= release_at_; },
-                        WaitName{"SyncAll"},
-                        [this] {
-                          return "SyncAll (" + std::to_string(arrived_) + " of " +
-                                 std::to_string(expected_) + " cores arrived)";
-                        },
-                        generation_ != gen ? release_at_ : kNever, false);
+  core.scalar_.block_on(
+      WaitCause::SyncAll, [&] { return generation_ != gen && now() >= release_at_; },
+      WaitName{"SyncAll"},
+      [this] {
+        return "SyncAll (" + std::to_string(arrived_) + " of " + std::to_string(expected_) +
+               " cores arrived)";
+      },
+      generation_ != gen ? release_at_ : kNever, false);
 }
 
 }  // namespace ascend::model

@@ -9,6 +9,34 @@
 
 namespace ascend::model {
 
+const char* wait_cause_name(WaitCause c) {
+  switch (c) {
+    case WaitCause::Start:
+      return "start";
+    case WaitCause::Cycles:
+      return "cycles";
+    case WaitCause::Sync:
+      return "sync";
+    case WaitCause::Flag:
+      return "flag";
+    case WaitCause::CrossFlag:
+      return "cross_flag";
+    case WaitCause::QueueFull:
+      return "queue_full";
+    case WaitCause::AutoSync:
+      return "auto_sync";
+    case WaitCause::Barrier:
+      return "barrier";
+    case WaitCause::SyncAll:
+      return "sync_all";
+    case WaitCause::Poll:
+      return "poll";
+    case WaitCause::Stall:
+      return "stall";
+  }
+  return "?";
+}
+
 void ScalarUnit::advance(Tick dt) {
   if (dt == 0) return;
   Tick t = now();
@@ -21,7 +49,7 @@ void ScalarUnit::advance(Tick dt) {
   if (lazy_) {
     lag_ += static_cast<int64_t>(dt);
   } else {
-    sleep_until(model::now() + dt);
+    sleep_until(model::now() + dt, WaitCause::Cycles);
   }
   run_end_ = now();
 }
@@ -31,10 +59,10 @@ void ScalarUnit::start() {
   run_start_ = run_end_ = model::now();
 }
 
-void ScalarUnit::sleep_until(Tick t) {
+void ScalarUnit::sleep_until(Tick t, WaitCause why) {
   next_wait();
   post_resume(t);
-  do wait_resume();
+  do wait_resume(why);
   while (model::now() < t);
 }
 
@@ -45,7 +73,7 @@ void ScalarUnit::sync() {
   core_.polls_.irregular();
   Tick t = now();
   lag_ = 0;
-  sleep_until(t);
+  sleep_until(t, WaitCause::Sync);
 }
 
 void ScalarUnit::post_resume(Tick t) {
@@ -59,7 +87,7 @@ void ScalarUnit::resume(uint32_t token) {
   for (int line = -16; line < 32; ++line) __builtin_prefetch(stack_hint_ + 64 * line);
 }
 
-void ScalarUnit::wait_resume() {
+void ScalarUnit::wait_resume(WaitCause why) {
   char here;
   stack_hint_ = &here;
   Core::running_ = nullptr;
@@ -67,6 +95,15 @@ void ScalarUnit::wait_resume() {
   sc_core::wait(resume_ev_);
   resumed_ticks_ = host_ticks();
   Core::running_ = &core_;
+  ++resumes_[static_cast<int>(why)];
+  const Tick t = model::now() - launched_at_;
+  for (size_t i = 0; i < kActivityWindowsPs.size(); ++i) {
+    const Tick w = t / kActivityWindowsPs[i];
+    if (w != last_window_[i]) {
+      last_window_[i] = w;
+      ++windows_[i];
+    }
+  }
 }
 
 // Wakes the thread only when what it waits for holds (a thread switch costs far more than the
@@ -86,7 +123,7 @@ void ScalarUnit::flush_run() {
 // What a scalar waits for (a flag set, room in a queue, idle pipes, a released barrier) can only
 // become true, never false again, until the scalar acts: so a wait whose condition already holds
 // needs no sync, and one that does not ends at the scalar's time at the earliest.
-void ScalarUnit::block_on(const std::function<bool()>& ready, const WaitName& name,
+void ScalarUnit::block_on(WaitCause why, const std::function<bool()>& ready, const WaitName& name,
                           std::function<std::string()> describe, Tick wake_at, bool by_pipes) {
   if (ready()) return;
   if (lag_ < 0) throw SimError(kExitInternal, "a scalar wait while the scalar is behind time");
@@ -102,7 +139,7 @@ void ScalarUnit::block_on(const std::function<bool()>& ready, const WaitName& na
   wake_floor_ = t0;
   if (wake_at != kNever) post_resume(std::max(wake_at, t0));
   while (!ready() || model::now() < t0) {
-    wait_resume();
+    wait_resume(why);
     woken_token_ = ~0u;  // a later wake() may post again
   }
   next_wait();  // Resumes still pending for this wait are stale
@@ -132,7 +169,7 @@ void ScalarUnit::sleep_replayed(const WaitName& name, Tick since,
   next_wait();
   lag_ = 0;
   while (!woken()) {
-    wait_resume();
+    wait_resume(WaitCause::Poll);
     woken_token_ = ~0u;
   }
   next_wait();

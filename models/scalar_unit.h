@@ -16,10 +16,13 @@
 // when the condition holds.
 //
 // Contract: advance(), sync(), block_on(), sleep_until(), sleep_replayed() are called from the
-// core's kernel thread; wake(), wake_by_pipes(), post_resume() and resume() from the core's
-// events. The unit reports its own work and waits to the core's observer through the core.
+// core's kernel thread; wake(), wake_by_pipes(), resume() and add_replayed() from the core's
+// events; post_resume() from either, from the host at a launch and from a SyncAll barrier
+// released by another core. The unit reports its own work and waits to the core's observer
+// through the core.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -32,10 +35,33 @@ namespace ascend::model {
 
 class Core;
 
+// Why the kernel thread waits: each resumption of the thread is counted by the cause of its wait
+// (a thread switch is the costliest thing the core does on the host).
+enum class WaitCause : uint8_t {
+  Start,      // for its launch
+  Cycles,     // scalar cycles, waited out one by one (sim.lazy_scalar = 0)
+  Sync,       // a sync to the scalar's time before it observes GM or another core
+  Flag,       // WaitFlag<X_S>
+  CrossFlag,  // CrossCoreWaitFlag, and the Matmul API's messages
+  QueueFull,  // room in a pipe's issue queue
+  AutoSync,   // the compiler's inserted sync before a UB access
+  Barrier,    // PipeBarrier<PIPE_ALL>, SyncAll's and the kernel end's drain included
+  SyncAll,    // the other cores' arrival at SyncAll
+  Poll,       // a polling loop the core replayed while the thread slept
+  Stall,      // a fault injected at run time: forever
+};
+constexpr int kWaitCauses = static_cast<int>(WaitCause::Stall) + 1;
+const char* wait_cause_name(WaitCause c);
+
+// The windows of simulated time, from the launch, in which the thread resumed, for windows of
+// these lengths: as many synchronisations as a loosely-timed run with that quantum would need at
+// least.
+constexpr std::array<Tick, 4> kActivityWindowsPs{1'000'000, 2'000'000, 5'000'000, 10'000'000};
+
 class ScalarUnit {
  public:
   // `issue_ps`: what issuing one instruction costs the scalar.
-  ScalarUnit(Core& core, Tick issue_ps) : core_(core), issue_ps_(issue_ps) {}
+  ScalarUnit(Core& core, Tick issue_ps) : core_(core), issue_ps_(issue_ps) { launch(); }
 
   // 1: runs ahead of simulated time while unobserved; 0: waits out every cycle. Timing is
   // identical; 1 wakes the thread far less often.
@@ -53,7 +79,13 @@ class ScalarUnit {
   void issue() { advance(issue_ps_); }
   // Brings simulated time up to the scalar clock.
   void sync();
-  // A kernel starts at simulated time, or stops (its clock dropped): the clock is simulated time.
+  // A kernel is launched (its activity windows counted afresh), starts at simulated time, or
+  // stops (its clock dropped): the clock is simulated time.
+  void launch() {
+    lag_ = 0;
+    launched_at_ = model::now();
+    last_window_.fill(kNever);
+  }
   void start();
   void stop() { lag_ = 0; }
 
@@ -63,11 +95,11 @@ class ScalarUnit {
   // whose end is known (`wake_at`) is woken then. `by_pipes`: what it waits for can change when
   // the core's pipes pop or complete an instruction (room in a queue, idle pipes, an inserted
   // sync); a wait for a flag or a barrier is woken by the set or the barrier alone.
-  void block_on(const std::function<bool()>& ready, const WaitName& name,
+  void block_on(WaitCause why, const std::function<bool()>& ready, const WaitName& name,
                 std::function<std::string()> describe = nullptr, Tick wake_at = kNever,
                 bool by_pipes = true);
-  // Waits out simulated time up to t (the step-by-step scalar's cycles).
-  void sleep_until(Tick t);
+  // Waits out simulated time up to t.
+  void sleep_until(Tick t, WaitCause why);
   // The thread sleeps while the core replays a polling loop (models/poll_replay.h): a wait named
   // `name` since `since` until woken() holds, that neither shows on a lane nor counts as a stall
   // (the replay accounts its iterations itself).
@@ -93,7 +125,7 @@ class ScalarUnit {
   bool live(uint32_t token) const { return token == wait_token_; }
   // The thread's one wait: until a Resume of the current wait fires. A new wait (next_wait()) makes
   // the Resumes posted for earlier ones stale.
-  void wait_resume();
+  void wait_resume(WaitCause why);
   void next_wait() { ++wait_token_; }
 
   // ---- what it shows ----
@@ -104,6 +136,10 @@ class ScalarUnit {
   Tick waiting_since() const { return waiting_since_; }
   Tick busy_ps() const { return busy_ps_; }    // its own work, issue costs included
   Tick stall_ps() const { return stall_ps_; }  // time blocked in waits
+  // How often the thread resumed, by the cause of its wait.
+  uint64_t resumes(WaitCause c) const { return resumes_[static_cast<int>(c)]; }
+  // In how many windows of kActivityWindowsPs[i] it resumed (counted afresh at each launch).
+  uint64_t active_windows(size_t i) const { return windows_[i]; }
 
  private:
   Core& core_;
@@ -125,6 +161,10 @@ class ScalarUnit {
   sc_core::sc_event resume_ev_;
   const char* stack_hint_ = nullptr;  // where the thread's stack was when it last waited
   uint64_t resumed_ticks_ = 0;        // host ticks when the thread last resumed (0: not yet)
+  std::array<uint64_t, kWaitCauses> resumes_{};
+  std::array<uint64_t, kActivityWindowsPs.size()> windows_{};
+  Tick launched_at_ = 0;  // windows are counted from the launch: identical launches count alike
+  std::array<Tick, kActivityWindowsPs.size()> last_window_;  // the window of the last resume
 };
 
 }  // namespace ascend::model

@@ -75,7 +75,7 @@ class Scheduler : public sc_core::sc_module {
   void set_horizon(Tick t) { horizon_ = t; }
   uint64_t fired() const { return fired_; }
   // The simulator's own profile, in host ticks (models/host_ticks.h): inside this method's
-  // activations (the models' events), and inside the kernels' threads (Core::wait_resume adds
+  // activations (the models' events), and inside the kernels' threads (ScalarUnit::wait_resume adds
   // each run of a thread, from its resumption to its next wait).
   uint64_t event_host_ticks() const { return event_ticks_; }
   uint64_t kernel_host_ticks() const { return kernel_ticks_; }

@@ -323,7 +323,7 @@ KernelRecord& Simulation::run_kernel(const std::string& name, const LaunchShape&
   run_systemc(cluster_->scheduler(), sc_core::sc_time::from_value(deadline - t0),
               sc_core::SC_EXIT_ON_STARVATION);
   // Nothing left to fire: a pipe head whose Push was left out because it could not move then
-  // (Core::Pipe::pushless) waits for a set or a completion that never came. Hand such heads over
+  // (Pipe::pushless) waits for a set or a completion that never came. Hand such heads over
   // at their times, as their Push events would have, so that a deadlock shows them queued.
   for (;;) {
     if (sc_core::sc_pending_activity() || cluster_->scheduler().first_fault()) break;

@@ -92,6 +92,48 @@ TEST(Counters, EachLaunchRecordsOnlyItsOwnWork) {
   EXPECT_EQ(first.ranks_json(), second.ranks_json());
 }
 
+// The kernel thread's resumptions are counted by the cause of the wait it resumed from, and the
+// windows of simulated time in which it resumed nest: a longer window holds the shorter ones.
+TEST(Counters, KernelThreadResumptionsAreCountedByCause) {
+  Bench b;
+  const uint32_t n = 4096;
+  uint64_t in = b.alloc(n * sizeof(float));
+  auto waits = [&](int flags) {
+    return [&, flags] {
+      TPipe pipe;
+      LocalTensor<float> x = ub_tensor<float>(pipe, n);
+      for (int i = 0; i < flags; ++i) {
+        DataCopy(x, global<float>(in, n), n);
+        SetFlag<HardEvent::MTE2_S>(0);
+        WaitFlag<HardEvent::MTE2_S>(0);  // the thread waits for the copy
+      }
+    };
+  };
+  for (int flags : {1, 3}) {
+    const model::CounterSet& c = b.run(1, waits(flags)).ranks[0].cores[0];
+    EXPECT_EQ(c["SCALAR.resumes_flag"], static_cast<uint64_t>(flags));
+    EXPECT_EQ(c["SCALAR.resumes_queue_full"], 0u);
+    EXPECT_EQ(c["SCALAR.resumes_auto_sync"], 0u);
+    EXPECT_EQ(c["SCALAR.resumes_poll"], 0u);
+    EXPECT_GE(c["SCALAR.active_windows_1us"], c["SCALAR.active_windows_2us"]);
+    EXPECT_GE(c["SCALAR.active_windows_2us"], c["SCALAR.active_windows_5us"]);
+    EXPECT_GE(c["SCALAR.active_windows_5us"], c["SCALAR.active_windows_10us"]);
+    EXPECT_GE(c["SCALAR.active_windows_10us"], 1u);
+  }
+  // More copies than a queue holds: the scalar waits for room.
+  const model::CounterSet& full = b.run(1,
+                                        [&] {
+                                          TPipe pipe;
+                                          LocalTensor<float> x = ub_tensor<float>(pipe, n);
+                                          for (int i = 0; i < 64; ++i)
+                                            DataCopy(x, global<float>(in, n), n);
+                                        })
+                                      .ranks[0]
+                                      .cores[0];
+  EXPECT_GT(full["SCALAR.resumes_queue_full"], 0u);
+  EXPECT_EQ(full["SCALAR.resumes_flag"], 0u);
+}
+
 // Every key of a kernel's entry in stats.json beyond the common ones is one of the kernel's
 // figures, and `units` gives each a unit.
 TEST(Figures, EveryKernelFigureInStatsHasAUnit) {
