@@ -6,6 +6,7 @@ named by its key is always complete. The local runner and a Slurm task do the sa
 """
 import ctypes
 import datetime
+import functools
 import json
 import os
 import shlex
@@ -21,12 +22,16 @@ from . import spec as spec_mod
 _PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent():
-    # A runner killed outright takes its simulator runs with it: no orphan keeps writing.
+def _die_with_parent(parent):
+    # A runner killed outright takes its simulator runs with it: no orphan keeps writing. Runs in
+    # the child between fork and exec; a runner killed before the prctl has already left it an
+    # orphan, which the signal would never reach, so it goes at once.
     try:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     except OSError:
         pass
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 class Handle:
@@ -46,7 +51,9 @@ class Handle:
         with open(os.path.join(self.tmp, "stdout.txt"), "w") as out, \
                 open(os.path.join(self.tmp, "stderr.txt"), "w") as err:
             self.proc = subprocess.Popen(self.argv + [self.tmp], stdout=out, stderr=err,
-                                         stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+                                         stdin=subprocess.DEVNULL,
+                                         preexec_fn=functools.partial(_die_with_parent,
+                                                                      os.getpid()))
         self.timed_out = False
 
     def kill_for_timeout(self):
