@@ -23,6 +23,8 @@ class ArbitrationPolicy {
   virtual ~ArbitrationPolicy() = default;
   // The start of a transfer ready at `ready` that holds the resource for `occupancy`; books it.
   virtual Tick grant(Tick ready, Tick occupancy) = 0;
+  // What the policy counts of its own (listed after the server's counters).
+  virtual CounterSet counters() const { return {}; }
 };
 
 // Served in booking order: a transfer starts when it is ready and the previous one has ended.
@@ -83,6 +85,7 @@ class BandwidthServer {
     return {start, start + occupancy};
   }
   void set_policy(std::unique_ptr<ArbitrationPolicy> p) { policy_ = std::move(p); }
+  const ArbitrationPolicy* policy() const { return policy_.get(); }
 
   uint64_t bytes() const { return bytes_; }
   // The sum of the occupancies booked: time held at each transfer's own rate (for a UB port,
@@ -99,6 +102,8 @@ class BandwidthServer {
     s.add(kBytes, bytes_);
     s.add(kBusy, busy_ps_);
     s.add(kTransfers, transfers_);
+    if (policy_)
+      for (const Counter& c : policy_->counters()) s.add(*c.spec, c.value);
     return s;
   }
 

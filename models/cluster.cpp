@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "models/calendar_arbitration.h"
+
 namespace ascend::model {
 
 size_t Die::local_bytes(const ClusterConfig& cfg) {
@@ -73,6 +75,11 @@ Cluster::Cluster(const sc_core::sc_module_name& name, const ClusterConfig& cfg)
   for (auto& d : dies_) {  // die d's noc is the fabric's d-th initiator and target
     d->noc.to_fabric.bind(fabric_->from_dies);
     fabric_->to_dies.bind(d->noc.from_fabric);
+  }
+  if (cfg.arbitration == ClusterConfig::Arbitration::Calendar) {
+    for (auto& d : dies_) d->hbm.server().set_policy(std::make_unique<CalendarArbitration>());
+    for (BandwidthServer* port : fabric_->ports())
+      port->set_policy(std::make_unique<CalendarArbitration>());
   }
 }
 

@@ -38,6 +38,10 @@ struct ClusterConfig {
   int lazy_scalar = 1;     // Core::set_lazy_scalar
   int sleeping_polls = 1;  // PollReplay::set_enabled
   int auto_sync = 1;       // Core::set_auto_sync
+  // How the shared resources (each die's HBM, the fabric's ports) order their requests: FIFO in
+  // booking order, or CalendarArbitration. The same when requests are booked in time order.
+  enum class Arbitration : uint8_t { Fifo, Calendar };
+  Arbitration arbitration = Arbitration::Fifo;
   // The formulas of vector, DMA and path timing; null: DefaultCostModel of `core` and `hbm`.
   std::shared_ptr<const CostModel> cost_model;
 };

@@ -467,6 +467,16 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
                     "switch for checking that)",
                     "simulator setting"),
           [](ClusterConfig & c) -> auto& { return c.sleeping_polls; }),
+      choice_field<ClusterConfig>(
+          "sim.arbitration",
+          {{"fifo", ClusterConfig::Arbitration::Fifo},
+           {"calendar", ClusterConfig::Arbitration::Calendar}},
+          "how each shared resource (a die's HBM, a fabric port) orders the transfers it serves: "
+          "fifo, in the order they are booked; calendar, each in the first gap at or after its "
+          "ready time that holds it (docs/model/memory.md). The model books every transfer at its "
+          "start, in time order, where the two are identical (a switch for checking that); "
+          "stats.modules=1 then lists each resource's booking_inversions",
+          "simulator setting", [](ClusterConfig & c) -> auto& { return c.arbitration; }),
       field<ClusterConfig>(
           int_param("compiler.auto_sync", "", kFromField, 0, 1,
                     "1: a scalar GetValue of UB bytes an unfinished instruction of the core "

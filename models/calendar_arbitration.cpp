@@ -1,0 +1,87 @@
+#include "models/calendar_arbitration.h"
+
+#include <algorithm>
+
+namespace ascend::model {
+
+Tick CalendarArbitration::grant(Tick ready, Tick occupancy) {
+  const Tick t = now();
+  retire(t);
+  if (pending_.size() >= 256) replay(t + 1);
+  pending_.push_back(Request{ready, occupancy, 0, seq_++});
+  Tick start = ready;
+  const size_t n = busy_.size();
+  if (head_ == n || ready >= busy_[n - 1].end) {  // after every reservation: append
+    if (occupancy > 0) insert(n, {ready, ready + occupancy});
+  } else {
+    // The first reservation that ends after `ready`; then the first gap from there that fits.
+    size_t i = std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(head_), busy_.end(),
+                                ready, [](Tick r, const Interval& iv) { return r < iv.end; }) -
+               busy_.begin();
+    start = std::max(ready, busy_[i].start < ready ? busy_[i].end : ready);
+    if (busy_[i].start < ready) ++i;  // `ready` falls inside it: the gap after it is the first
+    // A zero occupancy fits any gap but still queues behind a reservation it falls inside, as in a
+    // FIFO; a positive one needs a gap at least that long.
+    while (i < n &&
+           (occupancy == 0 ? start >= busy_[i].start : busy_[i].start - start < occupancy)) {
+      start = std::max(start, busy_[i].end);
+      ++i;
+    }
+    if (occupancy > 0) insert(i, {start, start + occupancy});
+  }
+  pending_.back().start = start;
+  return start;
+}
+
+void CalendarArbitration::insert(size_t at, Interval iv) {
+  // Merge with the neighbours it touches, so that gaps are never empty.
+  if (at > head_ && busy_[at - 1].end == iv.start) {
+    busy_[at - 1].end = iv.end;
+    if (at < busy_.size() && busy_[at].start == iv.end) {
+      busy_[at - 1].end = busy_[at].end;
+      busy_.erase(busy_.begin() + static_cast<std::ptrdiff_t>(at));
+    }
+    return;
+  }
+  if (at < busy_.size() && busy_[at].start == iv.end) {
+    busy_[at].start = iv.start;
+    return;
+  }
+  busy_.insert(busy_.begin() + static_cast<std::ptrdiff_t>(at), iv);
+}
+
+void CalendarArbitration::retire(Tick t) {
+  while (head_ < busy_.size() && busy_[head_].end <= t) ++head_;
+  if (head_ > 64 && head_ * 2 > busy_.size()) {
+    busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+}
+
+void CalendarArbitration::replay(Tick t) const {
+  auto final_end = std::partition(pending_.begin(), pending_.end(),
+                                  [t](const Request& r) { return r.ready < t; });
+  if (final_end == pending_.begin()) return;
+  std::sort(pending_.begin(), final_end, [](const Request& a, const Request& b) {
+    return a.ready != b.ready ? a.ready < b.ready : a.seq < b.seq;
+  });
+  for (auto r = pending_.begin(); r != final_end; ++r) {
+    const Tick fifo = std::max(r->ready, fifo_free_);
+    fifo_free_ = fifo + r->occupancy;
+    if (fifo != r->start) {
+      ++inversions_;
+      inversion_ps_ += fifo > r->start ? fifo - r->start : r->start - fifo;
+    }
+  }
+  pending_.erase(pending_.begin(), final_end);
+}
+
+CounterSet CalendarArbitration::counters() const {
+  replay(now() + 1);  // the requests ready by now are final
+  CounterSet s;
+  s.add(kInversions, inversions_);
+  s.add(kInversionPs, inversion_ps_);
+  return s;
+}
+
+}  // namespace ascend::model
