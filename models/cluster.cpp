@@ -33,6 +33,7 @@ Die::Die(const sc_core::sc_module_name& name, int index, const ClusterConfig& cf
       c.set_lazy_scalar(cfg.lazy_scalar != 0);
       c.polls().set_enabled(cfg.sleeping_polls != 0);
       c.set_auto_sync(cfg.auto_sync != 0);
+      c.set_check_issue_timing(cfg.check_issue_timing != 0);
       for (DmaEngine* e : c.dma_engines()) e->socket.bind(noc.cores);
     }
   };

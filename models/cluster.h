@@ -42,6 +42,7 @@ struct ClusterConfig {
   // booking order, or CalendarArbitration. The same when requests are booked in time order.
   enum class Arbitration : uint8_t { Fifo, Calendar };
   Arbitration arbitration = Arbitration::Fifo;
+  int check_issue_timing = 0;  // Core::set_check_issue_timing
   // The formulas of vector, DMA and path timing; null: DefaultCostModel of `core` and `hbm`.
   std::shared_ptr<const CostModel> cost_model;
 };

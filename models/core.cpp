@@ -114,6 +114,7 @@ void Core::launch(std::function<void()> program, int block_idx, int block_num, i
   ratio_ = ratio;
   program_ = std::move(program);
   flags_.clear();
+  if (timeline_) timeline_->launch();
   cross_flags_.fill(0);
   scalar_.launch();
   for (int e = 0; e < kHardEvents; ++e) set_level(flag_level(static_cast<HardEvent>(e)), 0);
@@ -403,7 +404,30 @@ Completion Core::start_work(PipeId p, Queued& in, Tick t) {
   // A remote write's bytes land (its effect) before its acknowledgement completes it. The landing
   // event exists whether or not there are bytes to write, as the start event above.
   if (landed < done) sched_.post(landed, EventClass::Model, uid_, this, kLand, in.flight);
+  if (timeline_) timeline_->work_started(p, done);
   return Completion{done, in.flight};
+}
+
+void Core::check_leave(PipeId p, const Queued& in, Tick expected, Tick t) {
+  ++timeline_->checked;
+  if (expected == t) return;
+  std::string what = in.name;
+  if (in.kind == Instr::Kind::WaitFlag || in.kind == Instr::Kind::SetFlag)
+    what = std::string(in.kind == Instr::Kind::WaitFlag ? "WaitFlag<" : "SetFlag<") +
+           event_name(in.event) + ">(" + std::to_string(in.event_id) + ")";
+  if (in.kind == Instr::Kind::CrossSet)
+    what = "CrossCoreSetFlag(" + std::to_string(in.event_id) + ")";
+  if (in.kind == Instr::Kind::Barrier) what = "PipeBarrier";
+  const Pipe& pp = pipes_[p];
+  sched_.fault(SimError(
+      kExitInternal,
+      "issue-time check: die " + std::to_string(die_) + " core " + std::to_string(index_) +
+          " pipe " + lane_name(lane_of(p)) + ": " + what + " handed over at " +
+          std::to_string(in.at) + " ps left its queue at " + std::to_string(t) +
+          " ps; the recurrence gives " +
+          (expected == kNever ? std::string("no set to take") : std::to_string(expected) + " ps") +
+          " (engine free at " + std::to_string(pp.engine_free) + " ps, " +
+          std::to_string(pp.outstanding) + " in flight)"));
 }
 
 void Core::kernel_fault(const std::string& msg) {

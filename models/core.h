@@ -50,6 +50,7 @@
 #include "models/inline_function.h"
 #include "models/instruction.h"
 #include "models/l2_cache.h"
+#include "models/pipe_timeline.h"
 #include "models/pipes.h"
 #include "models/poll_replay.h"
 #include "models/race_checker.h"
@@ -125,6 +126,13 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   // 1: a scalar read of UB bytes an unfinished instruction still writes waits for it (the sync
   // the compiler inserts); 0: it reads what is there.
   void set_auto_sync(bool on) { auto_sync_ = on; }
+  // 1: every instruction that leaves a pipe's queue is checked against the issue-time recurrences
+  // (models/pipe_timeline.h); the first that differs stops the run with an internal error.
+  void set_check_issue_timing(bool on) {
+    timeline_ = on ? std::make_unique<PipeTimeline>() : nullptr;
+  }
+  // The instructions checked so far (0 unless set_check_issue_timing).
+  uint64_t issue_timing_checked() const { return timeline_ ? timeline_->checked : 0; }
   void set_observer(CoreObserver* o) { observer_ = o; }
   void set_kernel_name(std::string n) { kernel_name_ = std::move(n); }
   const std::string& kernel_name() const { return kernel_name_; }
@@ -311,6 +319,9 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
     levels_[l] = value;
   }
   void note_gm_read(GmAddr gm, uint64_t bytes);
+  // With the issue-time check on: that `in`, leaving pipe p's queue at `t`, left when the
+  // recurrence says (`expected`).
+  void check_leave(PipeId p, const Queued& in, Tick expected, Tick t);
 
   const int die_;
   const int index_;
@@ -337,6 +348,7 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   FlagCounts flags_;
   std::array<int, kLevels> levels_{};
   std::unique_ptr<RaceChecker> race_;
+  std::unique_ptr<PipeTimeline> timeline_;  // the issue-time check, when on
   std::vector<Access> pending_accesses_;
   UbRange next_ub_reads_, next_ub_writes_;  // the next issued instruction's noted UB operands
   UbParts next_write_parts_;                // and the written ones one by one

@@ -18,6 +18,7 @@ void Core::set_flag(HardEvent e, uint32_t id) {
   if (race_) race_->set_flag(event_src(e), flag_key(e, id));
   set_level(flag_level(e), levels_[flag_level(e)] + 1);
   PipeId dst = event_dst(e);
+  if (timeline_ && dst != PipeId::S) timeline_->flag_set(e, id, now());
   if (dst == PipeId::S) {
     scalar_.wake();
   } else {

@@ -198,6 +198,8 @@ void Pipes::step(PipeId p) {
         break;
       }
       post_last();
+      if (PipeTimeline* tl = core_.timeline_.get())
+        core_.check_leave(p, in, tl->work_start(p, in.at, pp.engine_free), t);
       last = core_.start_work(p, in, t);
     } else if (in.kind == Instr::Kind::WaitFlag) {
       if (pp.pushless && !pp.blocked && in.at < t) {
@@ -205,12 +207,18 @@ void Pipes::step(PipeId p) {
         pp.blocked = true;
         pp.blocked_since = in.at;
       }
+      const Tick expected =
+          core_.timeline_ ? core_.timeline_->wait_pass(p, in.at, in.event, in.event_id) : 0;
       if (!core_.take_flag(p, in.event, in.event_id)) {
         if (!pp.blocked) {
           pp.blocked = true;
           pp.blocked_since = t;
         }
         break;
+      }
+      if (PipeTimeline* tl = core_.timeline_.get()) {
+        core_.check_leave(p, in, expected, t);
+        tl->waited(in.event, in.event_id);
       }
       if (pp.blocked) {
         pp.blocked = false;
@@ -228,9 +236,12 @@ void Pipes::step(PipeId p) {
     } else {  // SetFlag and PipeBarrier wait for every earlier instruction of the pipe
       if (pp.outstanding > 0) break;
       post_last();
+      if (PipeTimeline* tl = core_.timeline_.get())
+        core_.check_leave(p, in, tl->after_all(p, in.at), t);
       if (in.kind == Instr::Kind::SetFlag) core_.set_flag(in.event, in.event_id);
       if (in.kind == Instr::Kind::CrossSet) core_.cross_set_from_pipe(in.event_id, in.work.amount);
     }
+    if (core_.timeline_) core_.timeline_->left(p, t);
     pp.q.pop_front();
     pp.pushless = false;
     popped = true;

@@ -478,6 +478,14 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
           "stats.modules=1 then lists each resource's booking_inversions",
           "simulator setting", [](ClusterConfig & c) -> auto& { return c.arbitration; }),
       field<ClusterConfig>(
+          int_param("sim.check_issue_timing", "", kFromField, 0, 1,
+                    "1: every instruction that leaves a pipe's queue is checked against the "
+                    "max-plus recurrences a pipe timed at issue would use (docs/model/core.md); "
+                    "the first that differs stops the run (exit 1, an internal error). The timing "
+                    "is identical",
+                    "simulator setting"),
+          [](ClusterConfig & c) -> auto& { return c.check_issue_timing; }),
+      field<ClusterConfig>(
           int_param("compiler.auto_sync", "", kFromField, 0, 1,
                     "1: a scalar GetValue of UB bytes an unfinished instruction of the core "
                     "still writes waits for it, as the flag the compiler inserts (Ascend C is "

@@ -151,6 +151,9 @@ SimulatorFigures Simulation::simulator_figures(double wall_s) const {
   const model::Scheduler& sched = cluster_->scheduler();
   f.event_wall_s = host_clock_.seconds(sched.event_host_ticks());
   f.kernel_wall_s = host_clock_.seconds(sched.kernel_host_ticks());
+  for (int d = 0; d < cluster_->dies(); ++d)
+    cluster_->die(d).for_each_core(
+        [&](const model::Core& c) { f.issue_timing_checked += c.issue_timing_checked(); });
   return f;
 }
 
@@ -174,17 +177,19 @@ nlohmann::json Simulation::stats(double wall_s) const {
     kernels.push_back(k);
   }
   SimulatorFigures f = simulator_figures(wall_s);
-  return {{"kernels", kernels},
-          {"simulator",
-           {{"wall_s", f.wall_s},
-            {"sim_time_ns", f.sim_time_ns},
-            {"scheduler_events", f.scheduler_events},
-            {"delta_cycles", f.delta_cycles},
-            {"peak_rss_MiB", f.peak_rss_MiB},
-            {"gm_resident_MiB", f.gm_resident_MiB},
-            {"malloc_huge_pages", f.malloc_huge_pages},
-            {"event_wall_s", f.event_wall_s},
-            {"kernel_wall_s", f.kernel_wall_s}}}};
+  json out = {{"kernels", kernels},
+              {"simulator",
+               {{"wall_s", f.wall_s},
+                {"sim_time_ns", f.sim_time_ns},
+                {"scheduler_events", f.scheduler_events},
+                {"delta_cycles", f.delta_cycles},
+                {"peak_rss_MiB", f.peak_rss_MiB},
+                {"gm_resident_MiB", f.gm_resident_MiB},
+                {"malloc_huge_pages", f.malloc_huge_pages},
+                {"event_wall_s", f.event_wall_s},
+                {"kernel_wall_s", f.kernel_wall_s}}}};
+  if (f.issue_timing_checked > 0) out["simulator"]["issue_timing_checked"] = f.issue_timing_checked;
+  return out;
 }
 
 void Simulation::close_traces() {

@@ -119,6 +119,8 @@ struct SimulatorFigures {
   // outputs and SystemC's own switching between processes.
   double event_wall_s = 0;
   double kernel_wall_s = 0;
+  // Instructions checked against the issue-time recurrences (sim.check_issue_timing=1; else 0).
+  uint64_t issue_timing_checked = 0;
 };
 
 // "injected fault(s): fault.KEY = VALUE, ..." for every fault.* parameter off its default, or

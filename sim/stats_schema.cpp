@@ -72,6 +72,9 @@ const std::vector<StatField>& stats_fields() {
       {"simulator.event_wall_s", "s", "wall time inside the scheduler's activations (the models)"},
       {"simulator.kernel_wall_s", "s",
        "wall time inside the kernels' threads (their programs and the API calls)"},
+      {"simulator.issue_timing_checked", "instrs",
+       "sim.check_issue_timing = 1: the pipe instructions checked against the issue-time "
+       "recurrences (each left its queue when they say)"},
       {"run", "", "what was run"},
       {"run.preset", "", "the preset (--preset)"},
       {"run.kernel", "", "the kernel (a program built against the SDK: its kernel's name)"},

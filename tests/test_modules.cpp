@@ -15,6 +15,7 @@
 #include "models/bandwidth_server.h"
 #include "models/calendar_arbitration.h"
 #include "models/cost_model.h"
+#include "models/pipe_timeline.h"
 #include "sim/hardware_params.h"
 #include "tests/harness.h"
 #include "tests/kernel_helpers.h"
@@ -250,6 +251,51 @@ TEST(Modules, TheCalendarChangesNothingInTheModelsOwnTimeOrder) {
     EXPECT_GT(counted, 0u) << r.kernel << ": no resource arbitrated by the calendar";
     for (auto& k : kernels[0]) k.erase("modules");
     EXPECT_EQ(kernels[0], kernels[1]) << r.kernel;
+  }
+}
+
+// The issue-time recurrences on a hand-worked pipe: work waits for its engine, a WaitFlag for the
+// set it takes (the k-th wait the k-th set), a SetFlag for every earlier completion.
+TEST(Modules, PipeTimelineRecurrences) {
+  using model::HardEvent;
+  using model::PipeId;
+  model::PipeTimeline tl;
+  EXPECT_EQ(tl.work_start(PipeId::MTE2, 10, 50), 50u) << "engine busy until 50";
+  tl.work_started(PipeId::MTE2, 400);
+  tl.left(PipeId::MTE2, 50);
+  EXPECT_EQ(tl.work_start(PipeId::MTE2, 20, 0), 50u) << "in order: not before the previous";
+  tl.work_started(PipeId::MTE2, 300);  // completes before the first
+  tl.left(PipeId::MTE2, 50);
+  EXPECT_EQ(tl.after_all(PipeId::MTE2, 60), 400u) << "a SetFlag waits for every completion";
+  EXPECT_EQ(tl.wait_pass(PipeId::V, 0, HardEvent::MTE2_V, 0), model::kNever) << "nothing set";
+  tl.flag_set(HardEvent::MTE2_V, 0, 400);
+  tl.flag_set(HardEvent::MTE2_V, 0, 900);
+  tl.flag_set(HardEvent::MTE2_V, 1, 100);  // another id: not taken by id 0's waits
+  EXPECT_EQ(tl.wait_pass(PipeId::V, 500, HardEvent::MTE2_V, 0), 500u);
+  tl.waited(HardEvent::MTE2_V, 0);
+  tl.left(PipeId::V, 500);
+  EXPECT_EQ(tl.wait_pass(PipeId::V, 0, HardEvent::MTE2_V, 0), 900u) << "the second set";
+  tl.launch();
+  EXPECT_EQ(tl.wait_pass(PipeId::V, 0, HardEvent::MTE2_V, 0), model::kNever)
+      << "a launch starts with no flag set";
+}
+
+// With sim.check_issue_timing=1 every instruction that leaves a pipe's queue is checked against
+// those recurrences (the golden test golden.issue_timing_and_calendar runs every golden so);
+// checking changes nothing.
+TEST(Modules, TheIssueTimeCheckCoversEveryPipeInstructionAndChangesNothing) {
+  for (const char* kernel : {"pipeline", "moe", "ffn"}) {
+    nlohmann::json kernels[2];
+    uint64_t checked = 0;
+    for (int check = 0; check <= 1; ++check) {
+      Outcome o = run_scenario(kernel, {"sim.payload=0", "run.check=0",
+                                        "sim.check_issue_timing=" + std::to_string(check)});
+      ASSERT_EQ(o.exit_code, 0) << kernel << ": " << o.message;
+      kernels[check] = o.stats["kernels"];
+      if (check) checked = o.stats["simulator"]["issue_timing_checked"].get<uint64_t>();
+    }
+    EXPECT_GT(checked, 1000u) << kernel;
+    EXPECT_EQ(kernels[0], kernels[1]) << kernel;
   }
 }
 

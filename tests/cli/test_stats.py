@@ -19,7 +19,7 @@ COUNTERS_BEGIN = "<!-- generated: ascend-sim --list-counters --ep 2 -->"
 # Scenarios that together write every field: plain, cube cores, a round trip with figure objects,
 # the fabric's ports, and a scaled-down run with its healthy comparison.
 SCENARIOS = [
-    ["--kernel", "stream", "--set", "stats.modules=1"],
+    ["--kernel", "stream", "--set", "stats.modules=1", "--set", "sim.check_issue_timing=1"],
     ["--kernel", "ffn", "--tokens", "64", "--hidden", "256", "--intermediate", "256"],
     ["--kernel", "moe", "--ep", "4", "--experts", "8", "--bs", "8", "--hidden", "1024"],
     ["--kernel", "dispatch", "--ep", "5", "--experts", "10", "--bs", "8", "--hidden", "1024",

@@ -9,6 +9,10 @@ is deterministic: same inputs, same seed, same numbers on any machine) and print
   golden.py check  BIN GOLDEN_DIR [NAME ...]
   golden.py update BIN GOLDEN_DIR [NAME ...]
   golden.py add    BIN GOLDEN_DIR NAME -- ARGS...   (a new scenario)
+
+`check ... --set KEY=VALUE` (repeatable) runs every scenario with those settings added: a switch
+that must leave timing identical (sim.check_issue_timing=1, sim.arbitration=calendar) is checked
+against the same goldens.
 """
 import json
 import os
@@ -41,7 +45,13 @@ def main():
     if len(sys.argv) < 4 or sys.argv[1] not in ("check", "update", "add"):
         raise SystemExit(__doc__)
     mode, binary, golden_dir = sys.argv[1:4]
-    rest = sys.argv[4:]
+    rest, extra = [], []
+    argv = iter(sys.argv[4:])
+    for a in argv:
+        if a == "--set" and mode == "check":
+            extra += ["--set", next(argv)]
+        else:
+            rest.append(a)
     if mode == "add":
         name, args = rest[0], rest[rest.index("--") + 1:]
         path = os.path.join(golden_dir, name + ".json")
@@ -54,7 +64,7 @@ def main():
     for path in scenario_files(golden_dir, rest):
         with open(path) as f:
             golden = json.load(f)
-        got = run(binary, golden["args"])
+        got = run(binary, golden["args"] + extra)
         name = os.path.basename(path)[:-5]
         if mode == "update":
             golden["kernels"] = got
