@@ -282,10 +282,16 @@ void Core::issue(Instr&& in) {
   // Queued plus still pending can only shrink until the scalar's time: a queue with room now has
   // room then. Only a queue that may be full is checked at the scalar's time.
   auto room = [&] { return pp.q.size() < timing_.queue_depth; };
+  const Tick from = scalar_.now();
   if (!room()) {
     polls_.irregular();
     scalar_.block_on(WaitCause::QueueFull, room,
                      WaitName{"issue queue full: ", lane_name(lane_of(q.pipe))});
+  }
+  if (timeline_) {
+    check_scalar(std::string("handing ") + q.name + " to " + lane_name(lane_of(q.pipe)), from,
+                 timeline_->room_at(q.pipe, from));
+    timeline_->handed(q.pipe);
   }
   if (polls_.recording()) {
     q.poll_read = polls_.take_read(in);
@@ -406,6 +412,18 @@ Completion Core::start_work(PipeId p, Queued& in, Tick t) {
   if (landed < done) sched_.post(landed, EventClass::Model, uid_, this, kLand, in.flight);
   if (timeline_) timeline_->work_started(p, done);
   return Completion{done, in.flight};
+}
+
+void Core::check_scalar(const std::string& what, Tick from, Tick expected) {
+  ++timeline_->checked;
+  const Tick t = scalar_.now();
+  if (expected == t) return;
+  sched_.fault(SimError(
+      kExitInternal,
+      "issue-time check: die " + std::to_string(die_) + " core " + std::to_string(index_) +
+          " scalar: " + what + " from " + std::to_string(from) + " ps resumed at " +
+          std::to_string(t) + " ps; the recurrence gives " +
+          (expected == kNever ? std::string("no set to take") : std::to_string(expected) + " ps")));
 }
 
 void Core::check_leave(PipeId p, const Queued& in, Tick expected, Tick t) {

@@ -130,6 +130,7 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   // (models/pipe_timeline.h); the first that differs stops the run with an internal error.
   void set_check_issue_timing(bool on) {
     timeline_ = on ? std::make_unique<PipeTimeline>() : nullptr;
+    if (timeline_) timeline_->set_queue_depth(timing_.queue_depth);
   }
   // The instructions checked so far (0 unless set_check_issue_timing).
   uint64_t issue_timing_checked() const { return timeline_ ? timeline_->checked : 0; }
@@ -322,6 +323,8 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   // With the issue-time check on: that `in`, leaving pipe p's queue at `t`, left when the
   // recurrence says (`expected`).
   void check_leave(PipeId p, const Queued& in, Tick expected, Tick t);
+  // And that the scalar, waiting in `what` from its clock `from`, resumed when they say.
+  void check_scalar(const std::string& what, Tick from, Tick expected);
 
   const int die_;
   const int index_;

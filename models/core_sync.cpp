@@ -18,7 +18,7 @@ void Core::set_flag(HardEvent e, uint32_t id) {
   if (race_) race_->set_flag(event_src(e), flag_key(e, id));
   set_level(flag_level(e), levels_[flag_level(e)] + 1);
   PipeId dst = event_dst(e);
-  if (timeline_ && dst != PipeId::S) timeline_->flag_set(e, id, now());
+  if (timeline_) timeline_->flag_set(e, id, now());
   if (dst == PipeId::S) {
     scalar_.wake();
   } else {
@@ -62,10 +62,16 @@ void Core::scalar_wait_flag(HardEvent e, uint32_t id) {
   scalar_.issue();
   polls_.record_wait(e, id);
   uint64_t key = flag_key(e, id);
+  const Tick from = scalar_.now();
   if (!flags_.count(e, id))
     scalar_.block_on(
         WaitCause::Flag, [&] { return flags_.count(e, id) > 0; },
         WaitName{"WaitFlag<", event_name(e), id, ">"}, nullptr, kNever, false);
+  if (timeline_) {
+    check_scalar(std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")", from,
+                 timeline_->scalar_wait(from, e, id));
+    timeline_->waited(e, id);
+  }
   flags_.consume(e, id);
   set_level(flag_level(e), levels_[flag_level(e)] - 1, scalar_.now());
   if (race_) race_->wait_flag(PipeId::S, key);
@@ -114,8 +120,10 @@ void Core::pipe_barrier_all() {
 }
 
 void Core::drain() {
+  const Tick from = scalar_.now();
   scalar_.block_on(
       WaitCause::Barrier, [&] { return pipes_.all_idle(); }, WaitName{"PipeBarrier<PIPE_ALL>"});
+  if (timeline_) check_scalar("PipeBarrier<PIPE_ALL>", from, timeline_->all_done(from));
   if (race_) race_->join_all_into_scalar();
 }
 

@@ -479,7 +479,8 @@ const std::vector<FieldParam<ClusterConfig>>& cluster_fields() {
           "simulator setting", [](ClusterConfig & c) -> auto& { return c.arbitration; }),
       field<ClusterConfig>(
           int_param("sim.check_issue_timing", "", kFromField, 0, 1,
-                    "1: every instruction that leaves a pipe's queue is checked against the "
+                    "1: every instruction that leaves a pipe's queue, and every scalar wait on a "
+                    "full queue, WaitFlag<X_S> or PipeBarrier<PIPE_ALL>, is checked against the "
                     "max-plus recurrences a pipe timed at issue would use (docs/model/core.md); "
                     "the first that differs stops the run (exit 1, an internal error). The timing "
                     "is identical",

@@ -73,8 +73,8 @@ const std::vector<StatField>& stats_fields() {
       {"simulator.kernel_wall_s", "s",
        "wall time inside the kernels' threads (their programs and the API calls)"},
       {"simulator.issue_timing_checked", "instrs",
-       "sim.check_issue_timing = 1: the pipe instructions checked against the issue-time "
-       "recurrences (each left its queue when they say)"},
+       "sim.check_issue_timing = 1: the pipe instructions and scalar waits checked against the "
+       "issue-time recurrences (each ended when they say)"},
       {"run", "", "what was run"},
       {"run.preset", "", "the preset (--preset)"},
       {"run.kernel", "", "the kernel (a program built against the SDK: its kernel's name)"},

@@ -275,6 +275,25 @@ TEST(Modules, PipeTimelineRecurrences) {
   tl.waited(HardEvent::MTE2_V, 0);
   tl.left(PipeId::V, 500);
   EXPECT_EQ(tl.wait_pass(PipeId::V, 0, HardEvent::MTE2_V, 0), 900u) << "the second set";
+  // The scalar: a full queue of depth 2, a WaitFlag<V_S>, PipeBarrier<PIPE_ALL>.
+  model::PipeTimeline s;
+  s.set_queue_depth(2);
+  EXPECT_EQ(s.room_at(PipeId::V, 10), 10u) << "an empty queue has room";
+  s.handed(PipeId::V);
+  s.handed(PipeId::V);
+  s.left(PipeId::V, 700);  // the first
+  EXPECT_EQ(s.room_at(PipeId::V, 650), 700u) << "the third waits for the first to leave";
+  s.handed(PipeId::V);
+  s.left(PipeId::V, 800);  // the second
+  EXPECT_EQ(s.room_at(PipeId::V, 650), 800u) << "the fourth for the second";
+  EXPECT_EQ(s.room_at(PipeId::V, 900), 900u);
+  s.work_started(PipeId::MTE3, 1500);
+  s.flag_set(HardEvent::V_S, 3, 1000);
+  EXPECT_EQ(s.scalar_wait(950, HardEvent::V_S, 3), 1000u);
+  EXPECT_EQ(s.scalar_wait(1200, HardEvent::V_S, 3), 1200u);
+  EXPECT_EQ(s.scalar_wait(0, HardEvent::V_S, 4), model::kNever);
+  EXPECT_EQ(s.all_done(100), 1500u) << "the latest leave or completion of any pipe";
+  EXPECT_EQ(s.all_done(2000), 2000u);
   tl.launch();
   EXPECT_EQ(tl.wait_pass(PipeId::V, 0, HardEvent::MTE2_V, 0), model::kNever)
       << "a launch starts with no flag set";
