@@ -9,7 +9,8 @@ namespace ascend {
 namespace {
 using nlohmann::json;
 constexpr int kFabricPid = 1 << 20, kLinkTidBase = 1 << 20;
-double us(model::Tick t) {
+// Chrome trace timestamps are in microseconds; one division keeps them exact to the picosecond.
+double trace_us(model::Tick t) {
   return static_cast<double>(t) / 1e6;
 }
 }  // namespace
@@ -88,7 +89,7 @@ void TraceRecorder::slice(int die, int core, model::Lane lane, const std::string
                   model::lane_name(lane));
   }
   json e = {{"name", name}, {"ph", "X"},       {"pid", die},
-            {"tid", tid},   {"ts", us(start)}, {"dur", us(end - start)}};
+            {"tid", tid},   {"ts", trace_us(start)}, {"dur", trace_us(end - start)}};
   if (args && args->bytes) {  // a DMA: MTE2 reads GM into this die's UB, MTE3 writes it out
     int gm_die = model::GlobalMemory::die_of(args->gm);
     bool in = lane == model::Lane::MTE2;
@@ -113,8 +114,8 @@ void TraceRecorder::link(const model::BandwidthServer& port, model::Tick start, 
             {"ph", "X"},
             {"pid", pid},
             {"tid", it->second},
-            {"ts", us(start)},
-            {"dur", us(end - start)}}
+            {"ts", trace_us(start)},
+            {"dur", trace_us(end - start)}}
            .dump());
 }
 

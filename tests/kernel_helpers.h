@@ -2,10 +2,22 @@
 // and a SetFlag/WaitFlag pair that orders one pipe after another.
 #pragma once
 
+#include <random>
+#include <vector>
+
 #include "api/kernel_operator.h"
 #include "api/numeric.h"
 
 namespace ascend::test {
+
+// `n` floats drawn uniformly from [lo, hi) by a seeded generator (the same on every machine).
+inline std::vector<float> uniform(size_t n, float lo, float hi, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(gen);
+  return v;
+}
 
 template <class T>
 AscendC::GlobalTensor<T> global(uint64_t addr, uint64_t count) {

@@ -29,14 +29,7 @@ using ascend::test::Bench;
 using ascend::test::global;
 using ascend::test::Order;
 using ascend::test::ub_tensor;
-
-std::vector<float> uniform(size_t n, float lo, float hi, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (float& x : v) x = d(gen);
-  return v;
-}
+using ascend::test::uniform;
 
 void expect_fault(Bench& b, const std::string& words, const std::function<void()>& kernel) {
   SimError e = b.run_expecting_error(1, kernel);

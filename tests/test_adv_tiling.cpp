@@ -42,6 +42,7 @@ using ascend::test::Bench;
 using ascend::test::global;
 using ascend::test::Order;
 using ascend::test::ub_tensor;
+using ascend::test::uniform;
 
 // The struct a kernel declares for the same fields.
 struct KernelSide {
@@ -108,14 +109,6 @@ std::vector<T> run_unary(const std::vector<T>& in, uint32_t out_count,
   std::vector<T> out(out_count);
   b.sim().read(ya, out.data(), out.size() * sizeof(T));
   return out;
-}
-
-std::vector<float> uniform(size_t n, float lo, float hi, unsigned seed) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (float& x : v) x = d(g);
-  return v;
 }
 
 TEST(AdvReduce, ReduceMaxRaTakesEachColumnsMaximum) {

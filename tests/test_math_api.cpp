@@ -28,6 +28,7 @@ using ascend::test::Bench;
 using ascend::test::global;
 using ascend::test::Order;
 using ascend::test::ub_tensor;
+using ascend::test::uniform;
 
 uint32_t bits(float v) {
   uint32_t b;
@@ -37,14 +38,6 @@ uint32_t bits(float v) {
 // fp32 of the double v, rounded to nearest even (what one instruction's exact result becomes).
 float f32(double v) {
   return static_cast<float>(v);
-}
-
-std::vector<float> uniform(size_t n, float lo, float hi, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (float& x : v) x = d(gen);
-  return v;
 }
 
 // Runs op(dst, src, tmp) on one core with src = `in` in UB, a tmp buffer of `tmp_bytes` and dst

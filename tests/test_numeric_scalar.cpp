@@ -21,7 +21,7 @@
 namespace {
 
 using namespace AscendC;
-constexpr RoundMode RINT = RoundMode::CAST_RINT;
+constexpr RoundMode kRint = RoundMode::CAST_RINT;
 
 float f32(uint32_t u) {
   float f;
@@ -40,18 +40,18 @@ bool is_nan_bits(uint16_t b) {
 template <class T>
 uint16_t exact_round(double v) {
   if constexpr (std::is_same_v<T, half>)
-    return numeric_exact::to_half(v, RINT).bits;
+    return numeric_exact::to_half(v, kRint).bits;
   else
-    return numeric_exact::to_bf16(v, RINT).bits;
+    return numeric_exact::to_bf16(v, kRint).bits;
 }
 // The same by the fast encoder, itself checked against the reference on every pattern and on
 // the points between them (test_numeric.cpp); fast enough for 2^32 pairs.
 template <class T>
 uint16_t fast_round(double v) {
   if constexpr (std::is_same_v<T, half>)
-    return to_half(v, RINT).bits;
+    return to_half(v, kRint).bits;
   else
-    return to_bf16(v, RINT).bits;
+    return to_bf16(v, kRint).bits;
 }
 
 struct Mismatch {
@@ -206,7 +206,7 @@ TEST(NumericScalar, FloatToHalfRoundingClasses) {
   };
   for (const Case& c : cases) {
     EXPECT_EQ(half(c.f).bits, c.want) << std::hexfloat << c.f;
-    EXPECT_EQ(half(c.f).bits, numeric_exact::to_half(c.f, RINT).bits) << std::hexfloat << c.f;
+    EXPECT_EQ(half(c.f).bits, numeric_exact::to_half(c.f, kRint).bits) << std::hexfloat << c.f;
     half assigned = c.f;  // implicit, as `half h = someFloat;`
     EXPECT_EQ(assigned.bits, c.want);
   }
@@ -228,8 +228,8 @@ TEST(NumericScalar, FloatToHalfMatchesReferenceOnEveryFloatPattern) {
     for (uint32_t d : {0u, 1u, 0xFFFu, 0x1000u - 1}) {
       const auto p = static_cast<uint32_t>(u + d);
       const float f = f32(p);
-      const uint16_t h = half(f).bits, hw = numeric_exact::to_half(f, RINT).bits;
-      const uint16_t b = bfloat16_t(f).bits, bw = numeric_exact::to_bf16(f, RINT).bits;
+      const uint16_t h = half(f).bits, hw = numeric_exact::to_half(f, kRint).bits;
+      const uint16_t b = bfloat16_t(f).bits, bw = numeric_exact::to_bf16(f, kRint).bits;
       ASSERT_EQ(h, hw) << std::hex << p;
       ASSERT_EQ(b, bw) << std::hex << p;
     }
@@ -258,7 +258,7 @@ TEST(NumericScalar, FloatToBf16RoundingClasses) {
   };
   for (const Case& c : cases) {
     EXPECT_EQ(bfloat16_t(c.f).bits, c.want) << std::hexfloat << c.f;
-    EXPECT_EQ(bfloat16_t(c.f).bits, numeric_exact::to_bf16(c.f, RINT).bits);
+    EXPECT_EQ(bfloat16_t(c.f).bits, numeric_exact::to_bf16(c.f, kRint).bits);
   }
   EXPECT_EQ(bfloat16_t(std::numeric_limits<float>::quiet_NaN()).bits & 0x7FC0, 0x7FC0);
   EXPECT_EQ(bfloat16_t(f32(0x7F800001u)).bits & 0x7FC0, 0x7FC0);  // signalling becomes quiet
@@ -308,8 +308,8 @@ TEST(NumericScalar, ToAndFromIntegers) {
   EXPECT_EQ(bfloat16_t(std::numeric_limits<int64_t>::min()).bits, 0xDF00);
   // Every int16 against the reference.
   for (int i = -32768; i <= 32767; ++i) {
-    ASSERT_EQ(half(i).bits, numeric_exact::to_half(i, RINT).bits) << i;
-    ASSERT_EQ(bfloat16_t(static_cast<int16_t>(i)).bits, numeric_exact::to_bf16(i, RINT).bits) << i;
+    ASSERT_EQ(half(i).bits, numeric_exact::to_half(i, kRint).bits) << i;
+    ASSERT_EQ(bfloat16_t(static_cast<int16_t>(i)).bits, numeric_exact::to_bf16(i, kRint).bits) << i;
   }
 }
 
