@@ -7,8 +7,7 @@ namespace ascend::model {
 Tick CalendarArbitration::grant(Tick ready, Tick occupancy) {
   const Tick t = now();
   retire(t);
-  if (pending_.size() >= 256) replay(t + 1);
-  pending_.push_back(Request{ready, occupancy, 0, seq_++});
+  replay(t + 1);
   Tick start = ready;
   const size_t n = busy_.size();
   if (head_ == n || ready >= busy_[n - 1].end) {  // after every reservation: append
@@ -29,7 +28,7 @@ Tick CalendarArbitration::grant(Tick ready, Tick occupancy) {
     }
     if (occupancy > 0) insert(i, {start, start + occupancy});
   }
-  pending_.back().start = start;
+  pending_.push(Request{ready, occupancy, start, seq_++});
   return start;
 }
 
@@ -59,21 +58,16 @@ void CalendarArbitration::retire(Tick t) {
 }
 
 void CalendarArbitration::replay(Tick t) const {
-  auto final_end = std::partition(pending_.begin(), pending_.end(),
-                                  [t](const Request& r) { return r.ready < t; });
-  if (final_end == pending_.begin()) return;
-  std::sort(pending_.begin(), final_end, [](const Request& a, const Request& b) {
-    return a.ready != b.ready ? a.ready < b.ready : a.seq < b.seq;
-  });
-  for (auto r = pending_.begin(); r != final_end; ++r) {
-    const Tick fifo = std::max(r->ready, fifo_free_);
-    fifo_free_ = fifo + r->occupancy;
-    if (fifo != r->start) {
+  while (!pending_.empty() && pending_.top().ready < t) {
+    const Request& r = pending_.top();
+    const Tick fifo = std::max(r.ready, fifo_free_);
+    fifo_free_ = fifo + r.occupancy;
+    if (fifo != r.start) {
       ++inversions_;
-      inversion_ps_ += fifo > r->start ? fifo - r->start : r->start - fifo;
+      inversion_ps_ += fifo > r.start ? fifo - r.start : r.start - fifo;
     }
+    pending_.pop();
   }
-  pending_.erase(pending_.begin(), final_end);
 }
 
 CounterSet CalendarArbitration::counters() const {

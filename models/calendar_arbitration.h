@@ -20,6 +20,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <vector>
 
 #include "models/bandwidth_server.h"
@@ -60,6 +62,10 @@ class CalendarArbitration final : public ArbitrationPolicy {
   struct Request {
     Tick ready, occupancy, start;
     uint64_t seq;
+    // The heap's order: a FIFO's, by ready time, then by booking.
+    bool operator>(const Request& o) const {
+      return ready != o.ready ? ready > o.ready : seq > o.seq;
+    }
   };
   // Drops reservations that end by `t`: no request ready at or after `t` can use them.
   void retire(Tick t);
@@ -72,7 +78,7 @@ class CalendarArbitration final : public ArbitrationPolicy {
   size_t head_ = 0;
   uint64_t seq_ = 0;
   // The counterfactual FIFO (mutable: settling it is an observation, not a booking).
-  mutable std::vector<Request> pending_;
+  mutable std::priority_queue<Request, std::vector<Request>, std::greater<Request>> pending_;
   mutable Tick fifo_free_ = 0;
   mutable uint64_t inversions_ = 0;
   mutable Tick inversion_ps_ = 0;

@@ -289,8 +289,9 @@ void Core::issue(Instr&& in) {
                      WaitName{"issue queue full: ", lane_name(lane_of(q.pipe))});
   }
   if (timeline_) {
-    check_scalar(std::string("handing ") + q.name + " to " + lane_name(lane_of(q.pipe)), from,
-                 timeline_->room_at(q.pipe, from));
+    check_scalar(
+        [&] { return std::string("handing ") + q.name + " to " + lane_name(lane_of(q.pipe)); },
+        from, timeline_->room_at(q.pipe, from));
     timeline_->handed(q.pipe);
   }
   if (polls_.recording()) {
@@ -414,10 +415,8 @@ Completion Core::start_work(PipeId p, Queued& in, Tick t) {
   return Completion{done, in.flight};
 }
 
-void Core::check_scalar(const std::string& what, Tick from, Tick expected) {
-  ++timeline_->checked;
+void Core::scalar_check_failed(const std::string& what, Tick from, Tick expected) {
   const Tick t = scalar_.now();
-  if (expected == t) return;
   sched_.fault(SimError(
       kExitInternal,
       "issue-time check: die " + std::to_string(die_) + " core " + std::to_string(index_) +

@@ -323,8 +323,14 @@ class Core : public sc_core::sc_module, public EventTarget, public Counted {
   // With the issue-time check on: that `in`, leaving pipe p's queue at `t`, left when the
   // recurrence says (`expected`).
   void check_leave(PipeId p, const Queued& in, Tick expected, Tick t);
-  // And that the scalar, waiting in `what` from its clock `from`, resumed when they say.
-  void check_scalar(const std::string& what, Tick from, Tick expected);
+  // And that the scalar, waiting from its clock `from`, resumed when they say; `what()` names
+  // the wait, and is called only to report a difference.
+  template <class Describe>
+  void check_scalar(const Describe& what, Tick from, Tick expected) {
+    ++timeline_->checked;
+    if (expected != scalar_.now()) scalar_check_failed(what(), from, expected);
+  }
+  void scalar_check_failed(const std::string& what, Tick from, Tick expected);
 
   const int die_;
   const int index_;

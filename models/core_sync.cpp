@@ -68,8 +68,11 @@ void Core::scalar_wait_flag(HardEvent e, uint32_t id) {
         WaitCause::Flag, [&] { return flags_.count(e, id) > 0; },
         WaitName{"WaitFlag<", event_name(e), id, ">"}, nullptr, kNever, false);
   if (timeline_) {
-    check_scalar(std::string("WaitFlag<") + event_name(e) + ">(" + std::to_string(id) + ")", from,
-                 timeline_->scalar_wait(from, e, id));
+    check_scalar(
+        [&] {
+          return WaitName{"WaitFlag<", event_name(e), id, ">"}.str();
+        },
+        from, timeline_->scalar_wait(from, e, id));
     timeline_->waited(e, id);
   }
   flags_.consume(e, id);
@@ -123,7 +126,9 @@ void Core::drain() {
   const Tick from = scalar_.now();
   scalar_.block_on(
       WaitCause::Barrier, [&] { return pipes_.all_idle(); }, WaitName{"PipeBarrier<PIPE_ALL>"});
-  if (timeline_) check_scalar("PipeBarrier<PIPE_ALL>", from, timeline_->all_done(from));
+  if (timeline_)
+    check_scalar([] { return std::string("PipeBarrier<PIPE_ALL>"); }, from,
+                 timeline_->all_done(from));
   if (race_) race_->join_all_into_scalar();
 }
 

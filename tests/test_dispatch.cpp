@@ -171,53 +171,47 @@ TEST(DispatchWorkedExample, TheKernelGivesTheDocumentedOutputs) {
     EXPECT_EQ(dispatch::compare(a, want[r], b.sim(), ex.bufs[0][r], r, 0), "");
 }
 
-// --check across configurations (each in its own process).
-void expect_check(const std::vector<std::string>& sets) {
-  Outcome o = run_scenario("dispatch", sets);
-  std::string args;
-  for (const auto& s : sets) args += s + " ";
-  EXPECT_EQ(o.exit_code, 0) << args << "\n" << o.message;
-}
-
 TEST(DispatchCheck, SmallShapesAndTopK) {
-  expect_check({"ep.world_size=2", "dispatch.experts=2", "dispatch.bs=1", "dispatch.topk=1",
-                "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=2", "dispatch.experts=48", "dispatch.bs=7", "dispatch.topk=16",
-                "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=24", "dispatch.bs=7", "dispatch.topk=6",
-                "dispatch.hidden=4096", "dispatch.dtype=fp16"});
+  expect_check("dispatch", {"ep.world_size=2", "dispatch.experts=2", "dispatch.bs=1",
+                            "dispatch.topk=1", "dispatch.hidden=1024"});
+  expect_check("dispatch", {"ep.world_size=2", "dispatch.experts=48", "dispatch.bs=7",
+                            "dispatch.topk=16", "dispatch.hidden=1024"});
+  expect_check("dispatch", {"ep.world_size=4", "dispatch.experts=24", "dispatch.bs=7",
+                            "dispatch.topk=6", "dispatch.hidden=4096", "dispatch.dtype=fp16"});
 }
 
 TEST(DispatchCheck, EightRanksInt8AndBf16) {
-  expect_check(
-      {"ep.world_size=8", "dispatch.experts=64", "dispatch.bs=32", "dispatch.hidden=7168"});
-  expect_check({"ep.world_size=8", "dispatch.experts=8", "dispatch.bs=32", "dispatch.hidden=1024",
-                "dispatch.quant=none"});
+  expect_check("dispatch", {"ep.world_size=8", "dispatch.experts=64", "dispatch.bs=32",
+                            "dispatch.hidden=7168"});
+  expect_check("dispatch", {"ep.world_size=8", "dispatch.experts=8", "dispatch.bs=32",
+                            "dispatch.hidden=1024", "dispatch.quant=none"});
 }
 
 TEST(DispatchCheck, SharedExpertsAndTheirRanks) {
-  expect_check({"ep.world_size=8", "dispatch.shared_experts=1", "dispatch.shared_expert_ranks=2",
+  expect_check("dispatch",
+               {"ep.world_size=8", "dispatch.shared_experts=1", "dispatch.shared_expert_ranks=2",
                 "dispatch.experts=24", "dispatch.bs=16", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=8", "dispatch.shared_experts=2", "dispatch.shared_expert_ranks=4",
-                "dispatch.experts=4", "dispatch.bs=9", "dispatch.topk=1", "dispatch.hidden=1024",
-                "dispatch.quant=none"});
+  expect_check("dispatch", {"ep.world_size=8", "dispatch.shared_experts=2",
+                            "dispatch.shared_expert_ranks=4", "dispatch.experts=4", "dispatch.bs=9",
+                            "dispatch.topk=1", "dispatch.hidden=1024", "dispatch.quant=none"});
 }
 
 TEST(DispatchCheck, MasksCountsSkewSplitsAndBuffers) {
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=16",
+  expect_check("dispatch",
+               {"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=16",
                 "dispatch.active_tokens=5", "dispatch.token_nums_type=0", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=64",
-                "dispatch.routing=zipf:3", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32",
-                "dispatch.send_split=rank", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32", "dispatch.buffer_num=1",
-                "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32",
-                "dispatch.send_split=token", "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32", "dispatch.calls=3",
-                "dispatch.hidden=1024"});
-  expect_check({"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=8",
-                "dispatch.active_tokens=0", "dispatch.hidden=1024"});
+  expect_check("dispatch", {"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=64",
+                            "dispatch.routing=zipf:3", "dispatch.hidden=1024"});
+  expect_check("dispatch", {"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32",
+                            "dispatch.send_split=rank", "dispatch.hidden=1024"});
+  expect_check("dispatch", {"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32",
+                            "dispatch.buffer_num=1", "dispatch.hidden=1024"});
+  expect_check("dispatch", {"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32",
+                            "dispatch.send_split=token", "dispatch.hidden=1024"});
+  expect_check("dispatch", {"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=32",
+                            "dispatch.calls=3", "dispatch.hidden=1024"});
+  expect_check("dispatch", {"ep.world_size=4", "dispatch.experts=16", "dispatch.bs=8",
+                            "dispatch.active_tokens=0", "dispatch.hidden=1024"});
 }
 
 // The token split (fullmesh_v2): whole tokens per core, each quantized once and sent K times;
@@ -233,11 +227,11 @@ TEST(DispatchCheck, TheTokenSplitInEveryRecordMode) {
                                              {"dispatch.buffer_num=1", "dispatch.calls=2"},
                                              {"dispatch.active_tokens=5", "dispatch.topk=3"}}) {
     extra.insert(extra.begin(), base.begin(), base.end());
-    expect_check(extra);
+    expect_check("dispatch", extra);
   }
-  expect_check({"ep.world_size=4", "dispatch.experts=12", "dispatch.shared_experts=1",
-                "dispatch.shared_expert_ranks=1", "dispatch.bs=16", "dispatch.hidden=1024",
-                "dispatch.send_split=token"});
+  expect_check("dispatch", {"ep.world_size=4", "dispatch.experts=12", "dispatch.shared_experts=1",
+                            "dispatch.shared_expert_ranks=1", "dispatch.bs=16",
+                            "dispatch.hidden=1024", "dispatch.send_split=token"});
 }
 
 TEST(DispatchTiming, TheTokenSplitQuantizesEachTokenOnceAndIsFasterThanEntry) {
