@@ -88,8 +88,12 @@ void TraceRecorder::slice(int die, int core, model::Lane lane, const std::string
               (it != core_names_.end() ? it->second : "core " + std::to_string(core)) + " " +
                   model::lane_name(lane));
   }
-  json e = {{"name", name}, {"ph", "X"},       {"pid", die},
-            {"tid", tid},   {"ts", trace_us(start)}, {"dur", trace_us(end - start)}};
+  json e = {{"name", name},
+            {"ph", "X"},
+            {"pid", die},
+            {"tid", tid},
+            {"ts", trace_us(start)},
+            {"dur", trace_us(end - start)}};
   if (args && args->bytes) {  // a DMA: MTE2 reads GM into this die's UB, MTE3 writes it out
     int gm_die = model::GlobalMemory::die_of(args->gm);
     bool in = lane == model::Lane::MTE2;
