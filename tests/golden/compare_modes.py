@@ -10,14 +10,17 @@ and one row per scenario gives the largest deviation of each kind:
   mean        the mean of a kernel's rank_latency_ns               1 %
   rank        each rank's latency (rank_latency_ns, ranks[].lat.)  2 %
   busy        each core's pipe busy share (ranks[].pipe_busy_pct)  2 % (0.1 point under 5 %)
-  share       HBM and port use (hbm_utilization_pct, ports' busy)  1 % (0.1 point under 5 %;
-                                                                   20 ns of busy time)
-  exact       bytes per link class, HBM bytes, kernel bytes        exact
+  share       HBM and port use (hbm_utilization_pct, ports' and     1 % (0.1 point under 5 %;
+              modules' busy time)                                  20 ns of busy time)
+  exact       bytes per link class, HBM and MTE bytes, each module's  exact
+              instructions per pipe, transfers and bytes
 
 This is the comparison a second timing mode is held to against the reference model (docs/dev/
 testing.md); it answers as well how far any setting moves every golden figure.
 
   compare_modes.py BIN GOLDEN_DIR --set KEY=VALUE [--set ...] [NAME ...]
+
+Both runs add stats.modules=1 (an observation: it changes no timing) for the modules' counters.
 
 Exit status: 0 every figure within its budget; 1 some figure outside it (listed); 2 usage or a
 failed run.
@@ -92,6 +95,21 @@ def pairs(fa, fb):
                 for c, (x, y) in enumerate(zip(va if isinstance(va, list) else [va],
                                                vb if isinstance(vb, list) else [vb])):
                     out.append(("busy", f"{here}.pipe_busy_pct.{pipe}[{c}]", x, y))
+            for key in ("mte2_bytes", "mte3_bytes"):
+                if key in xa:
+                    out.append(("exact", f"{here}.{key}", xa[key], xb.get(key)))
+        ma = {m["path"]: m["counters"] for m in ka.get("modules", [])}
+        mb = {m["path"]: m["counters"] for m in kb.get("modules", [])}
+        for path in sorted(set(ma) | set(mb)):
+            ca, cb = ma.get(path, {}), mb.get(path, {})
+            for c in sorted(set(ca) | set(cb)):
+                where = f"{at}.{path}.{c}"
+                if c.endswith(".instrs") or c in ("transfers", "bytes"):
+                    out.append(("exact", where, ca.get(c), cb.get(c)))
+                elif c == "busy_ps":  # a resource's busy time, in ns for the floor
+                    a_ns = None if c not in ca else ca[c] / 1000
+                    b_ns = None if c not in cb else cb[c] / 1000
+                    out.append(("share", where[:-3] + "_ns", a_ns, b_ns))
     return out
 
 
@@ -110,13 +128,21 @@ def compare(fa, fb):
 
 
 def run(binary, args):
+    """The timing figures of a run, each kernel with its modules' counters."""
     with tempfile.TemporaryDirectory() as out:
-        proc = subprocess.run([binary, *args, "--out", out], capture_output=True, text=True)
+        proc = subprocess.run([binary, *args, "--set", "stats.modules=1", "--out", out],
+                              capture_output=True, text=True)
         if proc.returncode != 0:
             print(f"scenario failed (exit {proc.returncode}): {' '.join(args)}\n{proc.stderr}")
             sys.exit(2)
         with open(os.path.join(out, "stats.json")) as f:
-            return figures(json.load(f))
+            stats = json.load(f)
+    figs = figures(stats)
+    for fig, kern in zip(figs, stats["kernels"]):
+        fig["modules"] = kern.get("modules", [])
+        for fr, kr in zip(fig["ranks"], kern["ranks"]):
+            fr.update({k: kr[k] for k in ("mte2_bytes", "mte3_bytes") if k in kr})
+    return figs
 
 
 def main():

@@ -11,11 +11,16 @@ sys.path.insert(0, here)
 from compare_modes import compare  # noqa: E402
 
 
-def kernel(latency=10000.0, ranks=(10000.0, 9000.0), busy=50.0, link=1000, port_busy=800.0):
+def kernel(latency=10000.0, ranks=(10000.0, 9000.0), busy=50.0, link=1000, port_busy=800.0,
+           instrs=64, hbm_busy_ps=1_000_000, mte2_bytes=4096):
     return [{"name": "k", "latency_ns": latency, "rank_latency_ns": list(ranks),
              "link_class_bytes": {"d2d": link},
              "ports": [{"name": "p", "bytes": 64, "busy_ns": port_busy, "utilization_pct": 8.0}],
-             "ranks": [{"latency_ns": r, "pipe_busy_pct": {"MTE2": [busy, 1.0]}} for r in ranks]}]
+             "ranks": [{"latency_ns": r, "pipe_busy_pct": {"MTE2": [busy, 1.0]},
+                        "mte2_bytes": mte2_bytes} for r in ranks],
+             "modules": [{"path": "die0.hbm", "counters": {"busy_ps": hbm_busy_ps}},
+                         {"path": "die0.aiv0", "counters": {"MTE2.instrs": instrs,
+                                                             "SCALAR.resumes_flag": 3}}]}]
 
 
 def over(**b):
@@ -45,6 +50,10 @@ expect("busy +2.2 %", over(busy=51.1), True)
 expect("a link class one byte more", over(link=1001), True)
 expect("port busy +15 ns (under the 20 ns floor)", over(port_busy=815.0), False)
 expect("port busy +25 ns (+3 %)", over(port_busy=825.0), True)
+expect("one MTE2 instruction more", over(instrs=65), True)
+expect("MTE2 bytes differ", over(mte2_bytes=4097), True)
+expect("HBM busy +15 ns", over(hbm_busy_ps=1_015_000), False)
+expect("HBM busy +25 ns (+2.5 %)", over(hbm_busy_ps=1_025_000), True)
 
 binary, golden = sys.argv[1], sys.argv[2]
 tool = [sys.executable, os.path.join(here, "compare_modes.py"), binary, golden]
