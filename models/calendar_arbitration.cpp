@@ -64,7 +64,9 @@ void CalendarArbitration::replay(Tick t) const {
     fifo_free_ = fifo + r.occupancy;
     if (fifo != r.start) {
       ++inversions_;
-      inversion_ps_ += fifo > r.start ? fifo - r.start : r.start - fifo;
+      const Tick moved = fifo > r.start ? fifo - r.start : r.start - fifo;
+      inversion_ps_ += moved;
+      inversion_max_ps_ = std::max(inversion_max_ps_, moved);
     }
     pending_.pop();
   }
@@ -75,6 +77,7 @@ CounterSet CalendarArbitration::counters() const {
   CounterSet s;
   s.add(kInversions, inversions_);
   s.add(kInversionPs, inversion_ps_);
+  s.add(kInversionMaxPs, inversion_max_ps_);
   return s;
 }
 

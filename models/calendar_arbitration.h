@@ -45,6 +45,10 @@ class CalendarArbitration final : public ArbitrationPolicy {
     settle();
     return inversion_ps_;
   }
+  Tick inversion_max_ps() const {
+    settle();
+    return inversion_max_ps_;
+  }
   // Reservations held now (merged where they touch), for tests of the calendar's upkeep.
   size_t reservations() const { return busy_.size() - head_; }
 
@@ -54,6 +58,8 @@ class CalendarArbitration final : public ArbitrationPolicy {
       "(a request booked after others that were ready later)"};
   static constexpr CounterSpec kInversionPs{
       "inversion_ps", "ps", "the sum over those requests of how far their start moved"};
+  static constexpr CounterSpec kInversionMaxPs{
+      "inversion_max_ps", "ps", "the farthest any one of those requests' start moved"};
 
  private:
   struct Interval {
@@ -82,6 +88,7 @@ class CalendarArbitration final : public ArbitrationPolicy {
   mutable Tick fifo_free_ = 0;
   mutable uint64_t inversions_ = 0;
   mutable Tick inversion_ps_ = 0;
+  mutable Tick inversion_max_ps_ = 0;
 };
 
 }  // namespace ascend::model

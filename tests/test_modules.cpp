@@ -202,6 +202,8 @@ TEST(Modules, TheCalendarGivesALateRequestTheFirstGapThatFits) {
   // calendar gave 400) and 350 (ready 300, given 300): two inversions, 200 + 50 ps apart.
   EXPECT_EQ(c.inversions(), 2u);
   EXPECT_EQ(c.inversion_ps(), 250u);
+  EXPECT_EQ(c.inversion_max_ps(), 200u);
+  EXPECT_EQ(c.counters()["inversion_max_ps"], 200u);
   EXPECT_EQ(c.counters()["booking_inversions"], 2u);
   // Never two transfers at once: the holds are disjoint.
   model::CalendarArbitration d;
