@@ -430,10 +430,11 @@ void Core::check_leave(PipeId p, const Queued& in, Tick expected, Tick t) {
   if (expected == t) return;
   std::string what = in.name;
   if (in.kind == Instr::Kind::WaitFlag || in.kind == Instr::Kind::SetFlag)
-    what = std::string(in.kind == Instr::Kind::WaitFlag ? "WaitFlag<" : "SetFlag<") +
-           event_name(in.event) + ">(" + std::to_string(in.event_id) + ")";
+    what = WaitName{in.kind == Instr::Kind::WaitFlag ? "WaitFlag<" : "SetFlag<",
+                    event_name(in.event), in.event_id, ">"}
+               .str();
   if (in.kind == Instr::Kind::CrossSet)
-    what = "CrossCoreSetFlag(" + std::to_string(in.event_id) + ")";
+    what = WaitName{"CrossCoreSetFlag", nullptr, in.event_id}.str();
   if (in.kind == Instr::Kind::Barrier) what = "PipeBarrier";
   const Pipe& pp = pipes_[p];
   sched_.fault(SimError(

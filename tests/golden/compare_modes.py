@@ -27,12 +27,9 @@ failed run.
 """
 import json
 import os
-import subprocess
 import sys
-import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sdk"))
-from timing_golden import figures  # noqa: E402
+from golden import ScenarioFailed, run_stats, scenario_files, figures
 
 KINDS = ["latency", "mean", "rank", "busy", "share", "exact"]
 
@@ -66,9 +63,8 @@ def pairs(fa, fb):
         out += [("rank", f"{at}.rank_latency_ns[{r}]", x, y) for r, (x, y) in enumerate(zip(ra, rb))]
         if len(ra) != len(rb):
             out.append(("exact", f"{at}.ranks", len(ra), len(rb)))
-        for key in ("bytes",):
-            if key in ka or key in kb:
-                out.append(("exact", f"{at}.{key}", ka.get(key), kb.get(key)))
+        if "bytes" in ka or "bytes" in kb:
+            out.append(("exact", f"{at}.bytes", ka.get("bytes"), kb.get("bytes")))
         lca, lcb = ka.get("link_class_bytes", {}), kb.get("link_class_bytes", {})
         for c in sorted(set(lca) | set(lcb)):
             out.append(("exact", f"{at}.link_class_bytes.{c}", lca.get(c, 0), lcb.get(c, 0)))
@@ -90,10 +86,11 @@ def pairs(fa, fb):
                 out.append(("share", f"{here}.hbm_utilization_pct", xa["hbm_utilization_pct"],
                             xb.get("hbm_utilization_pct")))
             busy_a, busy_b = xa.get("pipe_busy_pct", {}), xb.get("pipe_busy_pct", {})
-            for pipe in sorted(set(busy_a) | set(busy_b)) if isinstance(busy_a, dict) else []:
-                va, vb = busy_a.get(pipe), busy_b.get(pipe)
-                for c, (x, y) in enumerate(zip(va if isinstance(va, list) else [va],
-                                               vb if isinstance(vb, list) else [vb])):
+            for pipe in sorted(set(busy_a) | set(busy_b)):  # per pipe, one share per core
+                va, vb = busy_a.get(pipe, []), busy_b.get(pipe, [])
+                if len(va) != len(vb):
+                    out.append(("exact", f"{here}.pipe_busy_pct.{pipe} cores", len(va), len(vb)))
+                for c, (x, y) in enumerate(zip(va, vb)):
                     out.append(("busy", f"{here}.pipe_busy_pct.{pipe}[{c}]", x, y))
             for key in ("mte2_bytes", "mte3_bytes"):
                 if key in xa:
@@ -129,14 +126,11 @@ def compare(fa, fb):
 
 def run(binary, args):
     """The timing figures of a run, each kernel with its modules' counters."""
-    with tempfile.TemporaryDirectory() as out:
-        proc = subprocess.run([binary, *args, "--set", "stats.modules=1", "--out", out],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            print(f"scenario failed (exit {proc.returncode}): {' '.join(args)}\n{proc.stderr}")
-            sys.exit(2)
-        with open(os.path.join(out, "stats.json")) as f:
-            stats = json.load(f)
+    try:
+        stats = run_stats(binary, args + ["--set", "stats.modules=1"])
+    except ScenarioFailed as e:
+        print(e)
+        sys.exit(2)
     figs = figures(stats)
     for fig, kern in zip(figs, stats["kernels"]):
         fig["modules"] = kern.get("modules", [])
@@ -159,12 +153,13 @@ def main():
     if not sets:
         print("compare_modes.py: give at least one --set KEY=VALUE for B", file=sys.stderr)
         sys.exit(2)
-    files = sorted(f[:-5] for f in os.listdir(golden_dir) if f.endswith(".json"))
     bad = 0
     print(f"B = A with {' '.join(sets[1::2])}; largest deviation per kind, % of A")
     print(f"{'scenario':<40}" + "".join(f"{k:>9}" for k in KINDS) + "  within budget")
-    for name in names or files:
-        with open(os.path.join(golden_dir, name + ".json")) as f:
+    paths = scenario_files(golden_dir, names)
+    for path in paths:
+        name = os.path.basename(path)[:-5]
+        with open(path) as f:
             args = json.load(f)["args"]
         worst, over = compare(run(binary, args), run(binary, args + sets))
         bad += bool(over)
@@ -172,7 +167,7 @@ def main():
               ("  yes" if not over else f"  NO ({len(over)})"))
         for line in over[:10]:
             print(line)
-    print(f"{len(names or files) - bad} within budget, {bad} outside")
+    print(f"{len(paths) - bad} within budget, {bad} outside")
     sys.exit(1 if bad else 0)
 
 

@@ -25,13 +25,26 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from timing_golden import diff, figures  # noqa: E402
 
 
-def run(binary, args):
+class ScenarioFailed(Exception):
+    pass
+
+
+def run_stats(binary, args):
+    """The stats.json of one run (ScenarioFailed if the simulator exits non-zero)."""
     with tempfile.TemporaryDirectory() as out:
         proc = subprocess.run([binary, *args, "--out", out], capture_output=True, text=True)
         if proc.returncode != 0:
-            raise SystemExit(f"scenario failed (exit {proc.returncode}): {' '.join(args)}\n{proc.stderr}")
+            raise ScenarioFailed(f"scenario failed (exit {proc.returncode}): {' '.join(args)}\n"
+                                 f"{proc.stderr}")
         with open(os.path.join(out, "stats.json")) as f:
-            return figures(json.load(f))
+            return json.load(f)
+
+
+def run(binary, args):
+    try:
+        return figures(run_stats(binary, args))
+    except ScenarioFailed as e:
+        raise SystemExit(str(e))
 
 
 def scenario_files(golden_dir, names):
